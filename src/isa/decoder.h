@@ -1,0 +1,20 @@
+// The gfx803 instruction decoder. It accepts exactly the words LLVM 14's AMDGPU disassembler
+// accepts and rejects the rest (Encoding::Invalid), so `strobe disasm` can mirror llvm-objdump.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "isa/inst.h"
+
+namespace strobe::isa {
+
+/// Decodes one instruction from `words` (1 to 3 dwords available). Never reads past the span;
+/// returns an Inst with enc == Encoding::Invalid and size 4 when the word is not a valid
+/// gfx803 instruction or the span is too short for its encoding.
+Inst decode(std::span<const uint32_t> words);
+
+/// Lower-case mnemonic of `op` without encoding suffix (e.g. "v_add_f32").
+const char* op_name(Op op);
+
+}  // namespace strobe::isa

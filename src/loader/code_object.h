@@ -1,0 +1,120 @@
+// AMDHSA code objects (ELF64, EM_AMDGPU, OS/ABI HSA, code object v2..v5) for gfx803.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace strobe::loader {
+
+/// How a kernel argument is passed (AMDGPU metadata `.value_kind`).
+enum class ArgKind : uint8_t {
+  ByValue, GlobalBuffer, DynamicSharedPointer, Image, Sampler, Pipe, Queue,
+  HiddenGlobalOffsetX, HiddenGlobalOffsetY, HiddenGlobalOffsetZ, HiddenNone,
+  HiddenPrintfBuffer, HiddenHostcallBuffer, HiddenDefaultQueue, HiddenCompletionAction,
+  HiddenMultigridSyncArg, HiddenHeapV1,
+  HiddenBlockCountX, HiddenBlockCountY, HiddenBlockCountZ,
+  HiddenGroupSizeX, HiddenGroupSizeY, HiddenGroupSizeZ,
+  HiddenRemainderX, HiddenRemainderY, HiddenRemainderZ,
+  HiddenGridDims, HiddenPrivateBase, HiddenSharedBase, HiddenQueuePtr,
+  HiddenDynamicLdsSize, HiddenUnknown,
+};
+
+/// One kernel argument from the metadata note.
+struct KernelArg {
+  std::string name;          ///< source name, empty if the metadata omits it
+  std::string type_name;     ///< source type, empty if omitted
+  uint32_t offset = 0;       ///< byte offset in the kernarg segment
+  uint32_t size = 0;         ///< bytes
+  ArgKind kind = ArgKind::ByValue;
+  std::string value_kind;    ///< the raw metadata string
+  std::string address_space; ///< "global", "local", "constant", ... or empty
+  bool is_hidden() const { return kind >= ArgKind::HiddenGlobalOffsetX; }
+};
+
+/// The 64-byte kernel descriptor (v3+), or the equivalent fields of amd_kernel_code_t (v2).
+struct KernelDescriptor {
+  uint32_t group_segment_fixed_size = 0;
+  uint32_t private_segment_fixed_size = 0;
+  uint32_t kernarg_size = 0;
+  int64_t kernel_code_entry_byte_offset = 0;  ///< relative to the descriptor (v3+)
+  uint32_t compute_pgm_rsrc3 = 0;
+  uint32_t compute_pgm_rsrc1 = 0;
+  uint32_t compute_pgm_rsrc2 = 0;
+  uint16_t kernel_code_properties = 0;
+
+  // Decoded fields of the above, for convenience.
+  uint32_t vgpr_granules() const { return compute_pgm_rsrc1 & 0x3F; }
+  uint32_t sgpr_granules() const { return (compute_pgm_rsrc1 >> 6) & 0xF; }
+  uint32_t float_mode() const { return (compute_pgm_rsrc1 >> 12) & 0xFF; }
+  bool private_segment_wave_offset_enabled() const { return compute_pgm_rsrc2 & 1; }
+  uint32_t user_sgpr_count() const { return (compute_pgm_rsrc2 >> 1) & 0x1F; }
+  bool workgroup_id_x_enabled() const { return (compute_pgm_rsrc2 >> 7) & 1; }
+  bool workgroup_id_y_enabled() const { return (compute_pgm_rsrc2 >> 8) & 1; }
+  bool workgroup_id_z_enabled() const { return (compute_pgm_rsrc2 >> 9) & 1; }
+  bool workgroup_info_enabled() const { return (compute_pgm_rsrc2 >> 10) & 1; }
+  uint32_t workitem_id_vgprs() const { return (compute_pgm_rsrc2 >> 11) & 3; }  ///< 0: x, 1: x,y, 2: x,y,z
+  bool has_private_segment_buffer() const { return kernel_code_properties & 0x1; }
+  bool has_dispatch_ptr() const { return kernel_code_properties & 0x2; }
+  bool has_queue_ptr() const { return kernel_code_properties & 0x4; }
+  bool has_kernarg_segment_ptr() const { return kernel_code_properties & 0x8; }
+  bool has_dispatch_id() const { return kernel_code_properties & 0x10; }
+  bool has_flat_scratch_init() const { return kernel_code_properties & 0x20; }
+  bool has_private_segment_size() const { return kernel_code_properties & 0x40; }
+};
+
+/// A kernel found in a code object.
+struct KernelInfo {
+  std::string name;
+  std::string symbol;                ///< ELF symbol of the entry (v3+: name; descriptor is name.kd)
+  KernelDescriptor kd;
+  uint64_t descriptor_address = 0;   ///< ELF vaddr of the descriptor (v2: of amd_kernel_code_t)
+  uint64_t entry_address = 0;        ///< ELF vaddr of the first instruction
+  uint64_t code_size = 0;            ///< bytes of machine code (symbol size, or to next kernel/end of .text)
+  std::vector<KernelArg> args;       ///< in kernarg order, hidden args included
+  uint32_t kernarg_segment_size = 0;
+  uint32_t kernarg_segment_align = 0;
+  uint32_t group_segment_fixed_size = 0;
+  uint32_t private_segment_fixed_size = 0;
+  uint32_t sgpr_count = 0;
+  uint32_t vgpr_count = 0;
+  uint32_t wavefront_size = 64;
+  uint32_t max_flat_workgroup_size = 0;
+  uint32_t sgpr_spill_count = 0, vgpr_spill_count = 0;
+};
+
+/// A loaded, validated code object. Construction throws strobe::InputError on bad input.
+class CodeObject {
+ public:
+  /// Reads and parses `path`. Errors name the file and the problem.
+  static CodeObject load(const std::string& path);
+  /// Parses an in-memory image; `name` is used in error messages.
+  static CodeObject parse(std::vector<uint8_t> image, const std::string& name);
+
+  const std::string& name() const { return name_; }
+  int version() const { return version_; }               ///< code object version 2..5
+  const std::string& target() const { return target_; }  ///< e.g. "amdgcn-amd-amdhsa--gfx803"
+  const std::vector<KernelInfo>& kernels() const { return kernels_; }
+  /// The kernel called `name`; throws InputError listing the kernels that exist.
+  const KernelInfo& kernel(const std::string& name) const;
+  /// Machine code bytes of `k` (its entry to its end).
+  std::span<const uint8_t> code(const KernelInfo& k) const;
+  /// Bytes of the loaded image at ELF virtual address range [addr, addr+size), or empty if outside.
+  std::span<const uint8_t> bytes_at(uint64_t addr, uint64_t size) const;
+  /// The executable .text section: its address and bytes.
+  uint64_t text_address() const { return text_addr_; }
+  std::span<const uint8_t> text() const;
+
+ private:
+  std::string name_;
+  int version_ = 0;
+  std::string target_;
+  std::vector<uint8_t> image_;
+  uint64_t text_addr_ = 0, text_offset_ = 0, text_size_ = 0;
+  std::vector<KernelInfo> kernels_;
+  friend class CodeObjectParser;
+};
+
+}  // namespace strobe::loader
