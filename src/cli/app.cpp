@@ -1,23 +1,41 @@
-// Top-level command dispatch for `strobe`.
+// Top-level command dispatch for `strobe`: parse, run the chosen subcommand, map errors to
+// exit statuses (1 failure/fault, 2 bad usage or input) with one clear message on stderr.
 #include "cli/app.h"
+
+#include <new>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "cli/commands.h"
 #include "common/error.h"
 
 namespace strobe::cli {
 
 int run_main(int argc, char** argv) {
-  CLI::App app{"strobe: a GCN3 GPU simulator with sampled simulation"};
+  CLI::App app{"strobe: a GCN3 (gfx803) GPU simulator with sampled simulation"};
   app.require_subcommand(1);
+  Action action;
+  add_launch_command(app, action);
+  add_disasm_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : static_cast<int>(ExitCode::BadInput);
   }
-  return 0;
+  try {
+    return action ? action() : 0;
+  } catch (const Error& e) {
+    fmt::print(stderr, "strobe: error: {}\n", e.what());
+    return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "strobe: error: out of host memory\n");
+    return static_cast<int>(ExitCode::Failure);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "strobe: internal error: {}\n", e.what());
+    return static_cast<int>(ExitCode::Failure);
+  }
 }
 
 }  // namespace strobe::cli

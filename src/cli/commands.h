@@ -1,0 +1,20 @@
+// Registration of each `strobe` subcommand onto the CLI11 application.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace strobe::cli {
+
+/// A subcommand's action, run after parsing; returns the exit status.
+using Action = std::function<int()>;
+
+/// Adds `strobe launch`; sets `action` when the subcommand is selected.
+void add_launch_command(CLI::App& app, Action& action);
+/// Adds `strobe disasm`.
+void add_disasm_command(CLI::App& app, Action& action);
+
+}  // namespace strobe::cli

@@ -1,0 +1,140 @@
+// Device runtime: memory management, code-object loading and the launch path that builds the
+// AQL packet and kernarg segment in device memory before handing the dispatch to the emulator.
+#include "runtime/device.h"
+
+#include <chrono>
+#include <cstring>
+
+#include <fmt/core.h>
+
+#include "common/error.h"
+#include "emu/executor.h"
+#include "isa/decoder.h"
+
+namespace strobe::runtime {
+
+const isa::Program& Module::program(const loader::KernelInfo& kernel) {
+  auto& slot = programs_[kernel.name];
+  if (!slot) slot = std::make_unique<isa::Program>(isa::decode_program(co_.code(kernel), kernel.entry_address));
+  return *slot;
+}
+
+Device::Device() : memory_(std::make_unique<emu::GlobalMemory>()) {
+  queue_address_ = memory_->allocate(emu::kQueueDescriptorBytes, 64, "amd_queue_t");
+  emu::write_queue_descriptor(*memory_, queue_address_);
+}
+
+Device::~Device() = default;
+
+uint64_t Device::malloc(uint64_t bytes) { return memory_->allocate(bytes, 256, "buffer"); }
+void Device::free(uint64_t addr) { memory_->free(addr); }
+void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) { memory_->write(dst, src, bytes); }
+void Device::copy_to_host(void* dst, uint64_t src, uint64_t bytes) const { memory_->read(src, dst, bytes); }
+void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) { memory_->fill(dst, value, bytes); }
+
+Module& Device::load(const std::string& path) { return load(loader::CodeObject::load(path)); }
+
+Module& Device::load(loader::CodeObject co) {
+  modules_.push_back(std::make_unique<Module>(std::move(co)));
+  return *modules_.back();
+}
+
+void validate_geometry(const loader::KernelInfo& kernel, const LaunchConfig& cfg) {
+  static const char* axis = "xyz";
+  uint64_t wg = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (cfg.grid[d] == 0)
+      throw InputError(fmt::format("kernel '{}': grid size in {} is 0; every dimension needs at least one work-item",
+                                   kernel.name, axis[d]));
+    if (cfg.local[d] == 0)
+      throw InputError(fmt::format("kernel '{}': work-group size in {} is 0", kernel.name, axis[d]));
+    if (cfg.local[d] > 0xFFFF)
+      throw InputError(fmt::format("kernel '{}': work-group size {} in {} does not fit the dispatch packet",
+                                   kernel.name, cfg.local[d], axis[d]));
+    wg *= cfg.local[d];
+  }
+  uint32_t limit = kernel.max_flat_workgroup_size ? kernel.max_flat_workgroup_size : 1024;
+  if (wg > limit)
+    throw InputError(fmt::format("kernel '{}': work-group of {} work-items exceeds the kernel's maximum of {}",
+                                 kernel.name, wg, limit));
+  if (cfg.dims < 1 || cfg.dims > 3)
+    throw InputError(fmt::format("kernel '{}': {} dimensions; a launch has 1 to 3", kernel.name, cfg.dims));
+}
+
+namespace {
+
+constexpr uint32_t kMaxLdsBytes = 64 * 1024;
+
+/// Writes an hsa_kernel_dispatch_packet_t (64 bytes) describing the launch.
+std::array<uint8_t, 64> make_packet(const LaunchConfig& cfg, uint32_t private_bytes, uint32_t lds_bytes,
+                                    uint64_t kernel_object, uint64_t kernarg) {
+  std::array<uint8_t, 64> p{};
+  auto put16 = [&](size_t off, uint16_t v) { std::memcpy(&p[off], &v, 2); };
+  auto put32 = [&](size_t off, uint32_t v) { std::memcpy(&p[off], &v, 4); };
+  auto put64 = [&](size_t off, uint64_t v) { std::memcpy(&p[off], &v, 8); };
+  put16(0, 2);  // HSA_PACKET_TYPE_KERNEL_DISPATCH
+  put16(2, uint16_t(cfg.dims));
+  for (int d = 0; d < 3; ++d) put16(4 + 2 * d, uint16_t(cfg.local[d]));
+  for (int d = 0; d < 3; ++d) put32(12 + 4 * d, cfg.grid[d]);
+  put32(24, private_bytes);
+  put32(28, lds_bytes);
+  put64(32, kernel_object);
+  put64(40, kernarg);
+  return p;
+}
+
+}  // namespace
+
+LaunchResult Device::launch(Module& module, const std::string& kernel_name, const LaunchConfig& cfg) {
+  const loader::KernelInfo& k = module.code_object().kernel(kernel_name);
+  validate_geometry(k, cfg);
+
+  HiddenArgValues hidden;
+  hidden.grid = cfg.grid;
+  hidden.local = cfg.local;
+  hidden.dims = cfg.dims;
+  hidden.global_offset = cfg.global_offset;
+  hidden.queue_address = queue_address_;
+  hidden.private_aperture_hi = uint32_t(emu::kPrivateApertureBase >> 32);
+  hidden.shared_aperture_hi = uint32_t(emu::kSharedApertureBase >> 32);
+  KernargLayout ka = build_kernargs(k, cfg.args, hidden);
+  if (ka.lds_total_bytes > kMaxLdsBytes)
+    throw InputError(fmt::format("kernel '{}' needs {} bytes of LDS (static {} + dynamic {}); a CU has {}", k.name,
+                                 ka.lds_total_bytes, k.group_segment_fixed_size, ka.dynamic_lds_bytes, kMaxLdsBytes));
+
+  // Kernarg segment and packet live in device memory for the duration of the dispatch, as on
+  // hardware: kernels read them with scalar loads through the kernarg and dispatch pointers.
+  uint64_t kernarg = memory_->allocate(std::max<size_t>(ka.bytes.size(), 16), 256, "kernarg");
+  memory_->write(kernarg, ka.bytes.data(), ka.bytes.size());
+  auto pkt = make_packet(cfg, k.kd.private_segment_fixed_size, ka.lds_total_bytes, k.descriptor_address, kernarg);
+  uint64_t packet = memory_->allocate(pkt.size(), 64, "dispatch packet");
+  memory_->write(packet, pkt.data(), pkt.size());
+
+  emu::Dispatch d;
+  d.kernel_name = k.name;
+  d.program = &module.program(k);
+  d.entry_address = k.entry_address;
+  d.kd = k.kd;
+  d.grid = cfg.grid;
+  d.local = cfg.local;
+  d.packet_address = packet;
+  d.kernarg_address = kernarg;
+  d.queue_address = queue_address_;
+  d.lds_bytes = ka.lds_total_bytes;
+  d.private_bytes_per_lane = k.kd.private_segment_fixed_size;
+  d.dispatch_id = dispatch_count_++;
+
+  LaunchResult r;
+  r.kernel = k.name;
+  auto t0 = std::chrono::steady_clock::now();
+  struct Release {  // frees the packet and kernarg however the dispatch ends
+    emu::GlobalMemory& m;
+    uint64_t a, b;
+    ~Release() { m.free(a); m.free(b); }
+  } release{*memory_, kernarg, packet};
+  r.stats = emu::run_dispatch(d, *memory_);
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace strobe::runtime
