@@ -114,6 +114,11 @@ class CodeObject {
   std::vector<uint8_t> image_;
   uint64_t text_addr_ = 0, text_offset_ = 0, text_size_ = 0;
   std::vector<KernelInfo> kernels_;
+  /// File bytes [offset, offset+size) appear at ELF vaddr [vaddr, vaddr+size) (PT_LOAD file parts).
+  struct Mapping {
+    uint64_t vaddr = 0, offset = 0, size = 0;
+  };
+  std::vector<Mapping> mappings_;
   friend class CodeObjectParser;
 };
 
