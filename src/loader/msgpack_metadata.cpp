@@ -113,7 +113,7 @@ CodeObjectMetadata parse_msgpack_metadata(std::span<const uint8_t> desc) {
     fail("NT_AMDGPU_METADATA is not valid msgpack ({})", e.what());
   }
   for (size_t i = consumed; i < desc.size(); ++i)
-    if (desc[i] != 0) fail("NT_AMDGPU_METADATA has {} bytes of trailing data after its msgpack map", desc.size() - consumed);
+    if (desc[i] != 0) fail("NT_AMDGPU_METADATA has {} bytes of trailing data after its msgpack object", desc.size() - consumed);
 
   const auto& root = as_map(handle.get(), "root");
   CodeObjectMetadata md;
