@@ -32,23 +32,40 @@ class GlobalMemory {
 
   /// Kernel-side access used by the emulator: returns a host pointer to `bytes` at `addr`, or
   /// nullptr if the range is not inside a live allocation. Never crosses a page boundary
-  /// unless the caller checks with is_mapped first.
-  uint8_t* translate(uint64_t addr, uint64_t bytes);
+  /// unless the caller checks with is_mapped first
+  /// (a straddling range returns nullptr; read()/write() handle it).
+  uint8_t* translate(uint64_t addr, uint64_t bytes) {
+    PageEntry* e = entry(addr);
+    if (!e || addr < e->lo || addr + bytes > e->hi) return nullptr;
+    uint64_t off = addr & (kPageSize - 1);
+    if (off + bytes > kPageSize) return nullptr;  // straddles a page: caller uses the slow path
+    uint8_t* d = e->data ? e->data : page((addr - kBase) >> kPageBits);
+    return d + off;
+  }
 
   /// Total bytes currently allocated.
   uint64_t bytes_allocated() const { return bytes_allocated_; }
 
  private:
+  // Every allocation starts on its own page, so a page belongs to at most one allocation and
+  // the kernel-side check is one table index: no map lookup in the emulator's hot path.
   struct Allocation { uint64_t size; std::string tag; };
-  std::map<uint64_t, Allocation> allocs_;                 // start -> allocation
-  std::map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;  // page number -> bytes
-  uint64_t next_ = uint64_t{1} << 32;                     // first device address handed out
+  struct PageEntry {
+    uint8_t* data = nullptr;  // lazily created, zero-filled page bytes (nullptr: not touched yet)
+    uint64_t lo = 0, hi = 0;  // live allocation owning this page: [lo, hi); hi == 0 when none
+  };
+  static constexpr uint64_t kBase = uint64_t{1} << 32;    // first device address handed out
+  std::map<uint64_t, Allocation> allocs_;                 // start -> allocation (host-side checks)
+  std::vector<PageEntry> table_;                          // (addr - kBase) >> kPageBits -> page
+  std::vector<std::unique_ptr<uint8_t[]>> storage_;       // owns table_[i].data
+  uint64_t next_ = kBase;
   uint64_t bytes_allocated_ = 0;
-  // A one-entry translation cache keeps the emulator's common case (same page) fast.
-  mutable uint64_t cached_page_ = ~uint64_t{0};
-  mutable uint8_t* cached_ptr_ = nullptr;
   const Allocation* find(uint64_t addr) const;
-  uint8_t* page(uint64_t page_number);
+  uint8_t* page(uint64_t index);
+  PageEntry* entry(uint64_t addr) {
+    uint64_t i = (addr - kBase) >> kPageBits;  // wraps to huge for addr < kBase
+    return i < table_.size() ? &table_[i] : nullptr;
+  }
 };
 
 }  // namespace strobe::emu

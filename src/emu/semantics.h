@@ -8,6 +8,7 @@
 #include <string>
 
 #include "isa/inst.h"
+#include "isa/program.h"
 #include "emu/wave.h"
 
 namespace strobe::emu {
@@ -34,6 +35,9 @@ struct ExecContext {
   /// Set by a handler that changes control flow: the next pc index (otherwise pc + 1).
   bool branch_taken = false;
   uint32_t branch_target = 0;
+  const isa::Program* program = nullptr;    ///< code being run (branch targets, PCs); may be null in unit tests
+  uint64_t private_base = 0;                ///< SH_HIDDEN_PRIVATE_BASE: FLAT scratch = this + FLAT_SCRATCH_HI<<8
+  uint64_t memtime = 0;                     ///< deterministic s_memtime counter
 };
 
 /// Signature of an instruction handler. Handlers throw FaultError (via fault()) on illegal behaviour.
@@ -58,6 +62,12 @@ void register_mubuf(HandlerTable& t);     ///< MUBUF/MTBUF (scratch and buffers)
 
 /// The process-wide table with every family registered (built once, then read-only).
 const HandlerTable& handlers();
+
+/// Lower-case base mnemonic of `op` (emu's own copy of the opcode table's names).
+const char* mnemonic(isa::Op op);
+
+/// Device byte address of instruction index `pc` of `program` (0 when program is null).
+uint64_t pc_address(const isa::Program* program, uint32_t pc);
 
 /// Throws FaultError describing an illegal action by the current instruction.
 [[noreturn]] void fault(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why);

@@ -1,0 +1,76 @@
+// Functional execution of a dispatch: work-groups in order, each work-group's waves interleaved
+// at s_barrier granularity. The timing model drives the same pieces one instruction at a time.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "emu/dispatch.h"
+#include "emu/dispatch_abi.h"
+#include "emu/semantics.h"
+#include "emu/wave.h"
+
+namespace strobe::emu {
+
+class GlobalMemory;
+
+/// One resident work-group: its waves, its LDS and the context its handlers see.
+/// Do not move or copy after init_workgroup(): ctx.lds points into `lds`.
+struct WorkGroup {
+  std::array<uint32_t, 3> id{};    ///< work-group coordinates
+  std::array<uint32_t, 3> size{};  ///< actual size (smaller than the enqueued size at the grid edge)
+  std::vector<Wave> waves;
+  std::vector<uint8_t> lds;
+  ExecContext ctx;
+  WorkGroup() = default;
+  WorkGroup(const WorkGroup&) = delete;
+  WorkGroup& operator=(const WorkGroup&) = delete;
+};
+
+/// Executes one dispatch. Construction validates the launch and allocates the scratch backing
+/// (and an AQL packet / amd_queue_t when the Dispatch carries none); destruction frees them.
+class Executor {
+ public:
+  /// `slots` is how many work-groups may be resident at once (each gets its own scratch).
+  Executor(const Dispatch& d, GlobalMemory& mem, uint32_t slots = 1);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  /// Number of work-groups in the grid (partial ones at the edges included).
+  uint64_t workgroup_count() const { return uint64_t(groups_[0]) * groups_[1] * groups_[2]; }
+  /// Work-groups per dimension.
+  const std::array<uint32_t, 3>& groups() const { return groups_; }
+  /// Prepares `wg` to run work-group `linear_id` (x fastest) in resident slot `slot`.
+  void init_workgroup(WorkGroup& wg, uint64_t linear_id, uint32_t slot = 0);
+  /// Runs `w` until it halts or reaches s_barrier. Faults throw FaultError.
+  void run_wave(Wave& w, WorkGroup& wg, DispatchStats& stats) const;
+  /// Executes exactly one instruction of `w` (the timing model's entry point).
+  void step(Wave& w, WorkGroup& wg, DispatchStats& stats) const;
+  /// Releases waves waiting at a barrier once every non-halted wave has arrived; true if released.
+  static bool try_release_barrier(WorkGroup& wg);
+  /// Runs every wave of `wg` to completion, honouring barriers.
+  void run_workgroup(WorkGroup& wg, DispatchStats& stats) const;
+  /// Runs the whole grid and returns its counters.
+  DispatchStats run();
+  /// Dispatch being executed (with packet/queue addresses filled in).
+  const Dispatch& dispatch() const { return d_; }
+  /// Scratch geometry of this dispatch.
+  const ScratchLayout& scratch() const { return scratch_; }
+  /// Instruction index of the kernel entry.
+  uint32_t entry_pc() const { return entry_pc_; }
+
+ private:
+  Dispatch d_;
+  GlobalMemory& mem_;
+  std::array<uint32_t, 3> groups_{};
+  uint32_t waves_per_group_ = 0, slots_ = 1, lds_bytes_ = 0, entry_pc_ = 0, vgpr_storage_ = 0;
+  ScratchLayout scratch_;
+  uint64_t owned_packet_ = 0, owned_queue_ = 0;
+};
+
+/// Executes every work-group of `d` against `mem` and returns the dispatch's counters.
+DispatchStats run_dispatch(const Dispatch& d, GlobalMemory& mem);
+
+}  // namespace strobe::emu

@@ -1,0 +1,73 @@
+// The process-wide handler table and the fault report every handler raises.
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "emu/dispatch.h"
+#include "emu/semantics.h"
+
+namespace strobe::emu {
+
+namespace {
+constexpr const char* kNames[] = {
+#define STROBE_OP(OP, NAME) NAME,
+#include "isa/ops.def"
+#undef STROBE_OP
+    "<invalid>",
+};
+
+const char* encoding_name(isa::Encoding e) {
+  static constexpr const char* kEnc[] = {"SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "SMEM", "VOP2", "VOP1", "VOPC",
+                                         "VOP3", "VINTRP", "DS", "FLAT", "MUBUF", "MTBUF", "MIMG", "EXP", "invalid"};
+  return size_t(e) < std::size(kEnc) ? kEnc[size_t(e)] : "?";
+}
+
+// Executed in place of any handler nobody registered: never skip an instruction silently.
+void not_implemented(Wave& w, const isa::Inst& inst, ExecContext& ctx) {
+  if (inst.enc == isa::Encoding::Invalid || inst.op == isa::Op::INVALID)
+    fault(w, inst, ctx, "undecodable instruction word");
+  fault(w, inst, ctx, fmt::format("not implemented: {} ({})", mnemonic(inst.op), encoding_name(inst.enc)));
+}
+
+HandlerTable build() {
+  HandlerTable t;
+  register_salu(t);
+  register_sopp(t);
+  register_smem(t);
+  register_valu(t);
+  register_vopc(t);
+  register_lane_ops(t);
+  register_ds(t);
+  register_flat(t);
+  register_mubuf(t);
+  for (auto& f : t.fn)
+    if (!f) f = not_implemented;
+  return t;
+}
+}  // namespace
+
+const char* mnemonic(isa::Op op) {
+  return size_t(op) < std::size(kNames) ? kNames[size_t(op)] : "<invalid>";
+}
+
+uint64_t pc_address(const isa::Program* program, uint32_t pc) {
+  if (!program) return 0;
+  if (pc < program->offsets.size()) return program->base_address + program->offsets[pc];
+  // One past the end: the address where the next instruction would be.
+  if (!program->offsets.empty() && pc == program->offsets.size())
+    return program->base_address + program->offsets.back() + program->insts.back().size;
+  return program->base_address;
+}
+
+const HandlerTable& handlers() {
+  static const HandlerTable table = build();
+  return table;
+}
+
+void fault(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why) {
+  std::string kernel = ctx.dispatch ? ctx.dispatch->kernel_name : std::string("<kernel>");
+  throw FaultError(fmt::format("kernel {}: work-group ({},{},{}) wave {} PC 0x{:x} [{}]: {}", kernel,
+                               ctx.workgroup_id[0], ctx.workgroup_id[1], ctx.workgroup_id[2], w.wave_id,
+                               pc_address(ctx.program, w.pc), mnemonic(inst.op), why));
+}
+
+}  // namespace strobe::emu
