@@ -63,7 +63,18 @@ ENCODINGS = [
     ("MUBUF", 128, lambda op: [(0xE0000000 | op << 18, 0)]),
     ("MTBUF", 16, lambda op: [(0xE8000000 | op << 15, 0)]),
     ("MIMG", 128, lambda op: [(0xF0000000 | op << 18 | 1 << 8, 0)]),
+    ("EXP", 1, lambda op: [(0xC4000000, 0)]),
 ]
+
+# Bits of the first dword that select the encoding and the opcode; everything else is probed.
+FIXED_FIELDS = {
+    "SOP2": 0xFF800000, "SOPK": 0xFF800000, "SOP1": 0xFF80FF00, "SOPC": 0xFFFF0000,
+    "SOPP": 0xFFFF0000, "SMEM": 0xFFFC0000, "VOP2": 0xFE000000, "VOP1": 0xFE01FE00,
+    "VOPC": 0xFFFE0000, "VOP3": 0xFFFF0000, "VINTRP": 0xFC030000, "DS": 0xFDFE0000,
+    "FLAT": 0xFDFC0000, "MUBUF": 0xFDFC0000, "MTBUF": 0xFC078000, "MIMG": 0xFDFC0000,
+    "EXP": 0xFC000000,
+}
+SIXTY_FOUR = {"SMEM", "VOP3", "DS", "FLAT", "MUBUF", "MTBUF", "MIMG", "EXP"}
 
 SUFFIXES = ("_e32", "_e64", "_sdwa", "_dpp")
 
@@ -75,8 +86,91 @@ def base_name(mnemonic):
     return mnemonic
 
 
+def probe_fixed_bits(enc, op, base):
+    """Bits LLVM requires to be zero for this opcode: flip each free bit of a known-good
+    instance and record the flips LLVM then rejects (or decodes as another mnemonic)."""
+    words = list(base) + [0] * (2 - len(base)) if enc in SIXTY_FOUR else [base[0], 0]
+    free = [(0, b) for b in range(32) if not (FIXED_FIELDS[enc] >> b) & 1 and not (base[0] >> b) & 1]
+    if enc in SIXTY_FOUR:
+        free += [(1, b) for b in range(32) if not (words[1] >> b) & 1]
+    seqs = [tuple(words)]
+    for w, b in free:
+        t = list(words)
+        t[w] |= 1 << b
+        seqs.append(tuple(t))
+    return words, free, seqs
+
+
+def fixed_masks(rows_with_base):
+    """Runs every probe in one llvm-mc batch; returns {(enc, op): (mask_lo, mask_hi)}."""
+    allseqs, index = [], []
+    addr = 0
+    for enc, op, base in rows_with_base:
+        words, free, seqs = probe_fixed_bits(enc, op, base)
+        for k, sq in enumerate(seqs):
+            index.append((enc, op, None if k == 0 else free[k - 1], addr))
+            allseqs.append(sq)
+            addr += 4 * len(sq)
+    text = disassemble(allseqs)
+    res, ref = {}, {}
+    for enc, op, bit, a in index:
+        line = text.get(a, ".long")
+        mnem = line.split()[0]
+        if bit is None:
+            ref[(enc, op)] = mnem
+            res[(enc, op)] = [0, 0]
+            continue
+        if line.startswith(".long") or mnem != ref[(enc, op)]:
+            res[(enc, op)][bit[0]] |= 1 << bit[1]
+    return res
+
+
+# VOP1/VOP2/VOPC words with src0 = 0xF9 (SDWA) or 0xFA (DPP): fixed fields of the first dword
+# (encoding, opcode, src0) and a neutral second dword (all selects BYTE_0 / quad_perm 0).
+EXT_BASE = {
+    "VOP1": (lambda op, s: 0x7E000000 | op << 9 | s, 0xFE01FFFF),
+    "VOP2": (lambda op, s: op << 25 | s, 0xFE0001FF),
+    "VOPC": (lambda op, s: 0x7C000000 | op << 17 | s, 0xFFFE01FF),
+}
+
+
+def ext_masks(rows):
+    """Fixed-zero bits of the SDWA and DPP forms of every VOP1/VOP2/VOPC opcode, or None
+    where LLVM has no such form. Returns {(enc, ext, op): (mask_lo, mask_hi)}."""
+    allseqs, index = [], []
+    addr = 0
+    for enc, op in rows:
+        make, fixed = EXT_BASE[enc]
+        for ext, src0 in (("SDWA", 0xF9), ("DPP", 0xFA)):
+            base = (make(op, src0), 0)
+            probes = [None] + [(0, b) for b in range(32) if not (fixed >> b) & 1] + [(1, b) for b in range(32)]
+            for bit in probes:
+                t = list(base)
+                if bit:
+                    t[bit[0]] |= 1 << bit[1]
+                index.append((enc, ext, op, bit, addr))
+                allseqs.append(tuple(t))
+                addr += 8
+    text = disassemble(allseqs)
+    res, ref = {}, {}
+    for enc, ext, op, bit, a in index:
+        line = text.get(a, ".long")
+        mnem = line.split()[0]
+        key = (enc, ext, op)
+        if bit is None:
+            ref[key] = None if line.startswith(".long") else mnem
+            res[key] = [0, 0]
+            continue
+        if ref[key] is None:
+            continue
+        if line.startswith(".long") or mnem != ref[key]:
+            res[key][bit[0]] |= 1 << bit[1]
+    return {k: v for k, v in res.items() if ref[k] is not None}
+
+
 def main():
     rows = []
+    bases = {}
     for enc, count, templ in ENCODINGS:
         found = {}
         depth = max(len(templ(0)) for _ in [0])
@@ -99,6 +193,7 @@ def main():
                 line = text.get(a)
                 if line and not line.startswith(".long"):
                     found[op] = line
+                    bases[(enc, op)] = templ(op)[t]
         for op in sorted(found):
             mnem = found[op].split()[0]
             rows.append((enc, op, mnem, found[op]))
@@ -109,6 +204,19 @@ def main():
         out.write("// STROBE_OPCODE(ENCODING, OPCODE_NUMBER, MNEMONIC_AS_PRINTED, OP, SAMPLE_TEXT)\n")
         for enc, op, mnem, sample in rows:
             out.write('STROBE_OPCODE(%s, %d, "%s", %s, "%s")\n' % (enc, op, mnem, base_name(mnem).upper(), sample))
+    masks = fixed_masks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows])
+    with open(os.path.join(outdir, "fixed_bits.def"), "w") as out:
+        out.write(header)
+        out.write("// STROBE_FIXED(ENCODING, OPCODE_NUMBER, MUST_BE_ZERO_DWORD0, MUST_BE_ZERO_DWORD1):\n")
+        out.write("// operand bits LLVM requires to be zero (a flip from the sample instance is rejected).\n")
+        for enc, op, mnem, sample in rows:
+            m = masks[(enc, op)]
+            out.write("STROBE_FIXED(%s, %d, 0x%08X, 0x%08X)\n" % (enc, op, m[0], m[1]))
+        out.write("// STROBE_FIXED_EXT(ENCODING, SDWA|DPP, OPCODE_NUMBER, MUST_BE_ZERO_DWORD0, MUST_BE_ZERO_DWORD1):\n")
+        out.write("// the SDWA/DPP forms LLVM accepts (probed from all-zero selects), with their fixed-zero bits.\n")
+        ext = ext_masks([(enc, op) for enc, op, _, _ in rows if enc in EXT_BASE])
+        for (enc, kind, op), m in sorted(ext.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
+            out.write("STROBE_FIXED_EXT(%s, %s, %d, 0x%08X, 0x%08X)\n" % (enc, kind, op, m[0], m[1]))
     seen = []
     for enc, op, mnem, sample in rows:
         b = base_name(mnem)

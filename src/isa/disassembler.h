@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -18,5 +20,19 @@ std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint6
 
 /// Disassembles a whole byte range placed at `address` into llvm-objdump lines (one per instruction).
 std::string disassemble(std::span<const uint8_t> bytes, uint64_t address);
+
+/// Names a branch target for the " <label>" llvm-objdump appends after the encoding words
+/// (e.g. "vecadd+0xac"); an empty string means no label. Without a labeler no label is printed.
+using TargetLabeler = std::function<std::string(uint64_t target)>;
+
+/// Target address of a PC-relative branch (s_branch, s_cbranch_*), or nullopt for other instructions.
+std::optional<uint64_t> branch_target(const Inst& inst, uint64_t address);
+
+/// format_line with branch-target labels, as llvm-objdump prints them when it knows the symbols.
+std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint64_t address,
+                        const TargetLabeler& labeler);
+
+/// disassemble with branch-target labels (see TargetLabeler).
+std::string disassemble(std::span<const uint8_t> bytes, uint64_t address, const TargetLabeler& labeler);
 
 }  // namespace strobe::isa

@@ -120,6 +120,8 @@ struct Inst {
   // ---- EXP / VINTRP ----
   uint8_t exp_target = 0, exp_en = 0, exp_compr = 0, exp_done = 0, exp_vm = 0;
   uint8_t attr = 0, attr_chan = 0;
+  uint16_t exp_src3 = opcode_field::kNone;  ///< EXP fourth source (src[0..2] hold the first three)
+  uint8_t interp_high = 0;                  ///< VOP3 f16 interpolation: use the high half
 };
 
 }  // namespace strobe::isa

@@ -1,0 +1,220 @@
+// Memory and export encodings: DS, FLAT, MUBUF, MTBUF, MIMG and EXP.
+#include <bit>
+#include <string_view>
+
+#include "isa/decode_internal.h"
+
+namespace strobe::isa::detail {
+
+using namespace opcode_field;
+
+namespace {
+
+bool has(const OpInfo& info, const char* sub) { return std::string_view(info.mnemonic).find(sub) != std::string_view::npos; }
+
+// Vector operand i of the sample (in printed order) checked and stored as 256+n.
+bool vreg(Ctx& c, const OpInfo& info, int i, unsigned field, uint16_t& out) {
+  if (!check_vgpr(c, field, info.ops[i].dwords)) return false;
+  out = kVgprFirst + field;
+  return true;
+}
+
+}  // namespace
+
+bool ds_has_vdst(const OpInfo& info) {
+  return has(info, "rtn") || has(info, "ds_read") || has(info, "swizzle") || has(info, "permute") ||
+         has(info, "consume") || has(info, "append");
+}
+
+bool decode_ds(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::DS, (w0 >> 17) & 0xFF, info)) return false;
+  inst.offset = w0 & 0xFF;
+  inst.offset1 = (w0 >> 8) & 0xFF;
+  inst.gds = (w0 >> 16) & 1;
+  bool two = has(*info, "2_") || has(*info, "2st64");
+  if (!two) inst.offset = w0 & 0xFFFF;
+  int i = 0;
+  if (ds_has_vdst(*info) && info->n > 0) {
+    if (!vreg(c, *info, 0, w1 >> 24, inst.dst)) return false;
+    inst.dst_dwords = info->ops[0].dwords;
+    i = 1;
+  }
+  const unsigned fields[3] = {w1 & 0xFF, (w1 >> 8) & 0xFF, (w1 >> 16) & 0xFF};
+  uint16_t* slots[3] = {&inst.addr, &inst.data0, &inst.data1};
+  for (int k = 0; i < info->n && k < 3 && info->ops[i].kind == 'v'; ++i, ++k) {
+    if (!vreg(c, *info, i, fields[k], *slots[k])) return false;
+    if (k > 0) inst.src_dwords[k - 1] = info->ops[i].dwords;
+  }
+  return true;
+}
+
+bool decode_flat(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::FLAT, (w0 >> 18) & 0x7F, info)) return false;
+  inst.glc = (w0 >> 16) & 1;
+  inst.slc = (w0 >> 17) & 1;
+  inst.tfe = (w1 >> 23) & 1;
+  bool load = has(*info, "load");
+  bool atomic = has(*info, "atomic");
+  // Sample order: loads "vdst, vaddr"; stores and atomics "vaddr, vdata".
+  if (load) {
+    if (!vreg(c, *info, 0, w1 >> 24, inst.dst)) return false;
+    inst.dst_dwords = info->ops[0].dwords;
+    if (!vreg(c, *info, 1, w1 & 0xFF, inst.addr)) return false;
+    inst.src_dwords[0] = info->ops[1].dwords;
+    return true;
+  }
+  if (!vreg(c, *info, 0, w1 & 0xFF, inst.addr)) return false;
+  inst.src_dwords[0] = info->ops[0].dwords;
+  if (!vreg(c, *info, 1, (w1 >> 8) & 0xFF, inst.data0)) return false;
+  inst.src_dwords[1] = info->ops[1].dwords;
+  if (atomic && inst.glc) {
+    // The returning form: vdst as wide as the data, except cmpswap returns half.
+    unsigned d = has(*info, "cmpswap") ? info->ops[1].dwords / 2 : info->ops[1].dwords;
+    if (!check_vgpr(c, w1 >> 24, d)) return false;
+    inst.dst = kVgprFirst + (w1 >> 24);
+    inst.dst_dwords = static_cast<uint8_t>(d);
+  } else {
+    inst.dst = kNone;
+    inst.dst_dwords = 0;
+  }
+  return true;
+}
+
+// MUBUF and MTBUF share the operand layout: vdata, vaddr, srsrc, soffset.
+static bool buffer_operands(Ctx& c, Inst& inst, const OpInfo& info) {
+  uint32_t w1 = c.w(1);
+  if (info.n == 0) return true;
+  unsigned vaddr_dwords = (inst.offen && inst.idxen) ? 2 : 1;
+  bool atomic = has(info, "atomic");
+  bool store = has(info, "store");
+  unsigned vd = info.ops[0].dwords;
+  if (inst.tfe && !store && !atomic) vd += 1;
+  if (!check_vgpr(c, (w1 >> 8) & 0xFF, vd)) return false;
+  uint16_t vdata = kVgprFirst + ((w1 >> 8) & 0xFF);
+  if (store || atomic) {
+    inst.data0 = vdata;
+    inst.src_dwords[1] = static_cast<uint8_t>(vd);
+    if (atomic && inst.glc) {
+      inst.dst = vdata;
+      inst.dst_dwords = static_cast<uint8_t>(has(info, "cmpswap") ? vd / 2 : vd);
+    } else {
+      inst.dst_dwords = 0;
+    }
+  } else {
+    inst.dst = vdata;
+    inst.dst_dwords = static_cast<uint8_t>(vd);
+  }
+  if (inst.offen || inst.idxen) {
+    if (!check_vgpr(c, w1 & 0xFF, vaddr_dwords)) return false;
+    inst.addr = kVgprFirst + (w1 & 0xFF);
+    inst.src_dwords[0] = static_cast<uint8_t>(vaddr_dwords);
+  }
+  uint16_t rsrc = static_cast<uint16_t>(((w1 >> 16) & 0x1F) << 2);
+  if (!check_operand(c, rsrc, 4, false)) return false;
+  inst.srsrc = rsrc;
+  uint16_t so = (w1 >> 24) & 0xFF;
+  if (!check_operand(c, so, 1, false)) return false;
+  inst.soffset = so;
+  return true;
+}
+
+bool decode_mubuf(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::MUBUF, (w0 >> 18) & 0x7F, info)) return false;
+  inst.offset = w0 & 0xFFF;
+  inst.offen = (w0 >> 12) & 1;
+  inst.idxen = (w0 >> 13) & 1;
+  inst.glc = (w0 >> 14) & 1;
+  inst.lds = (w0 >> 16) & 1;
+  inst.slc = (w0 >> 17) & 1;
+  inst.tfe = (w1 >> 23) & 1;
+  return buffer_operands(c, inst, *info);
+}
+
+bool decode_mtbuf(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::MTBUF, (w0 >> 15) & 0xF, info)) return false;
+  inst.offset = w0 & 0xFFF;
+  inst.offen = (w0 >> 12) & 1;
+  inst.idxen = (w0 >> 13) & 1;
+  inst.glc = (w0 >> 14) & 1;
+  inst.dfmt = (w0 >> 19) & 0xF;
+  inst.nfmt = (w0 >> 23) & 7;
+  inst.slc = (w1 >> 22) & 1;
+  inst.tfe = (w1 >> 23) & 1;
+  return buffer_operands(c, inst, *info);
+}
+
+bool decode_mimg(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::MIMG, (w0 >> 18) & 0x7F, info)) return false;
+  inst.dmask = (w0 >> 8) & 0xF;
+  inst.unorm = (w0 >> 12) & 1;
+  inst.glc = (w0 >> 13) & 1;
+  inst.da = (w0 >> 14) & 1;
+  inst.r128 = (w0 >> 15) & 1;
+  inst.tfe = (w0 >> 16) & 1;
+  inst.lwe = (w0 >> 17) & 1;
+  inst.slc = (w0 >> 25) & 1;
+  inst.d16 = (w1 >> 31) & 1;
+  bool gather = has(*info, "gather4");
+  bool atomic = has(*info, "atomic");
+  unsigned dm = std::popcount(static_cast<unsigned>(inst.dmask));
+  unsigned vd = gather ? 4 : (dm == 0 ? 1 : dm);
+  if (atomic) vd = info->ops[0].dwords;
+  if (inst.tfe) vd += 1;
+  if (!check_vgpr(c, (w1 >> 8) & 0xFF, vd)) return false;
+  uint16_t vdata = kVgprFirst + ((w1 >> 8) & 0xFF);
+  bool store = has(*info, "store");
+  if (store || atomic) {
+    inst.data0 = vdata;
+    inst.src_dwords[1] = static_cast<uint8_t>(vd);
+    if (atomic && inst.glc) inst.dst = vdata;
+  } else {
+    inst.dst = vdata;
+  }
+  inst.dst_dwords = static_cast<uint8_t>(vd);
+  if (!check_vgpr(c, w1 & 0xFF, info->ops[1].dwords)) return false;
+  inst.addr = kVgprFirst + (w1 & 0xFF);
+  inst.src_dwords[0] = info->ops[1].dwords;
+  uint16_t rsrc = static_cast<uint16_t>(((w1 >> 16) & 0x1F) << 2);
+  if (!check_operand(c, rsrc, 8, false)) return false;
+  inst.srsrc = rsrc;
+  if (info->n >= 4 && info->ops[3].kind == 's') {
+    uint16_t samp = static_cast<uint16_t>(((w1 >> 21) & 0x1F) << 2);
+    if (!check_operand(c, samp, 4, false)) return false;
+    inst.ssamp = samp;
+  }
+  return true;
+}
+
+bool decode_exp(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::EXP, 0, info)) return false;
+  inst.exp_en = w0 & 0xF;
+  inst.exp_target = (w0 >> 4) & 0x3F;
+  inst.exp_compr = (w0 >> 10) & 1;
+  inst.exp_done = (w0 >> 11) & 1;
+  inst.exp_vm = (w0 >> 12) & 1;
+  inst.src[0] = kVgprFirst + (w1 & 0xFF);
+  inst.src[1] = kVgprFirst + ((w1 >> 8) & 0xFF);
+  inst.src[2] = kVgprFirst + ((w1 >> 16) & 0xFF);
+  inst.exp_src3 = kVgprFirst + ((w1 >> 24) & 0xFF);
+  return true;
+}
+
+}  // namespace strobe::isa::detail

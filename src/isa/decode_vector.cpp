@@ -1,0 +1,197 @@
+// Vector ALU encodings: VOP1, VOP2, VOPC (e32, SDWA, DPP), VOP3a/VOP3b and VINTRP.
+#include <string_view>
+
+#include "isa/decode_internal.h"
+
+namespace strobe::isa::detail {
+
+using namespace opcode_field;
+
+namespace {
+
+bool starts(const OpInfo& info, const char* prefix) { return std::string_view(info.mnemonic).starts_with(prefix); }
+
+// The vector destination of an e32/SDWA/DPP/VOP3 word: a VGPR tuple, or an SGPR for the
+// lane-read ops (LLVM decodes that 8-bit field with the scalar source rules).
+bool vector_dst(Ctx& c, Inst& inst, const OpInfo& info, uint16_t field) {
+  int d = find_role(info, Role::Dst);
+  if (d < 0) return true;
+  if (info.ops[d].kind == 's') {
+    uint16_t code = field;
+    if (!check_operand(c, code, info.ops[d].dwords, false)) return false;
+    inst.dst = code;
+    return true;
+  }
+  if (!check_vgpr(c, field, info.ops[d].dwords)) return false;
+  inst.dst = kVgprFirst + field;
+  return true;
+}
+
+// Fields of a VOP1/VOP2/VOPC first dword.
+struct E32 {
+  Encoding enc;
+  uint16_t opcode, src0, vsrc1, vdst;
+};
+
+E32 split_e32(uint32_t w) {
+  if ((w >> 25) == 0x3F) return {Encoding::VOP1, static_cast<uint16_t>((w >> 9) & 0xFF), static_cast<uint16_t>(w & 0x1FF), 0,
+                                 static_cast<uint16_t>((w >> 17) & 0xFF)};
+  if ((w >> 25) == 0x3E) return {Encoding::VOPC, static_cast<uint16_t>((w >> 17) & 0xFF), static_cast<uint16_t>(w & 0x1FF),
+                                 static_cast<uint16_t>((w >> 9) & 0xFF), 0};
+  return {Encoding::VOP2, static_cast<uint16_t>((w >> 25) & 0x3F), static_cast<uint16_t>(w & 0x1FF),
+          static_cast<uint16_t>((w >> 9) & 0xFF), static_cast<uint16_t>((w >> 17) & 0xFF)};
+}
+
+bool decode_e32(Ctx& c, Inst& inst, Encoding enc) {
+  E32 f = split_e32(c.w(0));
+  const OpInfo* info;
+  if (!begin(c, inst, enc, f.opcode, info)) return false;
+  bool madk = starts(*info, "v_madmk") || starts(*info, "v_madak");
+  if (madk) {
+    // The K constant is the second dword of a 64-bit encoding; a src0 literal cannot follow it.
+    if (c.words.size() < 2) return false;
+    c.consumed = 2;
+    inst.literal = c.words[1];
+  }
+  if (!vector_dst(c, inst, *info, f.vdst)) return false;
+  for (int k = 0; k < info->nsrc; ++k) {
+    if (k == 0) {
+      uint16_t code = f.src0;
+      if (!check_operand(c, code, info->src_dwords[0], true)) return false;
+      inst.src[0] = code;
+    } else {
+      // vsrc1 is an 8-bit VGPR field; any other source (vcc of cndmask) is implicit.
+      if (!check_vgpr(c, f.vsrc1, info->src_dwords[k])) return false;
+      inst.src[k] = kVgprFirst + f.vsrc1;
+    }
+  }
+  if (c.has_literal && !madk) inst.literal = c.literal;
+  return true;
+}
+
+}  // namespace
+
+bool decode_vop1(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOP1); }
+bool decode_vop2(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOP2); }
+bool decode_vopc(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOPC); }
+
+bool decode_sdwa(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  E32 f = split_e32(w0);
+  const OpInfo* info = lookup(f.enc, f.opcode);
+  if (!info || !info->has_sdwa) return false;
+  if ((w0 & info->sdwa_mask[0]) || (w1 & info->sdwa_mask[1])) return false;
+  inst.enc = f.enc;
+  inst.opcode = f.opcode;
+  inst.op = info->op;
+  inst.ext = VopExt::SDWA;
+  inst.dst_dwords = info->dst_dwords;
+  for (int k = 0; k < 3; ++k) inst.src_dwords[k] = info->src_dwords[k];
+  c.consumed = 2;
+  if (!vector_dst(c, inst, *info, f.vdst)) return false;
+  if (info->nsrc >= 1) inst.src[0] = kVgprFirst + (w1 & 0xFF);
+  if (info->nsrc >= 2) inst.src[1] = kVgprFirst + f.vsrc1;
+  inst.sdwa_dst_sel = (w1 >> 8) & 7;
+  inst.sdwa_dst_unused = (w1 >> 11) & 3;
+  inst.clamp = (w1 >> 13) & 1;
+  inst.sdwa_src_sel[0] = (w1 >> 16) & 7;
+  inst.sdwa_sext = ((w1 >> 19) & 1) | (((w1 >> 27) & 1) << 1);
+  inst.neg = ((w1 >> 20) & 1) | (((w1 >> 28) & 1) << 1);
+  inst.abs = ((w1 >> 21) & 1) | (((w1 >> 29) & 1) << 1);
+  inst.sdwa_src_sel[1] = (w1 >> 24) & 7;
+  return true;
+}
+
+bool decode_dpp(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  E32 f = split_e32(w0);
+  const OpInfo* info = lookup(f.enc, f.opcode);
+  if (!info || !info->has_dpp) return false;
+  if ((w0 & info->dpp_mask[0]) || (w1 & info->dpp_mask[1])) return false;
+  inst.enc = f.enc;
+  inst.opcode = f.opcode;
+  inst.op = info->op;
+  inst.ext = VopExt::DPP;
+  inst.dst_dwords = info->dst_dwords;
+  for (int k = 0; k < 3; ++k) inst.src_dwords[k] = info->src_dwords[k];
+  c.consumed = 2;
+  if (!vector_dst(c, inst, *info, f.vdst)) return false;
+  if (info->nsrc >= 1) inst.src[0] = kVgprFirst + (w1 & 0xFF);
+  if (info->nsrc >= 2) inst.src[1] = kVgprFirst + f.vsrc1;
+  inst.dpp_ctrl = (w1 >> 8) & 0x1FF;
+  inst.dpp_bound_ctrl = (w1 >> 19) & 1;
+  inst.neg = ((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1);
+  inst.abs = ((w1 >> 21) & 1) | (((w1 >> 23) & 1) << 1);
+  inst.dpp_bank_mask = (w1 >> 24) & 0xF;
+  inst.dpp_row_mask = (w1 >> 28) & 0xF;
+  return true;
+}
+
+bool decode_vop3(Ctx& c, Inst& inst) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::VOP3, (w0 >> 16) & 0x3FF, info)) return false;
+  inst.clamp = (w0 >> 15) & 1;
+  inst.abs = (w0 >> 8) & 7;
+  inst.neg = (w1 >> 29) & 7;
+  inst.omod = (w1 >> 27) & 3;
+  if (starts(*info, "v_interp")) {
+    if (!vector_dst(c, inst, *info, w0 & 0xFF)) return false;
+    inst.attr = w1 & 0x3F;
+    inst.attr_chan = (w1 >> 6) & 3;
+    inst.interp_high = (w1 >> 8) & 1;
+    uint16_t s0 = (w1 >> 9) & 0x1FF;
+    if (!starts(*info, "v_interp_mov")) {
+      if (!check_operand(c, s0, 1, true)) return false;
+    }
+    inst.src[0] = s0;
+    if (info->nsrc >= 2) {
+      uint16_t s2 = (w1 >> 18) & 0x1FF;
+      if (!check_operand(c, s2, 1, true)) return false;
+      inst.src[2] = s2;
+    }
+    inst.abs = 0;
+    inst.neg = 0;
+    return true;
+  }
+  bool is_cmp = starts(*info, "v_cmp");
+  if (is_cmp) {
+    uint16_t sd = w0 & 0xFF;
+    if (!check_operand(c, sd, 2, true)) return false;
+    inst.sdst = sd;
+  } else {
+    if (!vector_dst(c, inst, *info, w0 & 0xFF)) return false;
+    if (find_role(*info, Role::Sdst) >= 0) {
+      uint16_t sd = (w0 >> 8) & 0x7F;
+      if (!check_sdst(c, sd, info->sdst_dwords)) return false;
+      inst.sdst = sd;
+      inst.abs = 0;
+    }
+  }
+  const int shifts[3] = {0, 9, 18};
+  for (int k = 0; k < info->nsrc; ++k) {
+    uint16_t code = (w1 >> shifts[k]) & 0x1FF;
+    if (!check_operand(c, code, info->src_dwords[k], true)) return false;
+    inst.src[k] = code;
+  }
+  if (is_cmp) inst.dst = opcode_field::kNone;
+  return true;
+}
+
+bool decode_vintrp(Ctx& c, Inst& inst) {
+  uint32_t w = c.w(0);
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::VINTRP, (w >> 16) & 3, info)) return false;
+  inst.dst = kVgprFirst + ((w >> 18) & 0xFF);
+  inst.attr = (w >> 10) & 0x3F;
+  inst.attr_chan = (w >> 8) & 3;
+  if (starts(*info, "v_interp_mov")) {
+    inst.src[0] = w & 0xFF;  // parameter select p10/p20/p0
+  } else {
+    inst.src[0] = kVgprFirst + (w & 0xFF);
+  }
+  return true;
+}
+
+}  // namespace strobe::isa::detail

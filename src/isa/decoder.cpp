@@ -1,0 +1,108 @@
+// Top-level decode: tries the encodings in the order LLVM 14's AMDGPUDisassembler does
+// (64-bit DPP/SDWA first, then the 32-bit tables, then the 64-bit tables), so words that two
+// tables could claim resolve the same way and diagnostics accumulate the same way.
+#include "isa/decoder.h"
+
+#include <algorithm>
+
+#include "isa/decode_internal.h"
+#include "isa/program.h"
+
+namespace strobe::isa {
+
+namespace detail {
+
+namespace {
+
+using Fn = bool (*)(Ctx&, Inst&);
+
+bool attempt(Fn fn, std::span<const uint32_t> window, std::string* notes, Inst& out) {
+  Ctx c;
+  c.words = window;
+  c.notes = notes;
+  Inst inst;
+  if (!fn(c, inst)) return false;
+  inst.size = static_cast<uint8_t>(c.consumed * 4);
+  out = inst;
+  return true;
+}
+
+}  // namespace
+
+Inst decode_with_notes(std::span<const uint32_t> words, std::string* notes) {
+  Inst out;
+  if (words.empty()) return out;
+  auto window = words.first(std::min<size_t>(words.size(), 2));
+  uint32_t w = window[0];
+  bool vop = (w >> 31) == 0;
+  if (window.size() >= 2 && vop) {
+    if ((w & 0x1FF) == 0xFA && attempt(decode_dpp, window, notes, out)) return out;
+    if ((w & 0x1FF) == 0xF9 && attempt(decode_sdwa, window, notes, out)) return out;
+  }
+  Fn fn32 = nullptr;
+  if ((w >> 30) == 2) {
+    uint32_t top9 = w >> 23;
+    if (top9 == 0x17D) fn32 = decode_sop1;
+    else if (top9 == 0x17E) fn32 = decode_sopc;
+    else if (top9 == 0x17F) fn32 = decode_sopp;
+    else if ((w >> 28) == 0xB) fn32 = decode_sopk;
+    else fn32 = decode_sop2;
+  } else if (vop) {
+    fn32 = (w >> 25) == 0x3F ? decode_vop1 : (w >> 25) == 0x3E ? decode_vopc : decode_vop2;
+  } else if ((w >> 26) == 0x35) {
+    fn32 = decode_vintrp;
+  }
+  if (fn32 && attempt(fn32, window, notes, out)) return out;
+  if (window.size() < 2) return Inst{};
+  Fn fn64 = nullptr;
+  switch (w >> 26) {
+    case 0x30: fn64 = decode_smem; break;
+    case 0x31: fn64 = decode_exp; break;
+    case 0x34: fn64 = decode_vop3; break;
+    case 0x36: fn64 = decode_ds; break;
+    case 0x37: fn64 = decode_flat; break;
+    case 0x38: fn64 = decode_mubuf; break;
+    case 0x3A: fn64 = decode_mtbuf; break;
+    case 0x3C: fn64 = decode_mimg; break;
+    default: break;
+  }
+  if (fn64 && attempt(fn64, window, notes, out)) return out;
+  return Inst{};
+}
+
+}  // namespace detail
+
+Inst decode(std::span<const uint32_t> words) { return detail::decode_with_notes(words, nullptr); }
+
+const char* op_name(Op op) {
+  static constexpr const char* kNames[] = {
+#define STROBE_OP(OP, NAME) NAME,
+#include "isa/ops.def"
+#undef STROBE_OP
+      "<invalid>",
+  };
+  auto i = static_cast<size_t>(op);
+  return i < std::size(kNames) ? kNames[i] : "<invalid>";
+}
+
+Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address) {
+  Program p;
+  p.base_address = base_address;
+  size_t ndw = bytes.size() / 4;
+  std::vector<uint32_t> dw(ndw);
+  for (size_t i = 0; i < ndw; ++i)
+    dw[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 | uint32_t(bytes[4 * i + 2]) << 16 |
+            uint32_t(bytes[4 * i + 3]) << 24;
+  p.index_by_dword.assign(ndw, -1);
+  size_t i = 0;
+  while (i < ndw) {
+    Inst inst = decode(std::span<const uint32_t>(dw).subspan(i));
+    p.index_by_dword[i] = static_cast<int32_t>(p.insts.size());
+    p.offsets.push_back(static_cast<uint32_t>(i * 4));
+    p.insts.push_back(inst);
+    i += inst.size / 4;
+  }
+  return p;
+}
+
+}  // namespace strobe::isa

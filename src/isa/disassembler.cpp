@@ -1,0 +1,125 @@
+// llvm-objdump-compatible lines: "\t" + text left-justified to 60 columns, "// ADDRESS:" and
+// the words, then the optional branch-target label and LLVM's diagnostic comment.
+#include "isa/disassembler.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "isa/decode_internal.h"
+#include "isa/decoder.h"
+#include "isa/print_internal.h"
+
+namespace strobe::isa {
+
+namespace {
+
+std::string operands(const Inst& inst, const detail::OpInfo& info, uint64_t address) {
+  switch (inst.enc) {
+    case Encoding::SOP2: case Encoding::SOPK: case Encoding::SOP1: case Encoding::SOPC:
+    case Encoding::SOPP: case Encoding::SMEM:
+      return detail::print_scalar(inst, info, address);
+    case Encoding::VOP2: case Encoding::VOP1: case Encoding::VOPC: case Encoding::VOP3:
+    case Encoding::VINTRP:
+      return detail::print_vector(inst, info);
+    default:
+      return detail::print_memory(inst, info);
+  }
+}
+
+std::string mnemonic(const Inst& inst, const detail::OpInfo& info) {
+  std::string m = info.mnemonic;
+  if (inst.ext == VopExt::None) return m;
+  if (m.ends_with("_e32")) m.resize(m.size() - 4);
+  return m + (inst.ext == VopExt::SDWA ? "_sdwa" : "_dpp");
+}
+
+std::vector<uint32_t> to_words(std::span<const uint8_t> bytes) {
+  std::vector<uint32_t> dw(bytes.size() / 4);
+  for (size_t i = 0; i < dw.size(); ++i)
+    dw[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 | uint32_t(bytes[4 * i + 2]) << 16 |
+            uint32_t(bytes[4 * i + 3]) << 24;
+  return dw;
+}
+
+}  // namespace
+
+std::optional<uint64_t> branch_target(const Inst& inst, uint64_t address) {
+  if (inst.enc != Encoding::SOPP && inst.enc != Encoding::SOPK) return std::nullopt;
+  const detail::OpInfo* info = detail::lookup(inst.enc, inst.opcode);
+  std::string_view m(info->mnemonic);
+  if (m != "s_branch" && !m.starts_with("s_cbranch")) return std::nullopt;
+  if (m == "s_cbranch_join" || m == "s_cbranch_g_fork") return std::nullopt;
+  return address + 4 + static_cast<int64_t>(static_cast<int16_t>(inst.simm16)) * 4;
+}
+
+std::string format_inst(const Inst& inst, std::span<const uint32_t> words, uint64_t address) {
+  if (inst.enc == Encoding::Invalid) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ".long 0x%08x", words.empty() ? 0u : words[0]);
+    return buf;
+  }
+  const detail::OpInfo* info = detail::lookup(inst.enc, inst.opcode);
+  std::string text = mnemonic(inst, *info);
+  std::string ops = operands(inst, *info, address);
+  if (!ops.empty()) text += (ops[0] == ' ' ? "" : " ") + ops;
+  return text;
+}
+
+std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint64_t address,
+                        const TargetLabeler& labeler) {
+  std::string line = "\t" + format_inst(inst, words, address);
+  if (inst.enc == Encoding::Invalid) line += " ";
+  if (line.size() < 60) line.append(60 - line.size(), ' ');
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "// %012llX:", static_cast<unsigned long long>(address));
+  line += buf;
+  size_t n = inst.enc == Encoding::Invalid ? 1 : inst.size / 4;
+  for (size_t i = 0; i < n && i < words.size(); ++i) {
+    std::snprintf(buf, sizeof buf, " %08X", words[i]);
+    line += buf;
+  }
+  if (labeler) {
+    if (auto t = branch_target(inst, address)) {
+      std::string label = labeler(*t);
+      if (!label.empty()) line += " <" + label + ">";
+    }
+  }
+  std::string notes;
+  detail::decode_with_notes(words, &notes);
+  if (!notes.empty()) {
+    size_t start = 0;
+    bool first = true;
+    while (start <= notes.size()) {
+      size_t end = notes.find('\n', start);
+      if (end == std::string::npos) end = notes.size();
+      line += (first ? " ; " : "\n\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t ; ") + notes.substr(start, end - start);
+      first = false;
+      start = end + 1;
+    }
+  }
+  return line;
+}
+
+std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint64_t address) {
+  return format_line(inst, words, address, TargetLabeler{});
+}
+
+std::string disassemble(std::span<const uint8_t> bytes, uint64_t address, const TargetLabeler& labeler) {
+  std::vector<uint32_t> dw = to_words(bytes);
+  std::string out;
+  size_t i = 0;
+  while (i < dw.size()) {
+    auto rest = std::span<const uint32_t>(dw).subspan(i);
+    Inst inst = decode(rest);
+    out += format_line(inst, rest, address + i * 4, labeler);
+    out += '\n';
+    i += inst.size / 4;
+  }
+  return out;
+}
+
+std::string disassemble(std::span<const uint8_t> bytes, uint64_t address) {
+  return disassemble(bytes, address, TargetLabeler{});
+}
+
+}  // namespace strobe::isa

@@ -1,0 +1,267 @@
+// Builds the per-(encoding, opcode) signature table from the generated opcodes.def rows.
+// The sample texts are LLVM's own rendering of each opcode, so the register widths they show
+// (v[0:1], s[0:3], ...) are the operand widths; parsing them keeps widths out of hand-written code.
+#include "isa/op_table.h"
+
+#include <array>
+#include <cstring>
+#include <string_view>
+
+namespace strobe::isa::detail {
+namespace {
+
+struct Row {
+  Encoding enc;
+  uint16_t opcode;
+  const char* mnemonic;
+  Op op;
+  const char* sample;
+};
+
+constexpr Row kRows[] = {
+#define STROBE_OPCODE(ENC, NUM, MNEM, OP, SAMPLE) {Encoding::ENC, NUM, MNEM, Op::OP, SAMPLE},
+#include "isa/opcodes.def"
+#undef STROBE_OPCODE
+};
+
+struct FixedRow {
+  Encoding enc;
+  uint16_t opcode;
+  uint32_t mask[2];
+};
+
+constexpr FixedRow kFixed[] = {
+#define STROBE_FIXED(ENC, NUM, M0, M1) {Encoding::ENC, NUM, {M0, M1}},
+#define STROBE_FIXED_EXT(ENC, KIND, NUM, M0, M1)
+#include "isa/fixed_bits.def"
+#undef STROBE_FIXED_EXT
+#undef STROBE_FIXED
+};
+
+struct ExtRow {
+  Encoding enc;
+  VopExt ext;
+  uint16_t opcode;
+  uint32_t mask[2];
+};
+
+constexpr ExtRow kExt[] = {
+#define STROBE_FIXED(ENC, NUM, M0, M1)
+#define STROBE_FIXED_EXT(ENC, KIND, NUM, M0, M1) {Encoding::ENC, VopExt::KIND, NUM, {M0, M1}},
+#include "isa/fixed_bits.def"
+#undef STROBE_FIXED_EXT
+#undef STROBE_FIXED
+};
+
+constexpr size_t kEncCount = static_cast<size_t>(Encoding::Invalid);
+constexpr size_t kMaxOpcode = 1024;
+
+// Splits the operand list at top-level ", " (hwreg(a, b, c) stays one token).
+int split_operands(std::string_view text, std::string_view out[8]) {
+  size_t sp = text.find(' ');
+  if (sp == std::string_view::npos) return 0;
+  text.remove_prefix(sp + 1);
+  int n = 0, depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      if (n < 8) out[n++] = text.substr(start, i - start);
+      start = i + 2;
+    }
+  }
+  if (n < 8) out[n++] = text.substr(start);
+  return n;
+}
+
+// Width of "v7", "s[0:3]", "v[0:1]"; kind from the first letter.
+SigOperand classify(std::string_view tok) {
+  SigOperand s;
+  if (tok.starts_with("vcc")) {
+    s.kind = 'c';
+    s.dwords = 2;
+    return s;
+  }
+  if ((tok[0] == 'v' || tok[0] == 's') && tok.size() > 1 && (tok[1] == '[' || (tok[1] >= '0' && tok[1] <= '9'))) {
+    s.kind = tok[0];
+    if (tok[1] == '[') {
+      unsigned lo = 0, hi = 0;
+      size_t i = 2;
+      while (tok[i] != ':') lo = lo * 10 + (tok[i++] - '0');
+      ++i;
+      while (tok[i] != ']') hi = hi * 10 + (tok[i++] - '0');
+      s.dwords = static_cast<uint8_t>(hi - lo + 1);
+    }
+    return s;
+  }
+  if ((tok[0] >= '0' && tok[0] <= '9') || tok[0] == '-') {
+    s.kind = 'i';
+    return s;
+  }
+  s.kind = 'o';
+  return s;
+}
+
+bool contains(const char* s, const char* sub) { return std::strstr(s, sub) != nullptr; }
+
+// The type that decides how inline constants and literals print for the sources.
+ImmType src_imm_type(const char* mnem, uint8_t dwords) {
+  if (dwords == 2) return ImmType::B64;
+  std::string_view m(mnem);
+  // Conversions: the source type is the last type token of the name.
+  const char* types[] = {"_f16", "_i16", "_u16", "_b16"};
+  size_t best = std::string_view::npos;
+  const char* bt = nullptr;
+  for (const char* t : types) {
+    size_t p = m.rfind(t);
+    if (p != std::string_view::npos && (best == std::string_view::npos || p > best)) {
+      best = p;
+      bt = t;
+    }
+  }
+  if (!bt) return ImmType::B32;
+  // A 32-bit type token after the 16-bit one means the source is 32-bit (v_cvt_f16_f32).
+  for (const char* t : {"_f32", "_i32", "_u32", "_b32"}) {
+    size_t p = m.rfind(t);
+    if (p != std::string_view::npos && p > best) return ImmType::B32;
+  }
+  return bt[1] == 'f' ? ImmType::F16 : ImmType::I16;
+}
+
+// Assigns roles to the parsed tokens according to how each encoding orders its operands.
+void assign_roles(Encoding enc, OpInfo& info) {
+  auto& o = info.ops;
+  int n = info.n;
+  auto srcs_from = [&](int first) {
+    int k = 0;
+    for (int i = first; i < n && k < 3; ++i) {
+      if (o[i].kind == 'c') {
+        o[i].role = Role::Vcc;
+        continue;
+      }
+      if (o[i].kind == 'o' && contains(info.mnemonic, "interp")) {
+        o[i].role = Role::Attr;
+        continue;
+      }
+      o[i].role = static_cast<Role>(static_cast<int>(Role::Src0) + k++);
+    }
+  };
+  std::string_view m(info.mnemonic);
+  switch (enc) {
+    case Encoding::SOP2:
+      if (n == 3) { o[0].role = Role::Dst; srcs_from(1); } else srcs_from(0);
+      break;
+    case Encoding::SOP1:
+      if (n == 2) { o[0].role = Role::Dst; srcs_from(1); }
+      else if (n == 1 && m == "s_getpc_b64") o[0].role = Role::Dst;
+      else srcs_from(0);
+      break;
+    case Encoding::SOPC:
+      srcs_from(0);
+      break;
+    case Encoding::VOP1:
+    case Encoding::VOP2:
+      if (n > 0) { o[0].role = Role::Dst; srcs_from(1); }
+      if (m.starts_with("v_madmk")) o[2].role = Role::LitK, o[3].role = Role::Src1;
+      if (m.starts_with("v_madak")) o[3].role = Role::LitK;
+      break;
+    case Encoding::VOPC:
+      o[0].role = Role::Vcc;
+      srcs_from(1);
+      break;
+    case Encoding::VOP3:
+      if (n == 0) break;
+      if (m.starts_with("v_cmp")) { o[0].role = Role::Sdst; srcs_from(1); break; }
+      o[0].role = Role::Dst;
+      if (n >= 4 && o[1].kind == 's' && o[0].kind == 'v' && !m.starts_with("v_interp")) {
+        o[1].role = Role::Sdst;
+        srcs_from(2);
+      } else {
+        srcs_from(1);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+struct Table {
+  std::array<std::array<OpInfo, kMaxOpcode>, kEncCount> by_enc{};
+  std::array<std::array<bool, kMaxOpcode>, kEncCount> present{};
+
+  Table() {
+    build_rows();
+    for (const FixedRow& f : kFixed) {
+      OpInfo& info = by_enc[static_cast<size_t>(f.enc)][f.opcode];
+      info.zero_mask[0] = f.mask[0];
+      info.zero_mask[1] = f.mask[1];
+    }
+    for (const ExtRow& x : kExt) {
+      OpInfo& info = by_enc[static_cast<size_t>(x.enc)][x.opcode];
+      bool sdwa = x.ext == VopExt::SDWA;
+      (sdwa ? info.has_sdwa : info.has_dpp) = true;
+      uint32_t* m = sdwa ? info.sdwa_mask : info.dpp_mask;
+      m[0] = x.mask[0];
+      m[1] = x.mask[1];
+    }
+  }
+
+  void build_rows() {
+    for (const Row& r : kRows) {
+      OpInfo& info = by_enc[static_cast<size_t>(r.enc)][r.opcode];
+      present[static_cast<size_t>(r.enc)][r.opcode] = true;
+      info.mnemonic = r.mnemonic;
+      info.sample = r.sample;
+      info.op = r.op;
+      std::string_view toks[8];
+      int n = split_operands(r.sample, toks);
+      info.n = static_cast<uint8_t>(n > 6 ? 6 : n);
+      for (int i = 0; i < info.n; ++i) info.ops[i] = classify(toks[i]);
+      assign_roles(r.enc, info);
+      for (int i = 0; i < info.n; ++i) {
+        const SigOperand& s = info.ops[i];
+        switch (s.role) {
+          case Role::Dst: info.has_dst = true; info.dst_dwords = s.dwords; break;
+          case Role::Sdst: info.sdst_dwords = s.dwords; break;
+          case Role::Src0: case Role::Src1: case Role::Src2: {
+            int k = static_cast<int>(s.role) - static_cast<int>(Role::Src0);
+            info.src_dwords[k] = s.dwords;
+            if (k + 1 > info.nsrc) info.nsrc = static_cast<uint8_t>(k + 1);
+            break;
+          }
+          default: break;
+        }
+      }
+      for (int k = 0; k < 3; ++k) info.imm[k] = src_imm_type(r.mnemonic, info.src_dwords[k]);
+      // Operands whose LLVM type is a 32-bit integer although the op name ends in a 16-bit type.
+      std::string_view m(r.mnemonic);
+      if (m.starts_with("v_ldexp_f16") || m.starts_with("v_cmp_class_f16") || m.starts_with("v_cmpx_class_f16"))
+        info.imm[1] = ImmType::B32;
+      if (m.starts_with("v_cmp_class") || m.starts_with("v_cmpx_class")) info.imm[1] = ImmType::B32;
+    }
+  }
+};
+
+const Table& table() {
+  static const Table t;
+  return t;
+}
+
+}  // namespace
+
+const OpInfo* lookup(Encoding enc, uint16_t opcode) {
+  if (enc == Encoding::Invalid || opcode >= kMaxOpcode) return nullptr;
+  const Table& t = table();
+  size_t e = static_cast<size_t>(enc);
+  return t.present[e][opcode] ? &t.by_enc[e][opcode] : nullptr;
+}
+
+int find_role(const OpInfo& info, Role role) {
+  for (int i = 0; i < info.n; ++i)
+    if (info.ops[i].role == role) return i;
+  return -1;
+}
+
+}  // namespace strobe::isa::detail

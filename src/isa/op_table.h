@@ -1,0 +1,48 @@
+// Per-(encoding, opcode) static facts: the mnemonic LLVM prints and the operand signature,
+// derived once from the sample texts in opcodes.def so widths never live in if-chains.
+#pragma once
+
+#include <cstdint>
+
+#include "isa/inst.h"
+
+namespace strobe::isa::detail {
+
+/// How an immediate in a source slot is printed (LLVM picks the printer by operand type).
+enum class ImmType : uint8_t { B32, F16, I16, B64 };
+
+/// Role of one printed operand of a VOP/SOP sample, in the order LLVM prints them.
+enum class Role : uint8_t { Dst, Sdst, Src0, Src1, Src2, Vcc, LitK, Attr, Other };
+
+/// One operand token of a sample text: its role and its register width in dwords.
+struct SigOperand {
+  Role role = Role::Other;
+  char kind = '?';        ///< 'v' VGPR, 's' SGPR, 'i' immediate, 'c' vcc, 'o' other
+  uint8_t dwords = 1;
+};
+
+/// Static description of one (encoding, opcode) pair that LLVM 14 decodes for gfx803.
+struct OpInfo {
+  const char* mnemonic = nullptr;  ///< as printed, with any _e32/_e64 suffix
+  const char* sample = nullptr;    ///< LLVM's text for an all-zero-operand instance
+  Op op = Op::INVALID;
+  uint8_t n = 0;                   ///< number of operands in the sample
+  SigOperand ops[6];
+  uint8_t dst_dwords = 1, sdst_dwords = 0;
+  uint8_t src_dwords[3] = {1, 1, 1};
+  uint8_t nsrc = 0;                ///< number of Src0..Src2 operands
+  bool has_dst = false;
+  ImmType imm[3] = {ImmType::B32, ImmType::B32, ImmType::B32};
+  uint32_t zero_mask[2] = {0, 0};  ///< operand bits LLVM requires to be zero (fixed_bits.def)
+  bool has_sdwa = false, has_dpp = false;  ///< VOP1/VOP2/VOPC: LLVM decodes the SDWA/DPP form
+  uint32_t sdwa_mask[2] = {0, 0};  ///< fixed-zero bits of the SDWA form
+  uint32_t dpp_mask[2] = {0, 0};   ///< fixed-zero bits of the DPP form
+};
+
+/// The opcode table of `enc`, or nullptr for `opcode` values LLVM rejects.
+const OpInfo* lookup(Encoding enc, uint16_t opcode);
+
+/// Index of the first operand with `role` in `info`, or -1.
+int find_role(const OpInfo& info, Role role);
+
+}  // namespace strobe::isa::detail

@@ -1,0 +1,150 @@
+// Vector ALU operand text: source modifiers, clamp/omod, SDWA selects, DPP controls, VINTRP.
+#include <string>
+#include <string_view>
+
+#include "isa/print_internal.h"
+
+namespace strobe::isa::detail {
+
+namespace {
+
+const char* kSel[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7"};
+const char* kUnused[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"};
+
+// A source with LLVM's float input modifiers: "-x", "|x|", "neg(imm)".
+std::string with_mods(const std::string& text, bool neg, bool abs, bool is_imm) {
+  std::string s;
+  bool neg_mnemo = neg && !abs && is_imm;
+  if (neg) s += neg_mnemo ? "neg(" : "-";
+  if (abs) s += "|";
+  s += text;
+  if (abs) s += "|";
+  if (neg_mnemo) s += ")";
+  return s;
+}
+
+bool is_imm_code(uint16_t c) { return c >= opcode_field::kIntZero && c != 251 && c != 252 && c != 253 && c != 254 && c < opcode_field::kVgprFirst && !(c >= 235 && c <= 239); }
+
+std::string dpp_ctrl(uint16_t c) {
+  if (c <= 0xFF) {
+    return "quad_perm:[" + std::to_string(c & 3) + "," + std::to_string((c >> 2) & 3) + "," +
+           std::to_string((c >> 4) & 3) + "," + std::to_string((c >> 6) & 3) + "]";
+  }
+  if (c >= 0x101 && c <= 0x10F) return "row_shl:" + std::to_string(c & 0xF);
+  if (c >= 0x111 && c <= 0x11F) return "row_shr:" + std::to_string(c & 0xF);
+  if (c >= 0x121 && c <= 0x12F) return "row_ror:" + std::to_string(c & 0xF);
+  switch (c) {
+    case 0x130: return "wave_shl:1";
+    case 0x134: return "wave_rol:1";
+    case 0x138: return "wave_shr:1";
+    case 0x13C: return "wave_ror:1";
+    case 0x140: return "row_mirror";
+    case 0x141: return "row_half_mirror";
+    case 0x142: return "row_bcast:15";
+    case 0x143: return "row_bcast:31";
+    default: return "/* Invalid dpp_ctrl value */";
+  }
+}
+
+std::string omod_text(uint8_t omod) {
+  switch (omod) {
+    case 1: return " mul:2";
+    case 2: return " mul:4";
+    case 3: return " div:2";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+std::string print_vector(const Inst& inst, const OpInfo& info) {
+  std::string_view m(info.mnemonic);
+  if (inst.enc == Encoding::VINTRP) {
+    std::string s = reg_name(inst.dst, 1) + ", ";
+    if (m.starts_with("v_interp_mov")) {
+      uint16_t p = inst.src[0];
+      s += p == 0 ? "p10" : p == 1 ? "p20" : p == 2 ? "p0" : "invalid_param_" + std::to_string(p);
+    } else {
+      s += reg_name(inst.src[0], 1);
+    }
+    return s + ", attr" + std::to_string(inst.attr) + "." + "xyzw"[inst.attr_chan];
+  }
+  std::string out;
+  auto sep = [&]() {
+    if (!out.empty()) out += ", ";
+  };
+  bool vop3 = inst.enc == Encoding::VOP3;
+  bool sdwa = inst.ext == VopExt::SDWA, dpp = inst.ext == VopExt::DPP;
+  if (vop3 && m.starts_with("v_interp")) {
+    out = reg_name(inst.dst, 1) + ", ";
+    if (m.starts_with("v_interp_mov")) {
+      uint16_t p = inst.src[0];
+      out += p == 0 ? "p10" : p == 1 ? "p20" : p == 2 ? "p0" : "invalid_param_" + std::to_string(p);
+    } else {
+      out += with_mods(src_text(inst.src[0], 1, ImmType::B32, 0), inst.neg & 2, inst.abs & 2, false);
+    }
+    out += ", attr" + std::to_string(inst.attr) + "." + "xyzw"[inst.attr_chan];
+    if (info.nsrc >= 2) out += ", " + src_text(inst.src[2], 1, ImmType::B32, 0);
+    if (m.find("f16") != std::string_view::npos && inst.interp_high) out += " high";
+    if (inst.clamp) out += " clamp";
+    out += omod_text(inst.omod);
+    return out;
+  }
+  for (int i = 0; i < info.n; ++i) {
+    const SigOperand& o = info.ops[i];
+    switch (o.role) {
+      case Role::Dst:
+        sep();
+        out += vop3 || o.kind == 's' ? dst_text(inst.dst, o.dwords) : reg_name(inst.dst, o.dwords);
+        break;
+      case Role::Sdst:
+        sep();
+        out += dst_text(inst.sdst, o.dwords);
+        break;
+      case Role::Vcc:
+        if (vop3) {
+          // e64 carry-in/out: the sample's "vcc" is a real operand (handled by Sdst/Src roles).
+          break;
+        }
+        sep();
+        out += "vcc";
+        break;
+      case Role::LitK:
+        sep();
+        out += info.imm[0] == ImmType::F16 ? src_text(opcode_field::kLiteral, 1, ImmType::F16, inst.literal)
+                                           : imm32_text(inst.literal);
+        break;
+      case Role::Src0:
+      case Role::Src1:
+      case Role::Src2: {
+        int k = static_cast<int>(o.role) - static_cast<int>(Role::Src0);
+        sep();
+        std::string t = src_text(inst.src[k], o.dwords, info.imm[k], inst.literal);
+        if (sdwa && (inst.sdwa_sext >> k & 1)) t = "sext(" + t + ")";
+        out += with_mods(t, inst.neg >> k & 1, inst.abs >> k & 1, is_imm_code(inst.src[k]));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (vop3) {
+    if (inst.clamp) out += " clamp";
+    out += omod_text(inst.omod);
+  } else if (sdwa) {
+    if (inst.clamp) out += " clamp";
+    if (inst.enc != Encoding::VOPC) {
+      out += std::string(" dst_sel:") + kSel[inst.sdwa_dst_sel];
+      out += std::string(" dst_unused:") + kUnused[inst.sdwa_dst_unused];
+    }
+    if (info.nsrc >= 1) out += std::string(" src0_sel:") + kSel[inst.sdwa_src_sel[0]];
+    if (info.nsrc >= 2) out += std::string(" src1_sel:") + kSel[inst.sdwa_src_sel[1]];
+  } else if (dpp) {
+    out += " " + dpp_ctrl(inst.dpp_ctrl);
+    out += " row_mask:" + hex(inst.dpp_row_mask) + " bank_mask:" + hex(inst.dpp_bank_mask);
+    if (inst.dpp_bound_ctrl) out += " bound_ctrl:1";
+  }
+  return out;
+}
+
+}  // namespace strobe::isa::detail
