@@ -1,0 +1,146 @@
+// Half-precision vector ALU operations. Every f16 value is exact in double, so sums and
+// products are formed exactly in double and rounded once to f16 under MODE's f16 rounding mode
+// (MODE[3:2]) and denormal controls (MODE[7:6]); fma uses round-to-odd to stay single-rounded.
+// Transcendentals are the exact result rounded to f16 (there is no public bit-exact definition).
+#include <algorithm>
+#include <cmath>
+
+#include "emu/valu_exec.h"
+
+namespace strobe::emu::valu {
+namespace {
+
+using isa::Op;
+using namespace fp;
+
+/// f16 MODE state captured once per instruction.
+struct Mode16 {
+  bool fi, fo, ieee;
+  int rm;
+  explicit Mode16(uint32_t mode)
+      : fi(flush_in64(mode)), fo(flush_out64(mode)), ieee(ieee_mode(mode)), rm(round64(mode)) {}
+  uint32_t in_bits(uint32_t x) const { return fi ? ftz16(x) : x & 0xFFFF; }
+  double in(uint32_t x) const { return h2d(in_bits(x)); }
+  uint32_t out(double r) const {
+    uint32_t b = d2h(r, rm);
+    return fo ? ftz16(b) : b;
+  }
+};
+
+inline double round_even(double x) {
+  double t = std::trunc(x), d = x - t;
+  if (std::fabs(d) > 0.5 || (std::fabs(d) == 0.5 && std::fmod(t, 2.0) != 0)) t += std::copysign(1.0, x);
+  return t;
+}
+inline double turns(double x) { return x - std::nearbyint(x); }
+
+/// Non-fused f16 multiply-add: the product is rounded to f16 before the add.
+inline double mad16(const Mode16& m, double a, double b, double c) { return m.in(m.out(a * b)) + c; }
+
+/// v_div_fixup_f16: S0 quotient, S1 denominator, S2 numerator; resolves special cases.
+inline uint32_t div_fixup16(uint32_t q, uint32_t d, uint32_t n) {
+  q &= 0xFFFF, d &= 0xFFFF, n &= 0xFFFF;
+  const uint32_t sign = (d ^ n) & 0x8000;
+  if (nan16(n)) return quiet16(n);
+  if (nan16(d)) return quiet16(d);
+  if (zero16(d) && zero16(n)) return 0xFE00;
+  if (inf16(d) && inf16(n)) return 0xFE00;
+  if (zero16(d) || inf16(n)) return sign | 0x7C00;
+  if (inf16(d) || zero16(n)) return sign;
+  if (exp16(n) - exp16(d) < -25) return sign;
+  if (nan16(q)) return sign | 0x7E00;
+  return sign | (q & 0x7FFF);
+}
+
+#define H(OP, ...) t.set(Op::OP, [](Wave& w, const isa::Inst& in, ExecContext& ctx) { __VA_ARGS__; })
+#define H1(OP, ...)                                           \
+  H(OP, const Mode16 m(w.mode);                               \
+    run<K::F16, K::F16>(w, in, [m](uint32_t ab) -> uint32_t { \
+      const double a = m.in(ab);                              \
+      return m.out(__VA_ARGS__);                              \
+    }))
+#define H2(OP, ...)                                                                \
+  H(OP, const Mode16 m(w.mode);                                                    \
+    run<K::F16, K::F16, K::F16>(w, in, [m](uint32_t ab, uint32_t bb) -> uint32_t { \
+      const double a = m.in(ab), b = m.in(bb);                                     \
+      return m.out(__VA_ARGS__);                                                   \
+    }))
+
+/// v_mac_f16 / v_madmk_f16 / v_madak_f16 (see mac_like in valu_f32.cpp for the forms).
+template <int Form>
+void mac_like16(Wave& w, const isa::Inst& in, ExecContext&) {
+  using isa::opcode_field::kLiteral;
+  uint16_t codes[3];
+  if (Form == 0) {
+    codes[0] = in.src[0], codes[1] = in.src[1], codes[2] = in.dst;
+  } else {
+    const uint16_t s1 = in.src[1] == kLiteral ? in.src[2] : in.src[1];
+    codes[0] = in.src[0];
+    codes[1] = Form == 1 ? kLiteral : s1;
+    codes[2] = Form == 1 ? s1 : kLiteral;
+  }
+  const Mode16 m(w.mode);
+  run_codes<K::F16, K::F16, K::F16, K::F16>(w, in, codes, [m](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+    return m.out(mad16(m, m.in(a), m.in(b), m.in(c)));
+  });
+}
+
+}  // namespace
+
+void register_valu_f16(HandlerTable& t) {
+  H2(V_ADD_F16, a + b);
+  H2(V_SUB_F16, a - b);
+  H2(V_SUBREV_F16, b - a);
+  H2(V_MUL_F16, a * b);
+  H(V_MAX_F16, const Mode16 m(w.mode); run<K::F16, K::F16, K::F16>(w, in, [m](uint32_t a, uint32_t b) -> uint32_t {
+      return max16(m.in_bits(a), m.in_bits(b), m.ieee);
+    }));
+  H(V_MIN_F16, const Mode16 m(w.mode); run<K::F16, K::F16, K::F16>(w, in, [m](uint32_t a, uint32_t b) -> uint32_t {
+      return min16(m.in_bits(a), m.in_bits(b), m.ieee);
+    }));
+  H(V_LDEXP_F16, const Mode16 m(w.mode); run<K::F16, K::F16, K::B32>(w, in, [m](uint32_t a, uint32_t e) -> uint32_t {
+      return m.out(std::ldexp(m.in(a), std::clamp(int32_t(e), -100, 100)));
+    }));
+  H(V_MAD_F16, const Mode16 m(w.mode);
+    run<K::F16, K::F16, K::F16, K::F16>(w, in, [m](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+      return m.out(mad16(m, m.in(a), m.in(b), m.in(c)));
+    }));
+  H(V_FMA_F16, const Mode16 m(w.mode);
+    run<K::F16, K::F16, K::F16, K::F16>(w, in, [m](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+      return m.out(add_rto(m.in(a) * m.in(b), m.in(c)));  // product exact in double
+    }));
+  t.set(Op::V_MAC_F16, mac_like16<0>);
+  t.set(Op::V_MADMK_F16, mac_like16<1>);
+  t.set(Op::V_MADAK_F16, mac_like16<2>);
+  H(V_DIV_FIXUP_F16, run<K::F16, K::F16, K::F16, K::F16>(w, in, [](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+      return div_fixup16(a, b, c);
+    }));
+  H1(V_FLOOR_F16, std::floor(a));
+  H1(V_CEIL_F16, std::ceil(a));
+  H1(V_TRUNC_F16, std::trunc(a));
+  H1(V_RNDNE_F16, round_even(a));
+  H1(V_FRACT_F16, std::isnan(a) ? a : std::fmin(a - std::floor(a), 0x1.ffcp-1));
+  H1(V_RCP_F16, 1.0 / a);
+  H1(V_SQRT_F16, std::sqrt(a));
+  H1(V_RSQ_F16, 1.0 / std::sqrt(a));
+  H1(V_LOG_F16, std::log2(a));
+  H1(V_EXP_F16, std::exp2(a));
+  H1(V_SIN_F16, std::isinf(a) ? NAN : std::sin(2.0 * M_PI * turns(a)));
+  H1(V_COS_F16, std::isinf(a) ? NAN : std::cos(2.0 * M_PI * turns(a)));
+  H(V_FREXP_MANT_F16, const Mode16 m(w.mode); run<K::F16, K::F16>(w, in, [m](uint32_t ab) -> uint32_t {
+      const uint32_t a = m.in_bits(ab);
+      if (nan16(a)) return quiet16(a);
+      if (inf16(a)) return a;
+      int e;
+      return d2h(std::frexp(h2d(a), &e));
+    }));
+  H(V_FREXP_EXP_I16_F16, const Mode16 m(w.mode); run<K::B16, K::F16>(w, in, [m](uint32_t ab) -> uint32_t {
+      const uint32_t a = m.in_bits(ab);
+      if (nan16(a) || inf16(a)) return 0;
+      int e;
+      std::frexp(h2d(a), &e);
+      return uint32_t(e) & 0xFFFF;
+    }));
+}
+
+}  // namespace strobe::emu::valu
