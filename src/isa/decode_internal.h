@@ -21,10 +21,7 @@ struct Ctx {
 
   /// Appends one LLVM diagnostic; comments of failed attempts stay, as in LLVM 14.
   void note(const std::string& text) const {
-    if (notes) {
-      if (!notes->empty()) *notes += "\n";
-      *notes += text;
-    }
+    if (notes) *notes += text;  // LLVM's comment stream has no separators
   }
   uint32_t w(size_t i) const { return i < words.size() ? words[i] : 0; }
 };

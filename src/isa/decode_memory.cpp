@@ -94,7 +94,6 @@ static bool buffer_operands(Ctx& c, Inst& inst, const OpInfo& info) {
   bool atomic = has(info, "atomic");
   bool store = has(info, "store");
   unsigned vd = info.ops[0].dwords;
-  if (inst.tfe && !store && !atomic) vd += 1;
   if (!check_vgpr(c, (w1 >> 8) & 0xFF, vd)) return false;
   uint16_t vdata = kVgprFirst + ((w1 >> 8) & 0xFF);
   if (store || atomic) {

@@ -99,6 +99,8 @@ bool decode_sdwa(Ctx& c, Inst& inst) {
   inst.neg = ((w1 >> 20) & 1) | (((w1 >> 28) & 1) << 1);
   inst.abs = ((w1 >> 21) & 1) | (((w1 >> 29) & 1) << 1);
   inst.sdwa_src_sel[1] = (w1 >> 24) & 7;
+  // A select of 7 has no meaning; LLVM 14 crashes printing it, strobe rejects the word.
+  if (inst.sdwa_src_sel[0] == 7 || inst.sdwa_src_sel[1] == 7 || inst.sdwa_dst_sel == 7) return false;
   return true;
 }
 

@@ -86,17 +86,7 @@ std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint6
   }
   std::string notes;
   detail::decode_with_notes(words, &notes);
-  if (!notes.empty()) {
-    size_t start = 0;
-    bool first = true;
-    while (start <= notes.size()) {
-      size_t end = notes.find('\n', start);
-      if (end == std::string::npos) end = notes.size();
-      line += (first ? " ; " : "\n\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t ; ") + notes.substr(start, end - start);
-      first = false;
-      start = end + 1;
-    }
-  }
+  if (!notes.empty()) line += " ; " + notes;
   return line;
 }
 

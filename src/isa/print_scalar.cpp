@@ -72,6 +72,13 @@ std::string gpr_idx(uint16_t v) {
   return s + ")";
 }
 
+// LLVM prints these 16-bit immediates in decimal when they are inline-constant sized, else hex.
+std::string small_or_hex(uint16_t v) {
+  int16_t s = static_cast<int16_t>(v);
+  if (s >= -16 && s <= 64) return std::to_string(s);
+  return hex(v);
+}
+
 bool is_branch(std::string_view m) { return m == "s_branch" || m.starts_with("s_cbranch"); }
 
 }  // namespace
@@ -102,9 +109,9 @@ std::string print_scalar(const Inst& inst, const OpInfo& info, uint64_t address)
       if (m == "s_waitcnt") return waitcnt(inst.simm16);
       if (m == "s_sendmsg" || m == "s_sendmsghalt") return sendmsg(inst.simm16);
       if (m == "s_set_gpr_idx_mode") return gpr_idx(inst.simm16);
-      if (info.n == 0) return inst.simm16 ? std::to_string(inst.simm16) : "";
-      (void)is_branch;
-      return std::to_string(inst.simm16);
+      if (is_branch(m)) return std::to_string(inst.simm16);
+      if (info.n == 0 && inst.simm16 == 0) return "";
+      return small_or_hex(inst.simm16);
     case Encoding::SMEM: {
       std::string s;
       if (info.n == 0) return "";

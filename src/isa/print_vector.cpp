@@ -9,7 +9,7 @@ namespace strobe::isa::detail {
 namespace {
 
 const char* kSel[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7"};
-const char* kUnused[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"};
+const char* kUnused[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"};
 
 // A source with LLVM's float input modifiers: "-x", "|x|", "neg(imm)".
 std::string with_mods(const std::string& text, bool neg, bool abs, bool is_imm) {
@@ -111,8 +111,7 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
         break;
       case Role::LitK:
         sep();
-        out += info.imm[0] == ImmType::F16 ? src_text(opcode_field::kLiteral, 1, ImmType::F16, inst.literal)
-                                           : imm32_text(inst.literal);
+        out += info.imm[0] == ImmType::F16 ? hex(inst.literal) : imm32_text(inst.literal);
         break;
       case Role::Src0:
       case Role::Src1:
