@@ -1,0 +1,74 @@
+// Helpers for emulator tests: assemble gfx803 snippets with llvm-mc, build descriptors and
+// dispatches by hand, run them, and load compiled kernels with a minimal kernarg builder.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emu/dispatch.h"
+#include "emu/executor.h"
+#include "emu/memory.h"
+#include "isa/program.h"
+#include "loader/code_object.h"
+
+namespace strobe::emu::test {
+
+/// Assembles gfx803 source text (llvm-mc) and decodes it at address 0. Throws on assembler errors.
+isa::Program assemble(const std::string& source);
+
+/// A kernel descriptor for hand-written snippets.
+struct KdSpec {
+  uint16_t properties = 0x8;  ///< kernel_code_properties (default: kernarg segment ptr only)
+  uint32_t user_sgprs = 2;
+  bool wg_id_x = true, wg_id_y = false, wg_id_z = false, wg_info = false, scratch_offset = false;
+  uint32_t workitem_vgprs = 0;  ///< 0: x; 1: x,y; 2: x,y,z
+  uint32_t vgprs = 32;
+  uint32_t lds = 0;
+  uint32_t private_bytes = 0;
+  uint32_t float_mode = 0xC0;   ///< denormals on for f64/f16, round to nearest
+};
+loader::KernelDescriptor make_kd(const KdSpec& s);
+
+/// A hand-built launch of an assembled snippet; owns its program and its kernarg allocation.
+struct AsmLaunch {
+  GlobalMemory mem;
+  isa::Program program;
+  Dispatch d;
+  /// Assembles `source`, sets geometry, and writes `kernarg` (dwords) into device memory.
+  AsmLaunch(const std::string& source, const KdSpec& kd, std::array<uint32_t, 3> grid, std::array<uint32_t, 3> local,
+            const std::vector<uint32_t>& kernarg = {});
+  /// Runs the whole dispatch.
+  DispatchStats run() { return run_dispatch(d, mem); }
+  /// A device buffer of `n` dwords with the given contents (zeros by default).
+  uint64_t buffer(const std::vector<uint32_t>& init, size_t n = 0);
+  /// Reads `n` dwords back.
+  std::vector<uint32_t> read(uint64_t addr, size_t n);
+  /// Runs work-group `group` alone and returns its waves' final state.
+  std::vector<Wave> run_group(uint64_t group = 0, DispatchStats* stats = nullptr);
+};
+
+/// A compiled kernel from build-emu/kernels*/emu, ready to launch with pointer/scalar args.
+struct CompiledKernel {
+  loader::CodeObject co;
+  const loader::KernelInfo* info = nullptr;
+  isa::Program program;
+  CompiledKernel(const std::string& path, const std::string& kernel);
+};
+
+/// One explicit argument: a pointer (device address), a 32-bit scalar, or a dynamic local size.
+struct Arg {
+  enum Kind { Pointer, U32, Local } kind;
+  uint64_t value;
+};
+
+/// Lays out explicit and hidden arguments from the metadata, launches, and returns the stats.
+DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint32_t, 3> grid,
+                     std::array<uint32_t, 3> local, const std::vector<Arg>& args);
+
+/// Path of a built kernel, e.g. kernel_path("emu/reduce") for clang-14 or with v5 = true for clang-19.
+std::string kernel_path(const std::string& stem, bool v5 = false);
+
+}  // namespace strobe::emu::test
