@@ -58,7 +58,8 @@ bool decode_flat(Ctx& c, Inst& inst) {
   if (!begin(c, inst, Encoding::FLAT, (w0 >> 18) & 0x7F, info)) return false;
   inst.glc = (w0 >> 16) & 1;
   inst.slc = (w0 >> 17) & 1;
-  inst.tfe = (w1 >> 23) & 1;
+  // LLVM 14 decodes gfx803 FLAT words with the gfx9 layout: a 12-bit offset, no tfe.
+  inst.offset = w0 & 0xFFF;
   bool load = has(*info, "load");
   bool atomic = has(*info, "atomic");
   // Sample order: loads "vdst, vaddr"; stores and atomics "vaddr, vdata".
@@ -134,7 +135,8 @@ bool decode_mubuf(Ctx& c, Inst& inst) {
   inst.glc = (w0 >> 14) & 1;
   inst.lds = (w0 >> 16) & 1;
   inst.slc = (w0 >> 17) & 1;
-  inst.tfe = (w1 >> 23) & 1;
+  // The LDS and atomic forms have no tfe operand.
+  inst.tfe = (inst.lds || has(*info, "atomic")) ? 0 : (w1 >> 23) & 1;
   return buffer_operands(c, inst, *info);
 }
 

@@ -79,7 +79,7 @@ bool decode_sdwa(Ctx& c, Inst& inst) {
   uint32_t w0 = c.w(0), w1 = c.w(1);
   E32 f = split_e32(w0);
   const OpInfo* info = lookup(f.enc, f.opcode);
-  if (!info || !info->has_sdwa) return false;
+  if (!info || !info->has_sdwa || info->nsrc == 0) return false;  // v_nop stays a 4-byte e32
   if ((w0 & info->sdwa_mask[0]) || (w1 & info->sdwa_mask[1])) return false;
   inst.enc = f.enc;
   inst.opcode = f.opcode;
@@ -108,7 +108,7 @@ bool decode_dpp(Ctx& c, Inst& inst) {
   uint32_t w0 = c.w(0), w1 = c.w(1);
   E32 f = split_e32(w0);
   const OpInfo* info = lookup(f.enc, f.opcode);
-  if (!info || !info->has_dpp) return false;
+  if (!info || !info->has_dpp || info->nsrc == 0) return false;
   if ((w0 & info->dpp_mask[0]) || (w1 & info->dpp_mask[1])) return false;
   inst.enc = f.enc;
   inst.opcode = f.opcode;

@@ -44,7 +44,7 @@ std::vector<uint32_t> to_words(std::span<const uint8_t> bytes) {
 }  // namespace
 
 std::optional<uint64_t> branch_target(const Inst& inst, uint64_t address) {
-  if (inst.enc != Encoding::SOPP && inst.enc != Encoding::SOPK) return std::nullopt;
+  if (inst.enc != Encoding::SOPP) return std::nullopt;
   const detail::OpInfo* info = detail::lookup(inst.enc, inst.opcode);
   std::string_view m(info->mnemonic);
   if (m != "s_branch" && !m.starts_with("s_cbranch")) return std::nullopt;

@@ -124,9 +124,9 @@ std::string print_memory(const Inst& inst, const OpInfo& info) {
         if (inst.dst != kNone) s = vreg(inst.dst, inst.dst_dwords) + ", ";
         s += vreg(inst.addr, inst.src_dwords[0]) + ", " + vreg(inst.data0, inst.src_dwords[1]);
       }
+      if (inst.offset) s += " offset:" + std::to_string(inst.offset);
       if (inst.glc) s += " glc";
       if (inst.slc) s += " slc";
-      if (inst.tfe) s += " tfe";
       return s;
     }
     case Encoding::MUBUF:

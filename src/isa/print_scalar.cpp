@@ -110,6 +110,7 @@ std::string print_scalar(const Inst& inst, const OpInfo& info, uint64_t address)
       if (m == "s_sendmsg" || m == "s_sendmsghalt") return sendmsg(inst.simm16);
       if (m == "s_set_gpr_idx_mode") return gpr_idx(inst.simm16);
       if (is_branch(m)) return std::to_string(inst.simm16);
+      if (m == "s_endpgm") return inst.simm16 ? std::to_string(inst.simm16) : "";
       if (info.n == 0 && inst.simm16 == 0) return "";
       return small_or_hex(inst.simm16);
     case Encoding::SMEM: {

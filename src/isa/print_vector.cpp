@@ -111,7 +111,7 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
         break;
       case Role::LitK:
         sep();
-        out += info.imm[0] == ImmType::F16 ? hex(inst.literal) : imm32_text(inst.literal);
+        out += hex(inst.literal);  // LLVM prints the K constant of madmk/madak raw
         break;
       case Role::Src0:
       case Role::Src1:

@@ -24,6 +24,8 @@ struct FuzzClass {
   uint32_t op_shift = 0, op_mod = 0;  ///< keep the opcode field below op_mod (other classes above it)
 };
 
+void PrintTo(const FuzzClass& k, std::ostream* os) { *os << k.name; }
+
 // VOP3b opcodes: carry-out adds/subs, div_scale and the 64-bit mads.
 constexpr uint16_t kVop3b[] = {0x119, 0x11A, 0x11B, 0x11C, 0x11D, 0x11E, 0x1E0, 0x1E1, 0x1E8, 0x1E9};
 
