@@ -48,7 +48,7 @@ inline uint32_t div_fixup16(uint32_t q, uint32_t d, uint32_t n) {
   if (zero16(d) || inf16(n)) return sign | 0x7C00;
   if (inf16(d) || zero16(n)) return sign;
   if (exp16(n) - exp16(d) < -25) return sign;
-  if (nan16(q)) return sign | 0x7E00;
+  if (nan16(q)) return sign | 0x7C00;  // the iteration overflowed
   return sign | (q & 0x7FFF);
 }
 

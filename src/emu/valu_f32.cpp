@@ -90,7 +90,7 @@ inline uint32_t div_fixup32(uint32_t q, uint32_t d, uint32_t n) {
   if (zero32(d) || inf32(n)) return sign | 0x7F800000u;
   if (inf32(d) || zero32(n)) return sign;
   if (exp32(n) - exp32(d) < -150) return sign;  // underflows to zero
-  if (nan32(q)) return sign | 0x7FC00000u;
+  if (nan32(q)) return sign | 0x7F800000u;  // the iteration overflowed (inf - inf)
   return sign | (q & 0x7FFFFFFFu);
 }
 

@@ -111,7 +111,7 @@ inline uint64_t div_fixup64(uint64_t q, uint64_t d, uint64_t n) {
   if (zero64(d) || inf64(n)) return sign | 0x7FF0000000000000ull;
   if (inf64(d) || zero64(n)) return sign;
   if (exp64(n) - exp64(d) < -1075) return sign;
-  if (nan64(q)) return sign | 0x7FF8000000000000ull;
+  if (nan64(q)) return sign | 0x7FF0000000000000ull;  // the iteration overflowed
   return sign | (q & 0x7FFFFFFFFFFFFFFFull);
 }
 
