@@ -98,6 +98,7 @@ void Executor::init_workgroup(WorkGroup& wg, uint64_t linear_id, uint32_t slot) 
   c.dispatch = &d_;
   c.program = d_.program;
   c.private_base = scratch_.base;
+  c.private_size = uint64_t(scratch_.bytes_per_wave) * waves_per_group_ * slots_;
   for (int i = 0; i < 3; ++i) c.workgroup_id[i] = wg.id[i];
   WaveSlot s;
   s.workgroup_id = wg.id;

@@ -35,8 +35,9 @@ BufDesc read_desc(const Wave& w, const isa::Inst& in, const ExecContext& ctx) {
   d.es = 2u << ((r[3] >> 19) & 3);
   d.is = 8u << ((r[3] >> 21) & 3);
   d.add_tid = (r[3] >> 23) & 1;
-  // The CP's private segment buffer: per-lane bounds apply.
-  d.scratch = d.swizzle && d.add_tid && ctx.private_base && d.base == ctx.private_base;
+  // The CP's private segment buffer (kernels may fold the wave offset into its base): per-lane
+  // bounds apply.
+  d.scratch = d.swizzle && d.add_tid && d.base >= ctx.private_base && d.base - ctx.private_base < ctx.private_size;
   return d;
 }
 

@@ -37,6 +37,7 @@ struct ExecContext {
   uint32_t branch_target = 0;
   const isa::Program* program = nullptr;    ///< code being run (branch targets, PCs); may be null in unit tests
   uint64_t private_base = 0;                ///< SH_HIDDEN_PRIVATE_BASE: FLAT scratch = this + FLAT_SCRATCH_HI<<8
+  uint64_t private_size = 0;                ///< bytes of scratch backing at private_base
   uint64_t memtime = 0;                     ///< deterministic s_memtime counter
 };
 
