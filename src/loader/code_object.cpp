@@ -82,7 +82,9 @@ void check_processor(const std::string& processor) {
 /// Builds a CodeObject from an image; every failure is a detail::FormatError.
 class CodeObjectParser {
  public:
-  CodeObjectParser(CodeObject& co) : co_(co) {}
+  explicit CodeObjectParser(CodeObject& co) : co_(co) {}
+
+  /// Fills the CodeObject from its image_; throws detail::FormatError.
 
   void run() {
     const std::span<const uint8_t> image(co_.image_);

@@ -72,8 +72,11 @@ class ElfFile {
   /// Validates the section and program header tables that `header` (from `image`) describes.
   ElfFile(std::span<const uint8_t> image, const ElfHeader& header);
 
+  /// The header this file was opened with.
   const ElfHeader& header() const { return hdr_; }
+  /// All section headers in index order (index 0 is the null section); names resolved.
   const std::vector<ElfSection>& sections() const { return sections_; }
+  /// All program headers; PT_LOAD ones are checked to lie inside the file.
   const std::vector<ElfSegment>& segments() const { return segments_; }
 
   /// The first section called `name`, or nullptr.
