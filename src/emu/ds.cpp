@@ -1,5 +1,6 @@
 // DS (LDS) semantics: loads, stores, two-address forms, atomics and the cross-lane permutes.
-// Addresses are VGPR + offset; accesses at or beyond M0 are dropped (reads give zero) as on
+// Addresses are VGPR + offset in 32-bit arithmetic (compilers fold a negative base into the
+// offset and rely on the wrap); accesses at or beyond M0 are dropped (reads give zero) as on
 // gfx8, and accesses beyond the work-group's LDS allocation fault.
 #include <cstring>
 
@@ -29,7 +30,7 @@ void ds_read(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   mem_info_begin(ctx, Space::Lds, Bytes, false, false);
   for (int l = 0; l < kWaveSize; ++l) {
     if (!lane_on(exec, l)) continue;
-    const uint64_t addr = uint64_t(a[l]) + in.offset;
+    const uint64_t addr = uint32_t(a[l] + in.offset);
     mem_info_lane(ctx, l, addr);
     const uint8_t* p = lds_ptr(w, in, ctx, addr, Bytes, l, m0);
     uint32_t v[kDw] = {};
@@ -54,7 +55,7 @@ void ds_write(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   mem_info_begin(ctx, Space::Lds, Bytes, true, false);
   for (int l = 0; l < kWaveSize; ++l) {
     if (!lane_on(exec, l)) continue;
-    const uint64_t addr = uint64_t(a[l]) + in.offset;
+    const uint64_t addr = uint32_t(a[l] + in.offset);
     mem_info_lane(ctx, l, addr);
     uint32_t v[kDw];
     for (unsigned i = 0; i < kDw; ++i) v[i] = vreg(w, in.data0 + i)[l];
@@ -72,10 +73,10 @@ void ds_read2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   mem_info_begin(ctx, Space::Lds, Dw * 4, false, false);
   for (int l = 0; l < kWaveSize; ++l) {
     if (!lane_on(exec, l)) continue;
-    mem_info_lane(ctx, l, uint64_t(a[l]) + off[0]);
+    mem_info_lane(ctx, l, uint32_t(a[l] + off[0]));
     uint32_t v[2 * Dw] = {};
     for (int k = 0; k < 2; ++k)
-      if (const uint8_t* p = lds_ptr(w, in, ctx, uint64_t(a[l]) + off[k], Dw * 4, l, m0)) std::memcpy(v + k * Dw, p, Dw * 4);
+      if (const uint8_t* p = lds_ptr(w, in, ctx, uint32_t(a[l] + off[k]), Dw * 4, l, m0)) std::memcpy(v + k * Dw, p, Dw * 4);
     for (unsigned i = 0; i < 2 * Dw; ++i) vreg(w, in.dst + i)[l] = v[i];
   }
 }
@@ -90,11 +91,11 @@ void ds_write2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   mem_info_begin(ctx, Space::Lds, Dw * 4, true, false);
   for (int l = 0; l < kWaveSize; ++l) {
     if (!lane_on(exec, l)) continue;
-    mem_info_lane(ctx, l, uint64_t(a[l]) + off[0]);
+    mem_info_lane(ctx, l, uint32_t(a[l] + off[0]));
     for (int k = 0; k < 2; ++k) {
       uint32_t v[Dw];
       for (unsigned i = 0; i < Dw; ++i) v[i] = vreg(w, data[k] + i)[l];
-      if (uint8_t* p = lds_ptr(w, in, ctx, uint64_t(a[l]) + off[k], Dw * 4, l, m0)) std::memcpy(p, v, Dw * 4);
+      if (uint8_t* p = lds_ptr(w, in, ctx, uint32_t(a[l] + off[k]), Dw * 4, l, m0)) std::memcpy(p, v, Dw * 4);
     }
   }
 }
@@ -120,7 +121,7 @@ void ds_atomic(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   mem_info_begin(ctx, Space::Lds, sizeof(U), true, true);
   for (int l = 0; l < kWaveSize; ++l) {
     if (!lane_on(exec, l)) continue;
-    const uint64_t addr = uint64_t(a[l]) + in.offset;
+    const uint64_t addr = uint32_t(a[l] + in.offset);
     mem_info_lane(ctx, l, addr);
     U d0 = lane_value<U>(w, in.data0, l), d1 = kTwoData ? lane_value<U>(w, in.data1, l) : U{0};
     if (A == AtomicOp::CmpSwap) std::swap(d0, d1);  // atomic_apply wants (new, compare)
@@ -146,10 +147,10 @@ void ds_wrxchg2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   mem_info_begin(ctx, Space::Lds, sizeof(U), true, true);
   for (int l = 0; l < kWaveSize; ++l) {
     if (!lane_on(exec, l)) continue;
-    mem_info_lane(ctx, l, uint64_t(a[l]) + off[0]);
+    mem_info_lane(ctx, l, uint32_t(a[l] + off[0]));
     for (int k = 0; k < 2; ++k) {
       U old = 0, nv = lane_value<U>(w, data[k], l);
-      if (uint8_t* p = lds_ptr(w, in, ctx, uint64_t(a[l]) + off[k], sizeof(U), l, m0)) {
+      if (uint8_t* p = lds_ptr(w, in, ctx, uint32_t(a[l] + off[k]), sizeof(U), l, m0)) {
         std::memcpy(&old, p, sizeof(U));
         std::memcpy(p, &nv, sizeof(U));
       }

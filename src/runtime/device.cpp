@@ -20,7 +20,7 @@ const isa::Program& Module::program(const loader::KernelInfo& kernel) {
 }
 
 Device::Device() : memory_(std::make_unique<emu::GlobalMemory>()) {
-  queue_address_ = memory_->allocate(emu::kQueueDescriptorBytes, 64, "amd_queue_t");
+  queue_address_ = memory_->allocate(emu::amd_queue::kSize, 64, "amd_queue_t");
   emu::write_queue_descriptor(*memory_, queue_address_);
 }
 

@@ -22,6 +22,9 @@ struct KernelBuild {
   std::string label;  ///< e.g. "clang14_v4"
 };
 
+/// Prints the flavour by its label in test output.
+inline void PrintTo(const KernelBuild& b, std::ostream* os) { *os << b.label; }
+
 /// All flavours the build can produce (some may be absent, e.g. without clang-19).
 inline std::vector<KernelBuild> kernel_builds() {
   return {{"kernels/tests", "clang14_v4"},

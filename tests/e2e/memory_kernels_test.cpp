@@ -116,6 +116,17 @@ TEST_P(MemoryKernels, PrefixScanWithinWorkGroups) {
   }
 }
 
+// Regression: LDS addresses are 32-bit. The compiler computes buf[1 - ping] as (v - 1024) with
+// offset:1024, and the emulator once added them in 64 bits, so the writes fell outside the LDS.
+TEST_P(MemoryKernels, RegressionDsAddressPlusOffsetWrapsAt32Bits) {
+  std::vector<uint32_t> ones(256, 1);
+  auto& m = load("prefix_scan");
+  uint64_t di = upload(ones), dout = zeros<uint32_t>(256);
+  launch(m, "prefix_scan", {256, 1, 1}, {256, 1, 1}, {ArgValue::buffer(di), ArgValue::buffer(dout), ArgValue::scalar(256u)});
+  auto out = download<uint32_t>(dout, 256);
+  for (uint32_t i = 0; i < 256; ++i) ASSERT_EQ(out[i], i + 1) << i;
+}
+
 TEST_P(MemoryKernels, BitonicSortOfEachBlockInLds) {
   const uint32_t blocks = 5;
   Rng rng(14);
