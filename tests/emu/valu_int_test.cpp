@@ -4,7 +4,7 @@
 #include <bit>
 #include <functional>
 
-#include "tests/emu/valu_test_util.h"
+#include "emu/valu_test_util.h"
 
 namespace strobe::emu::test {
 namespace {

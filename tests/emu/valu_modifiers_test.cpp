@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "emu/float_util.h"
-#include "tests/emu/valu_test_util.h"
+#include "emu/valu_test_util.h"
 
 namespace strobe::emu::test {
 namespace {

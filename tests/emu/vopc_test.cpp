@@ -6,7 +6,7 @@
 
 #include "emu/float_util.h"
 #include "isa/decoder.h"
-#include "tests/emu/valu_test_util.h"
+#include "emu/valu_test_util.h"
 
 namespace strobe::emu::test {
 namespace {
