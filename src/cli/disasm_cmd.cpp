@@ -30,9 +30,22 @@ int run_disasm(const DisasmOptions& o) {
   std::vector<const loader::KernelInfo*> ks;
   for (const auto& k : co.kernels()) ks.push_back(&k);
   std::sort(ks.begin(), ks.end(), [](auto* a, auto* b) { return a->entry_address < b->entry_address; });
+  // Branch targets are labelled as llvm-objdump labels them: relative to the nearest kernel
+  // symbol at or below the target (v2 symbols mark the amd_kernel_code_t header, not the code).
+  std::vector<std::pair<uint64_t, std::string>> symbols;
+  for (const auto* k : ks) symbols.emplace_back(co.version() == 2 ? k->descriptor_address : k->entry_address, k->name);
+  std::sort(symbols.begin(), symbols.end());
+  isa::TargetLabeler labeler = [&](uint64_t target) -> std::string {
+    const std::pair<uint64_t, std::string>* best = nullptr;
+    for (const auto& s : symbols)
+      if (s.first <= target) best = &s;
+    if (!best) return fmt::format(".text+0x{:x}", target - co.text_address());
+    if (best->first == target) return best->second;
+    return fmt::format("{}+0x{:x}", best->second, target - best->first);
+  };
   for (const auto* k : ks) {
     fmt::print("<{}>:\n", k->name);
-    std::fputs(isa::disassemble(co.code(*k), k->entry_address).c_str(), stdout);
+    std::fputs(isa::disassemble(co.code(*k), k->entry_address, labeler).c_str(), stdout);
   }
   return 0;
 }

@@ -31,7 +31,7 @@ TEST(LaunchCli, VecaddDumpsEveryBufferArgumentAfterTheRun) {
   for (uint32_t i = 0; i < n; ++i) a[i] = float(i) * 0.5f, b[i] = 3.0f - float(i);
   write_vec(t.path / "a.bin", a);
   write_vec(t.path / "b.bin", b);
-  auto r = run_strobe(kernel("vecadd") + " --kernel vecadd --grid 300 --local 64 --arg buf:" + (t.path / "a.bin").string() +
+  auto r = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 300 --local 64 --arg buf:" + (t.path / "a.bin").string() +
                       " --arg buf:" + (t.path / "b.bin").string() + " --arg zeros:1200 --arg u32:300 --dump " +
                       (t.path / "dump").string());
   ASSERT_EQ(r.rc, 0) << r.err;
@@ -43,7 +43,7 @@ TEST(LaunchCli, VecaddDumpsEveryBufferArgumentAfterTheRun) {
 }
 
 TEST(LaunchCli, JsonReportCarriesTheContractFields) {
-  auto r = run_strobe(kernel("vecadd") + " --kernel vecadd --grid 128 --arg zeros:512 --arg zeros:512 --arg zeros:512 "
+  auto r = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 128 --arg zeros:512 --arg zeros:512 --arg zeros:512 "
                       "--arg u32:128 --json -");
   ASSERT_EQ(r.rc, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
@@ -65,7 +65,7 @@ TEST(LaunchCli, JsonReportCarriesTheContractFields) {
 TEST(LaunchCli, JsonFileIsWrittenWhole) {
   TempDir t;
   auto path = (t.path / "r.json").string();
-  auto r = run_strobe(kernel("vecadd") + " --kernel vecadd --grid 64 --arg zeros:256 --arg zeros:256 --arg zeros:256 "
+  auto r = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --arg zeros:256 --arg zeros:256 --arg zeros:256 "
                       "--arg u32:64 --json " + path);
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NO_THROW(nlohmann::json::parse(slurp(path)));
@@ -77,7 +77,7 @@ TEST(LaunchCli, DynamicLocalBufferAndScalarArguments) {
   std::vector<int32_t> in(1000);
   for (int i = 0; i < 1000; ++i) in[i] = i - 300;
   write_vec(t.path / "in.bin", in);
-  auto r = run_strobe(kernel("reduce_sum") + " --kernel reduce_sum --grid 1024 --local 128 --arg buf:" +
+  auto r = run_strobe("launch " + kernel("reduce_sum") + " --kernel reduce_sum --grid 1024 --local 128 --arg buf:" +
                       (t.path / "in.bin").string() + " --arg zeros:4 --arg local:512 --arg u32:1000 --dump " + t.path.string());
   ASSERT_EQ(r.rc, 0) << r.err;
   auto total = read_vec<int32_t>(t.path / "arg1.bin");
@@ -86,7 +86,7 @@ TEST(LaunchCli, DynamicLocalBufferAndScalarArguments) {
 }
 
 TEST(LaunchCli, MissingKernelListsTheKernelsThatExist) {
-  auto r = run_strobe(kernel("math_builtins") + " --kernel nope --grid 64");
+  auto r = run_strobe("launch " + kernel("math_builtins") + " --kernel nope --grid 64");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("math_exact"), std::string::npos) << r.err;
@@ -96,13 +96,13 @@ TEST(LaunchCli, MissingKernelListsTheKernelsThatExist) {
 TEST(LaunchCli, NotAnElfFileIsBadInput) {
   TempDir t;
   std::ofstream(t.path / "x.hsaco") << "hello";
-  auto r = run_strobe((t.path / "x.hsaco").string() + " --kernel k --grid 1");
+  auto r = run_strobe("launch " + (t.path / "x.hsaco").string() + " --kernel k --grid 1");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("x.hsaco"), std::string::npos) << r.err;
 }
 
 TEST(LaunchCli, MissingFileIsBadInput) {
-  auto r = run_strobe("/nonexistent/file.hsaco --kernel k --grid 1");
+  auto r = run_strobe("launch /nonexistent/file.hsaco --kernel k --grid 1");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("/nonexistent/file.hsaco"), std::string::npos) << r.err;
 }
@@ -111,7 +111,7 @@ TEST(LaunchCli, MalformedArgSpecsAreBadInput) {
   std::string base = kernel("vecadd") + " --kernel vecadd --grid 64 ";
   for (const char* bad : {"--arg u32:-1", "--arg i32:99999999999", "--arg f32:abc", "--arg zeros:", "--arg buf:",
                           "--arg what:3", "--arg 17", "--arg local:999999999", "--arg u32:12x"}) {
-    auto r = run_strobe(base + bad);
+    auto r = run_strobe("launch " + base + bad);
     EXPECT_EQ(r.rc, 2) << bad << ": " << r.err;
     EXPECT_NE(r.err.find("--arg"), std::string::npos) << bad << ": " << r.err;
   }
@@ -121,40 +121,40 @@ TEST(LaunchCli, BadGeometryIsBadInput) {
   std::string args = " --arg zeros:4 --arg zeros:4 --arg zeros:4 --arg u32:1";
   for (const char* bad : {"--grid 0", "--grid 1,2,3,4", "--grid x", "--grid 64 --local 0", "--grid 64 --local 2048",
                           "--grid 64 --local 70000"}) {
-    auto r = run_strobe(kernel("vecadd") + " --kernel vecadd " + bad + args);
+    auto r = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd " + bad + args);
     EXPECT_EQ(r.rc, 2) << bad << ": " << r.err;
   }
 }
 
 TEST(LaunchCli, WrongArgumentCountOrKindNamesTheArgument) {
-  auto few = run_strobe(kernel("vecadd") + " --kernel vecadd --grid 64 --arg zeros:4");
+  auto few = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --arg zeros:4");
   EXPECT_EQ(few.rc, 2);
   EXPECT_NE(few.err.find("takes 4 arguments"), std::string::npos) << few.err;
-  auto kind = run_strobe(kernel("vecadd") + " --kernel vecadd --grid 64 --arg u32:1 --arg zeros:4 --arg zeros:4 --arg u32:1");
+  auto kind = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --arg u32:1 --arg zeros:4 --arg zeros:4 --arg u32:1");
   EXPECT_EQ(kind.rc, 2);
   EXPECT_NE(kind.err.find("argument 0"), std::string::npos) << kind.err;
-  auto size = run_strobe(kernel("vecadd") + " --kernel vecadd --grid 64 --arg zeros:4 --arg zeros:4 --arg zeros:4 --arg u64:1");
+  auto size = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --arg zeros:4 --arg zeros:4 --arg zeros:4 --arg u64:1");
   EXPECT_EQ(size.rc, 2);
   EXPECT_NE(size.err.find("4 bytes"), std::string::npos) << size.err;
 }
 
 TEST(LaunchCli, OutOfBoundsKernelAccessIsAFaultNotACrash) {
-  auto r = run_strobe(kernel("oob_write") + " --kernel oob_write --grid 64 --arg zeros:256 --arg u32:100000000");
+  auto r = run_strobe("launch " + kernel("oob_write") + " --kernel oob_write --grid 64 --arg zeros:256 --arg u32:100000000");
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_NE(r.err.find("oob_write"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("flat_store_dword"), std::string::npos) << r.err;
 }
 
 TEST(LaunchCli, TimingModeSaysNotImplemented) {
-  auto r = run_strobe(kernel("vecadd") + " --kernel vecadd --grid 64 --mode timing --arg zeros:4 --arg zeros:4 "
+  auto r = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --mode timing --arg zeros:4 --arg zeros:4 "
                       "--arg zeros:4 --arg u32:1");
   EXPECT_EQ(r.rc, 1);
   EXPECT_NE(r.err.find("not implemented"), std::string::npos) << r.err;
 }
 
 TEST(LaunchCli, UnknownModeArchAndSubcommandAreBadUsage) {
-  EXPECT_EQ(run_strobe(kernel("vecadd") + " --kernel vecadd --grid 64 --mode fast").rc, 2);
-  EXPECT_EQ(run_strobe(kernel("vecadd") + " --kernel vecadd --grid 64 --arch gtx480").rc, 2);
+  EXPECT_EQ(run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --mode fast").rc, 2);
+  EXPECT_EQ(run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --arch gtx480").rc, 2);
   EXPECT_EQ(run_strobe("frobnicate").rc, 2);
   EXPECT_EQ(run_strobe("launch").rc, 2);
   EXPECT_EQ(run_strobe("").rc, 2);
