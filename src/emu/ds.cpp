@@ -160,9 +160,10 @@ void ds_wrxchg2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
 }
 
 // ds_swizzle_b32: offset[15] selects quad-permute mode, else the 32-lane and/or/xor mask mode.
+// The data comes from the ADDR field (the instruction has no data operand).
 void ds_swizzle_b32(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   const uint64_t exec = w.exec();
-  const uint32_t* src = vreg(w, in.data0);
+  const uint32_t* src = vreg(w, in.addr);
   uint32_t out[kWaveSize];
   const uint32_t pat = in.offset & 0xFFFF;
   for (int l = 0; l < kWaveSize; ++l) {

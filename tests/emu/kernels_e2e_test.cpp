@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <numeric>
@@ -143,7 +144,8 @@ TEST_P(Kernels, ThreeDimensionalGridWithPartialGroups) {
 
 TEST_P(Kernels, TiledMatmulMatchesHostAndRunsFast) {
   CompiledKernel k(path("matmul"), "matmul_tiled");
-  const uint32_t n = 128;
+  // STROBE_MATMUL_N lets a developer measure throughput on a bigger problem.
+  const uint32_t n = std::getenv("STROBE_MATMUL_N") ? uint32_t(std::atoi(std::getenv("STROBE_MATMUL_N"))) : 128;
   std::vector<float> A(n * n), B(n * n);
   for (uint32_t i = 0; i < n * n; ++i) A[i] = float(i % 7) - 3, B[i] = float(i % 5) * 0.5f;
   uint64_t da = upload(A.data(), n * n * 4), db = upload(B.data(), n * n * 4);

@@ -108,7 +108,7 @@ TEST(Lds, MinMaxIncDecAndExchangeReturnOldValues) {
     v_add_u32 v6, vcc, 4, v6
     flat_store_dword v[6:7], v14
     v_add_u32 v6, vcc, 4, v6
-    flat_store_dword v[6:7], v15)", 1);
+    flat_store_dword v[6:7], v15)", 1, 4096, 6);
   // Single lane: min(10,3)=3 (old 10); max(3,3) old 3; inc old 3 -> 4; dec old 4 -> 3; xchg old 3 -> 100.
   EXPECT_EQ(r.out[0], 10u);
   EXPECT_EQ(r.out[1], 3u);

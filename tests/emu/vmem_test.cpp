@@ -11,17 +11,17 @@ namespace {
 using test::AsmLaunch;
 using test::KdSpec;
 
-// s[2:3] = out, s[4:5] = in (kernarg 0 and 8); v1 = tid*4; v[6:7] = out + tid*4; v[8:9] = in + tid*4.
+// s[4:5] = out, s[6:7] = in (kernarg 0 and 8); v1 = tid*4; v[6:7] = out + tid*4; v[8:9] = in + tid*4.
 const char* kPrologue = R"(
-  s_load_dwordx4 s[2:5], s[0:1], 0x0
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
   s_mov_b32 m0, -1
   v_lshlrev_b32 v1, 2, v0
   s_waitcnt lgkmcnt(0)
-  v_mov_b32 v5, s3
-  v_add_u32 v6, vcc, s2, v1
-  v_addc_u32 v7, vcc, v5, 0, vcc
   v_mov_b32 v5, s5
-  v_add_u32 v8, vcc, s4, v1
+  v_add_u32 v6, vcc, s4, v1
+  v_addc_u32 v7, vcc, v5, 0, vcc
+  v_mov_b32 v5, s7
+  v_add_u32 v8, vcc, s6, v1
   v_addc_u32 v9, vcc, v5, 0, vcc
 )";
 
@@ -71,8 +71,8 @@ TEST(Flat, StoreByteAndShortTouchOnlyTheirBytes) {
 TEST(Flat, AtomicAddWithGlcReturnsOldValuesPerLane) {
   // All 64 lanes add tid+1 to in[0]: lane L sees 0 + 1 + ... + L.
   auto r = run_vmem(R"(
-    v_mov_b32 v10, s4
-    v_mov_b32 v11, s5
+    v_mov_b32 v10, s6
+    v_mov_b32 v11, s7
     v_add_u32 v12, vcc, 1, v0
     flat_atomic_add v13, v[10:11], v12 glc
     s_waitcnt vmcnt(0)
@@ -83,8 +83,8 @@ TEST(Flat, AtomicAddWithGlcReturnsOldValuesPerLane) {
 
 TEST(Flat, CmpswapX2TakesNewThenCompare) {
   auto r = run_vmem(R"(
-    v_mov_b32 v10, s4
-    v_mov_b32 v11, s5
+    v_mov_b32 v10, s6
+    v_mov_b32 v11, s7
     v_mov_b32 v12, 5
     v_mov_b32 v13, 6
     v_mov_b32 v14, 1
@@ -136,11 +136,12 @@ TEST(Flat, PrivateApertureAliasesTheSwizzledScratchBuffer) {
   std::string src = R"(
     s_mov_b64 s[20:21], s[0:1]
     s_mov_b64 s[22:23], s[2:3]
+    s_mov_b32 s24, s7
     s_mov_b64 s[0:1], s[4:5]
   )" + std::string(kPrologue) + R"(
     v_add_u32 v10, vcc, 0x500, v0
     v_mov_b32 v11, 8
-    buffer_store_dword v10, v11, s[20:23], s7 offen
+    buffer_store_dword v10, v11, s[20:23], s24 offen
     s_waitcnt vmcnt(0)
     v_mov_b32 v12, 8
     v_mov_b32 v13, 0x20000001
@@ -160,7 +161,7 @@ TEST(Flat, PrivateApertureAliasesTheSwizzledScratchBuffer) {
 TEST(Flat, GlobalAccessOutsideAllocationFaultsWithAddress) {
   try {
     run_vmem(R"(
-      v_add_u32 v8, vcc, 0x10000, v8
+      v_add_u32 v8, vcc, 0x1000000, v8
       v_addc_u32 v9, vcc, 0, v9, vcc
       flat_load_dword v10, v[8:9])", 1, {1});
     FAIL() << "expected a fault";
@@ -174,7 +175,7 @@ TEST(Flat, GlobalAccessOutsideAllocationFaultsWithAddress) {
 
 // Builds a raw V# for `in` in s[12:15]: stride in `stride`, num_records in `records`.
 std::string raw_vsharp(uint32_t stride, uint32_t records) {
-  return "s_mov_b32 s12, s4\ns_and_b32 s13, s5, 0xffff\ns_or_b32 s13, s13, " + std::to_string(stride << 16) +
+  return "s_mov_b32 s12, s6\ns_and_b32 s13, s7, 0xffff\ns_or_b32 s13, s13, " + std::to_string(stride << 16) +
          "\ns_mov_b32 s14, " + std::to_string(records) + "\ns_mov_b32 s15, 0x27fac\n";
 }
 
