@@ -2,6 +2,8 @@
 // Addresses are VGPR + offset in 32-bit arithmetic (compilers fold a negative base into the
 // offset and rely on the wrap); accesses at or beyond M0 are dropped (reads give zero) as on
 // gfx8, and accesses beyond the work-group's LDS allocation fault.
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "emu/mem_access.h"
@@ -20,19 +22,58 @@ inline void reject_gds(const Wave& w, const isa::Inst& in, const ExecContext& ct
   if (in.gds) [[unlikely]] fault(w, in, ctx, "not implemented: GDS access (gds bit set)");
 }
 
+// Calls f(lane) for every lane set in `exec` (all 64 without bit scanning when EXEC is full).
+template <typename F>
+[[gnu::always_inline]] inline void for_each_lane(uint64_t exec, F&& f) {
+  if (exec == ~uint64_t{0}) {
+    for (int l = 0; l < kWaveSize; ++l) f(l);
+  } else {
+    for (; exec; exec &= exec - 1) f(std::countr_zero(exec));
+  }
+}
+
+// LDS pointer for the common case (below both M0 and the allocation), else the checked path:
+// nullptr beyond M0, a fault beyond the allocation.
+[[gnu::always_inline]] inline uint8_t* lds_fast(const Wave& w, const isa::Inst& in, const ExecContext& ctx,
+                                                uint64_t limit, uint32_t addr, uint32_t n, int l) {
+  if (uint64_t(addr) + n <= limit) [[likely]] return ctx.lds.data() + addr;
+  return lds_ptr(w, in, ctx, addr, n, l, w.m0());
+}
+
+// True when EXEC is full and every lane's (32-bit wrapped) address is in bounds: the caller may
+// then run a check-free loop the compiler can unroll.
+inline bool whole_wave_in_bounds(uint64_t exec, const uint32_t* a, uint32_t off, uint32_t n, uint64_t limit) {
+  if (exec != ~uint64_t{0}) return false;
+  uint32_t hi = 0;
+  for (int l = 0; l < kWaveSize; ++l) hi = std::max(hi, uint32_t(a[l] + off));
+  return uint64_t(hi) + n <= limit;
+}
+
+// Records the first address of each active lane for the timing model.
+inline void record_lanes(ExecContext& ctx, uint64_t exec, const uint32_t* a, uint32_t off) {
+  if (!ctx.mem_info) return;
+  for_each_lane(exec, [&](int l) { mem_info_lane(ctx, l, uint32_t(a[l] + off)); });
+}
+
 // Reads of 1..16 bytes, zero/sign-extending sub-dword sizes into one VGPR.
 template <unsigned Bytes, bool Signed>
 void ds_read(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), m0 = w.m0();
+  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(w.m0(), ctx.lds.size());
   const uint32_t* a = vreg(w, in.addr);
+  const uint32_t off = in.offset;
   constexpr unsigned kDw = Bytes < 4 ? 1 : Bytes / 4;
+  uint32_t* d[kDw];
+  for (unsigned i = 0; i < kDw; ++i) d[i] = vreg(w, in.dst + i);
   mem_info_begin(ctx, Space::Lds, Bytes, false, false);
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!lane_on(exec, l)) continue;
-    const uint64_t addr = uint32_t(a[l] + in.offset);
-    mem_info_lane(ctx, l, addr);
-    const uint8_t* p = lds_ptr(w, in, ctx, addr, Bytes, l, m0);
+  record_lanes(ctx, exec, a, off);
+  if (Bytes == 4 && whole_wave_in_bounds(exec, a, off, 4, limit)) {
+    const uint8_t* lds = ctx.lds.data();
+    for (int l = 0; l < kWaveSize; ++l) std::memcpy(&d[0][l], lds + uint32_t(a[l] + off), 4);
+    return;
+  }
+  for_each_lane(exec, [&](int l) {
+    const uint8_t* p = lds_fast(w, in, ctx, limit, uint32_t(a[l] + off), Bytes, l);
     uint32_t v[kDw] = {};
     if (p) {
       if constexpr (Bytes == 1) v[0] = Signed ? uint32_t(int32_t(int8_t(*p))) : *p;
@@ -42,62 +83,72 @@ void ds_read(Wave& w, const isa::Inst& in, ExecContext& ctx) {
         v[0] = Signed ? uint32_t(int32_t(int16_t(h))) : h;
       } else std::memcpy(v, p, Bytes);
     }
-    for (unsigned i = 0; i < kDw; ++i) vreg(w, in.dst + i)[l] = v[i];
-  }
+    for (unsigned i = 0; i < kDw; ++i) d[i][l] = v[i];
+  });
 }
 
 template <unsigned Bytes>
 void ds_write(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), m0 = w.m0();
+  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(w.m0(), ctx.lds.size());
   const uint32_t* a = vreg(w, in.addr);
+  const uint32_t off = in.offset;
   constexpr unsigned kDw = Bytes < 4 ? 1 : Bytes / 4;
+  const uint32_t* s[kDw];
+  for (unsigned i = 0; i < kDw; ++i) s[i] = vreg(w, in.data0 + i);
   mem_info_begin(ctx, Space::Lds, Bytes, true, false);
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!lane_on(exec, l)) continue;
-    const uint64_t addr = uint32_t(a[l] + in.offset);
-    mem_info_lane(ctx, l, addr);
+  record_lanes(ctx, exec, a, off);
+  for_each_lane(exec, [&](int l) {
     uint32_t v[kDw];
-    for (unsigned i = 0; i < kDw; ++i) v[i] = vreg(w, in.data0 + i)[l];
-    if (uint8_t* p = lds_ptr(w, in, ctx, addr, Bytes, l, m0)) std::memcpy(p, v, Bytes);
-  }
+    for (unsigned i = 0; i < kDw; ++i) v[i] = s[i][l];
+    if (uint8_t* p = lds_fast(w, in, ctx, limit, uint32_t(a[l] + off), Bytes, l)) std::memcpy(p, v, Bytes);
+  });
 }
 
 // read2/write2: two independent elements at base + offset{0,1} * element size (* 64 for st64).
 template <unsigned Dw, unsigned Stride>
 void ds_read2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), m0 = w.m0();
+  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(w.m0(), ctx.lds.size());
   const uint32_t* a = vreg(w, in.addr);
   const uint32_t off[2] = {uint32_t(in.offset & 0xFF) * Dw * 4 * Stride, uint32_t(in.offset1) * Dw * 4 * Stride};
+  uint32_t* d[2 * Dw];
+  for (unsigned i = 0; i < 2 * Dw; ++i) d[i] = vreg(w, in.dst + i);
   mem_info_begin(ctx, Space::Lds, Dw * 4, false, false);
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!lane_on(exec, l)) continue;
-    mem_info_lane(ctx, l, uint32_t(a[l] + off[0]));
-    uint32_t v[2 * Dw] = {};
+  record_lanes(ctx, exec, a, off[0]);
+  if (whole_wave_in_bounds(exec, a, off[0], Dw * 4, limit) && whole_wave_in_bounds(exec, a, off[1], Dw * 4, limit)) {
+    const uint8_t* lds = ctx.lds.data();
     for (int k = 0; k < 2; ++k)
-      if (const uint8_t* p = lds_ptr(w, in, ctx, uint32_t(a[l] + off[k]), Dw * 4, l, m0)) std::memcpy(v + k * Dw, p, Dw * 4);
-    for (unsigned i = 0; i < 2 * Dw; ++i) vreg(w, in.dst + i)[l] = v[i];
+      for (unsigned i = 0; i < Dw; ++i)
+        for (int l = 0; l < kWaveSize; ++l) std::memcpy(&d[k * Dw + i][l], lds + uint32_t(a[l] + off[k]) + 4 * i, 4);
+    return;
   }
+  for_each_lane(exec, [&](int l) {
+    for (int k = 0; k < 2; ++k) {
+      uint32_t v[Dw] = {};
+      if (const uint8_t* p = lds_fast(w, in, ctx, limit, uint32_t(a[l] + off[k]), Dw * 4, l)) std::memcpy(v, p, Dw * 4);
+      for (unsigned i = 0; i < Dw; ++i) d[k * Dw + i][l] = v[i];
+    }
+  });
 }
 
 template <unsigned Dw, unsigned Stride>
 void ds_write2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), m0 = w.m0();
+  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(w.m0(), ctx.lds.size());
   const uint32_t* a = vreg(w, in.addr);
   const uint32_t off[2] = {uint32_t(in.offset & 0xFF) * Dw * 4 * Stride, uint32_t(in.offset1) * Dw * 4 * Stride};
-  const uint16_t data[2] = {in.data0, in.data1};
+  const uint32_t* s[2 * Dw];
+  for (unsigned i = 0; i < Dw; ++i) s[i] = vreg(w, in.data0 + i), s[Dw + i] = vreg(w, in.data1 + i);
   mem_info_begin(ctx, Space::Lds, Dw * 4, true, false);
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!lane_on(exec, l)) continue;
-    mem_info_lane(ctx, l, uint32_t(a[l] + off[0]));
+  record_lanes(ctx, exec, a, off[0]);
+  for_each_lane(exec, [&](int l) {
     for (int k = 0; k < 2; ++k) {
       uint32_t v[Dw];
-      for (unsigned i = 0; i < Dw; ++i) v[i] = vreg(w, data[k] + i)[l];
-      if (uint8_t* p = lds_ptr(w, in, ctx, uint32_t(a[l] + off[k]), Dw * 4, l, m0)) std::memcpy(p, v, Dw * 4);
+      for (unsigned i = 0; i < Dw; ++i) v[i] = s[k * Dw + i][l];
+      if (uint8_t* p = lds_fast(w, in, ctx, limit, uint32_t(a[l] + off[k]), Dw * 4, l)) std::memcpy(p, v, Dw * 4);
     }
-  }
+  });
 }
 
 template <typename U>

@@ -1,5 +1,6 @@
 // FLAT semantics: each lane's 64-bit address is routed through the apertures to LDS, to this
 // wave's scratch (swizzled exactly like the private segment buffer) or to global memory.
+#include <bit>
 #include <cstring>
 
 #include "emu/dispatch_abi.h"
@@ -47,22 +48,34 @@ inline uint64_t lane_addr(Wave& w, const isa::Inst& in, int l) {
   return vreg(w, in.addr)[l] | uint64_t(vreg(w, in.addr + 1)[l]) << 32;
 }
 
+// Global memory is the common case: one table lookup, no aperture switch.
+[[gnu::always_inline]] inline uint8_t* global_fast(ExecContext& ctx, uint64_t addr, uint32_t n) {
+  return route(addr) == Space::Global ? ctx.memory->translate(addr, n) : nullptr;
+}
+
 template <unsigned Bytes, bool Signed>
 void flat_load(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   const uint64_t exec = w.exec();
   constexpr unsigned kDw = Bytes < 4 ? 1 : Bytes / 4;
-  bool first = true;
+  uint32_t* d[kDw];
+  for (unsigned i = 0; i < kDw; ++i) d[i] = vreg(w, in.dst + i);
+  const uint32_t* lo = vreg(w, in.addr);
+  const uint32_t* hi = vreg(w, in.addr + 1);
   mem_info_begin(ctx, Space::Global, Bytes, false, false);
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!lane_on(exec, l)) continue;
-    const uint64_t addr = lane_addr(w, in, l);
-    if (first && ctx.mem_info) ctx.mem_info->space = route(addr), first = false;
-    mem_info_lane(ctx, l, addr);
+  bool first = true;
+  for (uint64_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    const uint64_t addr = lo[l] | uint64_t(hi[l]) << 32;
+    if (ctx.mem_info) {
+      if (first) ctx.mem_info->space = route(addr), first = false;
+      mem_info_lane(ctx, l, addr);
+    }
     uint32_t v[kDw] = {};
-    flat_xfer<false>(w, in, ctx, l, addr, v, Bytes);
+    if (const uint8_t* p = global_fast(ctx, addr, Bytes)) [[likely]] std::memcpy(v, p, Bytes);
+    else flat_xfer<false>(w, in, ctx, l, addr, v, Bytes);
     if constexpr (Bytes == 1) v[0] = Signed ? uint32_t(int32_t(int8_t(v[0]))) : v[0];
     if constexpr (Bytes == 2) v[0] = Signed ? uint32_t(int32_t(int16_t(v[0]))) : v[0];
-    for (unsigned i = 0; i < kDw; ++i) vreg(w, in.dst + i)[l] = v[i];
+    for (unsigned i = 0; i < kDw; ++i) d[i][l] = v[i];
   }
 }
 
@@ -70,16 +83,23 @@ template <unsigned Bytes>
 void flat_store(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   const uint64_t exec = w.exec();
   constexpr unsigned kDw = Bytes < 4 ? 1 : Bytes / 4;
-  bool first = true;
+  const uint32_t* s[kDw];
+  for (unsigned i = 0; i < kDw; ++i) s[i] = vreg(w, in.data0 + i);
+  const uint32_t* lo = vreg(w, in.addr);
+  const uint32_t* hi = vreg(w, in.addr + 1);
   mem_info_begin(ctx, Space::Global, Bytes, true, false);
-  for (int l = 0; l < kWaveSize; ++l) {
-    if (!lane_on(exec, l)) continue;
-    const uint64_t addr = lane_addr(w, in, l);
-    if (first && ctx.mem_info) ctx.mem_info->space = route(addr), first = false;
-    mem_info_lane(ctx, l, addr);
+  bool first = true;
+  for (uint64_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    const uint64_t addr = lo[l] | uint64_t(hi[l]) << 32;
+    if (ctx.mem_info) {
+      if (first) ctx.mem_info->space = route(addr), first = false;
+      mem_info_lane(ctx, l, addr);
+    }
     uint32_t v[kDw];
-    for (unsigned i = 0; i < kDw; ++i) v[i] = vreg(w, in.data0 + i)[l];
-    flat_xfer<true>(w, in, ctx, l, addr, v, Bytes);
+    for (unsigned i = 0; i < kDw; ++i) v[i] = s[i][l];
+    if (uint8_t* p = global_fast(ctx, addr, Bytes)) [[likely]] std::memcpy(p, v, Bytes);
+    else flat_xfer<true>(w, in, ctx, l, addr, v, Bytes);
   }
 }
 
