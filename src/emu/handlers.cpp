@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "emu/dispatch.h"
 #include "emu/semantics.h"
+#include "isa/disassembler.h"
 
 namespace strobe::emu {
 
@@ -65,9 +66,17 @@ const HandlerTable& handlers() {
 
 void fault(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why) {
   std::string kernel = ctx.dispatch ? ctx.dispatch->kernel_name : std::string("<kernel>");
+  const uint64_t pc = pc_address(ctx.program, w.pc);
+  // The full instruction text as llvm-objdump prints it; the bare mnemonic if printing fails.
+  std::string text;
+  try {
+    text = inst.enc == isa::Encoding::Invalid ? mnemonic(inst.op) : isa::format_inst(inst, {}, pc);
+  } catch (...) {
+    text = mnemonic(inst.op);
+  }
   throw FaultError(fmt::format("kernel {}: work-group ({},{},{}) wave {} PC 0x{:x} [{}]: {}", kernel,
-                               ctx.workgroup_id[0], ctx.workgroup_id[1], ctx.workgroup_id[2], w.wave_id,
-                               pc_address(ctx.program, w.pc), mnemonic(inst.op), why));
+                               ctx.workgroup_id[0], ctx.workgroup_id[1], ctx.workgroup_id[2], w.wave_id, pc, text,
+                               why));
 }
 
 }  // namespace strobe::emu
