@@ -58,8 +58,8 @@ bool decode_flat(Ctx& c, Inst& inst) {
   if (!begin(c, inst, Encoding::FLAT, (w0 >> 18) & 0x7F, info)) return false;
   inst.glc = (w0 >> 16) & 1;
   inst.slc = (w0 >> 17) & 1;
-  // LLVM 14 decodes gfx803 FLAT words with the gfx9 layout: a 12-bit offset, no tfe.
-  inst.offset = w0 & 0xFFF;
+  // LLVM 14 decodes gfx803 FLAT words with the gfx9 layout: a 13-bit unsigned offset, no tfe.
+  inst.offset = w0 & 0x1FFF;
   bool load = has(*info, "load");
   bool atomic = has(*info, "atomic");
   // Sample order: loads "vdst, vaddr"; stores and atomics "vaddr, vdata".

@@ -92,10 +92,18 @@ bool check_operand(Ctx& c, uint16_t& code, unsigned dwords, bool literal_ok) {
     if (dwords == 1) return true;
     return check_scalar_tuple(c, code, dwords, 't', kTtmpFirst, 16);
   }
+  if (dwords >= 8) {
+    // LLVM decodes 256/512-bit scalar operands with decodeDstOp, which has no case for other
+    // codes: its release build falls through to a TTMP tuple at index -1.
+    c.note(std::string("Warning: ") + class_name('t', dwords) + ": scalar reg isn't aligned 4294967295");
+    c.note(std::string("Error: ") + class_name('t', dwords) + ": unknown register 1073741823");
+    return false;
+  }
   if (code >= kIntZero && code <= 208) return true;
   if (code >= kFloatHalf && code <= kInvTwoPi) return true;
   if (code >= 235 && code <= 239) return true;  // src_shared_base .. src_pops_exiting_wave_id
-  if (code >= kVccz && code <= kLdsDirect) return true;
+  if (code >= kVccz && code <= kScc) return true;
+  if (code == kLdsDirect && dwords == 1) return true;  // decodeSpecialReg64 has no lds_direct
   if (code == kLiteral) {
     if (!c.has_literal) {
       size_t left = c.words.size() > c.consumed ? c.words.size() - c.consumed : 0;

@@ -72,10 +72,9 @@ std::string gpr_idx(uint16_t v) {
   return s + ")";
 }
 
-// LLVM prints these 16-bit immediates in decimal when they are inline-constant sized, else hex.
+// LLVM prints these unsigned 16-bit immediates in decimal up to 64, else hex (0xfffd, not -3).
 std::string small_or_hex(uint16_t v) {
-  int16_t s = static_cast<int16_t>(v);
-  if (s >= -16 && s <= 64) return std::to_string(s);
+  if (v <= 64) return std::to_string(v);
   return hex(v);
 }
 
@@ -117,11 +116,12 @@ std::string print_scalar(const Inst& inst, const OpInfo& info, uint64_t address)
       std::string s;
       if (info.n == 0) return "";
       if (m == "s_memtime" || m == "s_memrealtime") return reg_name(inst.dst, 2);
-      if (m.starts_with("s_atc_probe")) s = std::to_string(inst.simm16);
-      else s = reg_name(inst.dst, inst.dst_dwords);
+      // s_atc_probe's first operand is an unsigned immediate; it has no glc operand at all.
+      bool probe = m.starts_with("s_atc_probe");
+      s = probe ? small_or_hex(inst.simm16) : reg_name(inst.dst, inst.dst_dwords);
       s += ", " + reg_name(inst.addr, inst.src_dwords[0]) + ", ";
       s += inst.smem_imm ? hex(inst.offset) : reg_name(inst.soffset, 1);
-      if (inst.glc) s += " glc";
+      if (inst.glc && !probe) s += " glc";
       return s;
     }
     default:

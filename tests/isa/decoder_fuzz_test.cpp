@@ -117,6 +117,12 @@ TargetLabeler text_labeler() {
   };
 }
 
+// STROBE_ISA_FUZZ_SHOW: how many mismatching lines to report per class (default 15).
+size_t shown_per_class() {
+  const char* env = std::getenv("STROBE_ISA_FUZZ_SHOW");
+  return env ? std::strtoull(env, nullptr, 10) : 15;
+}
+
 size_t words_per_class() {
   const char* env = std::getenv("STROBE_ISA_FUZZ_N");
   return env ? std::strtoull(env, nullptr, 10) : 300;
@@ -137,18 +143,43 @@ TEST_P(DecoderFuzz, RandomWordsDisassembleExactlyAsLlvm) {
   std::vector<uint8_t> bytes(words.size() * 4);
   std::memcpy(bytes.data(), words.data(), bytes.size());
   auto actual = by_address(testing::split_lines(disassemble(bytes, 0, text_labeler())));
-  size_t mismatches = 0, shown = 0;
+  size_t mismatches = 0, shown = 0, show = shown_per_class();
   for (const auto& [addr, line] : expected) {
     auto it = actual.find(addr);
     std::string got = it == actual.end() ? "<no line>" : it->second;
     if (got == line) continue;
     ++mismatches;
-    if (shown++ < 15) ADD_FAILURE() << k.name << "\n  llvm:   " << line << "\n  strobe: " << got;
+    if (shown++ < show) ADD_FAILURE() << k.name << "\n  llvm:   " << line << "\n  strobe: " << got;
   }
   for (const auto& [addr, line] : actual)
     if (!expected.count(addr)) ++mismatches;
   std::printf("FUZZ %-6s words=%zu mismatches=%zu\n", k.name, n, mismatches);
   EXPECT_EQ(mismatches, 0u) << k.name;
+}
+
+// A debugging aid: STROBE_ISA_PROBE names a file of word lists (one instruction case per line,
+// hex words separated by spaces or commas); every differing line is reported. Skipped otherwise.
+TEST(DecoderProbe, WordsFromFileDisassembleExactlyAsLlvm) {
+  const char* path = std::getenv("STROBE_ISA_PROBE");
+  if (!path) GTEST_SKIP() << "set STROBE_ISA_PROBE=FILE to compare hand-picked words";
+  std::vector<uint32_t> words;
+  FILE* f = std::fopen(path, "r");
+  ASSERT_NE(f, nullptr) << path;
+  char tok[64];
+  while (std::fscanf(f, " %63[0-9a-fA-FxX]%*[, ]", tok) == 1) words.push_back(std::strtoul(tok, nullptr, 16));
+  std::fclose(f);
+  auto expected = by_address(testing::llvm_lines_for_words(words));
+  std::vector<uint8_t> bytes(words.size() * 4);
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  auto actual = by_address(testing::split_lines(disassemble(bytes, 0, text_labeler())));
+  size_t mismatches = 0;
+  for (const auto& [addr, line] : expected) {
+    auto it = actual.find(addr);
+    std::string got = it == actual.end() ? "<no line>" : it->second;
+    if (got != line && mismatches++ < shown_per_class())
+      ADD_FAILURE() << "\n  llvm:   " << line << "\n  strobe: " << got;
+  }
+  std::printf("PROBE words=%zu mismatches=%zu\n", words.size(), mismatches);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryEncodingClass, DecoderFuzz, ::testing::ValuesIn(kClasses),
