@@ -62,7 +62,9 @@ ENCODINGS = [
     ("FLAT", 128, lambda op: [(0xDC000000 | op << 18, 0)]),
     ("MUBUF", 128, lambda op: [(0xE0000000 | op << 18, 0)]),
     ("MTBUF", 16, lambda op: [(0xE8000000 | op << 15, 0)]),
-    ("MIMG", 128, lambda op: [(0xF0000000 | op << 18 | 1 << 8, 0)]),
+    # MIMG opcodes are 8 bits: bit 7 lives in bit 0 of the word (LLVM 14 still decodes the
+    # gfx9 *_g16 samplers there on gfx803).
+    ("MIMG", 256, lambda op: [(0xF0000000 | (op & 0x7F) << 18 | op >> 7 | 1 << 8, 0)]),
     ("EXP", 1, lambda op: [(0xC4000000, 0)]),
 ]
 
@@ -71,7 +73,7 @@ FIXED_FIELDS = {
     "SOP2": 0xFF800000, "SOPK": 0xFF800000, "SOP1": 0xFF80FF00, "SOPC": 0xFFFF0000,
     "SOPP": 0xFFFF0000, "SMEM": 0xFFFC0000, "VOP2": 0xFE000000, "VOP1": 0xFE01FE00,
     "VOPC": 0xFFFE0000, "VOP3": 0xFFFF0000, "VINTRP": 0xFC030000, "DS": 0xFDFE0000,
-    "FLAT": 0xFDFC0000, "MUBUF": 0xFDFC0000, "MTBUF": 0xFC078000, "MIMG": 0xFDFC0000,
+    "FLAT": 0xFDFC0000, "MUBUF": 0xFDFC0000, "MTBUF": 0xFC078000, "MIMG": 0xFDFC0001,
     "EXP": 0xFC000000,
 }
 SIXTY_FOUR = {"SMEM", "VOP3", "DS", "FLAT", "MUBUF", "MTBUF", "MIMG", "EXP"}

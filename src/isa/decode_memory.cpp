@@ -156,11 +156,25 @@ bool decode_mtbuf(Ctx& c, Inst& inst) {
   return buffer_operands(c, inst, *info);
 }
 
+// The data width LLVM's convertMIMGInst settles on: dmask channels (gather4: 4) plus tfe, if
+// the opcode has a variant that wide (atomics: 1x or 2x the default) and the tuple fits in
+// v0..v255; otherwise the default width of the opcode stays.
+static unsigned mimg_data_dwords(const OpInfo& info, const Inst& inst, unsigned vdata) {
+  unsigned def = info.ops[0].dwords;
+  unsigned dm = std::popcount(static_cast<unsigned>(inst.dmask));
+  unsigned want = has(info, "gather4") ? 4 : (dm == 0 ? 1 : dm);
+  if (inst.tfe) want += 1;
+  bool exists = has(info, "atomic") ? (want == def || want == 2 * def) : want <= 5;
+  if (!exists || vdata + want - 1 > 255) return def;
+  return want;
+}
+
 bool decode_mimg(Ctx& c, Inst& inst) {
   uint32_t w0 = c.w(0), w1 = c.w(1);
   c.consumed = 2;
   const OpInfo* info;
-  if (!begin(c, inst, Encoding::MIMG, (w0 >> 18) & 0x7F, info)) return false;
+  // The opcode is 8 bits: bit 7 is bit 0 of the word.
+  if (!begin(c, inst, Encoding::MIMG, ((w0 >> 18) & 0x7F) | (w0 & 1) << 7, info)) return false;
   inst.dmask = (w0 >> 8) & 0xF;
   inst.unorm = (w0 >> 12) & 1;
   inst.glc = (w0 >> 13) & 1;
@@ -170,14 +184,12 @@ bool decode_mimg(Ctx& c, Inst& inst) {
   inst.lwe = (w0 >> 17) & 1;
   inst.slc = (w0 >> 25) & 1;
   inst.d16 = (w1 >> 31) & 1;
-  bool gather = has(*info, "gather4");
   bool atomic = has(*info, "atomic");
-  unsigned dm = std::popcount(static_cast<unsigned>(inst.dmask));
-  unsigned vd = gather ? 4 : (dm == 0 ? 1 : dm);
-  if (atomic) vd = info->ops[0].dwords;
-  if (inst.tfe) vd += 1;
-  if (!check_vgpr(c, (w1 >> 8) & 0xFF, vd)) return false;
-  uint16_t vdata = kVgprFirst + ((w1 >> 8) & 0xFF);
+  unsigned vdata_field = (w1 >> 8) & 0xFF;
+  // LLVM decodes vdata with the opcode's default register class, then widens it.
+  if (!check_vgpr(c, vdata_field, info->ops[0].dwords)) return false;
+  unsigned vd = mimg_data_dwords(*info, inst, vdata_field);
+  uint16_t vdata = kVgprFirst + vdata_field;
   bool store = has(*info, "store");
   if (store || atomic) {
     inst.data0 = vdata;

@@ -48,7 +48,7 @@ bool decode_e32(Ctx& c, Inst& inst, Encoding enc) {
   if (!begin(c, inst, enc, f.opcode, info)) return false;
   bool madk = starts(*info, "v_madmk") || starts(*info, "v_madak");
   if (madk) {
-    // The K constant is the second dword of a 64-bit encoding; a src0 literal cannot follow it.
+    // The K constant is the second dword of a 64-bit encoding.
     if (c.words.size() < 2) return false;
     c.consumed = 2;
     inst.literal = c.words[1];
@@ -57,6 +57,8 @@ bool decode_e32(Ctx& c, Inst& inst, Encoding enc) {
   for (int k = 0; k < info->nsrc; ++k) {
     if (k == 0) {
       uint16_t code = f.src0;
+      // A literal src0 of madmk/madak is the K dword itself (LLVM reads one literal per word).
+      if (madk && code == kLiteral) c.has_literal = true, c.literal = inst.literal;
       if (!check_operand(c, code, info->src_dwords[0], true)) return false;
       inst.src[0] = code;
     } else {

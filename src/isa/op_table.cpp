@@ -240,6 +240,8 @@ struct Table {
       if (m.starts_with("v_ldexp_f16") || m.starts_with("v_cmp_class_f16") || m.starts_with("v_cmpx_class_f16"))
         info.imm[1] = ImmType::B32;
       if (m.starts_with("v_cmp_class") || m.starts_with("v_cmpx_class")) info.imm[1] = ImmType::B32;
+      // LLVM 14 types src0 of v_madmk_f16 as a 32-bit operand (v_madak_f16 keeps f16).
+      if (m == "v_madmk_f16") info.imm[0] = ImmType::B32;
     }
   }
 };
