@@ -74,8 +74,8 @@ void apply_dpp(Wave& w, const isa::Inst& in, Frame& fr, uint64_t lanes) {
       unsupported(w, in, kNoCtx, "reserved DPP control value");
     }
     if (sl >= 0 && ((live >> sl) & 1)) {
-      blo[l] = s.lo[sl * s.step];
-      bhi[l] = s.hi[sl * s.step];
+      blo[l] = s.lo[sl];
+      bhi[l] = s.hi[sl];
     } else if (in.dpp_bound_ctrl) {
       blo[l] = bhi[l] = 0;
     } else {
@@ -86,7 +86,6 @@ void apply_dpp(Wave& w, const isa::Inst& in, Frame& fr, uint64_t lanes) {
   }
   s.lo = blo;
   s.hi = bhi;
-  s.step = 1;
 }
 
 const char* const kOpNames[] = {
@@ -110,14 +109,16 @@ void prepare(Wave& w, const isa::Inst& in, Frame& fr, const K kinds[3], const ui
     if (is_vgpr(code)) {
       s.lo = w.vrow(vgpr_index(code));
       s.hi = is64(k) ? s.lo + kWaveSize : s.lo;
-      s.step = 1;
     } else {
-      uint64_t v = scalar_source(w, in, code, op_type(k));
-      fr.bc[i][0] = uint32_t(v);
-      fr.bc[i][1] = uint32_t(v >> 32);
-      s.lo = &fr.bc[i][0];
-      s.hi = &fr.bc[i][1];
-      s.step = 0;
+      const uint64_t v = scalar_source(w, in, code, op_type(k));
+      const uint32_t lo = uint32_t(v), hi = uint32_t(v >> 32);
+      uint32_t* blo = fr.buf[i][0];
+      uint32_t* bhi = fr.buf[i][1];
+      for (int l = 0; l < kWaveSize; ++l) blo[l] = lo;
+      if (is64(k))
+        for (int l = 0; l < kWaveSize; ++l) bhi[l] = hi;
+      s.lo = blo;
+      s.hi = bhi;
     }
     s.and_m = ~0u;
     s.xor_m = 0;
@@ -134,12 +135,8 @@ void prepare(Wave& w, const isa::Inst& in, Frame& fr, const K kinds[3], const ui
       const bool sext = (in.sdwa_sext >> i) & 1;
       if (sel >= 6) continue;
       Src& s = fr.s[i];
-      if (s.step == 0) {
-        fr.bc[i][0] = sdwa_sel(fr.bc[i][0], sel, sext);
-      } else {
-        for (uint32_t l = 0; l < fr.n; ++l) fr.buf[i][0][l] = sdwa_sel(s.lo[l], sel, sext);
-        s.lo = s.hi = fr.buf[i][0];
-      }
+      for (uint32_t l = 0; l < fr.n; ++l) fr.buf[i][0][l] = sdwa_sel(s.lo[l], sel, sext);
+      s.lo = s.hi = fr.buf[i][0];
     }
   } else if (in.ext == isa::VopExt::DPP && kinds[0] != K::None) {
     apply_dpp(w, in, fr, lanes);

@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -36,12 +37,13 @@ constexpr OperandType op_type(K k) {
 /// Raw bit container of a kind: 64-bit kinds travel as uint64_t, everything else as uint32_t.
 template <K k> using raw_t = std::conditional_t<is64(k), uint64_t, uint32_t>;
 
-/// A resolved source: lane l reads lo[l*step] (and hi[l*step] for 64-bit kinds), then
+/// A resolved source: lane l reads lo[l] (and hi[l] for 64-bit kinds), then
 /// `(x & and_m) ^ xor_m` on the dword holding the sign bit, which is how abs/neg are applied.
+/// Scalar, inline and literal sources are broadcast into a 64-lane row by prepare(), so every
+/// source is a dense row and the lane loops vectorise.
 struct Src {
   const uint32_t* lo = nullptr;
   const uint32_t* hi = nullptr;
-  uint32_t step = 0;
   uint32_t and_m = ~0u;
   uint32_t xor_m = 0;
 };
@@ -50,23 +52,21 @@ struct Src {
 template <K k>
 inline raw_t<k> rd(const Src& s, unsigned l) {
   if constexpr (is64(k)) {
-    uint32_t h = (s.hi[l * s.step] & s.and_m) ^ s.xor_m;
-    return s.lo[l * s.step] | uint64_t{h} << 32;
+    uint32_t h = (s.hi[l] & s.and_m) ^ s.xor_m;
+    return s.lo[l] | uint64_t{h} << 32;
   } else {
-    return (s.lo[l * s.step] & s.and_m) ^ s.xor_m;
+    return (s.lo[l] & s.and_m) ^ s.xor_m;
   }
 }
 
 /// Per-instruction scratch: resolved sources, the lanes to write, and storage for broadcast
-/// values and for sources rewritten by SDWA selects or DPP permutes. Lives on the stack; the
-/// large buffers are only touched on the SDWA/DPP path.
+/// rows and for sources rewritten by SDWA selects or DPP permutes. Lives on the stack.
 struct Frame {
   Src s[3];
   uint64_t wmask = 0;  ///< lanes the instruction writes (EXEC, wave size, DPP masks)
   uint32_t n = 0;      ///< lanes in the wave
   bool all = false;    ///< wmask covers every lane of the wave
-  uint32_t bc[3][2];
-  uint32_t buf[3][2][kWaveSize];
+  alignas(64) uint32_t buf[3][2][kWaveSize];
 };
 
 /// Resolves up to three sources of the given kinds from operand `codes` (usually inst.src),
@@ -134,7 +134,18 @@ inline void run_impl(Wave& w, const isa::Inst& in, const uint16_t codes[3], F&& 
   uint32_t* dlo = w.vrow(vgpr_index(in.dst));
   uint32_t* dhi = is64(D) ? dlo + kWaveSize : nullptr;
   if (fr.all && !in.clamp && !in.omod && in.ext != isa::VopExt::SDWA) {
-    for (unsigned l = 0; l < fr.n; ++l) store<D>(dlo, dhi, l, raw_t<D>(call<Lane, A, B, C>(f, fr, l)));
+    if constexpr (!Lane && !is64(D)) {
+      // Every source is a full 64-lane row, so all 64 lanes are computed into a private row
+      // (no aliasing with the sources, fixed trip count: the loop vectorises) and the lanes
+      // the wave has are copied out.
+      alignas(64) uint32_t out[kWaveSize];
+      for (unsigned l = 0; l < kWaveSize; ++l) out[l] = uint32_t(call<false, A, B, C>(f, fr, l));
+      if constexpr (D == K::B16 || D == K::F16)
+        for (unsigned l = 0; l < kWaveSize; ++l) out[l] &= 0xFFFF;  // gfx8 16-bit ops zero the upper half
+      std::memcpy(dlo, out, fr.n * sizeof(uint32_t));
+    } else {
+      for (unsigned l = 0; l < fr.n; ++l) store<D>(dlo, dhi, l, raw_t<D>(call<Lane, A, B, C>(f, fr, l)));
+    }
     return;
   }
   const bool mods = (in.clamp || in.omod) && is_float(D);

@@ -14,13 +14,18 @@ namespace {
 using isa::Op;
 using namespace fp;
 
-/// Denormal handling captured once per instruction from MODE.
+/// Denormal handling captured once per instruction from MODE. Flushing is a select between
+/// masks rather than a branch, so lane loops over these helpers vectorise.
 struct Mode32 {
-  bool fi, fo, ieee;
-  explicit Mode32(uint32_t mode) : fi(flush_in32(mode)), fo(flush_out32(mode)), ieee(ieee_mode(mode)) {}
-  float in(uint32_t x) const { return f32(fi ? ftz32(x) : x); }
-  uint32_t in_bits(uint32_t x) const { return fi ? ftz32(x) : x; }
-  uint32_t out(float r) const { return fo ? ftz32(b32(r)) : b32(r); }
+  uint32_t keep_in, keep_out;  ///< mask applied to a denormal: sign only (flush) or all bits
+  bool ieee;
+  explicit Mode32(uint32_t mode)
+      : keep_in(flush_in32(mode) ? 0x80000000u : ~0u), keep_out(flush_out32(mode) ? 0x80000000u : ~0u),
+        ieee(ieee_mode(mode)) {}
+  static uint32_t flush(uint32_t x, uint32_t keep) { return x & ((x & 0x7F800000u) ? ~0u : keep); }
+  float in(uint32_t x) const { return f32(flush(x, keep_in)); }
+  uint32_t in_bits(uint32_t x) const { return flush(x, keep_in); }
+  uint32_t out(float r) const { return flush(b32(r), keep_out); }
 };
 
 /// Round half to even independent of the host rounding mode.
