@@ -60,7 +60,8 @@ ENCODINGS = [
     ("VINTRP", 4, lambda op: [(0xD4000000 | op << 16,)]),
     ("DS", 256, lambda op: [(0xD8000000 | op << 17, 0)]),
     ("FLAT", 128, lambda op: [(0xDC000000 | op << 18, 0)]),
-    ("MUBUF", 128, lambda op: [(0xE0000000 | op << 18, 0)]),
+    # buffer_store_lds_dword (gfx9, still decoded on gfx803) exists only with its lds bit set.
+    ("MUBUF", 128, lambda op: [(0xE0000000 | op << 18, 0), (0xE0000000 | op << 18 | 1 << 16, 0)]),
     ("MTBUF", 16, lambda op: [(0xE8000000 | op << 15, 0)]),
     # MIMG opcodes are 8 bits: bit 7 lives in bit 0 of the word (LLVM 14 still decodes the
     # gfx9 *_g16 samplers there on gfx803).
@@ -89,41 +90,45 @@ def base_name(mnemonic):
 
 
 def probe_fixed_bits(enc, op, base):
-    """Bits LLVM requires to be zero for this opcode: flip each free bit of a known-good
+    """Bits LLVM requires to be zero (or one) for this opcode: flip each free bit of a known-good
     instance and record the flips LLVM then rejects (or decodes as another mnemonic)."""
     words = list(base) + [0] * (2 - len(base)) if enc in SIXTY_FOUR else [base[0], 0]
-    free = [(0, b) for b in range(32) if not (FIXED_FIELDS[enc] >> b) & 1 and not (base[0] >> b) & 1]
+    free = [(0, b) for b in range(32) if not (FIXED_FIELDS[enc] >> b) & 1]
     if enc in SIXTY_FOUR:
-        free += [(1, b) for b in range(32) if not (words[1] >> b) & 1]
+        free += [(1, b) for b in range(32)]
     seqs = [tuple(words)]
     for w, b in free:
         t = list(words)
-        t[w] |= 1 << b
+        t[w] ^= 1 << b
         seqs.append(tuple(t))
     return words, free, seqs
 
 
 def fixed_masks(rows_with_base):
-    """Runs every probe in one llvm-mc batch; returns {(enc, op): (mask_lo, mask_hi)}."""
+    """Runs every probe in one llvm-mc batch; returns {(enc, op): [zero_lo, zero_hi, one_lo, one_hi]}:
+    bits that must be zero, and bits of the sample instance that must stay one."""
     allseqs, index = [], []
     addr = 0
     for enc, op, base in rows_with_base:
         words, free, seqs = probe_fixed_bits(enc, op, base)
         for k, sq in enumerate(seqs):
-            index.append((enc, op, None if k == 0 else free[k - 1], addr))
+            bit = None if k == 0 else free[k - 1]
+            index.append((enc, op, bit, bool(bit) and bool(words[bit[0]] >> bit[1] & 1), addr))
             allseqs.append(sq)
             addr += 4 * len(sq)
     text = disassemble(allseqs)
     res, ref = {}, {}
-    for enc, op, bit, a in index:
+    for enc, op, bit, was_one, a in index:
         line = text.get(a, ".long")
         mnem = line.split()[0]
         if bit is None:
             ref[(enc, op)] = mnem
-            res[(enc, op)] = [0, 0]
+            res[(enc, op)] = [0, 0, 0, 0]
             continue
+        if a not in text:
+            continue  # all-zero words: llvm-objdump elides them as "...", no verdict
         if line.startswith(".long") or mnem != ref[(enc, op)]:
-            res[(enc, op)][bit[0]] |= 1 << bit[1]
+            res[(enc, op)][bit[0] + (2 if was_one else 0)] |= 1 << bit[1]
     return res
 
 
@@ -209,11 +214,12 @@ def main():
     masks = fixed_masks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows])
     with open(os.path.join(outdir, "fixed_bits.def"), "w") as out:
         out.write(header)
-        out.write("// STROBE_FIXED(ENCODING, OPCODE_NUMBER, MUST_BE_ZERO_DWORD0, MUST_BE_ZERO_DWORD1):\n")
-        out.write("// operand bits LLVM requires to be zero (a flip from the sample instance is rejected).\n")
+        out.write("// STROBE_FIXED(ENCODING, OPCODE_NUMBER, MUST_BE_ZERO_DWORD0, MUST_BE_ZERO_DWORD1,\n")
+        out.write("//              MUST_BE_ONE_DWORD0, MUST_BE_ONE_DWORD1): operand bits LLVM requires to be\n")
+        out.write("// zero or one (a flip from the sample instance is rejected).\n")
         for enc, op, mnem, sample in rows:
             m = masks[(enc, op)]
-            out.write("STROBE_FIXED(%s, %d, 0x%08X, 0x%08X)\n" % (enc, op, m[0], m[1]))
+            out.write("STROBE_FIXED(%s, %d, 0x%08X, 0x%08X, 0x%08X, 0x%08X)\n" % (enc, op, m[0], m[1], m[2], m[3]))
         out.write("// STROBE_FIXED_EXT(ENCODING, SDWA|DPP, OPCODE_NUMBER, MUST_BE_ZERO_DWORD0, MUST_BE_ZERO_DWORD1):\n")
         out.write("// the SDWA/DPP forms LLVM accepts (probed from all-zero selects), with their fixed-zero bits.\n")
         ext = ext_masks([(enc, op) for enc, op, _, _ in rows if enc in EXT_BASE])

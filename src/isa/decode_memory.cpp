@@ -91,6 +91,18 @@ bool decode_flat(Ctx& c, Inst& inst) {
 static bool buffer_operands(Ctx& c, Inst& inst, const OpInfo& info) {
   uint32_t w1 = c.w(1);
   if (info.n == 0) return true;
+  if (info.ops[0].kind == 's') {
+    // buffer_store_lds_dword: no vdata or vaddr, only srsrc and soffset (LDS supplies the data).
+    inst.tfe = 0;
+    inst.dst_dwords = 0;
+    uint16_t rsrc = static_cast<uint16_t>(((w1 >> 16) & 0x1F) << 2);
+    if (!check_operand(c, rsrc, 4, false)) return false;
+    inst.srsrc = rsrc;
+    uint16_t so = (w1 >> 24) & 0xFF;
+    if (!check_operand(c, so, 1, false)) return false;
+    inst.soffset = so;
+    return true;
+  }
   unsigned vaddr_dwords = (inst.offen && inst.idxen) ? 2 : 1;
   bool atomic = has(info, "atomic");
   bool store = has(info, "store");

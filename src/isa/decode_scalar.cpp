@@ -11,6 +11,7 @@ bool begin(Ctx& c, Inst& inst, Encoding enc, uint16_t opcode, const OpInfo*& inf
   info = lookup(enc, opcode);
   if (!info) return false;
   if ((c.w(0) & info->zero_mask[0]) || (c.consumed > 1 && (c.w(1) & info->zero_mask[1]))) return false;
+  if ((~c.w(0) & info->one_mask[0]) || (c.consumed > 1 && (~c.w(1) & info->one_mask[1]))) return false;
   inst.enc = enc;
   inst.opcode = opcode;
   inst.op = info->op;

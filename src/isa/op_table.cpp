@@ -28,10 +28,11 @@ struct FixedRow {
   Encoding enc;
   uint16_t opcode;
   uint32_t mask[2];
+  uint32_t ones[2];
 };
 
 constexpr FixedRow kFixed[] = {
-#define STROBE_FIXED(ENC, NUM, M0, M1) {Encoding::ENC, NUM, {M0, M1}},
+#define STROBE_FIXED(ENC, NUM, M0, M1, O0, O1) {Encoding::ENC, NUM, {M0, M1}, {O0, O1}},
 #define STROBE_FIXED_EXT(ENC, KIND, NUM, M0, M1)
 #include "isa/fixed_bits.def"
 #undef STROBE_FIXED_EXT
@@ -46,7 +47,7 @@ struct ExtRow {
 };
 
 constexpr ExtRow kExt[] = {
-#define STROBE_FIXED(ENC, NUM, M0, M1)
+#define STROBE_FIXED(ENC, NUM, M0, M1, O0, O1)
 #define STROBE_FIXED_EXT(ENC, KIND, NUM, M0, M1) {Encoding::ENC, VopExt::KIND, NUM, {M0, M1}},
 #include "isa/fixed_bits.def"
 #undef STROBE_FIXED_EXT
@@ -197,6 +198,8 @@ struct Table {
       OpInfo& info = by_enc[static_cast<size_t>(f.enc)][f.opcode];
       info.zero_mask[0] = f.mask[0];
       info.zero_mask[1] = f.mask[1];
+      info.one_mask[0] = f.ones[0];
+      info.one_mask[1] = f.ones[1];
     }
     for (const ExtRow& x : kExt) {
       OpInfo& info = by_enc[static_cast<size_t>(x.enc)][x.opcode];

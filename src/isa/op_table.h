@@ -34,6 +34,7 @@ struct OpInfo {
   bool has_dst = false;
   ImmType imm[3] = {ImmType::B32, ImmType::B32, ImmType::B32};
   uint32_t zero_mask[2] = {0, 0};  ///< operand bits LLVM requires to be zero (fixed_bits.def)
+  uint32_t one_mask[2] = {0, 0};   ///< operand bits LLVM requires to be one (fixed_bits.def)
   bool has_sdwa = false, has_dpp = false;  ///< VOP1/VOP2/VOPC: LLVM decodes the SDWA/DPP form
   uint32_t sdwa_mask[2] = {0, 0};  ///< fixed-zero bits of the SDWA form
   uint32_t dpp_mask[2] = {0, 0};   ///< fixed-zero bits of the DPP form

@@ -66,6 +66,15 @@ std::string vreg(uint16_t code, unsigned dwords) { return reg_name(code, dwords)
 std::string buffer(const Inst& inst, const OpInfo& info, bool typed) {
   std::string_view m(info.mnemonic);
   if (info.n == 0) return "";
+  if (info.ops[0].kind == 's') {
+    // buffer_store_lds_dword: LLVM's asm string puts lds right after the offset.
+    std::string s = reg_name(inst.srsrc, 4) + ", " + src_text(inst.soffset, 1, ImmType::B32, 0);
+    if (inst.offset) s += " offset:" + std::to_string(inst.offset);
+    s += " lds";
+    if (inst.glc) s += " glc";
+    if (inst.slc) s += " slc";
+    return s;
+  }
   bool store_or_atomic = m.find("store") != std::string_view::npos || m.find("atomic") != std::string_view::npos;
   uint16_t vdata = store_or_atomic ? inst.data0 : inst.dst;
   unsigned vd = store_or_atomic ? inst.src_dwords[1] : inst.dst_dwords;
