@@ -2,6 +2,7 @@
 // kernel (tiled matmul) and a memory-bound one (streaming vecadd). Run: build/emu_bench
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,33 @@ void BM_FunctionalVecadd(benchmark::State& state) {
   state.counters["wave_insts_per_s"] = benchmark::Counter(double(insts), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_FunctionalVecadd)->Arg(1 << 22)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// Reference runs on the same machine: the CPU references of the same kernels, compiled natively.
+// The ratio emulated/native time is stable where absolute rates move with machine load.
+void BM_NativeReferenceMatmul(benchmark::State& state) {
+  const uint32_t n = uint32_t(state.range(0));
+  std::vector<float> a(size_t(n) * n, 1.0f), b(a), c(a.size());
+  for (auto _ : state) {
+    for (uint32_t r = 0; r < n; ++r)
+      for (uint32_t col = 0; col < n; ++col) {
+        float acc = 0;
+        for (uint32_t k = 0; k < n; ++k) acc = std::fma(a[r * n + k], b[k * n + col], acc);
+        c[r * n + col] = acc;
+      }
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+BENCHMARK(BM_NativeReferenceMatmul)->Arg(256)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_NativeReferenceVecadd(benchmark::State& state) {
+  const uint32_t n = uint32_t(state.range(0));
+  std::vector<float> a(n, 1.0f), b(a), c(n);
+  for (auto _ : state) {
+    for (uint32_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+BENCHMARK(BM_NativeReferenceVecadd)->Arg(1 << 22)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 }  // namespace
 
