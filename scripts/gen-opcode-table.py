@@ -165,14 +165,118 @@ def ext_masks(rows):
         mnem = line.split()[0]
         key = (enc, ext, op)
         if bit is None:
-            ref[key] = None if line.startswith(".long") else mnem
+            ref[key] = None if line.startswith(".long") or (a + 4) in text else mnem
             res[key] = [0, 0]
             continue
         if ref[key] is None:
             continue
-        if line.startswith(".long") or mnem != ref[key]:
+        # A line at a+4 means LLVM fell back to the 4-byte e32 form (v_nop prints alike).
+        if line.startswith(".long") or mnem != ref[key] or (a + 4) in text:
             res[key][bit[0]] |= 1 << bit[1]
     return {k: v for k, v in res.items() if ref[k] is not None}
+
+
+# Source fields (dword, shift, width) of the encodings whose sources may hold inline constants.
+SRC_FIELDS = {
+    "SOP2": [(0, 0, 8), (0, 8, 8)], "SOP1": [(0, 0, 8)], "SOPC": [(0, 0, 8), (0, 8, 8)],
+    "VOP1": [(0, 0, 9)], "VOP2": [(0, 0, 9)], "VOPC": [(0, 0, 9)],
+    "VOP3": [(1, 0, 9), (1, 9, 9), (1, 18, 9)],
+}
+INVALID = "/*invalid immediate*/"
+
+
+def with_field(words, field, value):
+    w, shift, width = field
+    t = list(words)
+    t[w] = (t[w] & ~(((1 << width) - 1) << shift)) | value << shift
+    return tuple(t)
+
+
+def regonly_masks(rows_with_base):
+    """Sources whose LLVM operand is register-only: an inline constant there prints as
+    /*invalid immediate*/. Returns {(enc, op): mask (bit k = source k)}."""
+    seqs, index, addr = [], [], 0
+    for enc, op, base in rows_with_base:
+        words = tuple(base) + (0,) * (2 - len(base))
+        for k, field in enumerate(SRC_FIELDS.get(enc, [])):
+            index.append((enc, op, k, addr))
+            seqs.append(with_field(words, field, 0x80))  # integer 0
+            addr += 8
+    text = disassemble(seqs)
+    res = {}
+    for enc, op, k, a in index:
+        if INVALID in text.get(a, ""):
+            res[(enc, op)] = res.get((enc, op), 0) | 1 << k
+    return res
+
+
+# Modifier bits probed per form, in the order of the effect strings of modifiers.def:
+# (dword, bit) pairs.
+MOD_BITS = {
+    "VOP3": [(0, 8), (0, 9), (0, 10), (1, 29), (1, 30), (1, 31), (0, 15), (1, 27), (1, 28)],
+    "SDWA": [(1, 19), (1, 20), (1, 21), (1, 27), (1, 28), (1, 29), (1, 13)],
+    "DPP": [(1, 20), (1, 21), (1, 22), (1, 23)],
+}
+
+
+def effect(base_text, text):
+    """What one flipped modifier bit does to LLVM's text: '-' neg, '|' abs, 's' sext(),
+    'c' clamp, 'm' omod, '.' nothing, 'x' rejected, '*' something else."""
+    if text is None or text.startswith(".long") or text.split()[0] != base_text.split()[0]:
+        return "x"
+    if text == base_text:
+        return "."
+    for mark, code in (("sext(", "s"), ("|", "|"), ("-", "-"), (" clamp", "c"), (" mul:", "m"), (" div:", "m")):
+        if text.count(mark) > base_text.count(mark):
+            return code
+    return "*"
+
+
+def modifier_effects(forms):
+    """forms: list of (enc, form, op, base words). Returns {(enc, form, op): effect string}."""
+    seqs, index, addr = [], [], 0
+    for enc, form, op, base in forms:
+        words = tuple(base) + (0,) * (2 - len(base))
+        for k in [None] + MOD_BITS[form]:
+            t = list(words)
+            if k:
+                t[k[0]] ^= 1 << k[1]
+            index.append((enc, form, op, k, addr))
+            seqs.append(tuple(t))
+            addr += 8
+    text = disassemble(seqs)
+    res, ref = {}, {}
+    for enc, form, op, k, a in index:
+        key = (enc, form, op)
+        if k is None:
+            ref[key] = text.get(a)
+            res[key] = ""
+        elif ref[key] is not None and not ref[key].startswith(".long"):
+            res[key] += effect(ref[key], text.get(a))
+    return {k: v for k, v in res.items() if v}
+
+
+def write_operand_probes(outdir, header, rows, bases):
+    regonly = regonly_masks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
+    forms = [(enc, "VOP3", op, bases[(enc, op)]) for enc, op, _, _ in rows if enc == "VOP3"]
+    for enc, op, _, _ in rows:
+        if enc in EXT_BASE:
+            make, _ = EXT_BASE[enc]
+            forms.append((enc, "SDWA", op, (make(op, 0xF9), 0)))
+            forms.append((enc, "DPP", op, (make(op, 0xFA), 0)))
+    mods = modifier_effects(forms)
+    with open(os.path.join(outdir, "operand_probes.def"), "w") as out:
+        out.write(header)
+        out.write("// STROBE_REGONLY(ENCODING, OPCODE_NUMBER, SOURCE_MASK): bit k set when source k is a\n")
+        out.write("// register-only operand (LLVM prints an inline constant there as /*invalid immediate*/).\n")
+        for (enc, op), m in sorted(regonly.items()):
+            out.write("STROBE_REGONLY(%s, %d, 0x%X)\n" % (enc, op, m))
+        out.write("// STROBE_MODS(ENCODING, FORM, OPCODE_NUMBER, EFFECTS): what LLVM does with each modifier bit\n")
+        out.write("// of the form (bit order: VOP3 abs0-2 neg0-2 clamp omod0-1; SDWA sext0 neg0 abs0 sext1 neg1\n")
+        out.write("// abs1 clamp; DPP neg0 abs0 neg1 abs1): '-' neg, '|' abs, 's' sext(), 'c' clamp, 'm' omod,\n")
+        out.write("// '.' ignored, 'x' rejected, '*' other.\n")
+        for (enc, form, op), e in sorted(mods.items()):
+            out.write('STROBE_MODS(%s, %s, %d, "%s")\n' % (enc, form, op, e))
 
 
 def main():
@@ -225,6 +329,7 @@ def main():
         ext = ext_masks([(enc, op) for enc, op, _, _ in rows if enc in EXT_BASE])
         for (enc, kind, op), m in sorted(ext.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
             out.write("STROBE_FIXED_EXT(%s, %s, %d, 0x%08X, 0x%08X)\n" % (enc, kind, op, m[0], m[1]))
+    write_operand_probes(outdir, header, rows, bases)
     seen = []
     for enc, op, mnem, sample in rows:
         b = base_name(mnem)

@@ -27,6 +27,41 @@ bool vector_dst(Ctx& c, Inst& inst, const OpInfo& info, uint16_t field) {
   return true;
 }
 
+// One modifier bit of a form: where it sits and what the encoding defines it as.
+struct ModBit {
+  uint8_t dword, bit;
+  char role;   ///< '-' neg, '|' abs, 's' sext, 'c' clamp, 'm' omod bit
+  int8_t index;  ///< source number (omod: bit number)
+};
+
+// In the bit order of operand_probes.def.
+constexpr ModBit kVop3Mods[] = {{0, 8, '|', 0},  {0, 9, '|', 1},  {0, 10, '|', 2}, {1, 29, '-', 0}, {1, 30, '-', 1},
+                                {1, 31, '-', 2}, {0, 15, 'c', 0}, {1, 27, 'm', 0}, {1, 28, 'm', 1}};
+constexpr ModBit kSdwaMods[] = {{1, 19, 's', 0}, {1, 20, '-', 0}, {1, 21, '|', 0}, {1, 27, 's', 1},
+                                {1, 28, '-', 1}, {1, 29, '|', 1}, {1, 13, 'c', 0}};
+constexpr ModBit kDppMods[] = {{1, 20, '-', 0}, {1, 21, '|', 0}, {1, 22, '-', 1}, {1, 23, '|', 1}};
+
+// Sets neg/abs/sext/clamp/omod from the modifier bits the way LLVM reads them for this opcode:
+// integer operands turn the neg bit into sext(), operands without modifiers ignore the bits.
+template <size_t N>
+void apply_mods(const Ctx& c, Inst& inst, const OpInfo& info, ModForm form, const ModBit (&bits)[N]) {
+  inst.neg = inst.abs = inst.sdwa_sext = inst.clamp = inst.omod = 0;
+  for (size_t i = 0; i < N; ++i) {
+    const ModBit& b = bits[i];
+    if (!(c.w(b.dword) >> b.bit & 1)) continue;
+    char e = mod_effect(info, form, static_cast<int>(i));
+    if (e == '*' || e == 'x') e = b.role;  // not probed: the encoding's own meaning
+    switch (e) {
+      case '-': inst.neg |= 1 << b.index; break;
+      case '|': inst.abs |= 1 << b.index; break;
+      case 's': inst.sdwa_sext |= 1 << b.index; break;
+      case 'c': inst.clamp = 1; break;
+      case 'm': inst.omod |= b.role == 'm' ? 1 << b.index : 0; break;
+      default: break;  // '.': LLVM ignores the bit
+    }
+  }
+}
+
 // Fields of a VOP1/VOP2/VOPC first dword.
 struct E32 {
   Encoding enc;
@@ -81,7 +116,7 @@ bool decode_sdwa(Ctx& c, Inst& inst) {
   uint32_t w0 = c.w(0), w1 = c.w(1);
   E32 f = split_e32(w0);
   const OpInfo* info = lookup(f.enc, f.opcode);
-  if (!info || !info->has_sdwa || info->nsrc == 0) return false;  // v_nop stays a 4-byte e32
+  if (!info || !info->has_sdwa) return false;
   if ((w0 & info->sdwa_mask[0]) || (w1 & info->sdwa_mask[1])) return false;
   inst.enc = f.enc;
   inst.opcode = f.opcode;
@@ -95,11 +130,8 @@ bool decode_sdwa(Ctx& c, Inst& inst) {
   if (info->nsrc >= 2) inst.src[1] = kVgprFirst + f.vsrc1;
   inst.sdwa_dst_sel = (w1 >> 8) & 7;
   inst.sdwa_dst_unused = (w1 >> 11) & 3;
-  inst.clamp = (w1 >> 13) & 1;
   inst.sdwa_src_sel[0] = (w1 >> 16) & 7;
-  inst.sdwa_sext = ((w1 >> 19) & 1) | (((w1 >> 27) & 1) << 1);
-  inst.neg = ((w1 >> 20) & 1) | (((w1 >> 28) & 1) << 1);
-  inst.abs = ((w1 >> 21) & 1) | (((w1 >> 29) & 1) << 1);
+  apply_mods(c, inst, *info, ModForm::SDWA, kSdwaMods);
   inst.sdwa_src_sel[1] = (w1 >> 24) & 7;
   // A select of 7 has no meaning; LLVM 14 crashes printing it, strobe rejects the word.
   if (inst.sdwa_src_sel[0] == 7 || inst.sdwa_src_sel[1] == 7 || inst.sdwa_dst_sel == 7) return false;
@@ -110,7 +142,7 @@ bool decode_dpp(Ctx& c, Inst& inst) {
   uint32_t w0 = c.w(0), w1 = c.w(1);
   E32 f = split_e32(w0);
   const OpInfo* info = lookup(f.enc, f.opcode);
-  if (!info || !info->has_dpp || info->nsrc == 0) return false;
+  if (!info || !info->has_dpp) return false;
   if ((w0 & info->dpp_mask[0]) || (w1 & info->dpp_mask[1])) return false;
   inst.enc = f.enc;
   inst.opcode = f.opcode;
@@ -124,8 +156,7 @@ bool decode_dpp(Ctx& c, Inst& inst) {
   if (info->nsrc >= 2) inst.src[1] = kVgprFirst + f.vsrc1;
   inst.dpp_ctrl = (w1 >> 8) & 0x1FF;
   inst.dpp_bound_ctrl = (w1 >> 19) & 1;
-  inst.neg = ((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1);
-  inst.abs = ((w1 >> 21) & 1) | (((w1 >> 23) & 1) << 1);
+  apply_mods(c, inst, *info, ModForm::DPP, kDppMods);
   inst.dpp_bank_mask = (w1 >> 24) & 0xF;
   inst.dpp_row_mask = (w1 >> 28) & 0xF;
   return true;
@@ -159,6 +190,7 @@ bool decode_vop3(Ctx& c, Inst& inst) {
     inst.neg = 0;
     return true;
   }
+  apply_mods(c, inst, *info, ModForm::VOP3, kVop3Mods);
   bool is_cmp = starts(*info, "v_cmp");
   if (is_cmp) {
     uint16_t sd = w0 & 0xFF;

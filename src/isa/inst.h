@@ -91,7 +91,7 @@ struct Inst {
   uint8_t sdwa_dst_sel = 6;      ///< 0..3 BYTE_0..3, 4..5 WORD_0..1, 6 DWORD
   uint8_t sdwa_dst_unused = 0;   ///< 0 pad, 1 sext, 2 preserve
   uint8_t sdwa_src_sel[2] = {6, 6};
-  uint8_t sdwa_sext = 0;         ///< bit i: sign-extend source i
+  uint8_t sdwa_sext = 0;         ///< bit i: sign-extend source i (also integer sources of DPP/VOP3)
 
   // ---- DPP ----
   uint16_t dpp_ctrl = 0;

@@ -54,6 +54,35 @@ constexpr ExtRow kExt[] = {
 #undef STROBE_FIXED
 };
 
+struct RegOnlyRow {
+  Encoding enc;
+  uint16_t opcode;
+  uint8_t mask;
+};
+
+constexpr RegOnlyRow kRegOnly[] = {
+#define STROBE_REGONLY(ENC, NUM, MASK) {Encoding::ENC, NUM, MASK},
+#define STROBE_MODS(ENC, FORM, NUM, EFFECTS)
+#include "isa/operand_probes.def"
+#undef STROBE_MODS
+#undef STROBE_REGONLY
+};
+
+struct ModsRow {
+  Encoding enc;
+  ModForm form;
+  uint16_t opcode;
+  const char* effects;
+};
+
+constexpr ModsRow kMods[] = {
+#define STROBE_REGONLY(ENC, NUM, MASK)
+#define STROBE_MODS(ENC, FORM, NUM, EFFECTS) {Encoding::ENC, ModForm::FORM, NUM, EFFECTS},
+#include "isa/operand_probes.def"
+#undef STROBE_MODS
+#undef STROBE_REGONLY
+};
+
 constexpr size_t kEncCount = static_cast<size_t>(Encoding::Invalid);
 constexpr size_t kMaxOpcode = 1024;
 
@@ -201,6 +230,8 @@ struct Table {
       info.one_mask[0] = f.ones[0];
       info.one_mask[1] = f.ones[1];
     }
+    for (const RegOnlyRow& r : kRegOnly) by_enc[static_cast<size_t>(r.enc)][r.opcode].regonly = r.mask;
+    for (const ModsRow& r : kMods) by_enc[static_cast<size_t>(r.enc)][r.opcode].mods[static_cast<int>(r.form)] = r.effects;
     for (const ExtRow& x : kExt) {
       OpInfo& info = by_enc[static_cast<size_t>(x.enc)][x.opcode];
       bool sdwa = x.ext == VopExt::SDWA;
@@ -261,6 +292,14 @@ const OpInfo* lookup(Encoding enc, uint16_t opcode) {
   const Table& t = table();
   size_t e = static_cast<size_t>(enc);
   return t.present[e][opcode] ? &t.by_enc[e][opcode] : nullptr;
+}
+
+char mod_effect(const OpInfo& info, ModForm form, int i) {
+  const char* e = info.mods[static_cast<int>(form)];
+  if (!e) return '*';
+  for (int k = 0; k < i; ++k)
+    if (!e[k]) return '*';
+  return e[i] ? e[i] : '*';
 }
 
 int find_role(const OpInfo& info, Role role) {

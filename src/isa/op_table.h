@@ -38,7 +38,17 @@ struct OpInfo {
   bool has_sdwa = false, has_dpp = false;  ///< VOP1/VOP2/VOPC: LLVM decodes the SDWA/DPP form
   uint32_t sdwa_mask[2] = {0, 0};  ///< fixed-zero bits of the SDWA form
   uint32_t dpp_mask[2] = {0, 0};   ///< fixed-zero bits of the DPP form
+  uint8_t regonly = 0;             ///< bit k: source k is register-only (operand_probes.def)
+  /// Per modifier bit of the VOP3, SDWA and DPP forms (ModForm), what LLVM does with it
+  /// (operand_probes.def): '-' neg, '|' abs, 's' sext, 'c' clamp, 'm' omod, '.' ignored, ...
+  const char* mods[3] = {nullptr, nullptr, nullptr};
 };
+
+/// The forms whose modifier bits operand_probes.def describes.
+enum class ModForm : uint8_t { VOP3, SDWA, DPP };
+
+/// The effect LLVM gives modifier bit `i` of `form` for this opcode ('*' when not probed).
+char mod_effect(const OpInfo& info, ModForm form, int i);
 
 /// The opcode table of `enc`, or nullptr for `opcode` values LLVM rejects.
 const OpInfo* lookup(Encoding enc, uint16_t opcode);

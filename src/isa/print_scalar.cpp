@@ -84,7 +84,11 @@ bool is_branch(std::string_view m) { return m == "s_branch" || m.starts_with("s_
 
 std::string print_scalar(const Inst& inst, const OpInfo& info, uint64_t address) {
   std::string_view m(info.mnemonic);
-  auto src = [&](int k) {
+  auto src = [&](int k) -> std::string {
+    uint16_t code = inst.src[k];
+    bool constant = code >= opcode_field::kIntZero && code <= opcode_field::kLiteral && !(code >= 235 && code <= 239) &&
+                    !(code >= opcode_field::kVccz && code <= opcode_field::kLdsDirect);
+    if ((info.regonly >> k & 1) && constant) return "/*invalid immediate*/";  // register-only operand
     return src_text(inst.src[k], inst.src_dwords[k], inst.src_dwords[k] == 2 ? ImmType::B64 : ImmType::B32,
                     inst.literal);
   };

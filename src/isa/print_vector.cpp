@@ -118,8 +118,12 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
       case Role::Src2: {
         int k = static_cast<int>(o.role) - static_cast<int>(Role::Src0);
         sep();
+        if ((info.regonly >> k & 1) && is_imm_code(inst.src[k])) {
+          out += "/*invalid immediate*/";  // a constant in a register-only operand
+          break;
+        }
         std::string t = src_text(inst.src[k], o.dwords, info.imm[k], inst.literal);
-        if (sdwa && (inst.sdwa_sext >> k & 1)) t = "sext(" + t + ")";
+        if (inst.sdwa_sext >> k & 1) t = "sext(" + t + ")";  // integer operand's neg bit
         out += with_mods(t, inst.neg >> k & 1, inst.abs >> k & 1, is_imm_code(inst.src[k]));
         break;
       }
@@ -130,6 +134,8 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
   if (vop3) {
     if (inst.clamp) out += " clamp";
     out += omod_text(inst.omod);
+  } else if (sdwa && info.n == 0) {
+    // v_nop_sdwa prints no selects at all.
   } else if (sdwa) {
     if (inst.clamp) out += " clamp";
     if (inst.enc != Encoding::VOPC) {
