@@ -167,11 +167,9 @@ bool decode_vop3(Ctx& c, Inst& inst) {
   c.consumed = 2;
   const OpInfo* info;
   if (!begin(c, inst, Encoding::VOP3, (w0 >> 16) & 0x3FF, info)) return false;
-  inst.clamp = (w0 >> 15) & 1;
-  inst.abs = (w0 >> 8) & 7;
-  inst.neg = (w1 >> 29) & 7;
-  inst.omod = (w1 >> 27) & 3;
+  apply_mods(c, inst, *info, ModForm::VOP3, kVop3Mods);
   if (starts(*info, "v_interp")) {
+    // Modifier bits 1 and 2 belong to the printed sources (src1 and src2 fields).
     if (!vector_dst(c, inst, *info, w0 & 0xFF)) return false;
     inst.attr = w1 & 0x3F;
     inst.attr_chan = (w1 >> 6) & 3;
@@ -186,11 +184,8 @@ bool decode_vop3(Ctx& c, Inst& inst) {
       if (!check_operand(c, s2, 1, true)) return false;
       inst.src[2] = s2;
     }
-    inst.abs = 0;
-    inst.neg = 0;
     return true;
   }
-  apply_mods(c, inst, *info, ModForm::VOP3, kVop3Mods);
   bool is_cmp = starts(*info, "v_cmp");
   if (is_cmp) {
     uint16_t sd = w0 & 0xFF;

@@ -25,7 +25,12 @@ std::string with_mods(const std::string& text, bool neg, bool abs, bool is_imm) 
 
 bool is_imm_code(uint16_t c) { return c >= opcode_field::kIntZero && c != 251 && c != 252 && c != 253 && c != 254 && c < opcode_field::kVgprFirst && !(c >= 235 && c <= 239); }
 
-std::string dpp_ctrl(uint16_t c) {
+// LLVM's printDPPCtrl for gfx8; its messages for later-only controls carry their own spacing.
+std::string dpp_ctrl(uint16_t c, bool src64) {
+  bool share = c >= 0x150 && c <= 0x15F;
+  if (src64 && !share) return " /* 64 bit dpp only supports row_newbcast */";
+  if (share) return " /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */";
+  if (c >= 0x160 && c <= 0x16F) return "/* row_xmask is not supported on ASICs earlier than GFX10 */";
   if (c <= 0xFF) {
     return "quad_perm:[" + std::to_string(c & 3) + "," + std::to_string((c >> 2) & 3) + "," +
            std::to_string((c >> 4) & 3) + "," + std::to_string((c >> 6) & 3) + "]";
@@ -84,7 +89,7 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
       out += with_mods(src_text(inst.src[0], 1, ImmType::B32, 0), inst.neg & 2, inst.abs & 2, false);
     }
     out += ", attr" + std::to_string(inst.attr) + "." + "xyzw"[inst.attr_chan];
-    if (info.nsrc >= 2) out += ", " + src_text(inst.src[2], 1, ImmType::B32, 0);
+    if (info.nsrc >= 2) out += ", " + with_mods(src_text(inst.src[2], 1, ImmType::B32, 0), inst.neg & 4, inst.abs & 4, false);
     if (m.find("f16") != std::string_view::npos && inst.interp_high) out += " high";
     if (inst.clamp) out += " clamp";
     out += omod_text(inst.omod);
@@ -145,7 +150,7 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
     if (info.nsrc >= 1) out += std::string(" src0_sel:") + kSel[inst.sdwa_src_sel[0]];
     if (info.nsrc >= 2) out += std::string(" src1_sel:") + kSel[inst.sdwa_src_sel[1]];
   } else if (dpp) {
-    out += " " + dpp_ctrl(inst.dpp_ctrl);
+    out += " " + dpp_ctrl(inst.dpp_ctrl, info.src_dwords[0] == 2);
     out += " row_mask:" + hex(inst.dpp_row_mask) + " bank_mask:" + hex(inst.dpp_bank_mask);
     if (inst.dpp_bound_ctrl) out += " bound_ctrl:1";
   }
