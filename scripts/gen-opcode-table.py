@@ -58,7 +58,8 @@ ENCODINGS = [
     ("VOPC", 256, lambda op: [(0x7C000000 | op << 17 | V0,)]),
     ("VOP3", 1024, vop3_templates),
     ("VINTRP", 4, lambda op: [(0xD4000000 | op << 16,)]),
-    ("DS", 256, lambda op: [(0xD8000000 | op << 17, 0)]),
+    # ds_ordered_count and ds_gws_* exist only with the gds bit set.
+    ("DS", 256, lambda op: [(0xD8000000 | op << 17, 0), (0xD8000000 | op << 17 | 1 << 16, 0)]),
     ("FLAT", 128, lambda op: [(0xDC000000 | op << 18, 0)]),
     # buffer_store_lds_dword (gfx9, still decoded on gfx803) exists only with its lds bit set.
     ("MUBUF", 128, lambda op: [(0xE0000000 | op << 18, 0), (0xE0000000 | op << 18 | 1 << 16, 0)]),

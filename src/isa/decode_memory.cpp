@@ -23,7 +23,12 @@ bool vreg(Ctx& c, const OpInfo& info, int i, unsigned field, uint16_t& out) {
 
 bool ds_has_vdst(const OpInfo& info) {
   return has(info, "rtn") || has(info, "ds_read") || has(info, "swizzle") || has(info, "permute") ||
-         has(info, "consume") || has(info, "append");
+         has(info, "consume") || has(info, "append") || has(info, "ordered_count");
+}
+
+// The two-address forms (offset0/offset1): read2*, write2*, wrxchg2* (not src2_ or condxchg32_).
+bool ds_two_offsets(const OpInfo& info) {
+  return has(info, "_read2") || has(info, "_write2") || has(info, "_wrxchg2");
 }
 
 bool decode_ds(Ctx& c, Inst& inst) {
@@ -34,7 +39,7 @@ bool decode_ds(Ctx& c, Inst& inst) {
   inst.offset = w0 & 0xFF;
   inst.offset1 = (w0 >> 8) & 0xFF;
   inst.gds = (w0 >> 16) & 1;
-  bool two = has(*info, "2_") || has(*info, "2st64");
+  bool two = ds_two_offsets(*info);
   if (!two) inst.offset = w0 & 0xFFFF;
   int i = 0;
   if (ds_has_vdst(*info) && info->n > 0) {

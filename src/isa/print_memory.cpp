@@ -9,6 +9,7 @@
 namespace strobe::isa::detail {
 
 bool ds_has_vdst(const OpInfo& info);
+bool ds_two_offsets(const OpInfo& info);
 
 namespace {
 
@@ -113,7 +114,7 @@ std::string print_memory(const Inst& inst, const OpInfo& info) {
       const uint16_t slots[3] = {inst.addr, inst.data0, inst.data1};
       for (int k = 0; i < info.n && k < 3 && info.ops[i].kind == 'v'; ++i, ++k)
         s += (s.empty() ? "" : ", ") + vreg(slots[k], info.ops[i].dwords);
-      bool two = m.find("2_") != std::string_view::npos || m.find("2st64") != std::string_view::npos;
+      bool two = ds_two_offsets(info);
       if (m == "ds_swizzle_b32") {
         s += swizzle(static_cast<uint16_t>(inst.offset));
       } else if (two) {

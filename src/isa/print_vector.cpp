@@ -51,6 +51,13 @@ std::string dpp_ctrl(uint16_t c, bool src64) {
   }
 }
 
+// A VOP3 interpolation source held in the src`field` field, with that field's modifiers.
+std::string interp_src(const Inst& inst, const OpInfo& info, int field, uint16_t code) {
+  bool imm = is_imm_code(code);
+  std::string t = (info.regonly >> field & 1) && imm ? "/*invalid immediate*/" : src_text(code, 1, ImmType::B32, 0);
+  return with_mods(t, inst.neg >> field & 1, inst.abs >> field & 1, imm);
+}
+
 std::string omod_text(uint8_t omod) {
   switch (omod) {
     case 1: return " mul:2";
@@ -86,10 +93,10 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
       uint16_t p = inst.src[0];
       out += p == 0 ? "p10" : p == 1 ? "p20" : p == 2 ? "p0" : "invalid_param_" + std::to_string(p);
     } else {
-      out += with_mods(src_text(inst.src[0], 1, ImmType::B32, 0), inst.neg & 2, inst.abs & 2, false);
+      out += interp_src(inst, info, 1, inst.src[0]);
     }
     out += ", attr" + std::to_string(inst.attr) + "." + "xyzw"[inst.attr_chan];
-    if (info.nsrc >= 2) out += ", " + with_mods(src_text(inst.src[2], 1, ImmType::B32, 0), inst.neg & 4, inst.abs & 4, false);
+    if (info.nsrc >= 2) out += ", " + interp_src(inst, info, 2, inst.src[2]);
     if (m.find("f16") != std::string_view::npos && inst.interp_high) out += " high";
     if (inst.clamp) out += " clamp";
     out += omod_text(inst.omod);
