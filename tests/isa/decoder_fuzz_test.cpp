@@ -1,6 +1,6 @@
 // Differential fuzzing against LLVM 14's decoder: random words of each encoding class must
 // disassemble to exactly the lines llvm-objdump prints (including .long for rejected words).
-// STROBE_ISA_FUZZ_N sets the words per class (default small so the suite stays quick);
+// STROBE_ISA_FUZZ_N sets the words per class (default 5000: 100,000 words in all, a few seconds);
 // scripts/fuzz-decoder runs 100000.
 #include <gtest/gtest.h>
 
@@ -125,7 +125,7 @@ size_t shown_per_class() {
 
 size_t words_per_class() {
   const char* env = std::getenv("STROBE_ISA_FUZZ_N");
-  return env ? std::strtoull(env, nullptr, 10) : 300;
+  return env ? std::strtoull(env, nullptr, 10) : 5000;
 }
 
 class DecoderFuzz : public ::testing::TestWithParam<FuzzClass> {};
