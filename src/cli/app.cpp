@@ -18,6 +18,8 @@ int run_main(int argc, char** argv) {
   Action action;
   add_launch_command(app, action);
   add_disasm_command(app, action);
+  add_run_command(app, action);
+  add_list_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

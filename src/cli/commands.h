@@ -16,5 +16,9 @@ using Action = std::function<int()>;
 void add_launch_command(CLI::App& app, Action& action);
 /// Adds `strobe disasm`.
 void add_disasm_command(CLI::App& app, Action& action);
+/// Adds `strobe run` (built-in benchmarks).
+void add_run_command(CLI::App& app, Action& action);
+/// Adds `strobe list`.
+void add_list_command(CLI::App& app, Action& action);
 
 }  // namespace strobe::cli

@@ -15,6 +15,7 @@ nlohmann::json to_json(const RunReport& r) {
   j["sampling"] = r.sampling;
   j["verified"] = r.verified;
   j["wall_seconds"] = r.wall_seconds;
+  if (!r.params.is_null()) j["params"] = r.params;
   uint64_t wave = 0, thread = 0;
   auto kernels = nlohmann::json::array();
   for (size_t i = 0; i < r.launches.size(); ++i) {

@@ -28,6 +28,7 @@ struct RunReport {
   std::string sampling = "none";
   bool verified = false;
   double wall_seconds = 0;
+  nlohmann::json params;  ///< effective benchmark parameters (omitted when null)
   std::vector<LaunchRecord> launches;
 };
 

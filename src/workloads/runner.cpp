@@ -1,0 +1,43 @@
+// The benchmark runner.
+#include "workloads/runner.h"
+
+#include <chrono>
+
+#include <fmt/core.h>
+
+#include "common/error.h"
+#include "workloads/benchmark.h"
+
+namespace strobe::workloads {
+
+RunOutcome run_benchmark(RunRequest req) {
+  const BenchmarkInfo* info = Registry::instance().find(req.benchmark);
+  if (!info) {
+    std::string names;
+    for (const auto* b : Registry::instance().all()) names += (names.empty() ? "" : ", ") + b->name;
+    throw InputError(fmt::format("unknown benchmark '{}' (available: {})", req.benchmark, names));
+  }
+  RunOutcome out;
+  out.benchmark = info->name;
+  out.params = resolve_params(info->name, info->params, req.params);
+
+  auto t0 = std::chrono::steady_clock::now();
+  Context ctx(req.backend ? std::move(req.backend) : std::make_unique<FunctionalBackend>());
+  ctx.on_launch = req.on_launch;
+  ctx.corrupt_first_verify_download = req.corrupt_for_test;
+  std::unique_ptr<Benchmark> bench = info->make(out.params);
+  ctx.set_phase(Phase::Setup);
+  bench->setup(ctx);
+  ctx.set_phase(Phase::Run);
+  bench->run(ctx);
+  if (req.verify) {
+    ctx.set_phase(Phase::Verify);
+    bench->verify(ctx);
+    out.verified = true;
+  }
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.launches = ctx.launches();
+  return out;
+}
+
+}  // namespace strobe::workloads

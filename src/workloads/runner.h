@@ -1,0 +1,37 @@
+// Runs one benchmark end to end: resolve parameters, setup, run, optional verification.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workloads/context.h"
+#include "workloads/params.h"
+
+namespace strobe::workloads {
+
+/// What to run.
+struct RunRequest {
+  std::string benchmark;
+  std::vector<std::string> params;  ///< "K=V" assignments
+  bool verify = false;
+  std::unique_ptr<LaunchBackend> backend;  ///< null: functional emulation
+  std::function<void(const LaunchStat&, size_t expected)> on_launch;
+  bool corrupt_for_test = false;  ///< see Context::corrupt_first_verify_download
+};
+
+/// What a run did.
+struct RunOutcome {
+  std::string benchmark;
+  Params params;
+  bool verified = false;
+  double wall_seconds = 0;  ///< setup + run + verification
+  std::vector<LaunchStat> launches;
+};
+
+/// Runs the request. Throws InputError for an unknown benchmark or bad parameters,
+/// VerificationError when the results are wrong, FaultError when a kernel faults.
+RunOutcome run_benchmark(RunRequest req);
+
+}  // namespace strobe::workloads

@@ -1,0 +1,62 @@
+// Comparison of device outputs with CPU references: exact for integers, a stated tolerance for
+// floats; a failure names the output, the first mismatching index, expected and got.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "common/error.h"
+
+namespace strobe::workloads {
+
+/// A benchmark's output differs from its reference. Exit status 1.
+class VerificationError : public Error {
+ public:
+  explicit VerificationError(const std::string& what) : Error(ExitCode::Failure, "verification failed: " + what) {}
+};
+
+/// Throws VerificationError unless `got` equals `expected` element for element.
+template <typename T>
+void expect_equal(const std::string& output, const std::vector<T>& got, const std::vector<T>& expected) {
+  if (got.size() != expected.size())
+    throw VerificationError(fmt::format("{}: {} elements, expected {}", output, got.size(), expected.size()));
+  size_t first = got.size(), count = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!(got[i] == expected[i])) {
+      if (first == got.size()) first = i;
+      ++count;
+    }
+  if (count == 0) return;
+  using P = std::conditional_t<std::is_integral_v<T> && sizeof(T) < sizeof(int), int64_t, T>;
+  throw VerificationError(fmt::format("{}[{}]: expected {}, got {} ({} of {} elements differ)", output, first,
+                                      P(expected[first]), P(got[first]), count, got.size()));
+}
+
+/// Throws VerificationError unless |got - expected| <= abs_tol + rel_tol * |expected| everywhere
+/// (NaN never matches).
+template <typename T>
+void expect_close(const std::string& output, const std::vector<T>& got, const std::vector<T>& expected,
+                  double rel_tol, double abs_tol) {
+  if (got.size() != expected.size())
+    throw VerificationError(fmt::format("{}: {} elements, expected {}", output, got.size(), expected.size()));
+  size_t first = got.size(), count = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    double g = double(got[i]), e = double(expected[i]);
+    if (!(std::fabs(g - e) <= abs_tol + rel_tol * std::fabs(e))) {
+      if (first == got.size()) first = i;
+      ++count;
+    }
+  }
+  if (count == 0) return;
+  throw VerificationError(fmt::format("{}[{}]: expected {:.9g}, got {:.9g} (tolerance {:g} relative + {:g} absolute; "
+                                      "{} of {} elements differ)",
+                                      output, first, double(expected[first]), double(got[first]), rel_tol, abs_tol,
+                                      count, got.size()));
+}
+
+}  // namespace strobe::workloads
