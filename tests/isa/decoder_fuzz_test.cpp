@@ -132,7 +132,10 @@ class DecoderFuzz : public ::testing::TestWithParam<FuzzClass> {};
 
 TEST_P(DecoderFuzz, RandomWordsDisassembleExactlyAsLlvm) {
   const FuzzClass& k = GetParam();
-  std::mt19937 rng(0x5eed0000u ^ static_cast<uint32_t>(std::hash<std::string_view>{}(k.name) & 0xFFFF));
+  // STROBE_ISA_FUZZ_SEED varies the word streams (default 0: the streams the suite always used).
+  const char* seed_env = std::getenv("STROBE_ISA_FUZZ_SEED");
+  uint32_t seed = seed_env ? static_cast<uint32_t>(std::strtoul(seed_env, nullptr, 10)) << 16 : 0;
+  std::mt19937 rng((0x5eed0000u + seed) ^ static_cast<uint32_t>(std::hash<std::string_view>{}(k.name) & 0xFFFF));
   std::vector<uint32_t> words;
   size_t n = words_per_class();
   for (size_t i = 0; i < n; ++i) {
