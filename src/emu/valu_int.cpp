@@ -119,11 +119,11 @@ void mqsad_u32(Wave& w, const isa::Inst& in, ExecContext& ctx) {
 
 void register_valu_int(HandlerTable& t) {
   // ---- 24-bit multiplies
-  BIN32(V_MUL_I32_I24, uint32_t(sext24(a) * sext24(b)));
+  BIN32(V_MUL_I32_I24, uint32_t(int64_t(sext24(a)) * sext24(b)));  // 48-bit product, low half
   BIN32(V_MUL_HI_I32_I24, uint32_t((int64_t(sext24(a)) * sext24(b)) >> 32));
   BIN32(V_MUL_U32_U24, (a & 0xFFFFFF) * (b & 0xFFFFFF));
   BIN32(V_MUL_HI_U32_U24, uint32_t((uint64_t(a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 32));
-  TRI32(V_MAD_I32_I24, uint32_t(sext24(a) * sext24(b) + int32_t(c)));
+  TRI32(V_MAD_I32_I24, uint32_t(int64_t(sext24(a)) * sext24(b) + int32_t(c)));
   TRI32(V_MAD_U32_U24, (a & 0xFFFFFF) * (b & 0xFFFFFF) + c);
   // ---- 32-bit multiplies
   BIN32(V_MUL_LO_U32, a * b);
