@@ -1,0 +1,250 @@
+#include "timing/config/gpu_config.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <variant>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
+
+#include "common/error.h"
+
+namespace strobe::timing {
+
+namespace {
+
+using Member = std::variant<int64_t GpuConfig::*, double GpuConfig::*, std::string GpuConfig::*>;
+
+struct Param {
+  ParamInfo info;
+  Member member;
+};
+
+const std::vector<Param>& params() {
+  static const std::vector<Param> table = [] {
+    std::vector<Param> t;
+    using K = ParamInfo::Kind;
+#define STROBE_INT(field, key, def, lo, hi, unit, doc) \
+  t.push_back({{key, K::Int, #def, double(lo), double(hi), {}, unit, doc}, &GpuConfig::field});
+#define STROBE_FLOAT(field, key, def, lo, hi, unit, doc) \
+  t.push_back({{key, K::Float, #def, double(lo), double(hi), {}, unit, doc}, &GpuConfig::field});
+#define STROBE_ENUM(field, key, def, choices, doc) \
+  t.push_back({{key, K::Enum, def, 0, 0, choices, "", doc}, &GpuConfig::field});
+#define STROBE_STR(field, key, def, doc) t.push_back({{key, K::Str, def, 0, 0, {}, "", doc}, &GpuConfig::field});
+#include "timing/config/params.def"
+#undef STROBE_INT
+#undef STROBE_FLOAT
+#undef STROBE_ENUM
+#undef STROBE_STR
+    return t;
+  }();
+  return table;
+}
+
+const Param* find_param(std::string_view key) {
+  for (const Param& p : params())
+    if (p.info.key == key) return &p;
+  return nullptr;
+}
+
+[[noreturn]] void bad_value(const Param& p, std::string_view value, std::string_view why) {
+  throw InputError(fmt::format("config key '{}': bad value '{}': {}", p.info.key, value, why));
+}
+
+bool in_choices(std::string_view choices, std::string_view v) {
+  size_t start = 0;
+  while (start <= choices.size()) {
+    size_t bar = choices.find('|', start);
+    if (bar == std::string_view::npos) bar = choices.size();
+    if (choices.substr(start, bar - start) == v) return true;
+    start = bar + 1;
+  }
+  return false;
+}
+
+void set_int(GpuConfig& cfg, const Param& p, int64_t v, std::string_view text) {
+  if (double(v) < p.info.min || double(v) > p.info.max)
+    bad_value(p, text, fmt::format("must be between {} and {}", int64_t(p.info.min), int64_t(p.info.max)));
+  if (auto* m = std::get_if<int64_t GpuConfig::*>(&p.member)) cfg.*(*m) = v;
+}
+
+void set_float(GpuConfig& cfg, const Param& p, double v, std::string_view text) {
+  if (!std::isfinite(v) || v < p.info.min || v > p.info.max)
+    bad_value(p, text, fmt::format("must be between {} and {}", p.info.min, p.info.max));
+  if (auto* m = std::get_if<double GpuConfig::*>(&p.member)) cfg.*(*m) = v;
+}
+
+void set_text(GpuConfig& cfg, const Param& p, std::string_view v) {
+  if (p.info.kind == ParamInfo::Kind::Enum && !in_choices(p.info.choices, v))
+    bad_value(p, v, fmt::format("expected one of {}", p.info.choices));
+  if (auto* m = std::get_if<std::string GpuConfig::*>(&p.member)) cfg.*(*m) = std::string(v);
+}
+
+const char* kind_name(ParamInfo::Kind k) {
+  switch (k) {
+    case ParamInfo::Kind::Int: return "an integer";
+    case ParamInfo::Kind::Float: return "a number";
+    default: return "a string";
+  }
+}
+
+void apply_node(GpuConfig& cfg, const std::string& key, const toml::node& n, std::string_view source) {
+  if (const toml::table* t = n.as_table()) {
+    for (auto&& [k, v] : *t) apply_node(cfg, key.empty() ? std::string(k.str()) : key + "." + std::string(k.str()), v, source);
+    return;
+  }
+  const Param* p = find_param(key);
+  if (!p) throw InputError(fmt::format("{}: unknown config key '{}'", source, key));
+  std::ostringstream text;
+  n.visit([&](auto&& v) { text << v; });
+  switch (p->info.kind) {
+    case ParamInfo::Kind::Int:
+      if (auto v = n.value_exact<int64_t>()) return set_int(cfg, *p, *v, text.str());
+      break;
+    case ParamInfo::Kind::Float:
+      if (n.is_integer() || n.is_floating_point()) return set_float(cfg, *p, *n.value<double>(), text.str());
+      break;
+    case ParamInfo::Kind::Enum:
+    case ParamInfo::Kind::Str:
+      if (auto v = n.value_exact<std::string>()) return set_text(cfg, *p, *v);
+      break;
+  }
+  throw InputError(fmt::format("{}: config key '{}': bad value {}: expected {}", source, key, text.str(),
+                               kind_name(p->info.kind)));
+}
+
+void check(bool ok, std::string_view key, const std::string& why) {
+  if (!ok) throw InputError(fmt::format("config key '{}': {}", key, why));
+}
+
+void check_cache(int64_t size_kb, int64_t ways, int64_t line, int64_t parts, std::string_view size_key) {
+  const int64_t bytes = size_kb * 1024 / parts;
+  check(bytes % (ways * line) == 0, size_key,
+        fmt::format("{} KiB is not a whole number of {}-way sets of {}-byte lines", size_kb, ways, line));
+  const int64_t sets = bytes / (ways * line);
+  check(sets >= 1 && std::has_single_bit(uint64_t(sets)), size_key,
+        fmt::format("{} KiB with {} ways gives {} sets; the set count must be a power of two", size_kb, ways, sets));
+}
+
+}  // namespace
+
+const std::vector<ParamInfo>& param_table() {
+  static const std::vector<ParamInfo> infos = [] {
+    std::vector<ParamInfo> v;
+    for (const Param& p : params()) v.push_back(p.info);
+    return v;
+  }();
+  return infos;
+}
+
+std::string preset_dir() {
+  if (const char* env = std::getenv("STROBE_CONFIG_DIR")) return env;
+  return std::string(STROBE_SOURCE_DIR) + "/configs";
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(preset_dir(), ec))
+    if (e.path().extension() == ".toml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void set_param(GpuConfig& cfg, std::string_view key, std::string_view value) {
+  const Param* p = find_param(key);
+  if (!p) throw InputError(fmt::format("unknown config key '{}'", key));
+  switch (p->info.kind) {
+    case ParamInfo::Kind::Int: {
+      int64_t v = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || ec != std::errc() || end != value.data() + value.size())
+        bad_value(*p, value, "expected an integer");
+      return set_int(cfg, *p, v, value);
+    }
+    case ParamInfo::Kind::Float: {
+      double v = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || ec != std::errc() || end != value.data() + value.size())
+        bad_value(*p, value, "expected a number");
+      return set_float(cfg, *p, v, value);
+    }
+    case ParamInfo::Kind::Enum:
+    case ParamInfo::Kind::Str: return set_text(cfg, *p, value);
+  }
+}
+
+void apply_override(GpuConfig& cfg, std::string_view assignment) {
+  size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw InputError(fmt::format("config override '{}' is not KEY=VALUE", assignment));
+  set_param(cfg, assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+void apply_toml(GpuConfig& cfg, std::string_view toml_text, std::string_view source) {
+  toml::table doc;
+  try {
+    doc = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    throw InputError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column,
+                                 e.description()));
+  }
+  apply_node(cfg, "", doc, source);
+}
+
+GpuConfig load_config(std::string_view preset_or_path) {
+  std::filesystem::path path(preset_or_path);
+  if (path.extension() != ".toml") {
+    path = std::filesystem::path(preset_dir()) / (std::string(preset_or_path) + ".toml");
+    if (!std::filesystem::exists(path))
+      throw InputError(fmt::format("unknown GPU preset '{}' (presets: {})", preset_or_path,
+                                   fmt::join(preset_names(), ", ")));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("cannot read GPU configuration {}", path.string()));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  GpuConfig cfg;
+  apply_toml(cfg, ss.str(), path.string());
+  validate(cfg);
+  return cfg;
+}
+
+void validate(const GpuConfig& c) {
+  check(c.num_cus % c.cus_per_shader_array == 0, "gpu.cus_per_shader_array",
+        fmt::format("{} CUs do not divide into shader arrays of {}", c.num_cus, c.cus_per_shader_array));
+  check(std::has_single_bit(uint64_t(c.line_bytes)), "mem.line_bytes", "must be a power of two");
+  check_cache(c.l1v_size_kb, c.l1v_ways, c.line_bytes, 1, "l1v.size_kb");
+  check_cache(c.scache_size_kb, c.scache_ways, c.line_bytes, 1, "scache.size_kb");
+  check_cache(c.l1i_size_kb, c.l1i_ways, c.line_bytes, 1, "l1i.size_kb");
+  check(c.l2_size_kb * 1024 % c.l2_banks == 0, "l2.size_kb", "must divide evenly among the L2 banks");
+  check_cache(c.l2_size_kb, c.l2_ways, c.line_bytes, c.l2_banks, "l2.size_kb");
+  check(c.dram_interleave_bytes % c.line_bytes == 0, "dram.interleave_bytes", "must be a multiple of mem.line_bytes");
+  check(c.dram_row_bytes % c.line_bytes == 0, "dram.row_bytes", "must be a multiple of mem.line_bytes");
+  check(c.fetch_bytes <= c.ib_bytes, "cu.fetch_bytes", "must not exceed cu.ib_bytes");
+  check(c.simds_per_cu * c.wave_slots_per_simd <= 64, "cu.wave_slots_per_simd", "a CU holds at most 64 waves");
+  check(c.vgprs_per_simd % c.vgpr_granule == 0, "cu.vgprs_per_simd", "must be a multiple of cu.vgpr_granule");
+}
+
+nlohmann::json to_json(const GpuConfig& cfg) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const Param& p : params()) {
+    nlohmann::json* node = &j;
+    std::string_view key = p.info.key;
+    size_t dot;
+    while ((dot = key.find('.')) != std::string_view::npos) {
+      node = &(*node)[std::string(key.substr(0, dot))];
+      key.remove_prefix(dot + 1);
+    }
+    std::visit([&](auto m) { (*node)[std::string(key)] = cfg.*m; }, p.member);
+  }
+  return j;
+}
+
+}  // namespace strobe::timing

@@ -1,0 +1,62 @@
+// The timing model's configuration: every parameter declared once (params.def), GPU presets as
+// TOML data files (configs/), type-checked `key=value` overrides, and the effective
+// configuration as JSON. The model resolves this once into its own plain structs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace strobe::timing {
+
+/// Every parameter's value, field by field (declared in params.def with its default).
+struct GpuConfig {
+#define STROBE_INT(field, key, def, lo, hi, unit, doc) int64_t field = def;
+#define STROBE_FLOAT(field, key, def, lo, hi, unit, doc) double field = def;
+#define STROBE_ENUM(field, key, def, choices, doc) std::string field = def;
+#define STROBE_STR(field, key, def, doc) std::string field = def;
+#include "timing/config/params.def"
+#undef STROBE_INT
+#undef STROBE_FLOAT
+#undef STROBE_ENUM
+#undef STROBE_STR
+};
+
+/// Schema entry of one parameter, for docs, tools and error messages.
+struct ParamInfo {
+  enum class Kind : uint8_t { Int, Float, Enum, Str };
+  std::string_view key;
+  Kind kind;
+  std::string_view default_text;  ///< the default as written in params.def
+  double min = 0, max = 0;        ///< bounds (Int, Float)
+  std::string_view choices;       ///< "a|b|c" (Enum)
+  std::string_view unit;
+  std::string_view doc;
+};
+
+/// Every parameter, in declaration order.
+const std::vector<ParamInfo>& param_table();
+
+/// Directory holding the preset files (the source tree's configs/).
+std::string preset_dir();
+/// Names of the presets found in preset_dir() ("mi100", "r9nano", ...), sorted.
+std::vector<std::string> preset_names();
+
+/// The configuration of a preset name ("r9nano") or a path to a TOML file. The file is applied
+/// over the declared defaults. Throws InputError naming the file and the offending key.
+GpuConfig load_config(std::string_view preset_or_path);
+/// Applies a TOML document (nested tables = dotted keys). `source` names it in errors.
+void apply_toml(GpuConfig& cfg, std::string_view toml_text, std::string_view source);
+/// Applies one `key=value` override (dotted key, value parsed as the parameter's type).
+void apply_override(GpuConfig& cfg, std::string_view assignment);
+/// Sets one parameter from text. Throws InputError for an unknown key or a bad value.
+void set_param(GpuConfig& cfg, std::string_view key, std::string_view value);
+/// Cross-parameter checks (geometry of caches, CUs per shader array, ...). Throws InputError.
+void validate(const GpuConfig& cfg);
+/// The fully expanded effective configuration: {"gpu": {"name": ..., ...}, "l2": {...}, ...}.
+nlohmann::json to_json(const GpuConfig& cfg);
+
+}  // namespace strobe::timing

@@ -1,0 +1,435 @@
+#include "timing/cu/compute_unit.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+namespace strobe::timing {
+
+const char* cpi_name(CpiReason r) {
+  static const char* const kNames[] = {"issue", "dependency", "l1", "l2", "dram", "mshr_queue",
+                                       "dram_queue", "barrier", "fetch", "other"};
+  return kNames[size_t(r)];
+}
+
+namespace {
+const char* const kTypeNames[] = {"valu", "scalar", "vmem", "lds", "branch", "internal"};
+}
+
+ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, Engine& engine, RequestPool& pool,
+                         StatsRegistry& stats, Component* l1v, Component* scache, Component* l1i)
+    : Component(std::move(name)), index_(index), p_(p), engine_(engine), pool_(pool), l1v_(l1v), scache_(scache),
+      l1i_(l1i) {
+  const uint32_t slots = p_.res.simds * p_.res.slots_per_simd;
+  waves_.resize(slots);
+  age_.assign(slots, 0);
+  simd_mask_.assign(p_.res.simds, 0);
+  wgs_.resize(p_.res.max_workgroups);
+  ops_.resize(size_t(slots) * (kMaxVm + kMaxLgkm + 2));
+  for (uint32_t i = uint32_t(ops_.size()); i-- > 0;) free_ops_.push_back(i);
+  valu_free_.assign(p_.res.simds, Cycle(0));
+  vgprs_used_.assign(p_.res.simds, 0);
+  sgprs_used_.assign(p_.res.simds, 0);
+  slots_used_.assign(p_.res.simds, 0);
+  for (auto& pol : policy_) pol = make_issue_policy(p_.scheduler);
+  const std::string& n = this->name();
+  stats.add(n + ".wave_instructions", &c_.wave_instructions);
+  stats.add(n + ".thread_instructions", &c_.thread_instructions);
+  for (size_t t = 0; t < size_t(IssueType::COUNT); ++t) {
+    stats.add(n + ".issued." + kTypeNames[t], &c_.issued[t]);
+    if (IssueType(t) != IssueType::Internal) stats.add(n + ".busy." + kTypeNames[t], &c_.busy[t]);
+  }
+  for (size_t r = 0; r < size_t(CpiReason::COUNT); ++r) stats.add(n + ".cpi." + cpi_name(CpiReason(r)), &c_.cpi[r]);
+  stats.add(n + ".workgroups", &c_.workgroups);
+  stats.add(n + ".waves", &c_.waves);
+  stats.add(n + ".fetches", &c_.fetches);
+  stats.add(n + ".lds_conflict_cycles", &c_.lds_conflict_cycles);
+  stats.add(n + ".vmem_lines", &c_.vmem_lines);
+}
+
+ComputeUnit::~ComputeUnit() = default;
+
+void ComputeUnit::begin_launch(const LaunchContext* lc) {
+  lc_ = lc;
+  acct_until_ = engine_.now();
+  last_reason_ = CpiReason::Other;
+  peak_waves_ = 0;
+  fstats_ = {};
+}
+
+bool ComputeUnit::can_accept() const {
+  const WorkgroupNeeds& n = lc_->needs;
+  const CuResources& r = p_.res;
+  if (resident_wgs_ >= r.max_workgroups || lds_used_ + n.lds_bytes > r.lds_bytes) return false;
+  // Place waves greedily on the SIMD with the most free slots that has the registers.
+  uint32_t slots[16], vg[16], sg[16];
+  for (uint32_t s = 0; s < r.simds; ++s) slots[s] = slots_used_[s], vg[s] = vgprs_used_[s], sg[s] = sgprs_used_[s];
+  for (uint32_t i = 0; i < n.waves; ++i) {
+    int best = -1;
+    for (uint32_t s = 0; s < r.simds; ++s) {
+      if (slots[s] >= r.slots_per_simd || vg[s] + n.vgprs_per_wave > r.vgprs_per_simd ||
+          sg[s] + n.sgprs_per_wave > r.sgprs_per_simd)
+        continue;
+      if (best < 0 || slots[s] < slots[best]) best = int(s);
+    }
+    if (best < 0) return false;
+    ++slots[best], vg[best] += n.vgprs_per_wave, sg[best] += n.sgprs_per_wave;
+  }
+  return true;
+}
+
+void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
+  const WorkgroupNeeds& n = lc_->needs;
+  uint32_t gi = 0;
+  while (wgs_[gi].active) ++gi;
+  WgState& g = wgs_[gi];
+  if (!g.wg) g.wg = std::make_unique<emu::WorkGroup>();
+  lc_->executor->init_workgroup(*g.wg, linear_id, index_ * p_.res.max_workgroups + gi);
+  g.active = true;
+  g.slots.clear();
+  g.live_waves = uint32_t(g.wg->waves.size());
+  ++resident_wgs_;
+  lds_used_ += n.lds_bytes;
+  ++c_.workgroups;
+  const uint64_t entry = lc_->program->offsets[lc_->executor->entry_pc()];
+  for (uint32_t i = 0; i < g.live_waves; ++i) {
+    int simd = -1;
+    for (uint32_t s = 0; s < p_.res.simds; ++s) {
+      if (slots_used_[s] >= p_.res.slots_per_simd || vgprs_used_[s] + n.vgprs_per_wave > p_.res.vgprs_per_simd ||
+          sgprs_used_[s] + n.sgprs_per_wave > p_.res.sgprs_per_simd)
+        continue;
+      if (simd < 0 || slots_used_[s] < slots_used_[simd]) simd = int(s);
+    }
+    ++slots_used_[simd], vgprs_used_[simd] += n.vgprs_per_wave, sgprs_used_[simd] += n.sgprs_per_wave;
+    uint32_t slot = uint32_t(simd) * p_.res.slots_per_simd;
+    while (waves_[slot].active) ++slot;
+    WaveState& ws = waves_[slot];
+    const uint32_t epoch = ws.epoch + 1;
+    ws = WaveState{};
+    ws.epoch = epoch;
+    ws.active = true;
+    ws.w = &g.wg->waves[i];
+    ws.wg = gi;
+    ws.simd = uint8_t(simd);
+    ws.ib_lo = ws.ib_hi = entry / p_.fetch_bytes * p_.fetch_bytes;
+    ws.ready_at = now + uint64_t(p_.wave_launch_cycles);
+    ws.wake = ws.ready_at;
+    age_[slot] = next_age_++;
+    simd_mask_[simd] |= uint64_t{1} << (slot % 64);
+    g.slots.push_back(slot);
+    ++resident_waves_;
+    ++c_.waves;
+    wake_at(aligned(ws.wake, ws.simd));
+  }
+  peak_waves_ = std::max(peak_waves_, resident_waves_);
+}
+
+Cycle ComputeUnit::aligned(Cycle t, uint32_t simd) const {
+  const uint64_t n = p_.res.simds;
+  return t + (simd + n - t.value() % n) % n;
+}
+
+void ComputeUnit::wake_at(Cycle t) {
+  if (t < engine_.now()) t = engine_.now();
+  if (tick_pending_ && tick_at_ <= t) return;
+  tick_pending_ = true;
+  tick_at_ = t;
+  engine_.schedule(t, this, kTick);
+}
+
+void ComputeUnit::wake_wave(uint32_t s, Cycle now) {
+  WaveState& ws = waves_[s];
+  ws.wake = now;
+  wake_at(aligned(now, ws.simd));
+}
+
+void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
+  switch (kind) {
+    case kTick:
+      if (!tick_pending_ || now != tick_at_) return;  // superseded by an earlier tick
+      tick_pending_ = false;
+      tick(now);
+      return;
+    case kMemResponse: return response(now, arg);
+    case kOpDone: return complete_op(arg, now);
+    case kExpDone: {
+      WaveState& ws = waves_[arg];
+      --ws.exp;
+      wake_wave(arg, now);
+      retire_if_done(arg, now);
+      return;
+    }
+    default: return;
+  }
+}
+
+CpiReason ComputeUnit::memory_reason(const WaveState& ws, bool vm_wait) const {
+  uint8_t stage = 0;
+  if (vm_wait && ws.vm_count) stage = ops_[ws.vm_fifo[ws.vm_head]].stage;
+  else if (!vm_wait && ws.last_smem_op != UINT32_MAX) stage = ops_[ws.last_smem_op].stage;
+  else if (!vm_wait) return CpiReason::Dependency;  // waiting for the LDS
+  switch (MemStage(stage)) {
+    case MemStage::MshrQueue: return CpiReason::MshrQueue;
+    case MemStage::L2: return CpiReason::L2;
+    case MemStage::Dram: return CpiReason::Dram;
+    case MemStage::DramQueue: return CpiReason::DramQueue;
+    default: return CpiReason::L1;
+  }
+}
+
+bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch) {
+  WaveState& ws = waves_[s];
+  const emu::Wave& w = *ws.w;
+  wants_fetch = false;
+  auto block = [&](CpiReason r, Cycle wake) {
+    ws.reason = r;
+    ws.wake = wake;
+    return false;
+  };
+  if (w.halted) return block(memory_reason(ws, ws.vm != 0), Cycle::never());
+  if (w.at_barrier) return block(CpiReason::Barrier, Cycle::never());
+  if (now < ws.ready_at) return block(ws.ready_reason, ws.ready_at);
+  const isa::Program& prog = *lc_->program;
+  const uint32_t pc = w.pc;
+  if (pc >= prog.insts.size()) return block(CpiReason::Issue, now + 1);  // step() will fault
+  const uint64_t off = prog.offsets[pc];
+  wants_fetch = !ws.fetching && ws.ib_hi - std::min(ws.ib_hi, off) + p_.fetch_bytes <= p_.ib_bytes;
+  if (off < ws.ib_lo || off + prog.insts[pc].size > ws.ib_hi)
+    return block(CpiReason::Fetch, ws.fetching ? Cycle::never() : now + 1);
+  const InstInfo& in = (*lc_->info)[pc];
+  if (in.special == Special::Waitcnt) {
+    const uint32_t vmcnt = in.simm16 & 0xF, expcnt = (in.simm16 >> 4) & 7, lgkmcnt = (in.simm16 >> 8) & 0xF;
+    if (ws.vm > vmcnt) return block(memory_reason(ws, true), Cycle::never());
+    if (ws.lgkm > lgkmcnt) return block(memory_reason(ws, false), Cycle::never());
+    if (ws.exp > expcnt) return block(CpiReason::L1, Cycle::never());
+  }
+  switch (in.type) {
+    case IssueType::Vmem:
+      if (ws.vm >= kMaxVm) return block(memory_reason(ws, true), Cycle::never());
+      if (ws.lgkm >= kMaxLgkm) return block(memory_reason(ws, false), Cycle::never());
+      if (in.is_store && ws.exp >= kMaxExp) return block(CpiReason::L1, Cycle::never());
+      break;
+    case IssueType::Lds:
+      if (ws.lgkm >= kMaxLgkm) return block(memory_reason(ws, false), Cycle::never());
+      break;
+    case IssueType::Scalar:
+      if (in.is_scalar_mem && ws.lgkm >= kMaxLgkm) return block(memory_reason(ws, false), Cycle::never());
+      break;
+    default: break;
+  }
+  Cycle dep{0};
+  for (uint32_t k = 0; k < in.nsrc; ++k)
+    for (uint32_t r = 0; r < in.src[k].count; ++r) dep = max(dep, ws.sb[(in.src[k].first + r) & 511]);
+  for (uint32_t k = 0; k < in.ndst; ++k)  // write-after-write on a register still being produced
+    for (uint32_t r = 0; r < in.dst[k].count; ++r) dep = max(dep, ws.sb[(in.dst[k].first + r) & 511]);
+  if (dep > now) return block(CpiReason::Dependency, dep);
+  const Cycle unit = in.type == IssueType::Valu ? valu_free_[ws.simd] : unit_free_[size_t(in.type)];
+  if (unit > now) return block(CpiReason::Issue, unit);
+  ws.reason = CpiReason::Issue;
+  ws.wake = now + 1;
+  return true;
+}
+
+void ComputeUnit::tick(Cycle now) {
+  // Cycles skipped since the last tick keep the reason the CU had then.
+  if (now > acct_until_) c_.cpi[size_t(last_reason_)] += (now - acct_until_).value();
+  const uint32_t simd = uint32_t(now.value() % p_.res.simds);
+  const uint64_t base = uint64_t(simd) * p_.res.slots_per_simd;
+  uint64_t ready[size_t(IssueType::COUNT)] = {};
+  uint64_t fetch_mask = 0;
+  for (uint64_t m = simd_mask_[simd]; m; m &= m - 1) {
+    const uint32_t s = uint32_t(std::countr_zero(m));
+    bool wants_fetch = false;
+    if (evaluate(s, now, wants_fetch)) ready[size_t((*lc_->info)[waves_[s].w->pc].type)] |= uint64_t{1} << s;
+    if (wants_fetch) fetch_mask |= uint64_t{1} << s;
+  }
+  (void)base;
+  for (uint32_t f = 0; f < p_.fetches_per_cycle && fetch_mask; ++f) {
+    const int s = oldest_in(fetch_mask, age_.data());
+    fetch_mask &= ~(uint64_t{1} << s);
+    start_fetch(uint32_t(s), now);
+  }
+  bool issued = false;
+  for (size_t t = 0; t < size_t(IssueType::Internal); ++t) {
+    if (!ready[t]) continue;
+    const int s = policy_[t]->pick(ready[t], age_.data());
+    policy_[t]->issued(s);
+    issue(uint32_t(s), now);
+    issued = true;
+  }
+  for (uint64_t m = ready[size_t(IssueType::Internal)]; m; m &= m - 1) {
+    issue(uint32_t(std::countr_zero(m)), now);
+    issued = true;
+  }
+  // This cycle's CPI category: an issue, or what holds up the oldest resident wave.
+  CpiReason r = CpiReason::Other;
+  if (issued) {
+    r = CpiReason::Issue;
+  } else {
+    uint64_t best = UINT64_MAX;
+    for (uint32_t s = 0; s < waves_.size(); ++s)
+      if (waves_[s].active && age_[s] < best) best = age_[s], r = waves_[s].reason;
+  }
+  ++c_.cpi[size_t(r)];
+  acct_until_ = now + 1;
+  last_reason_ = resident_waves_ ? r : CpiReason::Other;
+  // Sleep until the earliest wave could make progress (memory responses wake us earlier).
+  Cycle next = Cycle::never();
+  for (uint32_t s = 0; s < waves_.size(); ++s) {
+    const WaveState& ws = waves_[s];
+    if (!ws.active || ws.wake.is_never()) continue;
+    next = min(next, aligned(max(ws.wake, now + 1), ws.simd));
+  }
+  if (!next.is_never()) wake_at(next);
+}
+
+void ComputeUnit::redirect(WaveState& ws) {
+  const isa::Program& prog = *lc_->program;
+  ++ws.epoch;
+  ws.fetching = false;
+  const uint64_t off = ws.w->pc < prog.offsets.size() ? prog.offsets[ws.w->pc] : 0;
+  ws.ib_lo = ws.ib_hi = off / p_.fetch_bytes * p_.fetch_bytes;
+}
+
+void ComputeUnit::start_fetch(uint32_t s, Cycle now) {
+  WaveState& ws = waves_[s];
+  ws.fetching = true;
+  ++c_.fetches;
+  const uint64_t addr = lc_->program->base_address + ws.ib_hi;
+  const uint32_t tag = 0x80000000u | (s << 24) | (ws.epoch & 0xFFFFFF);
+  send(l1i_, now, UINT32_MAX, addr >> p_.line_bits, ReqKind::Read, tag);
+}
+
+void ComputeUnit::issue(uint32_t s, Cycle now) {
+  WaveState& ws = waves_[s];
+  emu::Wave& w = *ws.w;
+  WgState& g = wgs_[ws.wg];
+  const uint32_t pc = w.pc;
+  const InstInfo& in = (*lc_->info)[pc];
+  const isa::Program& prog = *lc_->program;
+  const bool mem = in.type == IssueType::Vmem || in.type == IssueType::Lds || in.is_scalar_mem;
+  if (mem) {
+    mi_.lane_mask = 0;
+    mi_.space = emu::MemAccessInfo::Space::None;
+  }
+  g.wg->ctx.mem_info = mem ? &mi_ : nullptr;
+  const uint64_t before = fstats_.thread_instructions;
+  lc_->executor->step(w, *g.wg, fstats_);
+  ++c_.wave_instructions;
+  c_.thread_instructions += fstats_.thread_instructions - before;
+  ++*lc_->wave_instructions;
+  ++c_.issued[size_t(in.type)];
+  ws.ib_lo = prog.offsets[pc] + prog.insts[pc].size;
+  if (w.pc != pc + 1) redirect(ws);
+  const Cycle done = now + uint64_t(in.latency);
+  switch (in.type) {
+    case IssueType::Valu:
+      valu_free_[ws.simd] = now + uint64_t(in.busy);
+      c_.busy[size_t(IssueType::Valu)] += in.busy;
+      break;
+    case IssueType::Scalar:
+      unit_free_[size_t(IssueType::Scalar)] = now + uint64_t(in.busy);
+      c_.busy[size_t(IssueType::Scalar)] += in.busy;
+      if (in.is_scalar_mem) issue_smem(s, now);
+      break;
+    case IssueType::Vmem:
+      unit_free_[size_t(IssueType::Vmem)] = now + uint64_t(in.busy);
+      c_.busy[size_t(IssueType::Vmem)] += in.busy;
+      issue_vmem(s, in, now);
+      break;
+    case IssueType::Lds: issue_lds(s, now, false); break;
+    case IssueType::Branch:
+      unit_free_[size_t(IssueType::Branch)] = now + uint64_t(in.busy);
+      c_.busy[size_t(IssueType::Branch)] += in.busy;
+      break;
+    case IssueType::Internal:
+      switch (in.special) {
+        case Special::Nop:
+          ws.ready_at = now + uint64_t((in.simm16 & 0xF) + 1);
+          ws.ready_reason = CpiReason::Other;
+          break;
+        case Special::Sleep:
+          ws.ready_at = now + uint64_t(64 * std::max<uint32_t>(1, in.simm16 & 0x7F));
+          ws.ready_reason = CpiReason::Other;
+          break;
+        case Special::Barrier:
+          if (emu::Executor::try_release_barrier(*g.wg)) release_barrier(g, now);
+          break;
+        case Special::Endpgm:
+          if (emu::Executor::try_release_barrier(*g.wg)) release_barrier(g, now);
+          retire_if_done(s, now);
+          break;
+        default: break;
+      }
+      break;
+    default: break;
+  }
+  if (in.type == IssueType::Valu || (in.type == IssueType::Scalar && !in.is_scalar_mem))
+    for (uint32_t k = 0; k < in.ndst; ++k)
+      for (uint32_t r = 0; r < in.dst[k].count; ++r) ws.sb[(in.dst[k].first + r) & 511] = done;
+}
+
+void ComputeUnit::release_barrier(WgState& g, Cycle now) {
+  for (uint32_t s : g.slots) {
+    WaveState& ws = waves_[s];
+    if (!ws.active || ws.w->halted) continue;
+    ws.ready_at = max(ws.ready_at, now + uint64_t(p_.barrier_cycles));
+    ws.ready_reason = CpiReason::Barrier;
+    wake_wave(s, ws.ready_at);
+  }
+}
+
+void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {
+  WaveState& ws = waves_[s];
+  if (!ws.active || !ws.w->halted || ws.vm || ws.lgkm || ws.exp) return;
+  const WorkgroupNeeds& n = lc_->needs;
+  ws.active = false;
+  ws.wake = Cycle::never();
+  simd_mask_[ws.simd] &= ~(uint64_t{1} << s);
+  --slots_used_[ws.simd];
+  vgprs_used_[ws.simd] -= n.vgprs_per_wave;
+  sgprs_used_[ws.simd] -= n.sgprs_per_wave;
+  --resident_waves_;
+  WgState& g = wgs_[ws.wg];
+  if (--g.live_waves == 0) {
+    g.active = false;
+    --resident_wgs_;
+    lds_used_ -= n.lds_bytes;
+    fstats_.wavefronts += g.wg->waves.size();
+    ++fstats_.workgroups;
+    engine_.schedule(now, lc_->dispatcher, 0, index_);
+  }
+}
+
+void ComputeUnit::end_launch(Cycle end) {
+  if (end > acct_until_) c_.cpi[size_t(CpiReason::Other)] += (end - acct_until_).value();
+  acct_until_ = end;
+  last_reason_ = CpiReason::Other;
+}
+
+void ComputeUnit::abort_launch() {
+  for (WaveState& ws : waves_) ws.active = false;
+  for (WgState& g : wgs_) g.active = false;
+  std::fill(simd_mask_.begin(), simd_mask_.end(), 0);
+  std::fill(slots_used_.begin(), slots_used_.end(), 0);
+  std::fill(vgprs_used_.begin(), vgprs_used_.end(), 0);
+  std::fill(sgprs_used_.begin(), sgprs_used_.end(), 0);
+  free_ops_.clear();
+  for (uint32_t i = uint32_t(ops_.size()); i-- > 0;) free_ops_.push_back(i);
+  lds_used_ = resident_wgs_ = resident_waves_ = 0;
+  tick_pending_ = false;
+}
+
+std::string ComputeUnit::describe_state() const {
+  std::string out = fmt::format("{} work-groups, {} waves resident", resident_wgs_, resident_waves_);
+  for (uint32_t s = 0; s < waves_.size(); ++s) {
+    const WaveState& ws = waves_[s];
+    if (!ws.active) continue;
+    out += fmt::format("; wave {} pc {} {} vm={} lgkm={} exp={}{}{}", s, ws.w->pc, cpi_name(ws.reason), ws.vm, ws.lgkm,
+                       ws.exp, ws.w->halted ? " halted" : "", ws.w->at_barrier ? " at-barrier" : "");
+  }
+  return out;
+}
+
+}  // namespace strobe::timing

@@ -1,0 +1,167 @@
+// One compute unit: wave slots on 4 SIMDs, per-wave instruction buffers fed from the shader
+// array's L1I, issue arbitration (one instruction per issue type per cycle, one SIMD's waves
+// per cycle in rotation), register scoreboard, s_waitcnt counters, barriers, the LDS with bank
+// conflicts and the vector memory unit's coalescer in front of the L1V. Execution-driven: when
+// a wave issues, the functional emulator executes the instruction (Executor::step).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emu/dispatch.h"
+#include "emu/executor.h"
+#include "timing/cu/inst_info.h"
+#include "timing/cu/issue_policy.h"
+#include "timing/cu/occupancy.h"
+#include "timing/engine/engine.h"
+#include "timing/mem/mem_req.h"
+#include "timing/stats/stats.h"
+
+namespace strobe::timing {
+
+/// CPI stack categories: every CU cycle of a launch lands in exactly one.
+enum class CpiReason : uint8_t { Issue, Dependency, L1, L2, Dram, MshrQueue, DramQueue, Barrier, Fetch, Other, COUNT };
+const char* cpi_name(CpiReason r);
+
+struct CuParams {
+  CuResources res;
+  InstTimingParams timing;
+  uint32_t simd_width = 16;
+  uint32_t ib_bytes = 64, fetch_bytes = 32, fetches_per_cycle = 1;
+  uint32_t wave_launch_cycles = 32, barrier_cycles = 4;
+  uint32_t lds_banks = 32, lds_lanes_per_cycle = 32, lds_latency = 64;
+  uint32_t line_bits = 6;
+  std::string scheduler = "oldest";
+};
+
+/// What every CU shares during one launch.
+struct LaunchContext {
+  emu::Executor* executor = nullptr;
+  const isa::Program* program = nullptr;
+  const std::vector<InstInfo>* info = nullptr;
+  WorkgroupNeeds needs;
+  Component* dispatcher = nullptr;   ///< woken (kind 0) when a work-group finishes
+  uint64_t* wave_instructions = nullptr;  ///< GPU-wide running count (IPC trace)
+};
+
+class ComputeUnit : public Component {
+ public:
+  enum Kind : uint32_t { kTick = 1, kOpDone = 2, kExpDone = 3 };
+
+  ComputeUnit(std::string name, uint32_t index, const CuParams& p, Engine& engine, RequestPool& pool,
+              StatsRegistry& stats, Component* l1v, Component* scache, Component* l1i);
+  ~ComputeUnit() override;
+
+  void begin_launch(const LaunchContext* lc);
+  /// True if a work-group with the launch's needs fits now.
+  bool can_accept() const;
+  /// Makes work-group `linear_id` resident (can_accept() must be true).
+  void launch_workgroup(Cycle now, uint64_t linear_id);
+  /// Closes the launch's CPI accounting at `end`; the CU must be idle.
+  void end_launch(Cycle end);
+  bool idle() const { return resident_wgs_ == 0; }
+  uint32_t resident_waves() const { return resident_waves_; }
+  uint32_t peak_resident_waves() const { return peak_waves_; }
+  const emu::DispatchStats& functional_stats() const { return fstats_; }
+  /// Drops every resident wave (after a fault aborted the launch).
+  void abort_launch();
+
+  void handle(Cycle now, uint32_t kind, uint32_t arg) override;
+  std::string describe_state() const override;
+
+  struct Counters {
+    uint64_t wave_instructions = 0, thread_instructions = 0;
+    std::array<uint64_t, size_t(IssueType::COUNT)> issued{};
+    std::array<uint64_t, size_t(IssueType::COUNT)> busy{};
+    std::array<uint64_t, size_t(CpiReason::COUNT)> cpi{};
+    uint64_t workgroups = 0, waves = 0, fetches = 0, lds_conflict_cycles = 0, vmem_lines = 0;
+  };
+  const Counters& counters() const { return c_; }
+
+ private:
+  static constexpr uint32_t kMaxVm = 15, kMaxLgkm = 15, kMaxExp = 7, kFifo = 16;
+  struct MemOp {
+    uint32_t slot = 0;
+    uint16_t pending = 0;
+    uint8_t stage = 0;
+    bool done = false, in_vm = false, counts_lgkm = false;
+  };
+  struct WaveState {
+    bool active = false;
+    emu::Wave* w = nullptr;
+    uint32_t wg = 0;
+    uint8_t simd = 0;
+    uint64_t ib_lo = 0, ib_hi = 0;  // buffered program bytes [lo, hi)
+    bool fetching = false;
+    uint32_t epoch = 0;
+    uint8_t vm = 0, lgkm = 0, exp = 0;
+    std::array<uint32_t, kFifo> vm_fifo{};
+    uint8_t vm_head = 0, vm_count = 0;
+    uint32_t last_smem_op = UINT32_MAX;
+    Cycle ready_at{0};
+    CpiReason ready_reason = CpiReason::Other;
+    Cycle wake{0};
+    CpiReason reason = CpiReason::Other;
+    std::array<Cycle, 512> sb{};  // register ready cycle by operand code
+  };
+  struct WgState {
+    bool active = false;
+    uint32_t live_waves = 0;
+    std::vector<uint32_t> slots;
+    std::unique_ptr<emu::WorkGroup> wg;
+  };
+
+  void tick(Cycle now);
+  /// Decides whether wave `s` can issue now; updates its cached reason and wake time.
+  bool evaluate(uint32_t s, Cycle now, bool& wants_fetch);
+  void issue(uint32_t s, Cycle now);
+  void start_fetch(uint32_t s, Cycle now);
+  void redirect(WaveState& ws);
+  void wake_wave(uint32_t s, Cycle now);
+  void wake_at(Cycle t);
+  Cycle aligned(Cycle t, uint32_t simd) const;
+  CpiReason memory_reason(const WaveState& ws, bool vm_wait) const;
+  void retire_if_done(uint32_t s, Cycle now);
+  void release_barrier(WgState& g, Cycle now);
+  // Memory paths (cu_memory.cpp).
+  void issue_vmem(uint32_t s, const InstInfo& info, Cycle now);
+  void issue_smem(uint32_t s, Cycle now);
+  void issue_lds(uint32_t s, Cycle now, bool via_flat);
+  uint32_t lds_cycles() const;
+  uint32_t alloc_op(uint32_t s);
+  void complete_op(uint32_t op, Cycle now);
+  void response(Cycle now, uint32_t req);
+  void send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag);
+
+  uint32_t index_;
+  CuParams p_;
+  Engine& engine_;
+  RequestPool& pool_;
+  Component *l1v_, *scache_, *l1i_;
+  const LaunchContext* lc_ = nullptr;
+  std::array<std::unique_ptr<IssuePolicy>, size_t(IssueType::COUNT)> policy_;
+
+  std::vector<WaveState> waves_;
+  std::vector<uint64_t> age_;
+  std::vector<uint64_t> simd_mask_;  // active slots per SIMD
+  std::vector<WgState> wgs_;
+  std::vector<MemOp> ops_;
+  std::vector<uint32_t> free_ops_;
+  std::vector<Cycle> valu_free_;
+  std::array<Cycle, size_t(IssueType::COUNT)> unit_free_{};
+  std::vector<uint32_t> vgprs_used_, sgprs_used_, slots_used_;
+  uint32_t lds_used_ = 0, resident_wgs_ = 0, resident_waves_ = 0, peak_waves_ = 0;
+  Cycle lds_free_{0};
+  uint64_t next_age_ = 0;
+  bool tick_pending_ = false;
+  Cycle tick_at_{0}, acct_until_{0};
+  CpiReason last_reason_ = CpiReason::Other;
+  emu::MemAccessInfo mi_;
+  emu::DispatchStats fstats_;
+  Counters c_;
+};
+
+}  // namespace strobe::timing

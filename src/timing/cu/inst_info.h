@@ -1,0 +1,47 @@
+// What the timing model needs to know about each instruction of a kernel, computed once per
+// program (never in the issue loop): the issue type, unit occupancy, registers read and written.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "isa/program.h"
+
+namespace strobe::timing {
+
+/// Issue types: at most one instruction of each type issues per CU per cycle. `Internal`
+/// instructions (s_waitcnt, s_nop, s_barrier, ...) are consumed in the instruction buffer.
+enum class IssueType : uint8_t { Valu, Scalar, Vmem, Lds, Branch, Internal, COUNT };
+
+/// Instructions the instruction buffer handles itself.
+enum class Special : uint8_t { None, Waitcnt, Nop, Sleep, Barrier, Endpgm, Ignored };
+
+/// Register range in the 9-bit operand encoding (scalar codes 0..255, VGPRs 256..511).
+struct RegRange {
+  uint16_t first = 0;
+  uint8_t count = 0;
+};
+
+struct InstInfo {
+  IssueType type = IssueType::Internal;
+  Special special = Special::None;
+  bool is_scalar_mem = false;   ///< SMEM (issues on the scalar slot)
+  bool is_store = false;        ///< vector memory write (counts in expcnt until its data is read)
+  bool is_flat = false;         ///< FLAT: counts in vmcnt and lgkmcnt
+  uint16_t busy = 1;            ///< cycles the unit stays occupied
+  uint16_t latency = 1;         ///< cycles until an ALU result may be read
+  uint16_t simm16 = 0;          ///< waitcnt fields, nop count, sleep count
+  uint8_t nsrc = 0, ndst = 0;
+  RegRange src[6];
+  RegRange dst[3];
+};
+
+/// Unit timings the classification needs (resolved from the configuration).
+struct InstTimingParams {
+  uint16_t valu = 4, valu_f64 = 64, valu_trans = 16, salu = 1, branch = 4, vmem = 4, smem = 1;
+};
+
+/// One InstInfo per instruction of `p`, in the same order.
+std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingParams& t);
+
+}  // namespace strobe::timing

@@ -1,0 +1,60 @@
+#include "timing/gpu/dispatcher.h"
+
+#include <fmt/format.h>
+
+namespace strobe::timing {
+
+Dispatcher::Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, uint32_t interval_cycles)
+    : Component("dispatcher"), engine_(engine), cus_(std::move(cus)), interval_(interval_cycles) {}
+
+void Dispatcher::begin(Cycle start, uint64_t workgroups) {
+  total_ = workgroups;
+  next_ = retired_ = 0;
+  rr_ = 0;
+  next_allowed_ = start;
+  try_pending_ = true;
+  engine_.schedule(start, this, kTry);
+}
+
+void Dispatcher::handle(Cycle now, uint32_t kind, uint32_t arg) {
+  if (kind == kRetired) {
+    if (++retired_ == total_) {
+      finish_ = now;
+      engine_.stop();
+      return;
+    }
+    if (!try_pending_ && next_ < total_) try_dispatch(now);
+    return;
+  }
+  try_pending_ = false;
+  try_dispatch(now);
+}
+
+void Dispatcher::try_dispatch(Cycle now) {
+  if (next_ >= total_) return;
+  if (now < next_allowed_) {
+    try_pending_ = true;
+    engine_.schedule(next_allowed_, this, kTry);
+    return;
+  }
+  const uint32_t n = uint32_t(cus_.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t c = (rr_ + i) % n;
+    if (!cus_[c]->can_accept()) continue;
+    cus_[c]->launch_workgroup(now, next_++);
+    rr_ = (c + 1) % n;
+    next_allowed_ = now + uint64_t(interval_);
+    if (next_ < total_) {
+      try_pending_ = true;
+      engine_.schedule(next_allowed_, this, kTry);
+    }
+    return;
+  }
+  // No CU has room: sleep until one retires a work-group.
+}
+
+std::string Dispatcher::describe_state() const {
+  return fmt::format("{} of {} work-groups dispatched, {} retired", next_, total_, retired_);
+}
+
+}  // namespace strobe::timing

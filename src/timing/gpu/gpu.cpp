@@ -1,0 +1,322 @@
+#include "timing/gpu/gpu.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "emu/executor.h"
+#include "timing/cu/compute_unit.h"
+#include "timing/engine/engine.h"
+#include "timing/gpu/dispatcher.h"
+#include "timing/mem/cache.h"
+#include "timing/mem/dram.h"
+
+namespace strobe::timing {
+
+namespace {
+
+uint32_t u32(int64_t v) { return uint32_t(v); }
+
+/// Samples the GPU-wide wave instruction count every `interval` cycles during a launch.
+class IpcSampler : public Component {
+ public:
+  IpcSampler(Engine& e, const uint64_t* counter) : Component("ipc_trace"), engine_(e), counter_(counter) {}
+  void begin(Cycle start, uint64_t interval, uint32_t launch) {
+    interval_ = interval, launch_ = launch, last_ = *counter_;
+    trace.clear();
+    if (interval_) engine_.schedule(start + interval_, this, 0, launch_);
+  }
+  void end(Cycle now, Cycle last_sample_end) {
+    if (interval_ && now > last_sample_end) trace.push_back(double(*counter_ - last_) / double((now - last_sample_end).value()));
+    launch_ = UINT32_MAX;
+  }
+  Cycle last_sample{0};
+  void handle(Cycle now, uint32_t, uint32_t launch) override {
+    if (launch != launch_) return;  // a sample of a finished launch
+    trace.push_back(double(*counter_ - last_) / double(interval_));
+    last_ = *counter_;
+    last_sample = now;
+    engine_.schedule(now + interval_, this, 0, launch_);
+  }
+  std::vector<double> trace;
+
+ private:
+  Engine& engine_;
+  const uint64_t* counter_;
+  uint64_t interval_ = 0, last_ = 0;
+  uint32_t launch_ = UINT32_MAX;
+};
+
+CacheParams cache_params(int64_t size_kb, int64_t ways, int64_t line, uint32_t latency, int64_t mshrs, uint16_t noc) {
+  CacheParams p;
+  p.ways = u32(ways);
+  p.sets = u32(size_kb * 1024 / (ways * line));
+  p.hit_latency = latency;
+  p.fill_latency = latency;
+  p.mshrs = u32(mshrs);
+  p.lower_latency = noc;
+  p.stage = MemStage::L1;
+  return p;
+}
+
+uint32_t core_cycles(int64_t dram_cycles, const GpuConfig& c) {
+  return u32(int64_t(std::ceil(double(dram_cycles) * c.clock_mhz / c.dram_clock_mhz - 1e-9)));
+}
+
+}  // namespace
+
+struct Gpu::Impl {
+  GpuConfig cfg;
+  Engine engine;
+  RequestPool pool;
+  StatsRegistry stats;
+  std::vector<std::unique_ptr<Cache>> l1v, scache, l1i, l2;
+  std::unique_ptr<Dram> dram;
+  std::vector<std::unique_ptr<ComputeUnit>> cus;
+  std::unique_ptr<Dispatcher> dispatcher;
+  std::unique_ptr<IpcSampler> sampler;
+  CuParams cu_params;
+  uint64_t wave_instructions = 0, launches = 0, cycles_total = 0;
+  Cycle start{0};
+
+  explicit Impl(const GpuConfig& c) : cfg(c) {
+    validate(cfg);
+    const int64_t line = cfg.line_bytes;
+    const uint16_t noc = uint16_t(cfg.noc_latency);
+    // L2 banks over DRAM.
+    DramParams dp;
+    dp.channels = u32(cfg.dram_channels);
+    dp.banks = u32(cfg.dram_banks);
+    dp.line_bytes = u32(line);
+    dp.row_bytes = u32(cfg.dram_row_bytes);
+    dp.interleave_bytes = u32(cfg.dram_interleave_bytes);
+    dp.tcl = core_cycles(cfg.dram_tcl, cfg);
+    dp.trcd = core_cycles(cfg.dram_trcd, cfg);
+    dp.trp = core_cycles(cfg.dram_trp, cfg);
+    dp.tccd = core_cycles(cfg.dram_tccd, cfg);
+    dp.controller_latency = u32(cfg.dram_controller_cycles);
+    const double bytes_per_cycle = cfg.dram_bandwidth_gbs * 1000.0 / cfg.clock_mhz / double(cfg.dram_channels);
+    dp.burst_fp = uint64_t(std::llround(double(line) / bytes_per_cycle * 256.0));
+    dp.open_page = cfg.dram_row_policy == "open";
+    dram = std::make_unique<Dram>("dram", dp, engine, pool, stats);
+    const uint32_t data_cycles = u32((line + cfg.noc_bytes_per_cycle - 1) / cfg.noc_bytes_per_cycle);
+    std::vector<Component*> l2_ports;
+    for (int64_t b = 0; b < cfg.l2_banks; ++b) {
+      CacheParams p = cache_params(cfg.l2_size_kb / cfg.l2_banks, cfg.l2_ways, line, u32(cfg.l2_latency), cfg.l2_mshrs, 0);
+      p.sets = u32(cfg.l2_size_kb * 1024 / cfg.l2_banks / (cfg.l2_ways * line));
+      p.index_divisor = u32(cfg.l2_banks);
+      p.miss_latency = u32(cfg.l2_latency);
+      p.fill_latency = 0;
+      p.write_in_cycles = data_cycles;
+      p.data_out_cycles = data_cycles;
+      p.atomic_cycles = u32(cfg.l2_atomic_cycles);
+      p.write_back = true;
+      p.atomics_here = true;
+      p.stage = MemStage::L2;
+      l2.push_back(std::make_unique<Cache>(fmt::format("l2.{}", b), p, engine, pool, stats));
+      l2.back()->set_lower({dram.get()});
+      l2_ports.push_back(l2.back().get());
+    }
+    const int64_t arrays = cfg.num_cus / cfg.cus_per_shader_array;
+    for (int64_t a = 0; a < arrays; ++a) {
+      scache.push_back(std::make_unique<Cache>(
+          fmt::format("scache.{}", a),
+          cache_params(cfg.scache_size_kb, cfg.scache_ways, line, u32(cfg.scache_latency), cfg.scache_mshrs, noc), engine,
+          pool, stats));
+      l1i.push_back(std::make_unique<Cache>(
+          fmt::format("l1i.{}", a), cache_params(cfg.l1i_size_kb, cfg.l1i_ways, line, u32(cfg.l1i_latency), cfg.l1i_mshrs, noc),
+          engine, pool, stats));
+      scache.back()->set_lower(l2_ports);
+      l1i.back()->set_lower(l2_ports);
+    }
+    cu_params.res = CuResources{u32(cfg.simds_per_cu), u32(cfg.wave_slots_per_simd), u32(cfg.vgprs_per_simd),
+                                u32(cfg.vgpr_granule), u32(cfg.sgprs_per_simd), u32(cfg.sgpr_granule),
+                                u32(cfg.lds_bytes_per_cu), u32(cfg.lds_granule), u32(cfg.max_workgroups_per_cu)};
+    InstTimingParams& t = cu_params.timing;
+    t.valu = uint16_t(cfg.valu_cycles);
+    t.valu_f64 = uint16_t(cfg.valu_f64_cycles);
+    t.valu_trans = uint16_t(cfg.valu_trans_cycles);
+    t.salu = uint16_t(cfg.salu_cycles);
+    t.branch = uint16_t(cfg.branch_cycles);
+    t.vmem = uint16_t(cfg.vmem_issue_cycles);
+    t.smem = uint16_t(cfg.smem_issue_cycles);
+    cu_params.simd_width = u32(cfg.simd_width);
+    cu_params.ib_bytes = u32(cfg.ib_bytes);
+    cu_params.fetch_bytes = u32(cfg.fetch_bytes);
+    cu_params.fetches_per_cycle = u32(cfg.fetches_per_cycle);
+    cu_params.wave_launch_cycles = u32(cfg.wave_launch_cycles);
+    cu_params.barrier_cycles = u32(cfg.barrier_cycles);
+    cu_params.lds_banks = u32(cfg.lds_banks);
+    cu_params.lds_lanes_per_cycle = u32(cfg.lds_lanes_per_cycle);
+    cu_params.lds_latency = u32(cfg.lds_latency);
+    cu_params.line_bits = u32(std::countr_zero(uint64_t(line)));
+    cu_params.scheduler = cfg.scheduler;
+    std::vector<ComputeUnit*> cu_ptrs;
+    for (int64_t i = 0; i < cfg.num_cus; ++i) {
+      l1v.push_back(std::make_unique<Cache>(
+          fmt::format("l1v.{}", i), cache_params(cfg.l1v_size_kb, cfg.l1v_ways, line, u32(cfg.l1v_latency), cfg.l1v_mshrs, noc),
+          engine, pool, stats));
+      l1v.back()->set_lower(l2_ports);
+      const size_t a = size_t(i / cfg.cus_per_shader_array);
+      cus.push_back(std::make_unique<ComputeUnit>(fmt::format("cu.{}", i), uint32_t(i), cu_params, engine, pool, stats,
+                                                  l1v.back().get(), scache[a].get(), l1i[a].get()));
+      cu_ptrs.push_back(cus.back().get());
+    }
+    dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, u32(cfg.wg_dispatch_cycles));
+    sampler = std::make_unique<IpcSampler>(engine, &wave_instructions);
+    stats.add("gpu.cycles", &cycles_total);
+    stats.add("gpu.launches", &launches);
+  }
+
+  std::string dump_state() const {
+    std::string s = fmt::format("at cycle {}:\n  {}: {}\n", engine.now().value(), dispatcher->name(),
+                                dispatcher->describe_state());
+    for (const auto& c : cus)
+      if (!c->idle()) s += fmt::format("  {}: {}\n", c->name(), c->describe_state());
+    for (const auto& c : l2) s += fmt::format("  {}: {}\n", c->name(), c->describe_state());
+    return s;
+  }
+};
+
+Gpu::Gpu(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
+Gpu::~Gpu() = default;
+
+const GpuConfig& Gpu::config() const { return impl_->cfg; }
+nlohmann::json Gpu::config_json() const { return to_json(impl_->cfg); }
+StatsSnapshot Gpu::snapshot() const { return impl_->stats.snapshot(); }
+Cycle Gpu::now() const { return impl_->engine.now(); }
+
+LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+  Impl& g = *impl_;
+  const GpuConfig& cfg = g.cfg;
+  emu::Executor ex(d, mem, uint32_t(cfg.num_cus * cfg.max_workgroups_per_cu));
+  const std::vector<InstInfo> info = build_inst_info(*d.program, g.cu_params.timing);
+  const uint32_t items = d.local[0] * d.local[1] * d.local[2];
+  const uint32_t lds = std::max(d.lds_bytes, d.kd.group_segment_fixed_size);
+  LaunchContext lc;
+  lc.executor = &ex;
+  lc.program = d.program;
+  lc.info = &info;
+  lc.needs = workgroup_needs(d.kd, items, lds, g.cu_params.res);
+  lc.dispatcher = g.dispatcher.get();
+  lc.wave_instructions = &g.wave_instructions;
+  LaunchTiming lt;
+  lt.kernel = d.kernel_name;
+  lt.occupancy = occupancy(lc.needs, g.cu_params.res);
+  if (lt.occupancy.workgroups_per_cu == 0)
+    throw InputError(fmt::format("kernel {}: a work-group of {} waves ({} VGPRs, {} SGPRs per wave, {} bytes of LDS) "
+                                 "does not fit on a CU (limited by {})",
+                                 d.kernel_name, lc.needs.waves, lc.needs.vgprs_per_wave, lc.needs.sgprs_per_wave,
+                                 lc.needs.lds_bytes, lt.occupancy.limiter));
+
+  const StatsSnapshot before = g.stats.snapshot();
+  const Cycle start = g.engine.now();
+  for (auto& c : g.cus) c->begin_launch(&lc);
+  ++g.launches;
+  g.dispatcher->begin(start + uint64_t(cfg.launch_overhead_cycles), ex.workgroup_count());
+  g.sampler->last_sample = start;
+  g.sampler->begin(start, uint64_t(cfg.ipc_trace_interval), uint32_t(g.launches));
+  try {
+    uint64_t seen = g.wave_instructions;
+    while (!g.dispatcher->finished()) {
+      const bool drained = g.engine.run(g.engine.now() + uint64_t(cfg.watchdog_cycles));
+      if (g.dispatcher->finished()) break;
+      if (drained && g.engine.empty())
+        throw FaultError(fmt::format("kernel {}: timing model deadlock (no pending events)\n{}", d.kernel_name,
+                                     g.dump_state()));
+      if (!drained && g.wave_instructions == seen)
+        throw FaultError(fmt::format("kernel {}: no instruction issued for {} cycles\n{}", d.kernel_name,
+                                     cfg.watchdog_cycles, g.dump_state()));
+      seen = g.wave_instructions;
+    }
+  } catch (...) {
+    // The machine's in-flight state is inconsistent after a fault: start from a fresh GPU.
+    const GpuConfig keep = g.cfg;
+    impl_ = std::make_unique<Impl>(keep);
+    throw;
+  }
+  const Cycle end = g.dispatcher->finish_time();
+  for (auto& c : g.cus) {
+    c->end_launch(end);
+    lt.peak_waves_per_cu = std::max(lt.peak_waves_per_cu, c->peak_resident_waves());
+    const emu::DispatchStats& f = c->functional_stats();
+    lt.functional.wave_instructions += f.wave_instructions;
+    lt.functional.thread_instructions += f.thread_instructions;
+    lt.functional.vector_memory_instructions += f.vector_memory_instructions;
+    lt.functional.scalar_memory_instructions += f.scalar_memory_instructions;
+    lt.functional.lds_instructions += f.lds_instructions;
+    lt.functional.workgroups += f.workgroups;
+    lt.functional.wavefronts += f.wavefronts;
+  }
+  g.sampler->end(end, g.sampler->last_sample);
+  lt.ipc_trace = std::move(g.sampler->trace);
+  lt.ipc_trace_interval = uint64_t(cfg.ipc_trace_interval);
+  lt.cycles = (end - start).value();
+  g.cycles_total += lt.cycles;
+  lt.sim_seconds = double(lt.cycles) / (cfg.clock_mhz * 1e6);
+  lt.wave_instructions = lt.functional.wave_instructions;
+  lt.thread_instructions = lt.functional.thread_instructions;
+  lt.ipc = lt.cycles ? double(lt.wave_instructions) / double(lt.cycles) : 0;
+  lt.stats = g.stats.snapshot() - before;
+  return lt;
+}
+
+nlohmann::json summarize(const StatsSnapshot& s, uint64_t cycles) {
+  nlohmann::json j;
+  nlohmann::json cpi = nlohmann::json::object();
+  uint64_t cpi_total = 0;
+  for (size_t r = 0; r < size_t(CpiReason::COUNT); ++r)
+    cpi_total += s.sum("cu.", std::string(".cpi.") + cpi_name(CpiReason(r)));
+  for (size_t r = 0; r < size_t(CpiReason::COUNT); ++r) {
+    const uint64_t v = s.sum("cu.", std::string(".cpi.") + cpi_name(CpiReason(r)));
+    cpi[cpi_name(CpiReason(r))] = {{"cycles", v}, {"fraction", cpi_total ? double(v) / double(cpi_total) : 0.0}};
+  }
+  j["cpi_stack"] = cpi;
+  nlohmann::json units = nlohmann::json::object();
+  for (const char* u : {"valu", "scalar", "vmem", "lds", "branch"})
+    units[u] = {{"busy_cycles", s.sum("cu.", std::string(".busy.") + u)},
+                {"instructions", s.sum("cu.", std::string(".issued.") + u)}};
+  units["internal"] = {{"instructions", s.sum("cu.", ".issued.internal")}};
+  j["units"] = units;
+  nlohmann::json caches = nlohmann::json::object();
+  for (const char* c : {"l1v", "scache", "l1i", "l2"}) {
+    nlohmann::json e;
+    for (const char* k : {"reads", "read_hits", "read_misses", "mshr_merges", "mshr_full", "writes", "write_hits",
+                          "write_misses", "atomics", "writebacks", "evictions"})
+      e[k] = s.sum(std::string(c) + ".", std::string(".") + k);
+    const uint64_t reads = e["reads"];
+    e["read_hit_rate"] = reads ? double(uint64_t(e["read_hits"])) / double(reads) : 0.0;
+    caches[c] = e;
+  }
+  j["caches"] = caches;
+  nlohmann::json dram;
+  for (const char* k : {"reads", "writes", "bytes", "row_hits", "row_misses", "row_conflicts", "queue_cycles"})
+    dram[k] = s.get(std::string("dram.") + k);
+  dram["bandwidth_bytes_per_cycle"] = cycles ? double(s.get("dram.bytes")) / double(cycles) : 0.0;
+  j["dram"] = dram;
+  return j;
+}
+
+nlohmann::json LaunchTiming::to_json() const {
+  nlohmann::json j = summarize(stats, cycles);
+  j["kernel"] = kernel;
+  j["cycles"] = cycles;
+  j["sim_seconds"] = sim_seconds;
+  j["wave_instructions"] = wave_instructions;
+  j["thread_instructions"] = thread_instructions;
+  j["ipc"] = ipc;
+  j["occupancy"] = {{"waves_per_simd", occupancy.waves_per_simd},
+                    {"workgroups_per_cu", occupancy.workgroups_per_cu},
+                    {"waves_per_cu", occupancy.waves_per_cu},
+                    {"limiter", occupancy.limiter},
+                    {"peak_waves_per_cu", peak_waves_per_cu}};
+  j["ipc_trace"] = {{"interval_cycles", ipc_trace_interval}, {"ipc", ipc_trace}};
+  j["counters"] = stats.to_json();
+  return j;
+}
+
+}  // namespace strobe::timing

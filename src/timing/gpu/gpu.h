@@ -1,0 +1,73 @@
+// The timing model's entry point: a GPU built from a configuration, running dispatches
+// execution-driven (the functional emulator supplies values, the model decides when each wave
+// issues). Cache and DRAM state persist across launches, as on hardware.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "emu/dispatch.h"
+#include "timing/config/gpu_config.h"
+#include "timing/cu/occupancy.h"
+#include "timing/engine/cycle.h"
+#include "timing/stats/stats.h"
+
+namespace strobe::emu { class GlobalMemory; }
+
+namespace strobe::timing {
+
+/// The timing of one launch.
+struct LaunchTiming {
+  std::string kernel;
+  uint64_t cycles = 0;               ///< from the launch to the last work-group's retirement
+  double sim_seconds = 0;            ///< cycles at the core clock
+  uint64_t wave_instructions = 0;
+  uint64_t thread_instructions = 0;
+  double ipc = 0;                    ///< wave instructions per cycle, whole GPU
+  Occupancy occupancy;               ///< steady-state occupancy of this kernel
+  uint32_t peak_waves_per_cu = 0;    ///< most waves resident on any CU at once
+  emu::DispatchStats functional;     ///< the emulator's counters for the dispatch
+  StatsSnapshot stats;               ///< every counter, this launch only (difference of snapshots)
+  uint64_t ipc_trace_interval = 0;   ///< cycles per IPC trace sample (0: no trace)
+  std::vector<double> ipc_trace;     ///< wave instructions per cycle in each interval
+
+  /// {"kernel", "cycles", "sim_seconds", "wave_instructions", "thread_instructions", "ipc",
+  ///  "occupancy", "cpi_stack", "units", "caches", "dram", "ipc_trace", "counters"}.
+  nlohmann::json to_json() const;
+};
+
+/// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
+/// cycles, cache and DRAM totals over all instances. Shared by LaunchTiming and Gpu.
+nlohmann::json summarize(const StatsSnapshot& s, uint64_t cycles);
+
+class Gpu {
+ public:
+  /// Builds the GPU. Throws InputError if the configuration is invalid.
+  explicit Gpu(const GpuConfig& cfg);
+  ~Gpu();
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+
+  /// Runs one dispatch to completion in detailed timing mode; the memory image is updated as
+  /// the functional emulator would. Throws InputError for a bad launch and FaultError for a
+  /// kernel fault or a launch that stops making progress (with every component's state).
+  LaunchTiming run(const emu::Dispatch& d, emu::GlobalMemory& mem);
+
+  const GpuConfig& config() const;
+  /// The effective configuration as JSON (write it next to every result).
+  nlohmann::json config_json() const;
+  /// Every counter since construction (subtract two snapshots for a window).
+  StatsSnapshot snapshot() const;
+  /// Simulated cycles since construction (all launches).
+  Cycle now() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace strobe::timing

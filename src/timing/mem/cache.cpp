@@ -1,0 +1,192 @@
+#include "timing/mem/cache.h"
+
+#include <fmt/format.h>
+
+namespace strobe::timing {
+
+namespace {
+constexpr uint32_t kWritebackTag = UINT32_MAX;
+}
+
+Cache::Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats)
+    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool) {
+  tag_.assign(size_t(p_.sets) * p_.ways, 0);
+  lru_.assign(tag_.size(), 0);
+  dirty_.assign(tag_.size(), 0);
+  mshr_.resize(p_.mshrs);
+  blocked_.reserve(256);
+  const std::string& n = this->name();
+  stats.add(n + ".reads", &c_.reads);
+  stats.add(n + ".read_hits", &c_.read_hits);
+  stats.add(n + ".read_misses", &c_.read_misses);
+  stats.add(n + ".mshr_merges", &c_.mshr_merges);
+  stats.add(n + ".mshr_full", &c_.mshr_full);
+  stats.add(n + ".writes", &c_.writes);
+  stats.add(n + ".write_hits", &c_.write_hits);
+  stats.add(n + ".write_misses", &c_.write_misses);
+  stats.add(n + ".atomics", &c_.atomics);
+  stats.add(n + ".writebacks", &c_.writebacks);
+  stats.add(n + ".evictions", &c_.evictions);
+}
+
+int Cache::find(uint64_t line, uint32_t set) const {
+  const uint64_t* t = &tag_[size_t(set) * p_.ways];
+  for (uint32_t w = 0; w < p_.ways; ++w)
+    if (t[w] == line + 1) return int(w);
+  return -1;
+}
+
+bool Cache::contains(uint64_t line) const { return find(line, set_of(line)) >= 0; }
+
+bool Cache::is_dirty(uint64_t line) const {
+  uint32_t set = set_of(line);
+  int w = find(line, set);
+  return w >= 0 && dirty_[size_t(set) * p_.ways + w];
+}
+
+void Cache::send_lower(Cycle when, uint32_t r) {
+  MemReq& q = pool_[r];
+  q.return_latency = p_.lower_latency;
+  engine_.schedule(when + uint64_t(p_.lower_latency), lowers_[q.line % lowers_.size()], kMemRequest, r);
+}
+
+uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
+  const size_t base = size_t(set) * p_.ways;
+  int w = find(line, set);
+  if (w < 0) {
+    uint32_t victim = 0;
+    for (uint32_t i = 0; i < p_.ways; ++i) {
+      if (tag_[base + i] == 0) { victim = i; break; }
+      if (lru_[base + i] < lru_[base + victim]) victim = i;
+    }
+    const size_t s = base + victim;
+    if (tag_[s] != 0) {
+      ++c_.evictions;
+      if (dirty_[s] && p_.write_back && !lowers_.empty()) {
+        ++c_.writebacks;
+        uint32_t wb = pool_.alloc();
+        MemReq& q = pool_[wb];
+        q.line = tag_[s] - 1;
+        q.kind = ReqKind::Write;
+        q.reply_to = this;
+        q.tag = kWritebackTag;
+        send_lower(now, wb);
+      }
+    }
+    tag_[s] = line + 1;
+    dirty_[s] = 0;
+    w = int(victim);
+  }
+  lru_[base + w] = ++stamp_;
+  return uint32_t(base + w);
+}
+
+void Cache::respond(Cycle when, uint32_t r, bool data) {
+  if (data) {
+    when = max(when, out_free_);
+    out_free_ = when + uint64_t(p_.data_out_cycles);
+  }
+  MemReq& q = pool_[r];
+  engine_.schedule(when + uint64_t(q.return_latency), q.reply_to, kMemResponse, r);
+}
+
+void Cache::handle(Cycle now, uint32_t kind, uint32_t arg) {
+  if (kind == kMemRequest) return request(now, arg);
+  if (pool_[arg].tag == kWritebackTag) return pool_.release(arg);  // write-back acknowledged
+  fill(now, arg);
+}
+
+void Cache::request(Cycle now, uint32_t r) {
+  MemReq& q = pool_[r];
+  const Cycle start = max(now, port_free_);
+  port_free_ = start + uint64_t(q.kind == ReqKind::Write ? p_.write_in_cycles : p_.lookup_cycles);
+  q.mark(p_.stage);
+  const uint32_t set = set_of(q.line);
+  const int way = find(q.line, set);
+  const size_t slot = size_t(set) * p_.ways + uint32_t(way < 0 ? 0 : way);
+
+  if (q.kind == ReqKind::Write || (q.kind == ReqKind::Atomic && !p_.atomics_here)) {
+    if (q.kind == ReqKind::Write) {
+      ++c_.writes;
+      ++(way >= 0 ? c_.write_hits : c_.write_misses);
+    } else {
+      ++c_.atomics;
+    }
+    if (!p_.write_back) {  // write-through: update a present line (atomics invalidate it), forward
+      if (way >= 0) {
+        if (q.kind == ReqKind::Atomic) tag_[slot] = 0; else lru_[slot] = ++stamp_;
+      }
+      send_lower(start + uint64_t(p_.miss_latency), r);
+      return;
+    }
+    dirty_[install(start, q.line, set)] = 1;  // write-allocate; byte masks make a fetch unnecessary
+    respond(start + uint64_t(p_.hit_latency), r, false);
+    return;
+  }
+
+  if (q.kind == ReqKind::Atomic) ++c_.atomics; else ++c_.reads;
+  if (way >= 0) {
+    if (q.kind == ReqKind::Read) ++c_.read_hits;
+    lru_[slot] = ++stamp_;
+    uint64_t lat = p_.hit_latency;
+    if (q.kind == ReqKind::Atomic) { dirty_[slot] = 1; lat += p_.atomic_cycles; }
+    respond(start + lat, r, true);
+    return;
+  }
+  if (q.kind == ReqKind::Read) ++c_.read_misses;
+  for (Mshr& m : mshr_) {
+    if (m.valid && m.line == q.line) {  // secondary miss: wait for the same fill
+      ++c_.mshr_merges;
+      q.next = RequestPool::kNil;
+      pool_[m.tail].next = r;
+      m.tail = r;
+      return;
+    }
+  }
+  if (mshr_used_ == p_.mshrs) {  // back-pressure: wait for an MSHR to free
+    ++c_.mshr_full;
+    q.mark(MemStage::MshrQueue);
+    blocked_.push_back(r);
+    return;
+  }
+  uint32_t mi = 0;
+  while (mshr_[mi].valid) ++mi;
+  Mshr& m = mshr_[mi];
+  m = Mshr{q.line, r, r, true};
+  q.next = RequestPool::kNil;
+  ++mshr_used_;
+  uint32_t f = pool_.alloc();
+  MemReq& fq = pool_[f];
+  const MemReq& oq = pool_[r];  // pool_ may have grown: re-read
+  fq.line = oq.line;
+  fq.kind = ReqKind::Read;
+  fq.reply_to = this;
+  fq.tag = mi;
+  fq.stage = oq.stage;
+  send_lower(start + uint64_t(p_.miss_latency), f);
+}
+
+void Cache::fill(Cycle now, uint32_t f) {
+  const uint32_t mi = pool_[f].tag;
+  pool_.release(f);
+  Mshr& m = mshr_[mi];
+  const uint32_t slot = install(now, m.line, set_of(m.line));
+  for (uint32_t r = m.head; r != RequestPool::kNil;) {
+    const uint32_t next = pool_[r].next;
+    uint64_t lat = p_.fill_latency;
+    if (pool_[r].kind == ReqKind::Atomic) { dirty_[slot] = 1; lat += p_.atomic_cycles; }
+    respond(now + lat, r, true);
+    r = next;
+  }
+  m = Mshr{};
+  --mshr_used_;
+  // Replay requests that were waiting for an MSHR, in arrival order.
+  while (blocked_head_ < blocked_.size() && mshr_used_ < p_.mshrs) request(now, blocked_[blocked_head_++]);
+  if (blocked_head_ == blocked_.size()) blocked_.clear(), blocked_head_ = 0;
+}
+
+std::string Cache::describe_state() const {
+  return fmt::format("{} MSHRs in use, {} requests waiting for an MSHR", mshr_used_, blocked_.size() - blocked_head_);
+}
+
+}  // namespace strobe::timing

@@ -1,0 +1,87 @@
+// A set-associative cache with LRU replacement, MSHRs that merge misses to the same line, a
+// lookup port with finite throughput and either write-back/write-allocate (L2) or
+// write-through/no-write-allocate (L1V) stores. One class serves L1V, L1I, scalar cache and
+// each L2 bank; the parameters differ.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "timing/engine/engine.h"
+#include "timing/mem/mem_req.h"
+#include "timing/stats/stats.h"
+
+namespace strobe::timing {
+
+struct CacheParams {
+  uint32_t sets = 64, ways = 4;
+  uint32_t index_divisor = 1;   ///< line / divisor selects the set (removes bank-interleave bits)
+  uint32_t hit_latency = 1;     ///< lookup to response on a hit
+  uint32_t miss_latency = 0;    ///< lookup to the request leaving for the lower level
+  uint32_t fill_latency = 0;    ///< fill arrival to response for the waiting requests
+  uint32_t mshrs = 16;
+  uint32_t lookup_cycles = 1;   ///< port occupancy of a read lookup
+  uint32_t write_in_cycles = 1; ///< port occupancy of a write (it carries a line of data)
+  uint32_t data_out_cycles = 1; ///< response port occupancy of a line of data
+  uint32_t atomic_cycles = 0;   ///< extra latency of an atomic performed here
+  uint16_t lower_latency = 0;   ///< one-way latency to and from the lower level
+  bool write_back = false;      ///< true: write-back + write-allocate; false: write-through, no allocate
+  bool atomics_here = false;    ///< true: perform atomics (L2); false: forward them (L1)
+  MemStage stage = MemStage::L1;///< CPI stage of requests waiting on this level
+};
+
+class Cache : public Component {
+ public:
+  Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats);
+
+  /// Lower level(s): a line goes to lowers[line % lowers.size()] (address-interleaved banks).
+  void set_lower(std::vector<Component*> lowers) { lowers_ = std::move(lowers); }
+  void handle(Cycle now, uint32_t kind, uint32_t arg) override;
+  std::string describe_state() const override;
+
+  /// True if `line` is present (tests).
+  bool contains(uint64_t line) const;
+  /// True if `line` is present and dirty (tests).
+  bool is_dirty(uint64_t line) const;
+  uint32_t mshrs_in_use() const { return mshr_used_; }
+
+  struct Counters {
+    uint64_t reads = 0, read_hits = 0, read_misses = 0, mshr_merges = 0, mshr_full = 0;
+    uint64_t writes = 0, write_hits = 0, write_misses = 0, atomics = 0, writebacks = 0, evictions = 0;
+  };
+  const Counters& counters() const { return c_; }
+
+ private:
+  struct Mshr {
+    uint64_t line = 0;
+    uint32_t head = RequestPool::kNil, tail = RequestPool::kNil;
+    bool valid = false;
+  };
+  void request(Cycle now, uint32_t r);
+  void fill(Cycle now, uint32_t r);
+  void respond(Cycle when, uint32_t r, bool data);
+  /// Way index holding `line` in its set, or -1.
+  int find(uint64_t line, uint32_t set) const;
+  /// Installs `line`, evicting (and writing back) the LRU way if needed; returns the slot.
+  uint32_t install(Cycle now, uint64_t line, uint32_t set);
+  void send_lower(Cycle when, uint32_t r);
+  uint32_t set_of(uint64_t line) const { return uint32_t((line / p_.index_divisor) & (p_.sets - 1)); }
+
+  CacheParams p_;
+  Engine& engine_;
+  RequestPool& pool_;
+  std::vector<Component*> lowers_;
+  std::vector<uint64_t> tag_;    // line + 1 per slot, 0 = invalid
+  std::vector<uint64_t> lru_;    // last-touch stamp per slot
+  std::vector<uint8_t> dirty_;
+  std::vector<Mshr> mshr_;
+  uint32_t mshr_used_ = 0;
+  std::vector<uint32_t> blocked_;  // requests waiting for a free MSHR, FIFO
+  size_t blocked_head_ = 0;
+  uint64_t stamp_ = 0;
+  Cycle port_free_{0}, out_free_{0};
+  Counters c_;
+};
+
+}  // namespace strobe::timing
