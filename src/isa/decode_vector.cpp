@@ -112,22 +112,33 @@ bool decode_vop1(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOP1
 bool decode_vop2(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOP2); }
 bool decode_vopc(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOPC); }
 
-bool decode_sdwa(Ctx& c, Inst& inst) {
+/// The part SDWA and DPP share: the e32 word names the operation, the second dword carries
+/// src0 and the extension's controls. Rejects words whose must-be-zero/one bits LLVM checks.
+static const OpInfo* begin_extended(Ctx& c, Inst& inst, VopExt ext) {
   uint32_t w0 = c.w(0), w1 = c.w(1);
   E32 f = split_e32(w0);
   const OpInfo* info = lookup(f.enc, f.opcode);
-  if (!info || !info->has_sdwa) return false;
-  if ((w0 & info->sdwa_mask[0]) || (w1 & info->sdwa_mask[1])) return false;
+  const bool sdwa = ext == VopExt::SDWA;
+  if (!info || !(sdwa ? info->has_sdwa : info->has_dpp)) return nullptr;
+  const uint32_t* mask = sdwa ? info->sdwa_mask : info->dpp_mask;
+  if ((w0 & mask[0]) || (w1 & mask[1])) return nullptr;
   inst.enc = f.enc;
   inst.opcode = f.opcode;
   inst.op = info->op;
-  inst.ext = VopExt::SDWA;
+  inst.ext = ext;
   inst.dst_dwords = info->dst_dwords;
   for (int k = 0; k < 3; ++k) inst.src_dwords[k] = info->src_dwords[k];
   c.consumed = 2;
-  if (!vector_dst(c, inst, *info, f.vdst)) return false;
+  if (!vector_dst(c, inst, *info, f.vdst)) return nullptr;
   if (info->nsrc >= 1) inst.src[0] = kVgprFirst + (w1 & 0xFF);
   if (info->nsrc >= 2) inst.src[1] = kVgprFirst + f.vsrc1;
+  return info;
+}
+
+bool decode_sdwa(Ctx& c, Inst& inst) {
+  const OpInfo* info = begin_extended(c, inst, VopExt::SDWA);
+  if (!info) return false;
+  uint32_t w1 = c.w(1);
   inst.sdwa_dst_sel = (w1 >> 8) & 7;
   inst.sdwa_dst_unused = (w1 >> 11) & 3;
   inst.sdwa_src_sel[0] = (w1 >> 16) & 7;
@@ -139,21 +150,9 @@ bool decode_sdwa(Ctx& c, Inst& inst) {
 }
 
 bool decode_dpp(Ctx& c, Inst& inst) {
-  uint32_t w0 = c.w(0), w1 = c.w(1);
-  E32 f = split_e32(w0);
-  const OpInfo* info = lookup(f.enc, f.opcode);
-  if (!info || !info->has_dpp) return false;
-  if ((w0 & info->dpp_mask[0]) || (w1 & info->dpp_mask[1])) return false;
-  inst.enc = f.enc;
-  inst.opcode = f.opcode;
-  inst.op = info->op;
-  inst.ext = VopExt::DPP;
-  inst.dst_dwords = info->dst_dwords;
-  for (int k = 0; k < 3; ++k) inst.src_dwords[k] = info->src_dwords[k];
-  c.consumed = 2;
-  if (!vector_dst(c, inst, *info, f.vdst)) return false;
-  if (info->nsrc >= 1) inst.src[0] = kVgprFirst + (w1 & 0xFF);
-  if (info->nsrc >= 2) inst.src[1] = kVgprFirst + f.vsrc1;
+  const OpInfo* info = begin_extended(c, inst, VopExt::DPP);
+  if (!info) return false;
+  uint32_t w1 = c.w(1);
   inst.dpp_ctrl = (w1 >> 8) & 0x1FF;
   inst.dpp_bound_ctrl = (w1 >> 19) & 1;
   apply_mods(c, inst, *info, ModForm::DPP, kDppMods);
