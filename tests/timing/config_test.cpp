@@ -1,0 +1,133 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "timing/config/gpu_config.h"
+
+namespace strobe::timing {
+namespace {
+
+TEST(GpuConfig, R9NanoPresetLoadsWithItsGeometry) {
+  GpuConfig c = load_config("r9nano");
+  EXPECT_EQ(c.name, "r9nano");
+  EXPECT_DOUBLE_EQ(c.clock_mhz, 1000.0);
+  EXPECT_EQ(c.num_cus, 64);
+  EXPECT_EQ(c.num_cus / c.cus_per_shader_array, 16);
+  EXPECT_EQ(c.l1v_size_kb, 16);
+  EXPECT_EQ(c.l1v_ways, 4);
+  EXPECT_EQ(c.l1i_size_kb, 32);
+  EXPECT_EQ(c.scache_size_kb, 16);
+  EXPECT_EQ(c.l2_size_kb, 2048);
+  EXPECT_EQ(c.l2_banks, 8);
+  EXPECT_EQ(c.l2_ways, 16);
+  EXPECT_EQ(c.line_bytes, 64);
+  EXPECT_EQ(c.dram_size_gb, 4);
+  EXPECT_DOUBLE_EQ(c.dram_bandwidth_gbs, 512.0);
+}
+
+TEST(GpuConfig, Mi100PresetLoadsWithItsGeometry) {
+  GpuConfig c = load_config("mi100");
+  EXPECT_EQ(c.name, "mi100");
+  EXPECT_EQ(c.num_cus, 120);
+  EXPECT_EQ(c.l2_size_kb, 8192);
+  EXPECT_EQ(c.valu_f64_cycles, 8);
+}
+
+TEST(GpuConfig, EveryPresetIsValid) {
+  auto names = preset_names();
+  EXPECT_GE(names.size(), 2u);
+  for (const auto& n : names) EXPECT_NO_THROW(validate(load_config(n))) << n;
+}
+
+TEST(GpuConfig, OverridesAreTypeChecked) {
+  GpuConfig c = load_config("r9nano");
+  apply_override(c, "l2.size_kb=4096");
+  apply_override(c, "gpu.clock_mhz=1200.5");
+  apply_override(c, "cu.scheduler=gto");
+  EXPECT_EQ(c.l2_size_kb, 4096);
+  EXPECT_DOUBLE_EQ(c.clock_mhz, 1200.5);
+  EXPECT_EQ(c.scheduler, "gto");
+}
+
+TEST(GpuConfig, UnknownKeyIsAnErrorNamingTheKey) {
+  GpuConfig c;
+  try {
+    apply_override(c, "l2.sise_kb=4096");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("l2.sise_kb"), std::string::npos) << e.what();
+  }
+  try {
+    apply_toml(c, "[l2]\nsize_kb = 1024\nfoo = 3\n", "test.toml");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("l2.foo"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuConfig, BadValuesAreErrorsNamingTheKey) {
+  GpuConfig c;
+  for (const char* bad : {"gpu.num_cus=lots", "gpu.num_cus=0", "gpu.num_cus=64.5", "cu.scheduler=fifo",
+                          "gpu.clock_mhz=fast", "l1v.ways="}) {
+    try {
+      apply_override(c, bad);
+      FAIL() << "no error for " << bad;
+    } catch (const InputError& e) {
+      const std::string key = std::string(bad).substr(0, std::string(bad).find('='));
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(apply_toml(c, "[gpu]\nnum_cus = \"many\"\n", "t.toml"), InputError);
+  EXPECT_THROW(apply_override(c, "no_equals_sign"), InputError);
+}
+
+TEST(GpuConfig, InconsistentGeometryIsRejected) {
+  GpuConfig c = load_config("r9nano");
+  apply_override(c, "gpu.cus_per_shader_array=5");
+  EXPECT_THROW(validate(c), InputError);
+  GpuConfig d = load_config("r9nano");
+  apply_override(d, "l1v.size_kb=12");
+  EXPECT_THROW(validate(d), InputError);
+}
+
+TEST(GpuConfig, UnknownPresetListsTheKnownOnes) {
+  try {
+    load_config("r9fury");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("r9nano"), std::string::npos);
+  }
+}
+
+TEST(GpuConfig, EffectiveConfigSerialisesEveryParameter) {
+  GpuConfig c = load_config("r9nano");
+  apply_override(c, "l2.latency=123");
+  nlohmann::json j = to_json(c);
+  EXPECT_EQ(j["l2"]["latency"], 123);
+  EXPECT_EQ(j["gpu"]["name"], "r9nano");
+  EXPECT_EQ(j["dram"]["row_policy"], "open");
+  size_t leaves = 0;
+  for (auto& [section, obj] : j.items()) leaves += obj.size();
+  EXPECT_EQ(leaves, param_table().size());
+  // The JSON round-trips through overrides.
+  GpuConfig d;
+  for (const ParamInfo& p : param_table()) {
+    auto dot = p.key.find('.');
+    auto v = j[std::string(p.key.substr(0, dot))][std::string(p.key.substr(dot + 1))];
+    std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+    set_param(d, p.key, text);
+  }
+  EXPECT_EQ(to_json(d), j);
+}
+
+TEST(GpuConfig, EveryParameterHasUnitOrChoicesAndDoc) {
+  for (const ParamInfo& p : param_table()) {
+    EXPECT_FALSE(p.doc.empty()) << p.key;
+    if (p.kind == ParamInfo::Kind::Int || p.kind == ParamInfo::Kind::Float) EXPECT_FALSE(p.unit.empty()) << p.key;
+    if (p.kind == ParamInfo::Kind::Enum) EXPECT_FALSE(p.choices.empty()) << p.key;
+  }
+}
+
+}  // namespace
+}  // namespace strobe::timing
