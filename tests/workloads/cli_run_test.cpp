@@ -1,0 +1,150 @@
+// `strobe list` and `strobe run` driven as a subprocess: every registered benchmark verifies at
+// its small size, and each failure mode has its exit status and message.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "cli/cli_runner.h"
+
+namespace strobe::clitest {
+namespace {
+
+/// `strobe list --json`, parsed (empty when the binary is missing, which BenchmarksAreRegistered catches).
+const nlohmann::json& listing() {
+  static const nlohmann::json j = [] {
+    CliResult r = run_strobe("list --json");
+    return r.rc == 0 ? nlohmann::json::parse(r.out) : nlohmann::json{{"benchmarks", nlohmann::json::array()}};
+  }();
+  return j;
+}
+
+std::vector<std::string> benchmark_names() {
+  std::vector<std::string> v;
+  for (const auto& b : listing()["benchmarks"]) v.push_back(b["name"]);
+  return v;
+}
+
+/// `--param` flags setting every parameter of `name` to its quick-test value.
+std::string small_params(const std::string& name) {
+  std::string s;
+  for (const auto& b : listing()["benchmarks"])
+    if (b["name"] == name)
+      for (const auto& p : b["params"]) s += " --param " + p["name"].get<std::string>() + "=" + p["small"].dump();
+  return s;
+}
+
+TEST(List, ShowsEveryBenchmarkWithParametersAndDefaults) {
+  CliResult r = run_strobe("list");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("mm"), std::string::npos);
+  EXPECT_NE(r.out.find("16x16 LDS tiles"), std::string::npos);
+  for (const auto& b : listing()["benchmarks"]) {
+    EXPECT_FALSE(b["description"].get<std::string>().empty());
+    for (const auto& p : b["params"]) {
+      EXPECT_LE(p["min"], p["default"]) << b["name"] << "." << p["name"];
+      EXPECT_LE(p["default"], p["max"]) << b["name"] << "." << p["name"];
+      EXPECT_LE(p["min"], p["small"]) << b["name"] << "." << p["name"];
+      EXPECT_LE(p["small"], p["max"]) << b["name"] << "." << p["name"];
+      EXPECT_FALSE(p["doc"].get<std::string>().empty());
+    }
+  }
+}
+
+TEST(List, BenchmarksAreRegistered) { EXPECT_GE(benchmark_names().size(), 22u); }
+
+class EveryBenchmark : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryBenchmark, VerifiesAtSmallSize) {
+  TempDir t;
+  std::string json = (t.path / "r.json").string();
+  CliResult r = run_strobe("run " + GetParam() + small_params(GetParam()) + " --verify --json " + json);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("verification passed"), std::string::npos);
+  auto j = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(j["benchmark"], GetParam());
+  EXPECT_EQ(j["verified"], true);
+  ASSERT_FALSE(j["kernels"].empty());
+  uint64_t wave = 0;
+  for (const auto& k : j["kernels"]) wave += k["wave_instructions"].get<uint64_t>();
+  EXPECT_EQ(j["wave_instructions"], wave);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, EveryBenchmark, ::testing::ValuesIn(benchmark_names()),
+                         [](const auto& info) { return info.param; });
+
+TEST(Run, JsonCarriesTheContractFields) {
+  CliResult r = run_strobe("run fastwalsh --param n=256 --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  for (const char* k : {"benchmark", "mode", "arch", "sampling", "verified", "wall_seconds", "wave_instructions",
+                        "thread_instructions", "kernels", "params"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["mode"], "functional");
+  EXPECT_EQ(j["arch"], "r9nano");
+  EXPECT_EQ(j["sampling"], "none");
+  EXPECT_EQ(j["verified"], false);
+  EXPECT_EQ(j["params"]["n"], 256);
+  ASSERT_EQ(j["kernels"].size(), 8u);  // log2(256) butterfly stages
+  for (size_t i = 0; i < 8; ++i) {
+    const auto& k = j["kernels"][i];
+    EXPECT_EQ(k["name"], "fastwalsh");
+    EXPECT_EQ(k["launch"], i);
+    EXPECT_EQ(k["grid"], (std::vector<int>{128, 1, 1}));
+    EXPECT_EQ(k["local"], (std::vector<int>{128, 1, 1}));
+    EXPECT_GT(k["thread_instructions"].get<uint64_t>(), k["wave_instructions"].get<uint64_t>());
+    EXPECT_GT(k["vector_memory_instructions"].get<uint64_t>(), 0u);
+  }
+}
+
+TEST(Run, DefaultSizeRunsWithNoArguments) {
+  CliResult r = run_strobe("run vecadd");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("vecadd: functional mode, 1 launch"), std::string::npos) << r.out;
+}
+
+TEST(Run, FailedVerificationExitsOneWithTheFirstMismatch) {
+  CliResult r = run_strobe("run vecadd --param n=100 --verify --test-corrupt-output");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("verification failed: c[0]: expected"), std::string::npos) << r.err;
+}
+
+TEST(Run, BadParametersExitTwoWithOneClearMessage) {
+  CliResult unknown = run_strobe("run mm --param size=3");
+  EXPECT_EQ(unknown.rc, 2);
+  EXPECT_NE(unknown.err.find("valid: m, n, k"), std::string::npos) << unknown.err;
+  CliResult nonnum = run_strobe("run mm --param m=big");
+  EXPECT_EQ(nonnum.rc, 2);
+  EXPECT_NE(nonnum.err.find("not a number"), std::string::npos) << nonnum.err;
+  CliResult range = run_strobe("run mm --param m=100000");
+  EXPECT_EQ(range.rc, 2);
+  EXPECT_NE(range.err.find("must be in [16, 8192]"), std::string::npos) << range.err;
+  CliResult shape = run_strobe("run mm --param m=17");
+  EXPECT_EQ(shape.rc, 2);
+  EXPECT_NE(shape.err.find("multiple of 16"), std::string::npos) << shape.err;
+  CliResult unknown_bench = run_strobe("run no_such_bench");
+  EXPECT_EQ(unknown_bench.rc, 2);
+  EXPECT_NE(unknown_bench.err.find("available:"), std::string::npos) << unknown_bench.err;
+  CliResult arch = run_strobe("run vecadd --arch nosuch");
+  EXPECT_EQ(arch.rc, 2);
+}
+
+TEST(Run, UnbuiltFeaturesFailLoudlyInsteadOfBeingIgnored) {
+  for (const char* args : {"--mode timing", "--set cu.count=4", "--sampling photon"}) {
+    CliResult r = run_strobe(std::string("run vecadd --param n=64 ") + args);
+    EXPECT_EQ(r.rc, 1) << args;
+    EXPECT_NE(r.err.find("not implemented: "), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+TEST(Run, ProgressGoesToStderrOnlyWhenAsked) {
+  CliResult quiet = run_strobe("run fastwalsh --param n=64");
+  EXPECT_EQ(quiet.err, "");
+  CliResult loud = run_strobe("run fastwalsh --param n=64 --progress");
+  EXPECT_NE(loud.err.find("kernel 6 of 6"), std::string::npos) << loud.err;
+}
+
+}  // namespace
+}  // namespace strobe::clitest
