@@ -114,6 +114,6 @@ class Aes : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Aes, "aes", "AES-256 ECB encryption, byte-oriented with an S-box table (FIPS-197 checked)",
-                 {int_param("blocks", 16384, 1, 1 << 24, "16-byte blocks (one per work-item)").with_small(300)});
+                 {int_param("blocks", 1 << 16, 1, 1 << 24, "16-byte blocks (one per work-item)").with_small(300)});
 
 }  // namespace strobe::workloads

@@ -57,6 +57,6 @@ class Atax : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Atax, "atax", "PolyBench ATAX y = A^T (A x): row- then column-wise matrix-vector products",
-                 {int_param("rows", 1024, 1, 16384, "rows of A").with_small(100), int_param("cols", 1024, 1, 16384, "columns of A").with_small(70)});
+                 {int_param("rows", 2048, 1, 16384, "rows of A").with_small(100), int_param("cols", 2048, 1, 16384, "columns of A").with_small(70)});
 
 }  // namespace strobe::workloads

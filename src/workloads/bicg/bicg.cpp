@@ -58,6 +58,6 @@ class Bicg : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Bicg, "bicg", "PolyBench BICG q = A p, s = A^T r",
-                 {int_param("rows", 1024, 1, 16384, "rows of A").with_small(100), int_param("cols", 1024, 1, 16384, "columns of A").with_small(70)});
+                 {int_param("rows", 2048, 1, 16384, "rows of A").with_small(100), int_param("cols", 2048, 1, 16384, "columns of A").with_small(70)});
 
 }  // namespace strobe::workloads

@@ -54,6 +54,6 @@ class FloydWarshall : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(FloydWarshall, "floydwarshall", "Floyd-Warshall all-pairs shortest paths, one launch per k",
-                 {int_param("n", 128, 1, 4096, "vertices (launches)").with_small(40)});
+                 {int_param("n", 256, 1, 4096, "vertices (launches)").with_small(40)});
 
 }  // namespace strobe::workloads

@@ -53,8 +53,8 @@ class MatMul : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(MatMul, "mm", "Dense SGEMM C = A*B with 16x16 LDS tiles",
-                 {int_param("m", 256, 16, 8192, "rows of A and C (multiple of 16)").with_small(64),
-                  int_param("n", 256, 16, 8192, "columns of B and C (multiple of 16)").with_small(48),
-                  int_param("k", 256, 16, 8192, "columns of A, rows of B (multiple of 16)").with_small(32)});
+                 {int_param("m", 512, 16, 8192, "rows of A and C (multiple of 16)").with_small(64),
+                  int_param("n", 512, 16, 8192, "columns of B and C (multiple of 16)").with_small(48),
+                  int_param("k", 512, 16, 8192, "columns of A, rows of B (multiple of 16)").with_small(32)});
 
 }  // namespace strobe::workloads

@@ -79,7 +79,7 @@ class NBody : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(NBody, "nbody", "All-pairs gravitational n-body, LDS-tiled, one launch per step (APP SDK NBody)",
-                 {int_param("n", 2048, 128, 65536, "bodies (multiple of 128)").with_small(256),
+                 {int_param("n", 4096, 128, 65536, "bodies (multiple of 128)").with_small(256),
                   int_param("steps", 2, 1, 1000, "time steps (launches)")});
 
 }  // namespace strobe::workloads
