@@ -54,6 +54,7 @@ void ComputeUnit::begin_launch(const LaunchContext* lc) {
   lc_ = lc;
   acct_until_ = engine_.now();
   last_reason_ = CpiReason::Other;
+  last_reason_op_ = UINT32_MAX;
   peak_waves_ = 0;
   fstats_ = {};
 }
@@ -164,11 +165,15 @@ void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
   }
 }
 
-CpiReason ComputeUnit::memory_reason(const WaveState& ws, bool vm_wait) const {
-  uint8_t stage = 0;
-  if (vm_wait && ws.vm_count) stage = ops_[ws.vm_fifo[ws.vm_head]].stage;
-  else if (!vm_wait && ws.last_smem_op != UINT32_MAX) stage = ops_[ws.last_smem_op].stage;
+CpiReason ComputeUnit::memory_reason(WaveState& ws, bool vm_wait) {
+  ws.reason_op = UINT32_MAX;
+  if (vm_wait && ws.vm_count) ws.reason_op = ws.vm_fifo[ws.vm_head];
+  else if (!vm_wait && ws.last_smem_op != UINT32_MAX) ws.reason_op = ws.last_smem_op;
   else if (!vm_wait) return CpiReason::Dependency;  // waiting for the LDS
+  return ws.reason_op == UINT32_MAX ? CpiReason::L1 : stage_reason(ops_[ws.reason_op].stage);
+}
+
+CpiReason ComputeUnit::stage_reason(uint8_t stage) {
   switch (MemStage(stage)) {
     case MemStage::MshrQueue: return CpiReason::MshrQueue;
     case MemStage::L2: return CpiReason::L2;
@@ -182,6 +187,7 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch) {
   WaveState& ws = waves_[s];
   const emu::Wave& w = *ws.w;
   wants_fetch = false;
+  ws.reason_op = UINT32_MAX;
   auto block = [&](CpiReason r, Cycle wake) {
     ws.reason = r;
     ws.wake = wake;
@@ -232,7 +238,9 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch) {
 }
 
 void ComputeUnit::tick(Cycle now) {
-  // Cycles skipped since the last tick keep the reason the CU had then.
+  // Cycles skipped since the last tick keep the reason the CU had then; a memory wait is
+  // charged to the deepest level its access has reached by now.
+  if (last_reason_op_ != UINT32_MAX) last_reason_ = stage_reason(ops_[last_reason_op_].stage);
   if (now > acct_until_) c_.cpi[size_t(last_reason_)] += (now - acct_until_).value();
   const uint32_t simd = uint32_t(now.value() % p_.res.simds);
   const uint64_t base = uint64_t(simd) * p_.res.slots_per_simd;
@@ -268,9 +276,16 @@ void ComputeUnit::tick(Cycle now) {
     r = CpiReason::Issue;
   } else {
     uint64_t best = UINT64_MAX;
+    uint32_t oldest = UINT32_MAX;
     for (uint32_t s = 0; s < waves_.size(); ++s)
-      if (waves_[s].active && age_[s] < best) best = age_[s], r = waves_[s].reason;
+      if (waves_[s].active && age_[s] < best) best = age_[s], oldest = s;
+    if (oldest != UINT32_MAX) {
+      r = waves_[oldest].reason;
+      if (waves_[oldest].reason_op != UINT32_MAX) r = stage_reason(ops_[waves_[oldest].reason_op].stage);
+    }
+    last_reason_op_ = oldest != UINT32_MAX ? waves_[oldest].reason_op : UINT32_MAX;
   }
+  if (issued) last_reason_op_ = UINT32_MAX;
   ++c_.cpi[size_t(r)];
   acct_until_ = now + 1;
   last_reason_ = resident_waves_ ? r : CpiReason::Other;
@@ -406,6 +421,7 @@ void ComputeUnit::end_launch(Cycle end) {
   if (end > acct_until_) c_.cpi[size_t(CpiReason::Other)] += (end - acct_until_).value();
   acct_until_ = end;
   last_reason_ = CpiReason::Other;
+  last_reason_op_ = UINT32_MAX;
 }
 
 void ComputeUnit::abort_launch() {

@@ -105,6 +105,7 @@ class ComputeUnit : public Component {
     CpiReason ready_reason = CpiReason::Other;
     Cycle wake{0};
     CpiReason reason = CpiReason::Other;
+    uint32_t reason_op = UINT32_MAX;  // memory op whose progress the reason reflects
     std::array<Cycle, 512> sb{};  // register ready cycle by operand code
   };
   struct WgState {
@@ -123,7 +124,8 @@ class ComputeUnit : public Component {
   void wake_wave(uint32_t s, Cycle now);
   void wake_at(Cycle t);
   Cycle aligned(Cycle t, uint32_t simd) const;
-  CpiReason memory_reason(const WaveState& ws, bool vm_wait) const;
+  CpiReason memory_reason(WaveState& ws, bool vm_wait);
+  static CpiReason stage_reason(uint8_t stage);
   void retire_if_done(uint32_t s, Cycle now);
   void release_barrier(WgState& g, Cycle now);
   // Memory paths (cu_memory.cpp).
@@ -159,6 +161,7 @@ class ComputeUnit : public Component {
   bool tick_pending_ = false;
   Cycle tick_at_{0}, acct_until_{0};
   CpiReason last_reason_ = CpiReason::Other;
+  uint32_t last_reason_op_ = UINT32_MAX;
   emu::MemAccessInfo mi_;
   emu::DispatchStats fstats_;
   Counters c_;

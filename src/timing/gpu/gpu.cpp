@@ -103,7 +103,7 @@ struct Gpu::Impl {
     dp.burst_fp = uint64_t(std::llround(double(line) / bytes_per_cycle * 256.0));
     dp.open_page = cfg.dram_row_policy == "open";
     dram = std::make_unique<Dram>("dram", dp, engine, pool, stats);
-    const uint32_t data_cycles = u32((line + cfg.noc_bytes_per_cycle - 1) / cfg.noc_bytes_per_cycle);
+    const uint32_t data_fp = u32(line * 256 / cfg.noc_bytes_per_cycle);
     std::vector<Component*> l2_ports;
     for (int64_t b = 0; b < cfg.l2_banks; ++b) {
       CacheParams p = cache_params(cfg.l2_size_kb / cfg.l2_banks, cfg.l2_ways, line, u32(cfg.l2_latency), cfg.l2_mshrs, 0);
@@ -111,8 +111,9 @@ struct Gpu::Impl {
       p.index_divisor = u32(cfg.l2_banks);
       p.miss_latency = u32(cfg.l2_latency);
       p.fill_latency = 0;
-      p.write_in_cycles = data_cycles;
-      p.data_out_cycles = data_cycles;
+      p.lookup_fp = u32(256 / cfg.l2_lookups_per_cycle);
+      p.write_in_fp = std::max(p.lookup_fp, data_fp);
+      p.data_out_fp = data_fp;
       p.atomic_cycles = u32(cfg.l2_atomic_cycles);
       p.write_back = true;
       p.atomics_here = true;

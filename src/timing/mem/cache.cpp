@@ -1,5 +1,7 @@
 #include "timing/mem/cache.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace strobe::timing {
@@ -83,8 +85,9 @@ uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
 
 void Cache::respond(Cycle when, uint32_t r, bool data) {
   if (data) {
-    when = max(when, out_free_);
-    out_free_ = when + uint64_t(p_.data_out_cycles);
+    const uint64_t at = std::max(when.value() << 8, out_free_fp_);
+    out_free_fp_ = at + p_.data_out_fp;
+    when = Cycle((at + 255) >> 8);
   }
   MemReq& q = pool_[r];
   engine_.schedule(when + uint64_t(q.return_latency), q.reply_to, kMemResponse, r);
@@ -96,10 +99,11 @@ void Cache::handle(Cycle now, uint32_t kind, uint32_t arg) {
   fill(now, arg);
 }
 
-void Cache::request(Cycle now, uint32_t r) {
+void Cache::request(Cycle now, uint32_t r, bool replay) {
   MemReq& q = pool_[r];
-  const Cycle start = max(now, port_free_);
-  port_free_ = start + uint64_t(q.kind == ReqKind::Write ? p_.write_in_cycles : p_.lookup_cycles);
+  const uint64_t start_fp = std::max(now.value() << 8, port_free_fp_);
+  port_free_fp_ = start_fp + (q.kind == ReqKind::Write ? p_.write_in_fp : p_.lookup_fp);
+  const Cycle start((start_fp + 255) >> 8);
   q.mark(p_.stage);
   const uint32_t set = set_of(q.line);
   const int way = find(q.line, set);
@@ -124,7 +128,7 @@ void Cache::request(Cycle now, uint32_t r) {
     return;
   }
 
-  if (q.kind == ReqKind::Atomic) ++c_.atomics; else ++c_.reads;
+  if (!replay) ++(q.kind == ReqKind::Atomic ? c_.atomics : c_.reads);
   if (way >= 0) {
     if (q.kind == ReqKind::Read) ++c_.read_hits;
     lru_[slot] = ++stamp_;
@@ -133,7 +137,7 @@ void Cache::request(Cycle now, uint32_t r) {
     respond(start + lat, r, true);
     return;
   }
-  if (q.kind == ReqKind::Read) ++c_.read_misses;
+  if (q.kind == ReqKind::Read && !replay) ++c_.read_misses;
   for (Mshr& m : mshr_) {
     if (m.valid && m.line == q.line) {  // secondary miss: wait for the same fill
       ++c_.mshr_merges;
@@ -144,7 +148,7 @@ void Cache::request(Cycle now, uint32_t r) {
     }
   }
   if (mshr_used_ == p_.mshrs) {  // back-pressure: wait for an MSHR to free
-    ++c_.mshr_full;
+    if (!replay) ++c_.mshr_full;
     q.mark(MemStage::MshrQueue);
     blocked_.push_back(r);
     return;
@@ -181,7 +185,7 @@ void Cache::fill(Cycle now, uint32_t f) {
   m = Mshr{};
   --mshr_used_;
   // Replay requests that were waiting for an MSHR, in arrival order.
-  while (blocked_head_ < blocked_.size() && mshr_used_ < p_.mshrs) request(now, blocked_[blocked_head_++]);
+  while (blocked_head_ < blocked_.size() && mshr_used_ < p_.mshrs) request(now, blocked_[blocked_head_++], true);
   if (blocked_head_ == blocked_.size()) blocked_.clear(), blocked_head_ = 0;
 }
 

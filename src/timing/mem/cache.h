@@ -21,9 +21,9 @@ struct CacheParams {
   uint32_t miss_latency = 0;    ///< lookup to the request leaving for the lower level
   uint32_t fill_latency = 0;    ///< fill arrival to response for the waiting requests
   uint32_t mshrs = 16;
-  uint32_t lookup_cycles = 1;   ///< port occupancy of a read lookup
-  uint32_t write_in_cycles = 1; ///< port occupancy of a write (it carries a line of data)
-  uint32_t data_out_cycles = 1; ///< response port occupancy of a line of data
+  uint32_t lookup_fp = 256;     ///< port occupancy of a read lookup, 1/256 cycles
+  uint32_t write_in_fp = 256;   ///< port occupancy of a write (it carries a line of data), 1/256 cycles
+  uint32_t data_out_fp = 256;   ///< response port occupancy of a line of data, 1/256 cycles
   uint32_t atomic_cycles = 0;   ///< extra latency of an atomic performed here
   uint16_t lower_latency = 0;   ///< one-way latency to and from the lower level
   bool write_back = false;      ///< true: write-back + write-allocate; false: write-through, no allocate
@@ -58,7 +58,7 @@ class Cache : public Component {
     uint32_t head = RequestPool::kNil, tail = RequestPool::kNil;
     bool valid = false;
   };
-  void request(Cycle now, uint32_t r);
+  void request(Cycle now, uint32_t r, bool replay = false);
   void fill(Cycle now, uint32_t r);
   void respond(Cycle when, uint32_t r, bool data);
   /// Way index holding `line` in its set, or -1.
@@ -80,7 +80,7 @@ class Cache : public Component {
   std::vector<uint32_t> blocked_;  // requests waiting for a free MSHR, FIFO
   size_t blocked_head_ = 0;
   uint64_t stamp_ = 0;
-  Cycle port_free_{0}, out_free_{0};
+  uint64_t port_free_fp_ = 0, out_free_fp_ = 0;  // 1/256 cycles
   Counters c_;
 };
 
