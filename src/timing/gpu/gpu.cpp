@@ -128,9 +128,9 @@ struct Gpu::Impl {
           fmt::format("scache.{}", a),
           cache_params(cfg.scache_size_kb, cfg.scache_ways, line, u32(cfg.scache_latency), cfg.scache_mshrs, noc), engine,
           pool, stats));
-      l1i.push_back(std::make_unique<Cache>(
-          fmt::format("l1i.{}", a), cache_params(cfg.l1i_size_kb, cfg.l1i_ways, line, u32(cfg.l1i_latency), cfg.l1i_mshrs, noc),
-          engine, pool, stats));
+      CacheParams ip = cache_params(cfg.l1i_size_kb, cfg.l1i_ways, line, u32(cfg.l1i_latency), cfg.l1i_mshrs, noc);
+      ip.lookup_fp = u32(256 / cfg.l1i_lookups_per_cycle);
+      l1i.push_back(std::make_unique<Cache>(fmt::format("l1i.{}", a), ip, engine, pool, stats));
       scache.back()->set_lower(l2_ports);
       l1i.back()->set_lower(l2_ports);
     }
