@@ -60,3 +60,26 @@ void expect_close(const std::string& output, const std::vector<T>& got, const st
 }
 
 }  // namespace strobe::workloads
+
+namespace strobe::workloads {
+
+/// Throws VerificationError unless |got[i] - expected[i]| <= bound[i] everywhere; for results
+/// whose error bound depends on the element (e.g. a dot product's sum of |terms|).
+template <typename T>
+void expect_within(const std::string& output, const std::vector<T>& got, const std::vector<double>& expected,
+                   const std::vector<double>& bound) {
+  if (got.size() != expected.size())
+    throw VerificationError(fmt::format("{}: {} elements, expected {}", output, got.size(), expected.size()));
+  size_t first = got.size(), count = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!(std::fabs(double(got[i]) - expected[i]) <= bound[i])) {
+      if (first == got.size()) first = i;
+      ++count;
+    }
+  if (count == 0) return;
+  throw VerificationError(fmt::format("{}[{}]: expected {:.9g}, got {:.9g} (bound {:.3g}; {} of {} elements differ)",
+                                      output, first, expected[first], double(got[first]), bound[first], count,
+                                      got.size()));
+}
+
+}  // namespace strobe::workloads
