@@ -30,7 +30,9 @@ TEST_P(SaluCase, ProducesResultAndScc) {
   const Case& c = GetParam();
   Wave w = run_scalar(c.body);
   EXPECT_EQ(w.s[c.reg], c.value) << c.body;
-  if (c.scc >= 0) EXPECT_EQ(int(w.scc), c.scc) << c.body;
+  if (c.scc >= 0) {
+    EXPECT_EQ(int(w.scc), c.scc) << c.body;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
