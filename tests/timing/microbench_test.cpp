@@ -169,6 +169,26 @@ TEST(Microbench, ManyVgprsMeanFewerResidentWaves) {
   EXPECT_GT(ht.peak_waves_per_cu, 0u);
 }
 
+TEST(LaunchTiming, BarrierKernelWithManyWavesComputesTheFunctionalResult) {
+  GpuConfig cfg = r9nano({"gpu.num_cus=4", "cu.scheduler=gto"});
+  KernelHarness h("lds_stride", "lds_stride");
+  const uint32_t items = 8 * 256, stride = 3, iters = 40;
+  const uint64_t out = h.zeros(items * 4);
+  Gpu gpu(cfg);
+  LaunchTiming t = gpu.run(h.dispatch(items, 256, {out, stride, iters}), h.mem);
+  std::vector<float> got = h.download<float>(out, items);
+  for (uint32_t g = 0; g < items; ++g) {
+    const uint32_t lid = g % 256;
+    float acc = 0;
+    uint32_t idx = (lid * stride) & 2047;
+    for (uint32_t i = 0; i < iters; ++i) acc += float(idx), idx = (idx + 1) & 2047;
+    ASSERT_EQ(got[g], acc) << "work-item " << g;
+  }
+  EXPECT_EQ(t.functional.workgroups, 8u);
+  EXPECT_EQ(t.functional.wavefronts, 32u);
+  EXPECT_GT(t.stats.sum("cu.", ".cpi.barrier"), 0u);
+}
+
 TEST(Determinism, SameRunTwiceGivesIdenticalCyclesAndStats) {
   auto run = [] {
     GpuConfig cfg = r9nano({"gpu.num_cus=8"});
