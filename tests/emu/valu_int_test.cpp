@@ -49,7 +49,7 @@ void check_ternary(Op op, const Ref3& ref) {
 
 TEST(ValuInt, BinaryOpsMatchReference) {
   const std::pair<Op, Ref2> cases[] = {
-      {Op::V_MUL_I32_I24, [](uint32_t a, uint32_t b) { return uint32_t(s24(a) * s24(b)); }},
+      {Op::V_MUL_I32_I24, [](uint32_t a, uint32_t b) { return uint32_t(int64_t(s24(a)) * s24(b)); }},
       {Op::V_MUL_HI_I32_I24, [](uint32_t a, uint32_t b) { return uint32_t((int64_t(s24(a)) * s24(b)) >> 32); }},
       {Op::V_MUL_U32_U24, [](uint32_t a, uint32_t b) { return (a & 0xFFFFFF) * (b & 0xFFFFFF); }},
       {Op::V_MUL_HI_U32_U24, [](uint32_t a, uint32_t b) { return uint32_t((uint64_t(a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 32); }},
@@ -82,7 +82,7 @@ TEST(ValuInt, BinaryOpsMatchReference) {
 
 TEST(ValuInt, TernaryOpsMatchReference) {
   const std::pair<Op, Ref3> cases[] = {
-      {Op::V_MAD_I32_I24, [](uint32_t a, uint32_t b, uint32_t c) { return uint32_t(s24(a) * s24(b) + int32_t(c)); }},
+      {Op::V_MAD_I32_I24, [](uint32_t a, uint32_t b, uint32_t c) { return uint32_t(int64_t(s24(a)) * s24(b) + int32_t(c)); }},
       {Op::V_MAD_U32_U24, [](uint32_t a, uint32_t b, uint32_t c) { return (a & 0xFFFFFF) * (b & 0xFFFFFF) + c; }},
       {Op::V_BFE_U32, [](uint32_t a, uint32_t b, uint32_t c) {
          uint64_t w = c % 32, o = b % 32;
