@@ -35,3 +35,14 @@ __kernel void bicg_s(__global const float* a, __global const float* r, __global 
   for (uint i = 0; i < rows; ++i) acc += r[i] * a[i * cols + j];
   s[j] = acc;
 }
+
+// PolyBench GEMM: C = alpha A B + beta C, one element per work-item straight from global memory
+// (no LDS tiling: the contrast to `mm`).
+__kernel void gemm_naive(__global const float* a, __global const float* b, __global float* c, uint ni, uint nj,
+                         uint nk, float alpha, float beta) {
+  uint j = get_global_id(0), i = get_global_id(1);
+  if (i >= ni || j >= nj) return;
+  float acc = 0.0f;
+  for (uint k = 0; k < nk; ++k) acc += a[i * nk + k] * b[k * nj + j];
+  c[i * nj + j] = alpha * acc + beta * c[i * nj + j];
+}

@@ -110,9 +110,17 @@ class Context {
     dev_.copy_to_host(&v, addr, sizeof(T));
     return v;
   }
+  /// Reads `n` elements for host work inside run() (never touched by the verification test hook).
+  template <typename T>
+  std::vector<T> read(uint64_t addr, size_t n) {
+    std::vector<T> v(n);
+    dev_.copy_to_host(v.data(), addr, n * sizeof(T));
+    return v;
+  }
 
   /// Tells progress reporting how many launches the run will make (0: unknown).
   void expect_launches(size_t n) { expected_launches_ = n; }
+  /// What expect_launches() declared (0: unknown).
   size_t expected_launches() const { return expected_launches_; }
 
   /// Called after every launch (progress reporting).
@@ -121,8 +129,11 @@ class Context {
   /// prove that a wrong result fails the run.
   bool corrupt_first_verify_download = false;
 
+  /// Set by the runner before each phase.
   void set_phase(Phase p) { phase_ = p; }
+  /// Every launch so far, in order.
   const std::vector<LaunchStat>& launches() const { return launches_; }
+  /// The simulated device (for what the helpers above do not cover).
   runtime::Device& device() { return dev_; }
 
  private:

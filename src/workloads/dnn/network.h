@@ -17,6 +17,7 @@ namespace strobe::workloads::dnn {
 struct Tensor {
   uint32_t n = 0, c = 0, h = 0, w = 0;
   uint64_t addr = 0;
+  /// Number of elements.
   size_t size() const { return size_t(n) * c * h * w; }
 };
 
@@ -31,9 +32,11 @@ class Layer {
  public:
   explicit Layer(std::string name) : name_(std::move(name)) {}
   virtual ~Layer() = default;
+  /// Launches the layer's kernels.
   virtual void run(Context& ctx) = 0;
   /// Throws VerificationError naming the layer's output and the first bad element.
   virtual void verify(Context& ctx) const = 0;
+  /// The layer's name in verification messages, e.g. "conv3_2".
   const std::string& name() const { return name_; }
 
  private:

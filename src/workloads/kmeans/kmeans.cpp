@@ -47,8 +47,7 @@ class KMeans : public Benchmark {
       ctx.write(dcent_, cent_);
       ctx.launch(kernel_, {round_up(n_, 256), 1, 1}, {256, 1, 1},
                  {buf(dfeat_), buf(dcent_), buf(dmem_), val(n_), val(k_), val(f_)});
-      std::vector<int32_t> mem(n_);
-      ctx.device().copy_to_host(mem.data(), dmem_, n_ * sizeof(int32_t));
+      std::vector<int32_t> mem = ctx.read<int32_t>(dmem_, n_);
       history_.push_back({cent_, mem});
       update_centroids(mem);
     }
