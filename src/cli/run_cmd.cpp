@@ -91,7 +91,15 @@ int run_run(const RunOptions& o) {
   rep.verified = out.verified;
   rep.wall_seconds = out.wall_seconds;
   rep.params = out.params.to_json();
-  for (const auto& l : out.launches) rep.launches.push_back({{l.kernel, l.stats, l.wall_seconds}, l.grid, l.local});
+  for (const auto& l : out.launches) {
+    LaunchRecord rec;
+    rec.result.kernel = l.kernel;
+    rec.result.stats = l.stats;
+    rec.result.wall_seconds = l.wall_seconds;
+    rec.grid = l.grid;
+    rec.local = l.local;
+    rep.launches.push_back(std::move(rec));
+  }
   emit_report(rep, o.json);
   if (out.verified && o.json != "-") fmt::print("verification passed\n");
   return 0;
