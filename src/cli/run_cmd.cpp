@@ -46,7 +46,7 @@ class Progress {
     last_ = now;
     double elapsed = std::chrono::duration<double>(now - t0_).count();
     std::string of = expected ? fmt::format(" of {}", expected) : "";
-    fmt::print(stderr, "\r{}: kernel {}{} ({}), {:.1f} s elapsed\033[K", bench_, s.index + 1, of, s.kernel, elapsed);
+    fmt::print(stderr, "\r{}: kernel {}{} ({}), {:.1f} s elapsed\033[K", bench_, s.index + 1, of, s.result.kernel, elapsed);
     std::fflush(stderr);
     drawn_ = true;
   }
@@ -93,9 +93,7 @@ int run_run(const RunOptions& o) {
   rep.params = out.params.to_json();
   for (const auto& l : out.launches) {
     LaunchRecord rec;
-    rec.result.kernel = l.kernel;
-    rec.result.stats = l.stats;
-    rec.result.wall_seconds = l.wall_seconds;
+    rec.result = l.result;
     rec.grid = l.grid;
     rec.local = l.local;
     rep.launches.push_back(std::move(rec));

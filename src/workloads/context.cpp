@@ -36,7 +36,11 @@ const LaunchStat& Context::launch(const Kernel& k, Dim3 grid, Dim3 local, std::v
   cfg.dims = (grid[2] > 1 || local[2] > 1) ? 3 : (grid[1] > 1 || local[1] > 1) ? 2 : 1;
   cfg.args = std::move(args);
   runtime::LaunchResult r = backend_->launch(dev_, *k.module, k.name, cfg);
-  LaunchStat s{r.kernel, uint32_t(launches_.size()), grid, local, r.stats, r.wall_seconds};
+  LaunchStat s;
+  s.index = uint32_t(launches_.size());
+  s.grid = grid;
+  s.local = local;
+  s.result = std::move(r);
   launches_.push_back(std::move(s));
   if (on_launch) on_launch(launches_.back(), expected_launches_);
   return launches_.back();

@@ -26,14 +26,13 @@ ArgValue val(const T& v) { return ArgValue::scalar(v); }
 /// A dynamic __local kernel argument of `bytes`.
 inline ArgValue lds(uint32_t bytes) { return ArgValue::local(bytes); }
 
-/// Statistics of one launch, in launch order.
+/// One launch as the run recorded it: geometry plus everything the backend reported (kernel
+/// name, dispatch counters, wall time, and whatever a timing backend adds to LaunchResult).
 struct LaunchStat {
-  std::string kernel;
   uint32_t index = 0;  ///< 0-based launch number within the run
   Dim3 grid{1, 1, 1};
   Dim3 local{1, 1, 1};
-  emu::DispatchStats stats;
-  double wall_seconds = 0;
+  runtime::LaunchResult result;
 };
 
 /// Where launches go: the functional emulator today; a timing model can replace it without any

@@ -72,7 +72,7 @@ TEST(Verify, ToleranceIsRelativePlusAbsoluteAndNanNeverMatches) {
   EXPECT_THROW(expect_close<float>("y", {1.0f}, {1.0f, 2.0f}, 1, 1), VerificationError);
 }
 
-/// A benchmark defined by the test itself (vecadd's kernel, launched `launches` times).
+/// A benchmark defined by the test itself: vecadd's kernel launched twice, c = a + b then c += b.
 class TwiceAdd : public Benchmark {
  public:
   explicit TwiceAdd(const Params& p) : n_(uint32_t(p.i("n"))) {}
@@ -112,13 +112,13 @@ TEST(Runner, RecordsEveryLaunchWithGeometryAndCounters) {
   EXPECT_EQ(seen, (std::vector<std::pair<uint32_t, size_t>>{{0, 2}, {1, 2}}));
   for (uint32_t i = 0; i < 2; ++i) {
     const auto& l = out.launches[i];
-    EXPECT_EQ(l.kernel, "vecadd");
+    EXPECT_EQ(l.result.kernel, "vecadd");
     EXPECT_EQ(l.index, i);
     EXPECT_EQ(l.grid, (Dim3{200, 1, 1}));
     EXPECT_EQ(l.local, (Dim3{64, 1, 1}));
-    EXPECT_EQ(l.stats.wavefronts, 4u);  // 200 work-items in groups of 64
-    EXPECT_GT(l.stats.wave_instructions, 0u);
-    EXPECT_GE(l.stats.vector_memory_instructions, 3u * 4u);  // two loads and a store per wave
+    EXPECT_EQ(l.result.stats.wavefronts, 4u);  // 200 work-items in groups of 64
+    EXPECT_GT(l.result.stats.wave_instructions, 0u);
+    EXPECT_GE(l.result.stats.vector_memory_instructions, 3u * 4u);  // two loads and a store per wave
   }
 }
 
