@@ -11,6 +11,7 @@
 
 #include "cli/arg_spec.h"
 #include "cli/commands.h"
+#include "cli/gpu_config_options.h"
 #include "cli/report.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
@@ -23,6 +24,7 @@ namespace {
 struct LaunchOptions {
   std::string file, kernel, grid, local = "64";
   std::vector<std::string> args;
+  std::vector<std::string> sets;
   std::string dump, mode = "functional", arch = "r9nano", json;
 };
 
@@ -64,17 +66,11 @@ Materialised materialise(runtime::Device& dev, const ArgSpec& spec) {
   return m;
 }
 
-void check_arch(const std::string& arch) {
-  if (arch == "r9nano" || arch == "mi100") return;
-  if (arch.size() > 5 && arch.ends_with(".toml") && std::filesystem::is_regular_file(arch)) return;
-  throw InputError(fmt::format("--arch '{}': expected r9nano, mi100 or an existing FILE.toml", arch));
-}
-
 int run_launch(const LaunchOptions& o) {
   if (o.mode != "functional" && o.mode != "timing")
     throw InputError(fmt::format("--mode '{}': expected functional or timing", o.mode));
-  check_arch(o.arch);
-  if (o.mode == "timing") throw NotImplementedError("--mode timing: the cycle-level timing model is not built yet");
+  // The configuration is resolved (and every --set checked) before anything runs.
+  timing::GpuConfig gpu_cfg = resolve_gpu_config(o.arch, o.sets);
 
   std::vector<ArgSpec> specs;
   for (const auto& s : o.args) specs.push_back(parse_arg_spec(s));
@@ -85,6 +81,7 @@ int run_launch(const LaunchOptions& o) {
 
   auto t0 = std::chrono::steady_clock::now();
   runtime::Device dev;
+  if (o.mode == "timing") dev.enable_timing(gpu_cfg);
   runtime::Module& mod = dev.load(o.file);
   mod.code_object().kernel(o.kernel);  // a missing kernel is reported before any buffer is read
 
@@ -114,6 +111,7 @@ int run_launch(const LaunchOptions& o) {
   rep.arch = o.arch;
   rep.wall_seconds = wall;
   rep.launches.push_back({r, cfg.grid, cfg.local});
+  attach_timing(rep, dev);
   emit_report(rep, o.json);
   return 0;
 }
@@ -132,6 +130,7 @@ void add_launch_command(CLI::App& app, Action& action) {
   cmd->add_option("--dump", o->dump, "Write each buffer argument after the run to DIR/arg<i>.bin");
   cmd->add_option("--mode", o->mode, "functional or timing (default functional)");
   cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
+  cmd->add_option("--set", o->sets, "Override a GPU configuration parameter KEY=VALUE (repeatable)");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
   cmd->callback([o, &action] { action = [o] { return run_launch(*o); }; });
 }

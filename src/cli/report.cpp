@@ -16,7 +16,9 @@ nlohmann::json to_json(const RunReport& r) {
   j["verified"] = r.verified;
   j["wall_seconds"] = r.wall_seconds;
   if (!r.params.is_null()) j["params"] = r.params;
-  uint64_t wave = 0, thread = 0;
+  uint64_t wave = 0, thread = 0, cycles = 0;
+  double sim_seconds = 0;
+  bool timed = false;
   auto kernels = nlohmann::json::array();
   for (size_t i = 0; i < r.launches.size(); ++i) {
     const auto& l = r.launches[i];
@@ -35,11 +37,35 @@ nlohmann::json to_json(const RunReport& r) {
                        {"scalar_memory_instructions", s.scalar_memory_instructions},
                        {"lds_instructions", s.lds_instructions},
                        {"wall_seconds", l.result.wall_seconds}});
+    if (const auto& t = l.result.timing) {
+      timed = true;
+      cycles += t->cycles;
+      sim_seconds += t->sim_seconds;
+      auto& k = kernels.back();
+      k["cycles"] = t->cycles;
+      k["sim_seconds"] = t->sim_seconds;
+      k["ipc"] = t->ipc;
+      k["timing"] = t->to_json();
+    }
   }
   j["wave_instructions"] = wave;
   j["thread_instructions"] = thread;
+  if (timed) {
+    j["cycles"] = cycles;
+    j["sim_seconds"] = sim_seconds;
+    j["ipc"] = cycles ? double(wave) / double(cycles) : 0.0;
+  }
   j["kernels"] = std::move(kernels);
+  if (!r.timing_summary.is_null()) j["timing"] = r.timing_summary;
+  if (!r.config.is_null()) j["config"] = r.config;
   return j;
+}
+
+void attach_timing(RunReport& r, runtime::Device& dev) {
+  timing::Gpu* gpu = dev.gpu();
+  if (!gpu) return;
+  r.config = gpu->config_json();
+  r.timing_summary = timing::summarize(gpu->snapshot(), gpu->now().value());
 }
 
 void emit_report(const RunReport& r, const std::string& json_target) {
@@ -48,15 +74,22 @@ void emit_report(const RunReport& r, const std::string& json_target) {
     return;
   }
   if (!json_target.empty()) write_file_atomic(json_target, to_json(r).dump(2) + "\n");
-  uint64_t wave = 0;
-  double kernel_wall = 0;
+  uint64_t wave = 0, cycles = 0;
+  double kernel_wall = 0, sim_seconds = 0;
   for (const auto& l : r.launches) {
     wave += l.result.stats.wave_instructions;
     kernel_wall += l.result.wall_seconds;
-    fmt::print("{:<24} grid {}x{}x{} local {}x{}x{}  {} waves  {} wave instructions\n", l.result.kernel, l.grid[0],
+    std::string timing;
+    if (const auto& t = l.result.timing) {
+      cycles += t->cycles;
+      sim_seconds += t->sim_seconds;
+      timing = fmt::format("  {} cycles  IPC {:.2f}", t->cycles, t->ipc);
+    }
+    fmt::print("{:<24} grid {}x{}x{} local {}x{}x{}  {} waves  {} wave instructions{}\n", l.result.kernel, l.grid[0],
                l.grid[1], l.grid[2], l.local[0], l.local[1], l.local[2], l.result.stats.wavefronts,
-               l.result.stats.wave_instructions);
+               l.result.stats.wave_instructions, timing);
   }
+  if (cycles) fmt::print("simulated: {} cycles, {:.6f} ms\n", cycles, sim_seconds * 1e3);
   double rate = kernel_wall > 0 ? double(wave) / kernel_wall : 0;
   fmt::print("{}: {} mode, {} launch{}, {} wave instructions, {:.3f} s wall ({:.2f} M wave instructions/s)\n",
              r.benchmark, r.mode, r.launches.size(), r.launches.size() == 1 ? "" : "es", wave, r.wall_seconds,

@@ -30,7 +30,12 @@ struct RunReport {
   double wall_seconds = 0;
   nlohmann::json params;  ///< effective benchmark parameters (omitted when null)
   std::vector<LaunchRecord> launches;
+  nlohmann::json config;          ///< timing mode: the fully expanded effective GPU configuration
+  nlohmann::json timing_summary;  ///< timing mode: CPI stack, units, caches, DRAM over the whole run
 };
+
+/// Fills `config` and `timing_summary` from the device's timing model (no-op in functional mode).
+void attach_timing(RunReport& r, runtime::Device& dev);
 
 /// The report as DESIGN.md §5 JSON.
 nlohmann::json to_json(const RunReport& r);

@@ -32,6 +32,11 @@ void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) { mem
 void Device::copy_to_host(void* dst, uint64_t src, uint64_t bytes) const { memory_->read(src, dst, bytes); }
 void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) { memory_->fill(dst, value, bytes); }
 
+void Device::enable_timing(const timing::GpuConfig& cfg) {
+  timing::validate(cfg);
+  gpu_ = std::make_unique<timing::Gpu>(cfg);
+}
+
 Module& Device::load(const std::string& path) { return load(loader::CodeObject::load(path)); }
 
 Module& Device::load(loader::CodeObject co) {
@@ -132,7 +137,13 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
     uint64_t a, b;
     ~Release() { m.free(a); m.free(b); }
   } release{*memory_, kernarg, packet};
-  r.stats = emu::run_dispatch(d, *memory_);
+  if (gpu_) {
+    auto t = std::make_shared<timing::LaunchTiming>(gpu_->run(d, *memory_));
+    r.stats = t->functional;
+    r.timing = std::move(t);
+  } else {
+    r.stats = emu::run_dispatch(d, *memory_);
+  }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -13,6 +13,8 @@
 #include "isa/program.h"
 #include "loader/code_object.h"
 #include "runtime/kernel_args.h"
+#include "timing/config/gpu_config.h"
+#include "timing/gpu/gpu.h"
 
 namespace strobe::runtime {
 
@@ -46,6 +48,8 @@ struct LaunchResult {
   std::string kernel;
   emu::DispatchStats stats;
   double wall_seconds = 0;
+  /// Cycle-level timing of the launch when the device runs in timing mode.
+  std::shared_ptr<const timing::LaunchTiming> timing;
 };
 
 /// A simulated GPU as a host program sees it.
@@ -69,14 +73,22 @@ class Device {
   /// Adopts an already parsed code object.
   Module& load(loader::CodeObject co);
 
-  /// Runs `kernel_name` from `module` to completion (functional emulation).
-  /// Throws InputError for a bad configuration and FaultError if the kernel faults.
+  /// Runs `kernel_name` from `module` to completion: functional emulation, or detailed timing
+  /// once enable_timing() was called. Throws InputError for a bad configuration and FaultError
+  /// if the kernel faults.
   LaunchResult launch(Module& module, const std::string& kernel_name, const LaunchConfig& cfg);
+
+  /// Switches the device to detailed timing on a GPU built from `cfg` (validated; InputError
+  /// names a bad key). Cache and DRAM state then persist across launches, as on hardware.
+  void enable_timing(const timing::GpuConfig& cfg);
+  /// The timing model, or nullptr in functional mode.
+  timing::Gpu* gpu() { return gpu_.get(); }
 
   emu::GlobalMemory& memory() { return *memory_; }
 
  private:
   std::unique_ptr<emu::GlobalMemory> memory_;
+  std::unique_ptr<timing::Gpu> gpu_;
   std::vector<std::unique_ptr<Module>> modules_;
   uint64_t queue_address_ = 0;
   uint64_t dispatch_count_ = 0;

@@ -145,11 +145,32 @@ TEST(LaunchCli, OutOfBoundsKernelAccessIsAFaultNotACrash) {
   EXPECT_NE(r.err.find("flat_store_dword"), std::string::npos) << r.err;
 }
 
-TEST(LaunchCli, TimingModeSaysNotImplemented) {
-  auto r = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --mode timing --arg zeros:4 --arg zeros:4 "
-                      "--arg zeros:4 --arg u32:1");
-  EXPECT_EQ(r.rc, 1);
-  EXPECT_NE(r.err.find("not implemented"), std::string::npos) << r.err;
+TEST(LaunchCli, TimingModeReportsCyclesAndTheEffectiveConfig) {
+  std::string cmd = "launch " + kernel("vecadd") + " --kernel vecadd --grid 256 --mode timing --arg zeros:1024 "
+                    "--arg zeros:1024 --arg zeros:1024 --arg u32:256 --set cu.scheduler=gto --json -";
+  auto r = run_strobe(cmd);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mode"], "timing");
+  ASSERT_TRUE(j.contains("cycles"));
+  EXPECT_GT(j["cycles"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["sim_seconds"].get<double>(), 0.0);
+  EXPECT_EQ(j["kernels"][0]["cycles"], j["cycles"]);
+  EXPECT_EQ(j["config"]["cu"]["scheduler"], "gto");  // the override is in the written config
+  // Same inputs and configuration: identical cycle counts.
+  auto again = nlohmann::json::parse(run_strobe(cmd).out);
+  EXPECT_EQ(again["cycles"], j["cycles"]);
+}
+
+TEST(LaunchCli, BadConfigOverridesAreBadInput) {
+  std::string base = "launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --mode timing --arg zeros:256 "
+                     "--arg zeros:256 --arg zeros:256 --arg u32:64 ";
+  auto unknown = run_strobe(base + "--set no.such.key=1");
+  EXPECT_EQ(unknown.rc, 2);
+  EXPECT_NE(unknown.err.find("no.such.key"), std::string::npos) << unknown.err;
+  auto bad = run_strobe(base + "--set cu.scheduler=fastest");
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("cu.scheduler"), std::string::npos) << bad.err;
 }
 
 TEST(LaunchCli, UnknownModeArchAndSubcommandAreBadUsage) {
