@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/gpu_config_options.h"
 #include "cli/report.h"
 #include "common/error.h"
 #include "workloads/runner.h"
@@ -26,12 +26,6 @@ struct RunOptions {
   std::string mode = "functional", arch = "r9nano", sampling = "none", json;
   bool verify = false, progress = false, corrupt = false;
 };
-
-void check_arch(const std::string& arch) {
-  if (arch == "r9nano" || arch == "mi100") return;
-  if (arch.size() > 5 && arch.ends_with(".toml") && std::filesystem::is_regular_file(arch)) return;
-  throw InputError(fmt::format("--arch '{}': expected r9nano, mi100 or an existing FILE.toml", arch));
-}
 
 /// A one-line progress display on stderr, redrawn at most ten times a second.
 class Progress {
@@ -60,13 +54,11 @@ class Progress {
 int run_run(const RunOptions& o) {
   if (o.mode != "functional" && o.mode != "timing")
     throw InputError(fmt::format("--mode '{}': expected functional or timing", o.mode));
-  check_arch(o.arch);
-  for (const auto& s : o.sets)
-    if (s.find('=') == std::string::npos || s.front() == '=')
-      throw InputError(fmt::format("--set '{}': expected KEY=VALUE", s));
+  // The configuration is resolved (arch and every --set checked) before anything runs.
+  timing::GpuConfig gpu_cfg = resolve_gpu_config(o.arch, o.sets);
   // Fail loudly rather than silently running something other than what was asked for.
-  if (o.mode == "timing") throw NotImplementedError("--mode timing: the cycle-level timing model is not wired in yet");
-  if (!o.sets.empty()) throw NotImplementedError("--set: configuration overrides need the timing model");
+  if (!o.sets.empty() && o.mode != "timing")
+    throw InputError("--set configures the timing model; it needs --mode timing");
   if (o.sampling != "none")
     throw NotImplementedError(fmt::format("--sampling {}: sampling methods are not built yet", o.sampling));
 
@@ -75,6 +67,7 @@ int run_run(const RunOptions& o) {
   req.params = o.params;
   req.verify = o.verify;
   req.corrupt_for_test = o.corrupt;
+  if (o.mode == "timing") req.prepare_device = [&gpu_cfg](runtime::Device& dev) { dev.enable_timing(gpu_cfg); };
   std::unique_ptr<Progress> progress;
   if (o.progress || ::isatty(STDERR_FILENO)) {
     progress = std::make_unique<Progress>(o.bench);
@@ -98,6 +91,7 @@ int run_run(const RunOptions& o) {
     rec.local = l.local;
     rep.launches.push_back(std::move(rec));
   }
+  attach_timing(rep, out.context->device());
   emit_report(rep, o.json);
   if (out.verified && o.json != "-") fmt::print("verification passed\n");
   return 0;
@@ -112,7 +106,7 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_option("--param", o->params, "Benchmark parameter NAME=VALUE (repeatable)");
   cmd->add_option("--mode", o->mode, "functional or timing (default functional)");
   cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
-  cmd->add_option("--set", o->sets, "Override a configuration KEY=VALUE (timing mode; repeatable)");
+  cmd->add_option("--set", o->sets, "Override a GPU configuration parameter KEY=VALUE (timing mode; repeatable)");
   cmd->add_option("--sampling", o->sampling, "Sampling method (default none)");
   cmd->add_flag("--verify", o->verify, "Check the results against the CPU reference (exit 1 on mismatch)");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");

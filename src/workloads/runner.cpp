@@ -22,7 +22,9 @@ RunOutcome run_benchmark(RunRequest req) {
   out.params = resolve_params(info->name, info->params, req.params);
 
   auto t0 = std::chrono::steady_clock::now();
-  Context ctx(req.backend ? std::move(req.backend) : std::make_unique<FunctionalBackend>());
+  out.context = std::make_unique<Context>(req.backend ? std::move(req.backend) : std::make_unique<FunctionalBackend>());
+  Context& ctx = *out.context;
+  if (req.prepare_device) req.prepare_device(ctx.device());
   ctx.on_launch = req.on_launch;
   ctx.corrupt_first_verify_download = req.corrupt_for_test;
   std::unique_ptr<Benchmark> bench = info->make(out.params);

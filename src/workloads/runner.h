@@ -18,6 +18,8 @@ struct RunRequest {
   bool verify = false;
   std::unique_ptr<LaunchBackend> backend;  ///< null: functional emulation
   std::function<void(const LaunchStat&, size_t expected)> on_launch;
+  /// Called on the fresh device before setup, e.g. to switch it to detailed timing.
+  std::function<void(runtime::Device&)> prepare_device;
   bool corrupt_for_test = false;  ///< see Context::corrupt_first_verify_download
 };
 
@@ -28,6 +30,8 @@ struct RunOutcome {
   bool verified = false;
   double wall_seconds = 0;  ///< setup + run + verification
   std::vector<LaunchStat> launches;
+  /// The run's context, kept alive so reports can read device state (e.g. the timing model).
+  std::unique_ptr<Context> context;
 };
 
 /// Runs the request. Throws InputError for an unknown benchmark or bad parameters,
