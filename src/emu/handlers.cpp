@@ -74,9 +74,11 @@ void fault(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const s
   } catch (...) {
     text = mnemonic(inst.op);
   }
+  // The PC is reported as the code object address, the one `strobe disasm` prints.
+  const uint64_t bias = ctx.program ? ctx.program->load_bias : 0;
   throw FaultError(fmt::format("kernel {}: work-group ({},{},{}) wave {} PC 0x{:x} [{}]: {}", kernel,
-                               ctx.workgroup_id[0], ctx.workgroup_id[1], ctx.workgroup_id[2], w.wave_id, pc, text,
-                               why));
+                               ctx.workgroup_id[0], ctx.workgroup_id[1], ctx.workgroup_id[2], w.wave_id, pc - bias,
+                               text, why));
 }
 
 }  // namespace strobe::emu

@@ -11,7 +11,8 @@ namespace strobe::isa {
 
 /// A dense, pre-decoded instruction stream with a byte-offset -> index map for branches.
 struct Program {
-  uint64_t base_address = 0;          ///< address of the first byte (ELF virtual address)
+  uint64_t base_address = 0;          ///< device address of the first byte
+  uint64_t load_bias = 0;             ///< base_address minus the code's ELF address (0 if unloaded)
   std::vector<Inst> insts;            ///< instructions in address order
   std::vector<uint32_t> offsets;      ///< byte offset of insts[i] from base_address
   std::vector<int32_t> index_by_dword;///< dword offset -> instruction index, -1 inside an instruction

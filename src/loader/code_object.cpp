@@ -106,6 +106,7 @@ class CodeObjectParser {
     const CodeObjectMetadata md = co_.version_ == 2 ? read_v2_notes(notes, hdr) : read_v3_notes(notes);
     find_text(elf);
     map_segments(elf);
+    read_relocations(elf);
     const std::vector<ElfSymbol> symbols = elf.symbols();
     for (const KernelMetadata& km : md.kernels) {
       if (std::any_of(co_.kernels_.begin(), co_.kernels_.end(), [&](const KernelInfo& k) { return k.name == km.name; }))
@@ -175,13 +176,50 @@ class CodeObjectParser {
 
   void map_segments(const ElfFile& elf) {
     for (const ElfSegment& p : elf.segments())
-      if (p.type == elf::PT_LOAD && p.filesz > 0) co_.mappings_.push_back({p.vaddr, p.offset, p.filesz});
+      if (p.type == elf::PT_LOAD && p.memsz > 0) {
+        if (p.memsz < p.filesz) fail("a PT_LOAD segment at {:#x} has memsz {} < filesz {}", p.vaddr, p.memsz, p.filesz);
+        if (!in_bounds(p.vaddr, p.memsz, uint64_t{1} << 40)) fail("a PT_LOAD segment at {:#x} is too large", p.vaddr);
+        co_.mappings_.push_back({p.vaddr, p.offset, p.filesz, p.memsz});
+      }
     if (!co_.mappings_.empty()) return;
     // No program headers: fall back to the allocated sections' own addresses.
     for (const ElfSection& s : elf.sections())
       if ((s.flags & elf::SHF_ALLOC) && s.type != elf::SHT_NOBITS && s.size > 0 &&
           in_bounds(s.addr, s.size, UINT64_MAX))
-        co_.mappings_.push_back({s.addr, s.offset, s.size});
+        co_.mappings_.push_back({s.addr, s.offset, s.size, s.size});
+  }
+
+  /// Reads the dynamic relocations (allocated SHT_RELA sections, 24-byte entries) and resolves
+  /// their symbols through the linked symbol table.
+  void read_relocations(const ElfFile& elf) {
+    constexpr uint32_t kShtRela = 4;
+    const auto& secs = elf.sections();
+    for (const ElfSection& s : secs) {
+      if (s.type != kShtRela || !(s.flags & elf::SHF_ALLOC)) continue;
+      if (s.size % 24) fail("{} is {} bytes, not a whole number of 24-byte entries", s.name, s.size);
+      const ElfSection* symtab = s.link < secs.size() ? &secs[s.link] : nullptr;
+      const ElfSection* strtab = symtab && symtab->link < secs.size() ? &secs[symtab->link] : nullptr;
+      for (uint64_t off = 0; off < s.size; off += 24) {
+        Relocation r;
+        r.offset = detail::read_le<uint64_t>(s.bytes, off, "r_offset");
+        const uint64_t info = detail::read_le<uint64_t>(s.bytes, off + 8, "r_info");
+        r.addend = detail::read_le<int64_t>(s.bytes, off + 16, "r_addend");
+        r.type = uint32_t(info);
+        const uint64_t sym = info >> 32;
+        if (sym != 0) {
+          if (!symtab || (sym + 1) * 24 > symtab->bytes.size()) fail("{}: relocation symbol {} is out of range", s.name, sym);
+          const uint32_t name = detail::read_le<uint32_t>(symtab->bytes, sym * 24, "st_name");
+          const uint16_t shndx = detail::read_le<uint16_t>(symtab->bytes, sym * 24 + 6, "st_shndx");
+          r.symbol_value = detail::read_le<uint64_t>(symtab->bytes, sym * 24 + 8, "st_value");
+          r.symbol_defined = shndx != 0;
+          if (strtab && name < strtab->bytes.size()) {
+            const auto* p = reinterpret_cast<const char*>(strtab->bytes.data()) + name;
+            r.symbol.assign(p, strnlen(p, strtab->bytes.size() - name));
+          }
+        }
+        co_.relocations_.push_back(std::move(r));
+      }
+    }
   }
 
   /// The bytes of a descriptor, or a clear error if it is not inside a loaded segment.
@@ -353,6 +391,24 @@ std::span<const uint8_t> CodeObject::bytes_at(uint64_t addr, uint64_t size) cons
     if (addr >= m.vaddr && in_bounds(addr - m.vaddr, size, m.size))
       return std::span<const uint8_t>(image_).subspan(m.offset + (addr - m.vaddr), size);
   return {};
+}
+
+}  // namespace strobe::loader
+
+namespace strobe::loader {
+
+std::vector<LoadSegment> CodeObject::load_segments() const {
+  std::vector<LoadSegment> out;
+  for (const Mapping& m : mappings_)
+    out.push_back({m.vaddr, m.memsz, std::span<const uint8_t>(image_).subspan(m.offset, m.size)});
+  std::sort(out.begin(), out.end(), [](const LoadSegment& a, const LoadSegment& b) { return a.vaddr < b.vaddr; });
+  return out;
+}
+
+uint64_t CodeObject::image_span() const {
+  uint64_t end = 0;
+  for (const Mapping& m : mappings_) end = std::max(end, m.vaddr + m.memsz);
+  return end;
 }
 
 }  // namespace strobe::loader

@@ -85,6 +85,23 @@ struct KernelInfo {
   uint32_t sgpr_spill_count = 0, vgpr_spill_count = 0;
 };
 
+/// A PT_LOAD segment: `bytes` (the file part) at `vaddr`, zero-filled up to `memsz`.
+struct LoadSegment {
+  uint64_t vaddr = 0;
+  uint64_t memsz = 0;
+  std::span<const uint8_t> bytes;
+};
+
+/// A dynamic relocation (.rela.dyn) the loader must apply when placing the image in memory.
+struct Relocation {
+  uint64_t offset = 0;      ///< ELF vaddr of the patched location
+  uint32_t type = 0;        ///< R_AMDGPU_* type
+  int64_t addend = 0;
+  uint64_t symbol_value = 0;  ///< vaddr of the referenced symbol (0 for none)
+  bool symbol_defined = false;
+  std::string symbol;       ///< name of the referenced symbol, for error messages
+};
+
 /// A loaded, validated code object. Construction throws strobe::InputError on bad input.
 class CodeObject {
  public:
@@ -103,6 +120,12 @@ class CodeObject {
   std::span<const uint8_t> code(const KernelInfo& k) const;
   /// Bytes of the loaded image at ELF virtual address range [addr, addr+size), or empty if outside.
   std::span<const uint8_t> bytes_at(uint64_t addr, uint64_t size) const;
+  /// The PT_LOAD segments (vaddr order): what a loader copies into device memory.
+  std::vector<LoadSegment> load_segments() const;
+  /// Bytes of device memory the loaded image spans: max(vaddr + memsz) over the segments.
+  uint64_t image_span() const;
+  /// Dynamic relocations to apply at load time (empty for most kernels).
+  const std::vector<Relocation>& relocations() const { return relocations_; }
   /// The executable .text section: its address and bytes.
   uint64_t text_address() const { return text_addr_; }
   std::span<const uint8_t> text() const;
@@ -116,9 +139,10 @@ class CodeObject {
   std::vector<KernelInfo> kernels_;
   /// File bytes [offset, offset+size) appear at ELF vaddr [vaddr, vaddr+size) (PT_LOAD file parts).
   struct Mapping {
-    uint64_t vaddr = 0, offset = 0, size = 0;
+    uint64_t vaddr = 0, offset = 0, size = 0, memsz = 0;
   };
   std::vector<Mapping> mappings_;
+  std::vector<Relocation> relocations_;
   friend class CodeObjectParser;
 };
 

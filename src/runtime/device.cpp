@@ -15,7 +15,10 @@ namespace strobe::runtime {
 
 const isa::Program& Module::program(const loader::KernelInfo& kernel) {
   auto& slot = programs_[kernel.name];
-  if (!slot) slot = std::make_unique<isa::Program>(isa::decode_program(co_.code(kernel), kernel.entry_address));
+  if (!slot) {
+    slot = std::make_unique<isa::Program>(isa::decode_program(co_.code(kernel), base_ + kernel.entry_address));
+    slot->load_bias = base_;
+  }
   return *slot;
 }
 
@@ -40,8 +43,43 @@ void Device::enable_timing(const timing::GpuConfig& cfg) {
 Module& Device::load(const std::string& path) { return load(loader::CodeObject::load(path)); }
 
 Module& Device::load(loader::CodeObject co) {
-  modules_.push_back(std::make_unique<Module>(std::move(co)));
+  uint64_t base = load_image(*memory_, co);
+  modules_.push_back(std::make_unique<Module>(std::move(co), base));
   return *modules_.back();
+}
+
+uint64_t load_image(emu::GlobalMemory& mem, const loader::CodeObject& co) {
+  // The whole image is placed as one allocation so PC-relative references between code and
+  // data (s_getpc + offset to a program-scope __constant table) land where the linker put them.
+  const uint64_t span = std::max<uint64_t>(co.image_span(), 4);
+  const uint64_t base = mem.allocate(span, 0x1000, "code object " + co.name());
+  mem.fill(base, 0, span);
+  for (const auto& seg : co.load_segments())
+    if (!seg.bytes.empty()) mem.write(base + seg.vaddr, seg.bytes.data(), seg.bytes.size());
+  constexpr uint32_t kAbs32Lo = 1, kAbs32Hi = 2, kAbs64 = 3, kAbs32 = 6, kRelative64 = 13;
+  for (const auto& r : co.relocations()) {
+    const uint64_t width = (r.type == kAbs64 || r.type == kRelative64) ? 8 : 4;
+    if (r.offset > span || span - r.offset < width)
+      throw InputError(fmt::format("{}: relocation at {:#x} lies outside the loaded image", co.name(), r.offset));
+    uint64_t value;
+    if (r.type == kRelative64) {
+      value = base + uint64_t(r.addend);
+    } else if (r.type == kAbs64 || r.type == kAbs32Lo || r.type == kAbs32Hi || r.type == kAbs32) {
+      if (!r.symbol_defined)
+        throw InputError(fmt::format("{}: relocation against undefined symbol '{}' (strobe links no libraries)",
+                                     co.name(), r.symbol));
+      value = base + r.symbol_value + uint64_t(r.addend);
+    } else {
+      throw NotImplementedError(fmt::format("{}: relocation type {} at {:#x}", co.name(), r.type, r.offset));
+    }
+    if (r.type == kAbs64 || r.type == kRelative64) {
+      mem.write(base + r.offset, &value, 8);
+    } else {
+      uint32_t v32 = r.type == kAbs32Hi ? uint32_t(value >> 32) : uint32_t(value);
+      mem.write(base + r.offset, &v32, 4);
+    }
+  }
+  return base;
 }
 
 void validate_geometry(const loader::KernelInfo& kernel, const LaunchConfig& cfg) {
@@ -111,14 +149,15 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
   // hardware: kernels read them with scalar loads through the kernarg and dispatch pointers.
   uint64_t kernarg = memory_->allocate(std::max<size_t>(ka.bytes.size(), 16), 256, "kernarg");
   memory_->write(kernarg, ka.bytes.data(), ka.bytes.size());
-  auto pkt = make_packet(cfg, k.kd.private_segment_fixed_size, ka.lds_total_bytes, k.descriptor_address, kernarg);
+  auto pkt = make_packet(cfg, k.kd.private_segment_fixed_size, ka.lds_total_bytes,
+                         module.load_base() + k.descriptor_address, kernarg);
   uint64_t packet = memory_->allocate(pkt.size(), 64, "dispatch packet");
   memory_->write(packet, pkt.data(), pkt.size());
 
   emu::Dispatch d;
   d.kernel_name = k.name;
   d.program = &module.program(k);
-  d.entry_address = k.entry_address;
+  d.entry_address = module.load_base() + k.entry_address;
   d.kd = k.kd;
   d.grid = cfg.grid;
   d.local = cfg.local;

@@ -21,16 +21,19 @@ namespace strobe::runtime {
 /// Work-items or work-group size per dimension.
 using Dim3 = std::array<uint32_t, 3>;
 
-/// A loaded code object with its kernels decoded on first use.
+/// A code object loaded into device memory, with its kernels decoded on first use.
 class Module {
  public:
-  explicit Module(loader::CodeObject co) : co_(std::move(co)) {}
+  Module(loader::CodeObject co, uint64_t load_base) : co_(std::move(co)), base_(load_base) {}
   const loader::CodeObject& code_object() const { return co_; }
-  /// The decoded program of `kernel` (decoded once, then cached).
+  /// Device address of ELF virtual address 0 of the loaded image.
+  uint64_t load_base() const { return base_; }
+  /// The decoded program of `kernel` at its device address (decoded once, then cached).
   const isa::Program& program(const loader::KernelInfo& kernel);
 
  private:
   loader::CodeObject co_;
+  uint64_t base_ = 0;
   std::map<std::string, std::unique_ptr<isa::Program>> programs_;
 };
 
@@ -93,6 +96,11 @@ class Device {
   uint64_t queue_address_ = 0;
   uint64_t dispatch_count_ = 0;
 };
+
+/// Copies a code object's loadable segments into one new allocation of `mem` and applies its
+/// dynamic relocations; returns the device address of ELF address 0. Throws InputError for a
+/// relocation strobe cannot resolve.
+uint64_t load_image(emu::GlobalMemory& mem, const loader::CodeObject& co);
 
 /// Validates a launch geometry against the kernel, throwing InputError that names the problem.
 void validate_geometry(const loader::KernelInfo& kernel, const LaunchConfig& cfg);

@@ -79,6 +79,17 @@ TEST_P(GridKernels, StructByValueAndConstantTable) {
   }
 }
 
+// Regression: the code object was not loaded into device memory, so a program-scope __constant
+// table (reached through s_getpc + a link-time offset) faulted as an unmapped access.
+TEST_P(GridKernels, RegressionProgramScopeConstantTableIsInTheLoadedImage) {
+  const uint32_t table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  auto& m = load("constant_table");
+  uint64_t d = zeros<uint32_t>(100);
+  launch(m, "constant_table", {100, 1, 1}, {64, 1, 1}, {ArgValue::buffer(d), ArgValue::scalar(5u)});
+  auto out = download<uint32_t>(d, 100);
+  for (uint32_t i = 0; i < 100; ++i) ASSERT_EQ(out[i], table[(i + 5) & 7]) << i;
+}
+
 TEST_P(GridKernels, Stencil2dClampsBorders) {
   const uint32_t w = 45, h = 23;
   Rng rng(4);
