@@ -6,9 +6,7 @@ static int max3(int a, int b, int c) { return max(a, max(b, c)); }
 
 __kernel void nw_diagonal(__global int* score, __global const int* ref, uint n, int penalty, uint diag,
                           uint first_row) {
-  // volatile keeps LLVM from pairing the left/up reads into ds_read2_b32 whose destination is
-  // also its address register: strobe's emulator currently mis-executes that form (see src/emu/ds.cpp).
-  __local volatile int t[B + 1][B + 1];
+  __local int t[B + 1][B + 1];
   __local int r[B][B];
   uint tx = get_local_id(0);
   uint br = first_row + get_group_id(0), bc = diag - br;

@@ -69,6 +69,8 @@ Materialised materialise(runtime::Device& dev, const ArgSpec& spec) {
 int run_launch(const LaunchOptions& o) {
   if (o.mode != "functional" && o.mode != "timing")
     throw InputError(fmt::format("--mode '{}': expected functional or timing", o.mode));
+  if (!o.sets.empty() && o.mode != "timing")
+    throw InputError("--set configures the timing model; it needs --mode timing");
   // The configuration is resolved (and every --set checked) before anything runs.
   timing::GpuConfig gpu_cfg = resolve_gpu_config(o.arch, o.sets);
 

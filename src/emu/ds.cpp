@@ -116,19 +116,25 @@ void ds_read2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   for (unsigned i = 0; i < 2 * Dw; ++i) d[i] = vreg(w, in.dst + i);
   mem_info_begin(ctx, Space::Lds, Dw * 4, false, false);
   record_lanes(ctx, exec, a, off[0]);
+  // Both elements of a lane are read before any destination register is written: the
+  // destination may be the address register itself.
   if (whole_wave_in_bounds(exec, a, off[0], Dw * 4, limit) && whole_wave_in_bounds(exec, a, off[1], Dw * 4, limit)) {
     const uint8_t* lds = ctx.lds.data();
-    for (int k = 0; k < 2; ++k)
-      for (unsigned i = 0; i < Dw; ++i)
-        for (int l = 0; l < kWaveSize; ++l) std::memcpy(&d[k * Dw + i][l], lds + uint32_t(a[l] + off[k]) + 4 * i, 4);
+    for (int l = 0; l < kWaveSize; ++l) {
+      const uint32_t base = a[l];
+      uint32_t v[2 * Dw];
+      std::memcpy(v, lds + uint32_t(base + off[0]), Dw * 4);
+      std::memcpy(v + Dw, lds + uint32_t(base + off[1]), Dw * 4);
+      for (unsigned i = 0; i < 2 * Dw; ++i) d[i][l] = v[i];
+    }
     return;
   }
   for_each_lane(exec, [&](int l) {
-    for (int k = 0; k < 2; ++k) {
-      uint32_t v[Dw] = {};
-      if (const uint8_t* p = lds_fast(w, in, ctx, limit, uint32_t(a[l] + off[k]), Dw * 4, l)) std::memcpy(v, p, Dw * 4);
-      for (unsigned i = 0; i < Dw; ++i) d[k * Dw + i][l] = v[i];
-    }
+    const uint32_t base = a[l];
+    uint32_t v[2 * Dw] = {};
+    for (int k = 0; k < 2; ++k)
+      if (const uint8_t* p = lds_fast(w, in, ctx, limit, uint32_t(base + off[k]), Dw * 4, l)) std::memcpy(v + k * Dw, p, Dw * 4);
+    for (unsigned i = 0; i < 2 * Dw; ++i) d[i][l] = v[i];
   });
 }
 

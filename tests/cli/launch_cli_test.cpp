@@ -168,6 +168,8 @@ TEST(LaunchCli, BadConfigOverridesAreBadInput) {
   auto unknown = run_strobe(base + "--set no.such.key=1");
   EXPECT_EQ(unknown.rc, 2);
   EXPECT_NE(unknown.err.find("no.such.key"), std::string::npos) << unknown.err;
+  auto functional = run_strobe("launch " + kernel("vecadd") + " --kernel vecadd --grid 64 --set cu.scheduler=gto");
+  EXPECT_EQ(functional.rc, 2) << "--set without --mode timing would be silently ignored";
   auto bad = run_strobe(base + "--set cu.scheduler=fastest");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.err.find("cu.scheduler"), std::string::npos) << bad.err;

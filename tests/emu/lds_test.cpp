@@ -141,6 +141,27 @@ TEST(Lds, Read2Write2St64AndSubDwordForms) {
   for (uint32_t t = 0; t < 64; ++t) ASSERT_EQ(r.out[t], 0x300 + 2 * t - 128) << t;
 }
 
+// Regression: ds_read2 wrote its first element before reading the second address, so a
+// destination that is also the address register (LLVM emits ds_read2_b32 v[2:3], v2) sent the
+// second read to the first element's value. Whole-wave and partial-EXEC paths both.
+TEST(Lds, RegressionRead2WhoseDestinationIsItsAddressRegister) {
+  for (const char* exec : {"s_mov_b64 exec, -1", "s_mov_b32 exec_hi, 0x7fffffff"}) {
+    auto r = run_lds(std::string(R"(
+      v_add_u32 v2, vcc, 0x100, v0
+      v_add_u32 v3, vcc, 0x200, v0
+      ds_write2_b32 v1, v2, v3 offset1:64
+      s_waitcnt lgkmcnt(0)
+      v_mov_b32 v8, v1
+      )") + exec + R"(
+      ds_read2_b32 v[8:9], v8 offset1:64
+      s_waitcnt lgkmcnt(0)
+      s_mov_b64 exec, -1
+      v_add_u32 v10, vcc, v8, v9
+      flat_store_dword v[6:7], v10)", 64);
+    for (uint32_t t = 0; t < 63; ++t) ASSERT_EQ(r.out[t], 0x300 + 2 * t) << exec << " lane " << t;
+  }
+}
+
 TEST(Lds, BpermuteAndSwizzleMoveDataAcrossLanes) {
   auto r = run_lds(R"(
     v_sub_u32 v2, vcc, 63, v0
