@@ -25,6 +25,7 @@ struct LaunchOptions {
   std::string file, kernel, grid, local = "64";
   std::vector<std::string> args;
   std::vector<std::string> sets;
+  bool counters = false;
   std::string dump, mode = "functional", arch = "r9nano", json;
 };
 
@@ -113,6 +114,7 @@ int run_launch(const LaunchOptions& o) {
   rep.arch = o.arch;
   rep.wall_seconds = wall;
   rep.launches.push_back({r, cfg.grid, cfg.local});
+  rep.raw_counters = o.counters;
   attach_timing(rep, dev);
   emit_report(rep, o.json);
   return 0;
@@ -134,6 +136,7 @@ void add_launch_command(CLI::App& app, Action& action) {
   cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
   cmd->add_option("--set", o->sets, "Override a GPU configuration parameter KEY=VALUE (repeatable)");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
+  cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->callback([o, &action] { action = [o] { return run_launch(*o); }; });
 }
 

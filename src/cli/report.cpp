@@ -46,6 +46,9 @@ nlohmann::json to_json(const RunReport& r) {
       k["sim_seconds"] = t->sim_seconds;
       k["ipc"] = t->ipc;
       k["timing"] = t->to_json();
+      // The raw per-instance counters run to tens of KB per launch; the derived summary
+      // (CPI stack, units, caches, DRAM) stays, and --counters asks for the rest.
+      if (!r.raw_counters) k["timing"].erase("counters");
     }
   }
   j["wave_instructions"] = wave;

@@ -30,6 +30,7 @@ struct RunReport {
   double wall_seconds = 0;
   nlohmann::json params;  ///< effective benchmark parameters (omitted when null)
   std::vector<LaunchRecord> launches;
+  bool raw_counters = false;      ///< timing mode: keep every per-instance counter of each launch
   nlohmann::json config;          ///< timing mode: the fully expanded effective GPU configuration
   nlohmann::json timing_summary;  ///< timing mode: CPI stack, units, caches, DRAM over the whole run
 };

@@ -24,7 +24,7 @@ struct RunOptions {
   std::string bench;
   std::vector<std::string> params, sets;
   std::string mode = "functional", arch = "r9nano", sampling = "none", json;
-  bool verify = false, progress = false, corrupt = false;
+  bool verify = false, progress = false, corrupt = false, counters = false;
 };
 
 /// A one-line progress display on stderr, redrawn at most ten times a second.
@@ -91,6 +91,7 @@ int run_run(const RunOptions& o) {
     rec.local = l.local;
     rep.launches.push_back(std::move(rec));
   }
+  rep.raw_counters = o.counters;
   attach_timing(rep, out.context->device());
   emit_report(rep, o.json);
   if (out.verified && o.json != "-") fmt::print("verification passed\n");
@@ -110,6 +111,7 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_option("--sampling", o->sampling, "Sampling method (default none)");
   cmd->add_flag("--verify", o->verify, "Check the results against the CPU reference (exit 1 on mismatch)");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
+  cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
   cmd->add_flag("--test-corrupt-output", o->corrupt)->group("");

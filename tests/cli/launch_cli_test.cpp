@@ -157,6 +157,10 @@ TEST(LaunchCli, TimingModeReportsCyclesAndTheEffectiveConfig) {
   EXPECT_GT(j["sim_seconds"].get<double>(), 0.0);
   EXPECT_EQ(j["kernels"][0]["cycles"], j["cycles"]);
   EXPECT_EQ(j["config"]["cu"]["scheduler"], "gto");  // the override is in the written config
+  EXPECT_TRUE(j["kernels"][0]["timing"].contains("cpi_stack"));
+  EXPECT_FALSE(j["kernels"][0]["timing"].contains("counters"));  // raw counters only on request
+  auto raw = nlohmann::json::parse(run_strobe(cmd + " --counters").out);
+  EXPECT_TRUE(raw["kernels"][0]["timing"].contains("counters"));
   // Same inputs and configuration: identical cycle counts.
   auto again = nlohmann::json::parse(run_strobe(cmd).out);
   EXPECT_EQ(again["cycles"], j["cycles"]);
