@@ -16,6 +16,7 @@ nlohmann::json to_json(const RunReport& r) {
   j["verified"] = r.verified;
   j["wall_seconds"] = r.wall_seconds;
   if (!r.params.is_null()) j["params"] = r.params;
+  if (!r.phase_seconds.is_null()) j["phase_seconds"] = r.phase_seconds;
   uint64_t wave = 0, thread = 0, cycles = 0;
   double sim_seconds = 0;
   bool timed = false;

@@ -29,6 +29,7 @@ struct RunReport {
   bool verified = false;
   double wall_seconds = 0;
   nlohmann::json params;  ///< effective benchmark parameters (omitted when null)
+  nlohmann::json phase_seconds;  ///< `run`: wall time of setup, run and verify (omitted when null)
   std::vector<LaunchRecord> launches;
   bool raw_counters = false;      ///< timing mode: keep every per-instance counter of each launch
   nlohmann::json config;          ///< timing mode: the fully expanded effective GPU configuration

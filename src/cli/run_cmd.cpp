@@ -83,6 +83,7 @@ int run_run(const RunOptions& o) {
   rep.sampling = o.sampling;
   rep.verified = out.verified;
   rep.wall_seconds = out.wall_seconds;
+  rep.phase_seconds = {{"setup", out.setup_seconds}, {"run", out.run_seconds}, {"verify", out.verify_seconds}};
   rep.params = out.params.to_json();
   for (const auto& l : out.launches) {
     LaunchRecord rec;

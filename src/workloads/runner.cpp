@@ -21,7 +21,9 @@ RunOutcome run_benchmark(RunRequest req) {
   out.benchmark = info->name;
   out.params = resolve_params(info->name, info->params, req.params);
 
-  auto t0 = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  auto t0 = Clock::now();
   out.context = std::make_unique<Context>(req.backend ? std::move(req.backend) : std::make_unique<FunctionalBackend>());
   Context& ctx = *out.context;
   if (req.prepare_device) req.prepare_device(ctx.device());
@@ -30,14 +32,19 @@ RunOutcome run_benchmark(RunRequest req) {
   std::unique_ptr<Benchmark> bench = info->make(out.params);
   ctx.set_phase(Phase::Setup);
   bench->setup(ctx);
+  out.setup_seconds = seconds_since(t0);
+  auto t_run = Clock::now();
   ctx.set_phase(Phase::Run);
   bench->run(ctx);
+  out.run_seconds = seconds_since(t_run);
   if (req.verify) {
+    auto t_verify = Clock::now();
     ctx.set_phase(Phase::Verify);
     bench->verify(ctx);
     out.verified = true;
+    out.verify_seconds = seconds_since(t_verify);
   }
-  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.wall_seconds = seconds_since(t0);
   out.launches = ctx.launches();
   return out;
 }

@@ -29,6 +29,9 @@ struct RunOutcome {
   Params params;
   bool verified = false;
   double wall_seconds = 0;  ///< setup + run + verification
+  double setup_seconds = 0;   ///< input generation, weights, uploads, kernel loading
+  double run_seconds = 0;     ///< the measured work: every launch and the host work between them
+  double verify_seconds = 0;  ///< downloads and the CPU reference (0 without verification)
   std::vector<LaunchStat> launches;
   /// The run's context, kept alive so reports can read device state (e.g. the timing model).
   std::unique_ptr<Context> context;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,22 @@ TEST(List, ShowsEveryBenchmarkWithParametersAndDefaults) {
       EXPECT_FALSE(p["doc"].get<std::string>().empty());
     }
   }
+}
+
+TEST(List, DnnInferencesDefaultToOne224x224ImageAtFullWidth) {
+  size_t dnns = 0;
+  for (const auto& b : listing()["benchmarks"]) {
+    std::string name = b["name"];
+    if (name.rfind("vgg", 0) != 0 && name.rfind("resnet", 0) != 0) continue;
+    ++dnns;
+    std::map<std::string, nlohmann::json> defaults;
+    for (const auto& p : b["params"]) defaults[p["name"]] = p["default"];
+    EXPECT_EQ(defaults["input"], 224) << name;
+    EXPECT_EQ(defaults["batch"], 1) << name;
+    EXPECT_EQ(defaults["width_div"], 1) << name;
+    EXPECT_EQ(defaults["classes"], 1000) << name;
+  }
+  EXPECT_EQ(dnns, 7u);
 }
 
 TEST(List, BenchmarksAreRegistered) { EXPECT_GE(benchmark_names().size(), 22u); }
@@ -125,6 +142,21 @@ TEST(Run, JsonCarriesTheContractFields) {
     EXPECT_GT(k["thread_instructions"].get<uint64_t>(), k["wave_instructions"].get<uint64_t>());
     EXPECT_GT(k["vector_memory_instructions"].get<uint64_t>(), 0u);
   }
+}
+
+TEST(Run, JsonSplitsWallTimeIntoSetupRunAndVerify) {
+  CliResult plain = run_strobe("run fastwalsh --param n=256 --json -");
+  ASSERT_EQ(plain.rc, 0) << plain.err;
+  auto p = nlohmann::json::parse(plain.out)["phase_seconds"];
+  EXPECT_GT(p["run"].get<double>(), 0.0);
+  EXPECT_EQ(p["verify"].get<double>(), 0.0);  // nothing verified, nothing timed
+  CliResult checked = run_strobe("run fastwalsh --param n=256 --verify --json -");
+  ASSERT_EQ(checked.rc, 0) << checked.err;
+  auto j = nlohmann::json::parse(checked.out);
+  auto c = j["phase_seconds"];
+  EXPECT_GT(c["verify"].get<double>(), 0.0);
+  double sum = c["setup"].get<double>() + c["run"].get<double>() + c["verify"].get<double>();
+  EXPECT_LE(sum, j["wall_seconds"].get<double>() + 1e-9);
 }
 
 TEST(Run, DefaultSizeRunsWithNoArguments) {

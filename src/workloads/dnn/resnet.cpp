@@ -64,7 +64,7 @@ void ResNet::setup(Context& ctx) {
 
 std::vector<ParamSpec> resnet_params(int64_t small_input, int64_t small_div, bool small_direct) {
   return {int_param("batch", 1, 1, 256, "images per batch"),
-          int_param("input", 64, 64, 224, "input height and width").with_small(double(small_input)),
+          int_param("input", 224, 32, 224, "input height and width").with_small(double(small_input)),
           int_param("width_div", 1, 1, 64, "divide every channel count by this").with_small(double(small_div)),
           int_param("classes", 1000, 1, 100000, "output classes").with_small(100),
           int_param("direct", 0, 0, 1, "1: direct convolution kernels instead of im2col + GEMM")

@@ -40,7 +40,7 @@ void Vgg::setup(Context& ctx) {
 
 std::vector<ParamSpec> vgg_params() {
   return {int_param("batch", 1, 1, 256, "images per batch"),
-          int_param("input", 32, 32, 224, "input height and width (multiple of 32)"),
+          int_param("input", 224, 32, 224, "input height and width (multiple of 32)").with_small(32),
           int_param("width_div", 1, 1, 64, "divide every channel count and FC width by this").with_small(8),
           int_param("classes", 1000, 1, 100000, "output classes").with_small(100),
           int_param("direct", 0, 0, 1, "1: direct convolution kernels instead of im2col + GEMM")};
