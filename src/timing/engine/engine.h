@@ -2,6 +2,7 @@
 // are only ever called when there is something for them to do.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,42 +30,72 @@ class Component {
   std::string name_;
 };
 
-/// One scheduled event. Ordered by (when, seq): ties in time break by scheduling order, so a
-/// run is a pure function of its inputs.
-struct Event {
-  Cycle when;
-  uint64_t seq = 0;
-  Component* target = nullptr;
-  uint32_t kind = 0;
-  uint32_t arg = 0;
-};
-
-/// The event queue: a binary heap in a reserved vector (no allocation in steady state).
+/// The event queue, ordered by (time, scheduling order): ties in time break by scheduling
+/// order, so a run is a pure function of its inputs.
+///
+/// Almost every delay in the model is short (latencies of tens to hundreds of cycles), so the
+/// queue is a calendar: a ring of one bucket per cycle covering the next kWindow cycles, each
+/// bucket a FIFO (appending keeps scheduling order), with a bitmap of non-empty buckets. Events
+/// further out wait in a binary heap and move into their bucket, in (time, sequence) order, as
+/// soon as their cycle enters the window, which is before anything can be appended to that
+/// bucket directly. Scheduling and dispatching are O(1); no allocation in steady state.
 class Engine {
  public:
-  Engine() { heap_.reserve(4096); }
+  static constexpr uint32_t kWindow = 4096;  ///< cycles covered by the bucket ring (power of two)
+
+  Engine();
 
   /// Schedules `target->handle(when, kind, arg)`. `when` must not be in the past.
-  void schedule(Cycle when, Component* target, uint32_t kind, uint32_t arg = 0);
+  void schedule(Cycle when, Component* target, uint32_t kind, uint32_t arg = 0) {
+    assert(when >= now_);
+    const uint64_t w = when.value();
+    if (w - now_.value() < kWindow) {
+      const uint32_t b = uint32_t(w & (kWindow - 1));
+      buckets_[b].push_back(Slot{target, kind, arg});
+      occupied_[b / 64] |= uint64_t{1} << (b % 64);
+    } else {
+      push_far(when, target, kind, arg);
+    }
+    ++pending_;
+  }
   /// Runs events until the queue is empty, `stop()` is called or `limit` is passed.
   /// Returns false if the limit was reached with events still pending.
   bool run(Cycle limit = Cycle::never());
   /// Asks run() to return after the current event.
   void stop() { stopped_ = true; }
   Cycle now() const { return now_; }
-  bool empty() const { return heap_.empty(); }
-  size_t pending() const { return heap_.size(); }
+  bool empty() const { return pending_ == 0; }
+  size_t pending() const { return pending_; }
   uint64_t events_processed() const { return processed_; }
   /// Drops every pending event (used after a fault aborts a launch).
-  void clear() { heap_.clear(); }
+  void clear();
 
  private:
-  static bool later(const Event& a, const Event& b) {
+  struct Slot {
+    Component* target;
+    uint32_t kind, arg;
+  };
+  struct FarEvent {
+    Cycle when;
+    uint64_t seq;
+    Slot slot;
+  };
+  static bool later(const FarEvent& a, const FarEvent& b) {
     return a.when != b.when ? a.when > b.when : a.seq > b.seq;
   }
-  std::vector<Event> heap_;
+  void push_far(Cycle when, Component* target, uint32_t kind, uint32_t arg);
+  /// Time of the earliest pending event after the current bucket (which must be exhausted).
+  Cycle next_time() const;
+  /// Moves far events whose cycle has entered the window into their buckets.
+  void migrate();
+
+  std::vector<std::vector<Slot>> buckets_;
+  std::vector<uint64_t> occupied_;  // bit per bucket
+  std::vector<FarEvent> far_;       // heap, earliest on top
+  size_t cursor_ = 0;               // next event of the current bucket (now_'s)
+  size_t pending_ = 0;
   Cycle now_{0};
-  uint64_t seq_ = 0, processed_ = 0;
+  uint64_t far_seq_ = 0, processed_ = 0;
   bool stopped_ = false;
 };
 
