@@ -302,6 +302,9 @@ class CodeObjectParser {
     k.max_flat_workgroup_size = km.max_flat_workgroup_size.value_or(256);
     k.sgpr_spill_count = km.sgpr_spill_count.value_or(0);
     k.vgpr_spill_count = km.vgpr_spill_count.value_or(0);
+    k.reqd_workgroup_size = km.reqd_workgroup_size;
+    k.workgroup_size_hint = km.workgroup_size_hint;
+    k.vec_type_hint = km.vec_type_hint;
   }
 
   /// A descriptor without metadata would be a kernel strobe cannot pass arguments to.

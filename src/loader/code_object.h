@@ -1,6 +1,7 @@
 // AMDHSA code objects (ELF64, EM_AMDGPU, OS/ABI HSA, code object v2..v5) for gfx803.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -31,6 +32,9 @@ struct KernelArg {
   ArgKind kind = ArgKind::ByValue;
   std::string value_kind;    ///< the raw metadata string
   std::string address_space; ///< "global", "local", "constant", ... or empty
+  bool is_const = false;     ///< `const` pointee (metadata `.is_const`)
+  bool is_volatile = false;  ///< `volatile` pointee (`.is_volatile`)
+  bool is_restrict = false;  ///< `restrict` pointer (`.is_restrict`)
   bool is_hidden() const { return kind >= ArgKind::HiddenGlobalOffsetX; }
 };
 
@@ -83,6 +87,9 @@ struct KernelInfo {
   uint32_t wavefront_size = 64;
   uint32_t max_flat_workgroup_size = 0;
   uint32_t sgpr_spill_count = 0, vgpr_spill_count = 0;
+  std::array<uint32_t, 3> reqd_workgroup_size{0, 0, 0};  ///< reqd_work_group_size, zeros when absent
+  std::array<uint32_t, 3> workgroup_size_hint{0, 0, 0};  ///< work_group_size_hint, zeros when absent
+  std::string vec_type_hint;                              ///< vec_type_hint, empty when absent
 };
 
 /// A PT_LOAD segment: `bytes` (the file part) at `vaddr`, zero-filled up to `memsz`.

@@ -1,6 +1,7 @@
 // Version-independent kernel metadata, filled from the v3+ msgpack note or the v2 YAML note.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ struct KernelMetadata {
   std::optional<uint32_t> group_segment_fixed_size, private_segment_fixed_size;
   std::optional<uint32_t> sgpr_count, vgpr_count, wavefront_size, max_flat_workgroup_size;
   std::optional<uint32_t> sgpr_spill_count, vgpr_spill_count;
+  std::array<uint32_t, 3> reqd_workgroup_size{0, 0, 0};  ///< zeros when absent
+  std::array<uint32_t, 3> workgroup_size_hint{0, 0, 0};  ///< zeros when absent
+  std::string vec_type_hint;
 };
 
 /// The whole metadata note.

@@ -36,6 +36,17 @@ uint32_t as_u32(const msgpack::object& v, std::string_view key) {
   return static_cast<uint32_t>(x);
 }
 
+bool as_bool(const msgpack::object& v, std::string_view key) {
+  if (v.type != msgpack::type::BOOLEAN) fail("metadata key '{}' is not a boolean", key);
+  return v.via.boolean;
+}
+
+/// A 3-element work-group size ([x, y, z]) such as `.reqd_workgroup_size`.
+std::array<uint32_t, 3> as_dim3(const msgpack::object& v, std::string_view key) {
+  if (v.type != msgpack::type::ARRAY || v.via.array.size != 3) fail("metadata key '{}' is not an array of 3 integers", key);
+  return {as_u32(v.via.array.ptr[0], key), as_u32(v.via.array.ptr[1], key), as_u32(v.via.array.ptr[2], key)};
+}
+
 const msgpack::object_map& as_map(const msgpack::object& v, std::string_view what) {
   if (v.type != msgpack::type::MAP) fail("metadata {} is not a map", what);
   return v.via.map;
@@ -58,6 +69,9 @@ KernelArg parse_arg(const msgpack::object& obj, const std::string& kernel, size_
     else if (key == ".size") { a.size = as_u32(kv.val, key); has_size = true; }
     else if (key == ".value_kind") { a.value_kind = as_string(kv.val, key); has_kind = true; }
     else if (key == ".address_space") a.address_space = as_string(kv.val, key);
+    else if (key == ".is_const") a.is_const = as_bool(kv.val, key);
+    else if (key == ".is_volatile") a.is_volatile = as_bool(kv.val, key);
+    else if (key == ".is_restrict") a.is_restrict = as_bool(kv.val, key);
   }
   if (!has_offset || !has_size || !has_kind)
     fail("{} lacks {}", where, !has_offset ? ".offset" : !has_size ? ".size" : ".value_kind");
@@ -88,6 +102,9 @@ KernelMetadata parse_kernel(const msgpack::object& obj, size_t index) {
     else if (key == ".max_flat_workgroup_size") k.max_flat_workgroup_size = as_u32(kv.val, key);
     else if (key == ".sgpr_spill_count") k.sgpr_spill_count = as_u32(kv.val, key);
     else if (key == ".vgpr_spill_count") k.vgpr_spill_count = as_u32(kv.val, key);
+    else if (key == ".reqd_workgroup_size") k.reqd_workgroup_size = as_dim3(kv.val, key);
+    else if (key == ".workgroup_size_hint") k.workgroup_size_hint = as_dim3(kv.val, key);
+    else if (key == ".vec_type_hint") k.vec_type_hint = as_string(kv.val, key);
   }
   if (k.symbol.empty()) fail("metadata of kernel '{}' has no .symbol", k.name);
   if (args) {

@@ -1,6 +1,7 @@
 // v2 metadata keys follow LLVM's AMDGPUUsage "Code Object V2 Metadata" (AMDGPUMetadata.h).
 #include "loader/yaml_metadata.h"
 
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <string_view>
@@ -38,6 +39,19 @@ void read_u32(const YamlNode& map, std::string_view key, std::optional<uint32_t>
   if (const YamlNode* n = map.find(key)) out = to_u32(*n, key);
 }
 
+bool to_bool(const YamlNode& n, std::string_view key) {
+  const std::string& s = to_string(n, key);
+  if (s != "true" && s != "false") fail("metadata YAML line {}: {} is not true or false", n.line, key);
+  return s == "true";
+}
+
+/// A `[ x, y, z ]` work-group size such as Attrs.ReqdWorkGroupSize.
+std::array<uint32_t, 3> to_dim3(const YamlNode& n, std::string_view key) {
+  if (n.kind != YamlNode::Kind::Sequence || n.items.size() != 3)
+    fail("metadata YAML line {}: {} is not a sequence of 3 integers", n.line, key);
+  return {to_u32(n.items[0], key), to_u32(n.items[1], key), to_u32(n.items[2], key)};
+}
+
 /// Converts one v2 argument and places it at the next offset aligned to its Align.
 KernelArg parse_arg(const YamlNode& n, const std::string& kernel, size_t index, uint64_t& next_offset) {
   if (n.kind != YamlNode::Kind::Mapping)
@@ -63,6 +77,9 @@ KernelArg parse_arg(const YamlNode& n, const std::string& kernel, size_t index, 
       v3_kind != "queue")
     fail("metadata YAML line {}: unsupported kernel argument ValueKind '{}'", kind->line, a.value_kind);
   a.kind = arg_kind_from_value_kind(v3_kind);
+  if (const YamlNode* v = n.find("IsConst")) a.is_const = to_bool(*v, "IsConst");
+  if (const YamlNode* v = n.find("IsVolatile")) a.is_volatile = to_bool(*v, "IsVolatile");
+  if (const YamlNode* v = n.find("IsRestrict")) a.is_restrict = to_bool(*v, "IsRestrict");
   if (const YamlNode* v = n.find("AddrSpaceQual")) {
     for (char c : to_string(*v, "AddrSpaceQual")) a.address_space += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
@@ -95,6 +112,11 @@ KernelMetadata parse_kernel(const YamlNode& n, size_t index) {
       uint64_t next_offset = 0;
       for (size_t i = 0; i < args->items.size(); ++i) k.args.push_back(parse_arg(args->items[i], k.name, i, next_offset));
     }
+  }
+  if (const YamlNode* attrs = n.find("Attrs"); attrs && attrs->kind == YamlNode::Kind::Mapping) {
+    if (const YamlNode* v = attrs->find("ReqdWorkGroupSize")) k.reqd_workgroup_size = to_dim3(*v, "ReqdWorkGroupSize");
+    if (const YamlNode* v = attrs->find("WorkGroupSizeHint")) k.workgroup_size_hint = to_dim3(*v, "WorkGroupSizeHint");
+    if (const YamlNode* v = attrs->find("VecTypeHint")) k.vec_type_hint = to_string(*v, "VecTypeHint");
   }
   if (const YamlNode* cp = n.find("CodeProps")) {
     if (cp->kind != YamlNode::Kind::Mapping) fail("metadata YAML line {}: CodeProps of kernel '{}' is not a mapping", cp->line, k.name);

@@ -1,0 +1,263 @@
+// The clang/ld.lld driver behind clBuildProgram, clCompileProgram and clLinkProgram.
+#include "opencl/compiler.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "opencl/embedded_headers.h"
+#include "opencl/process.h"
+#include "opencl/program_cache.h"
+#include "opencl/sha256.h"
+
+namespace strobe::opencl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string tool(const char* env_name, const char* built_in) {
+  const char* v = std::getenv(env_name);
+  return v && *v ? v : built_in;
+}
+std::string clang_path() { return tool("STROBE_CLANG", STROBE_CLANG); }
+std::string lld_path() { return tool("STROBE_LLD", STROBE_LLD); }
+
+/// Identifies a tool binary: where it really is, its size and modification time.
+std::string tool_identity(const std::string& path) {
+  std::error_code ec;
+  fs::path real = fs::canonical(path, ec);
+  struct stat st{};
+  if (ec || ::stat(real.c_str(), &st) != 0) return path + " (missing)";
+  return real.string() + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
+/// The directory the compiler is installed in (its bin/..): headers under it are the
+/// compiler's own and change only with it.
+std::string compiler_prefix() {
+  std::error_code ec;
+  fs::path real = fs::canonical(clang_path(), ec);
+  return ec ? std::string() : real.parent_path().parent_path().string() + "/";
+}
+
+/// A private scratch directory, removed with the object.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/strobe-cl-XXXXXX";
+    if (::mkdtemp(tmpl.data())) path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+bool write_file(const fs::path& p, std::string_view text) {
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  std::ofstream out(p, std::ios::binary);
+  out.write(text.data(), std::streamsize(text.size()));
+  return bool(out);
+}
+
+std::optional<std::vector<uint8_t>> read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// The files a make-style dependency list (clang -MD) names.
+std::vector<std::string> parse_deps(const std::string& text) {
+  std::vector<std::string> out;
+  size_t colon = text.find(": ");
+  if (colon == std::string::npos) return out;
+  std::string cur;
+  for (size_t i = colon + 2; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;
+    } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == ' ') {
+      cur += ' ';
+      ++i;
+    } else if (c == ' ' || c == '\n' || c == '\t') {
+      if (!cur.empty()) out.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+BuildOutput failure(cl_int code, std::string log) {
+  BuildOutput r;
+  r.error = code;
+  r.log = std::move(log);
+  return r;
+}
+
+std::string undefined_symbol_hint(const std::string& log) {
+  if (log.find("undefined symbol") == std::string::npos) return "";
+  return "strobe: OpenCL C library functions come from strobe's builtins header (kernels/include/strobe_cl.h);"
+         " the functions above are not in it\n";
+}
+
+/// Compiles `source` to `dir`/program.o; fills the log and the dependency list.
+BuildOutput run_clang(const std::string& dir, const std::string& source, const BuildOptions& opts,
+                      const std::vector<NamedHeader>& headers, std::vector<std::pair<std::string, std::string>>& deps) {
+  const fs::path d(dir);
+  if (!write_file(d / "program.cl", source) || !write_file(d / "strobe_cl.h", strobe_cl_header()) ||
+      !write_file(d / "strobe_cl12.h", strobe_cl12_header()))
+    return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot write the program to " + dir + "\n");
+  std::vector<std::string> argv = {clang_path(), "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx803",
+                                   "-nogpulib", "-O3", "-Xclang", "-finclude-default-header", "-include",
+                                   (d / "strobe_cl.h").string(), "-include", (d / "strobe_cl12.h").string()};
+  if (!headers.empty()) {
+    for (const auto& [name, text] : headers)
+      if (!write_file(d / "headers" / name, text))
+        return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot write header " + name + "\n");
+    argv.push_back("-I" + (d / "headers").string());
+  }
+  argv.insert(argv.end(), opts.compiler_args.begin(), opts.compiler_args.end());
+  for (const char* a : {"-MD", "-MF", "program.d", "-c", "program.cl", "-o", "program.o"}) argv.push_back(a);
+  ProcessResult p = run_process(argv, dir);
+  BuildOutput r;
+  r.log = opts.notes + p.output;
+  auto object = read_bytes(d / "program.o");
+  if (!p.started || (p.exit_code != 0 && p.exit_code != -1) || !object) {
+    r.error = r.log.find("unknown argument") != std::string::npos ? CL_INVALID_BUILD_OPTIONS : CL_BUILD_PROGRAM_FAILURE;
+    if (r.log.empty()) r.log = "strobe: the compiler failed without a message\n";
+    return r;
+  }
+  r.ok = true;
+  r.binary = std::move(*object);
+  std::ifstream dep_in(d / "program.d");
+  std::stringstream dep_text;
+  dep_text << dep_in.rdbuf();
+  const std::string prefix = compiler_prefix();
+  for (const std::string& f : parse_deps(dep_text.str())) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(d / f, ec);
+    std::string path = abs.lexically_normal().string();
+    if (path.starts_with(dir) || (!prefix.empty() && path.starts_with(prefix))) continue;
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    deps.emplace_back(path, sha256_hex(text.str()));
+  }
+  return r;
+}
+
+/// Links objects in `dir` with ld.lld.
+BuildOutput run_lld(const std::string& dir, const std::vector<std::vector<uint8_t>>& objects, bool library) {
+  const fs::path d(dir);
+  std::vector<std::string> argv = {lld_path()};
+  if (library) argv.push_back("-r");
+  else for (const char* a : {"-shared", "--no-undefined"}) argv.push_back(a);
+  for (size_t i = 0; i < objects.size(); ++i) {
+    std::string name = "input" + std::to_string(i) + ".o";
+    if (!write_file(d / name, {reinterpret_cast<const char*>(objects[i].data()), objects[i].size()}))
+      return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot write " + name + "\n");
+    argv.push_back(name);
+  }
+  argv.push_back("-o");
+  argv.push_back("output.bin");
+  ProcessResult p = run_process(argv, dir);
+  BuildOutput r;
+  r.log = p.output + undefined_symbol_hint(p.output);
+  auto out = read_bytes(d / "output.bin");
+  if (!p.started || (p.exit_code != 0 && p.exit_code != -1) || !out) {
+    r.error = CL_LINK_PROGRAM_FAILURE;
+    if (r.log.empty()) r.log = "strobe: the linker failed without a message\n";
+    return r;
+  }
+  r.ok = true;
+  r.binary = std::move(*out);
+  return r;
+}
+
+std::string cache_key(std::string_view kind, const std::string& source, const BuildOptions& opts,
+                      const std::vector<NamedHeader>& headers) {
+  Sha256 h;
+  h.field("strobe-opencl-cache-1").field(kind);
+  h.field(tool_identity(clang_path())).field(tool_identity(lld_path()));
+  h.field(strobe_cl_header()).field(strobe_cl12_header());
+  h.field(opts.notes);
+  for (const auto& a : opts.compiler_args) h.field(a);
+  h.field("--source--").field(source);
+  for (const auto& [name, text] : headers) h.field(name).field(text);
+  return h.hex();
+}
+
+/// Compile (and for executables link) through the cache.
+BuildOutput cached_build(std::string_view kind, const std::string& source, const BuildOptions& opts,
+                         const std::vector<NamedHeader>& headers) {
+  if (!compiler_available())
+    return failure(CL_COMPILER_NOT_AVAILABLE, "strobe: cannot run the compiler " + clang_path() + " or linker " +
+                                                  lld_path() + " (set STROBE_CLANG / STROBE_LLD)\n");
+  const std::string key = cache_key(kind, source, opts, headers);
+  if (auto hit = cache_lookup(key)) {
+    BuildOutput r;
+    r.ok = true;
+    r.binary = std::move(hit->binary);
+    r.log = std::move(hit->log);
+    r.from_cache = true;
+    return r;
+  }
+  TempDir tmp;
+  if (tmp.path().empty()) return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot create a temporary directory\n");
+  std::vector<std::pair<std::string, std::string>> deps;
+  BuildOutput r = run_clang(tmp.path(), source, opts, headers, deps);
+  if (!r.ok) return r;
+  if (kind == "executable") {
+    BuildOutput linked = run_lld(tmp.path(), {r.binary}, false);
+    linked.log = r.log + linked.log;
+    if (!linked.ok) {
+      linked.error = CL_BUILD_PROGRAM_FAILURE;
+      return linked;
+    }
+    r = std::move(linked);
+  }
+  cache_store(key, {r.binary, r.log, deps});
+  return r;
+}
+
+}  // namespace
+
+bool compiler_available() {
+  return ::access(clang_path().c_str(), X_OK) == 0 && ::access(lld_path().c_str(), X_OK) == 0;
+}
+
+BuildOutput build_executable(const std::string& source, const BuildOptions& opts) {
+  return cached_build("executable", source, opts, {});
+}
+
+BuildOutput compile_object(const std::string& source, const BuildOptions& opts, const std::vector<NamedHeader>& headers) {
+  return cached_build("object", source, opts, headers);
+}
+
+BuildOutput link_objects(const std::vector<std::vector<uint8_t>>& objects, bool library) {
+  if (!compiler_available()) return failure(CL_LINKER_NOT_AVAILABLE, "strobe: cannot run the linker " + lld_path() + "\n");
+  TempDir tmp;
+  if (tmp.path().empty()) return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot create a temporary directory\n");
+  return run_lld(tmp.path(), objects, library);
+}
+
+bool is_relocatable(const std::vector<uint8_t>& b) {
+  // ELF magic, then e_type (offset 16, little-endian) == ET_REL.
+  return b.size() >= 18 && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F' && b[16] == 1 && b[17] == 0;
+}
+
+}  // namespace strobe::opencl

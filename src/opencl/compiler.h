@@ -1,0 +1,44 @@
+// OpenCL C to gfx803 code objects: clang with the flags the project's own kernels are built with
+// (cmake/kernels.cmake) and strobe's builtins header force-included, then ld.lld. Source builds
+// are cached by content (source, options, compiler, headers) in the program cache.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "opencl/build_options.h"
+
+namespace strobe::opencl {
+
+/// What a compile or link produced.
+struct BuildOutput {
+  bool ok = false;
+  cl_int error = CL_SUCCESS;   ///< on failure: CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS, ...
+  std::string log;             ///< compiler and linker diagnostics
+  std::vector<uint8_t> binary; ///< the code object or relocatable object
+  bool from_cache = false;
+};
+
+/// A header given to clCompileProgram: its include name and its text.
+using NamedHeader = std::pair<std::string, std::string>;
+
+/// True if the clang and ld.lld strobe uses can be run.
+bool compiler_available();
+
+/// Source to executable code object (clBuildProgram). `failure_code` is the error for a
+/// program that does not compile (CL_BUILD_PROGRAM_FAILURE).
+BuildOutput build_executable(const std::string& source, const BuildOptions& opts);
+
+/// Source to a relocatable object (clCompileProgram), with `headers` visible to #include.
+BuildOutput compile_object(const std::string& source, const BuildOptions& opts, const std::vector<NamedHeader>& headers);
+
+/// Relocatable objects to an executable code object, or with `library` to one relocatable
+/// object (clLinkProgram).
+BuildOutput link_objects(const std::vector<std::vector<uint8_t>>& objects, bool library);
+
+/// True if `binary` is a relocatable ELF object (a compiled object or library, not an executable).
+bool is_relocatable(const std::vector<uint8_t>& binary);
+
+}  // namespace strobe::opencl

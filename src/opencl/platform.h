@@ -1,0 +1,79 @@
+// The platform's process-wide state: the configuration the environment asked for (STROBE_MODE,
+// STROBE_ARCH, STROBE_SET, STROBE_SAMPLING, STROBE_JSON), the one simulated device, the profiling
+// clock, the command scheduler and the log of launches the exit report is made of.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "opencl/objects.h"
+#include "opencl/scheduler.h"
+#include "runtime/device.h"
+#include "runtime/run_report.h"
+#include "timing/config/gpu_config.h"
+
+namespace strobe::opencl {
+
+/// What the environment asks of the platform.
+struct Settings {
+  std::string mode = "functional";  ///< STROBE_MODE: functional or timing
+  std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
+  std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
+  std::string sampling = "none";    ///< STROBE_SAMPLING
+  std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
+};
+
+/// Reads the settings from the environment; throws strobe::InputError for a bad value.
+Settings settings_from_env();
+
+class Platform {
+ public:
+  /// The platform, created on first use; nullptr if the environment's configuration is invalid
+  /// (the reason is printed on stderr once).
+  static Platform* instance();
+
+  const Settings& settings() const { return settings_; }
+  const timing::GpuConfig& config() const { return config_; }
+  bool timing_mode() const { return settings_.mode == "timing"; }
+  cl_platform_id platform_id() { return &platform_; }
+  cl_device_id device_id() { return &device_id_; }
+
+  /// Guards the simulated device: memory, code objects, launches, the launch log.
+  std::mutex& device_mutex() { return device_mu_; }
+  /// The simulated GPU; the caller holds device_mutex().
+  runtime::Device& device() { return *device_; }
+
+  /// The profiling clock in nanoseconds: simulated GPU time in timing mode (advanced only by
+  /// kernel launches), host time since the platform started in functional mode.
+  uint64_t now_ns() const;
+  /// Records a finished launch and advances the simulated clock by its duration; the caller
+  /// holds device_mutex().
+  void record_launch(runtime::LaunchRecord rec);
+
+  Scheduler& scheduler() { return scheduler_; }
+
+  /// Writes the JSON report to settings().json (no-op when unset). Called at process exit.
+  void write_report();
+
+ private:
+  Platform(Settings s, timing::GpuConfig cfg);
+
+  Settings settings_;
+  timing::GpuConfig config_;
+  _cl_platform_id platform_;
+  _cl_device_id device_id_;
+  std::mutex device_mu_;
+  std::unique_ptr<runtime::Device> device_;
+  std::chrono::steady_clock::time_point t0_;
+  std::atomic<uint64_t> sim_ns_{0};
+  std::vector<runtime::LaunchRecord> launches_;
+  Scheduler scheduler_;
+};
+
+/// The platform, or a thrown CL_INVALID_PLATFORM when it could not start.
+Platform& platform();
+
+}  // namespace strobe::opencl
