@@ -189,6 +189,27 @@ TEST(LaunchTiming, BarrierKernelWithManyWavesComputesTheFunctionalResult) {
   EXPECT_GT(t.stats.sum("cu.", ".cpi.barrier"), 0u);
 }
 
+TEST(LaunchTiming, CpiStackChargesEachCuCycleOnceAcrossLaunchesWithBarriers) {
+  // Waves woken after their SIMD's turn in a cycle (barrier releases, memory responses) must
+  // not give the CU a second issue turn in that cycle, and a tick in a launch's last cycle
+  // belongs to the next window.
+  GpuConfig cfg = r9nano({"gpu.num_cus=4"});
+  KernelHarness h("lds_stride", "lds_stride");
+  const uint32_t items = 8 * 256;
+  const uint64_t out = h.zeros(items * 4);
+  Gpu gpu(cfg);
+  for (uint32_t stride : {1u, 3u, 32u}) {
+    LaunchTiming t = gpu.run(h.dispatch(items, 256, {out, stride, 24}), h.mem);
+    EXPECT_EQ(t.stats.sum("cu.", ".cpi.issue") + t.stats.sum("cu.", ".cpi.dependency") +
+                  t.stats.sum("cu.", ".cpi.l1") + t.stats.sum("cu.", ".cpi.l2") + t.stats.sum("cu.", ".cpi.dram") +
+                  t.stats.sum("cu.", ".cpi.mshr_queue") + t.stats.sum("cu.", ".cpi.dram_queue") +
+                  t.stats.sum("cu.", ".cpi.barrier") + t.stats.sum("cu.", ".cpi.fetch") +
+                  t.stats.sum("cu.", ".cpi.other"),
+              t.cycles * uint64_t(cfg.num_cus))
+        << "stride " << stride;
+  }
+}
+
 TEST(Determinism, SameRunTwiceGivesIdenticalCyclesAndStats) {
   auto run = [] {
     GpuConfig cfg = r9nano({"gpu.num_cus=8"});

@@ -23,7 +23,8 @@ ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, En
       l1i_(l1i) {
   const uint32_t slots = p_.res.simds * p_.res.slots_per_simd;
   waves_.resize(slots);
-  age_.assign(slots, 0);
+  age_.assign(slots, UINT64_MAX);
+  wake_.assign(slots, Cycle::never());
   simd_mask_.assign(p_.res.simds, 0);
   wgs_.resize(p_.res.max_workgroups);
   ops_.resize(size_t(slots) * (kMaxVm + kMaxLgkm + 2));
@@ -115,13 +116,13 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
     ws.simd = uint8_t(simd);
     ws.ib_lo = ws.ib_hi = entry / p_.fetch_bytes * p_.fetch_bytes;
     ws.ready_at = now + uint64_t(p_.wave_launch_cycles);
-    ws.wake = ws.ready_at;
+    wake_[slot] = ws.ready_at;
     age_[slot] = next_age_++;
     simd_mask_[simd] |= uint64_t{1} << (slot % 64);
     g.slots.push_back(slot);
     ++resident_waves_;
     ++c_.waves;
-    wake_at(aligned(ws.wake, ws.simd));
+    wake_at(aligned(wake_[slot], ws.simd));
   }
   peak_waves_ = std::max(peak_waves_, resident_waves_);
 }
@@ -133,6 +134,8 @@ Cycle ComputeUnit::aligned(Cycle t, uint32_t simd) const {
 
 void ComputeUnit::wake_at(Cycle t) {
   if (t < engine_.now()) t = engine_.now();
+  // A wave woken after its SIMD's turn in this cycle waits for the SIMD's next turn.
+  if (t == last_tick_) t += uint64_t(p_.res.simds);
   if (tick_pending_ && tick_at_ <= t) return;
   tick_pending_ = true;
   tick_at_ = t;
@@ -140,9 +143,8 @@ void ComputeUnit::wake_at(Cycle t) {
 }
 
 void ComputeUnit::wake_wave(uint32_t s, Cycle now) {
-  WaveState& ws = waves_[s];
-  ws.wake = now;
-  wake_at(aligned(now, ws.simd));
+  wake_[s] = now;
+  wake_at(aligned(now, waves_[s].simd));
 }
 
 void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
@@ -150,6 +152,7 @@ void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
     case kTick:
       if (!tick_pending_ || now != tick_at_) return;  // superseded by an earlier tick
       tick_pending_ = false;
+      last_tick_ = now;
       tick(now);
       return;
     case kMemResponse: return response(now, arg);
@@ -183,14 +186,14 @@ CpiReason ComputeUnit::stage_reason(uint8_t stage) {
   }
 }
 
-bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch) {
+bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& type) {
   WaveState& ws = waves_[s];
   const emu::Wave& w = *ws.w;
   wants_fetch = false;
   ws.reason_op = UINT32_MAX;
   auto block = [&](CpiReason r, Cycle wake) {
     ws.reason = r;
-    ws.wake = wake;
+    wake_[s] = wake;
     return false;
   };
   if (w.halted) return block(memory_reason(ws, ws.vm != 0), Cycle::never());
@@ -233,7 +236,8 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch) {
   const Cycle unit = in.type == IssueType::Valu ? valu_free_[ws.simd] : unit_free_[size_t(in.type)];
   if (unit > now) return block(CpiReason::Issue, unit);
   ws.reason = CpiReason::Issue;
-  ws.wake = now + 1;
+  wake_[s] = now + 1;
+  type = in.type;
   return true;
 }
 
@@ -243,21 +247,27 @@ void ComputeUnit::tick(Cycle now) {
   if (last_reason_op_ != UINT32_MAX) last_reason_ = stage_reason(ops_[last_reason_op_].stage);
   if (now > acct_until_) c_.cpi[size_t(last_reason_)] += (now - acct_until_).value();
   const uint32_t simd = uint32_t(now.value() % p_.res.simds);
-  const uint64_t base = uint64_t(simd) * p_.res.slots_per_simd;
   uint64_t ready[size_t(IssueType::COUNT)] = {};
   uint64_t fetch_mask = 0;
-  for (uint64_t m = simd_mask_[simd]; m; m &= m - 1) {
+  // Only waves whose state may have changed since their last evaluation are evaluated: every
+  // block reason records the earliest cycle it could clear (or never, when only an event can
+  // clear it, and events wake the wave), so re-evaluating any other wave would reproduce its
+  // cached reason and wake time. Waves that lost the fetch arbitration retry every turn.
+  const uint64_t candidates = simd_mask_[simd];
+  for (uint64_t m = candidates; m; m &= m - 1) {
     const uint32_t s = uint32_t(std::countr_zero(m));
+    if (wake_[s] > now && !(fetch_retry_ >> s & 1)) continue;
     bool wants_fetch = false;
-    if (evaluate(s, now, wants_fetch)) ready[size_t((*lc_->info)[waves_[s].w->pc].type)] |= uint64_t{1} << s;
+    IssueType type = IssueType::Internal;
+    if (evaluate(s, now, wants_fetch, type)) ready[size_t(type)] |= uint64_t{1} << s;
     if (wants_fetch) fetch_mask |= uint64_t{1} << s;
   }
-  (void)base;
   for (uint32_t f = 0; f < p_.fetches_per_cycle && fetch_mask; ++f) {
     const int s = oldest_in(fetch_mask, age_.data());
     fetch_mask &= ~(uint64_t{1} << s);
     start_fetch(uint32_t(s), now);
   }
+  fetch_retry_ = (fetch_retry_ & ~candidates) | fetch_mask;
   bool issued = false;
   for (size_t t = 0; t < size_t(IssueType::Internal); ++t) {
     if (!ready[t]) continue;
@@ -277,8 +287,8 @@ void ComputeUnit::tick(Cycle now) {
   } else {
     uint64_t best = UINT64_MAX;
     uint32_t oldest = UINT32_MAX;
-    for (uint32_t s = 0; s < waves_.size(); ++s)
-      if (waves_[s].active && age_[s] < best) best = age_[s], oldest = s;
+    for (uint32_t s = 0; s < age_.size(); ++s)
+      if (age_[s] < best) best = age_[s], oldest = s;
     if (oldest != UINT32_MAX) {
       r = waves_[oldest].reason;
       if (waves_[oldest].reason_op != UINT32_MAX) r = stage_reason(ops_[waves_[oldest].reason_op].stage);
@@ -287,14 +297,16 @@ void ComputeUnit::tick(Cycle now) {
   }
   if (issued) last_reason_op_ = UINT32_MAX;
   ++c_.cpi[size_t(r)];
+  last_charged_ = r;
   acct_until_ = now + 1;
   last_reason_ = resident_waves_ ? r : CpiReason::Other;
   // Sleep until the earliest wave could make progress (memory responses wake us earlier).
   Cycle next = Cycle::never();
-  for (uint32_t s = 0; s < waves_.size(); ++s) {
-    const WaveState& ws = waves_[s];
-    if (!ws.active || ws.wake.is_never()) continue;
-    next = min(next, aligned(max(ws.wake, now + 1), ws.simd));
+  const uint32_t per_simd = p_.res.slots_per_simd;
+  for (uint32_t k = 0; k < p_.res.simds; ++k) {
+    Cycle earliest = Cycle::never();
+    for (uint32_t s = k * per_simd; s < (k + 1) * per_simd; ++s) earliest = min(earliest, wake_[s]);
+    if (!earliest.is_never()) next = min(next, aligned(max(earliest, now + 1), k));
   }
   if (!next.is_never()) wake_at(next);
 }
@@ -391,6 +403,8 @@ void ComputeUnit::release_barrier(WgState& g, Cycle now) {
     if (!ws.active || ws.w->halted) continue;
     ws.ready_at = max(ws.ready_at, now + uint64_t(p_.barrier_cycles));
     ws.ready_reason = CpiReason::Barrier;
+    ws.reason = CpiReason::Barrier;  // what evaluating the wave before ready_at concludes
+    ws.reason_op = UINT32_MAX;
     wake_wave(s, ws.ready_at);
   }
 }
@@ -400,7 +414,9 @@ void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {
   if (!ws.active || !ws.w->halted || ws.vm || ws.lgkm || ws.exp) return;
   const WorkgroupNeeds& n = lc_->needs;
   ws.active = false;
-  ws.wake = Cycle::never();
+  wake_[s] = Cycle::never();
+  age_[s] = UINT64_MAX;
+  fetch_retry_ &= ~(uint64_t{1} << s);
   simd_mask_[ws.simd] &= ~(uint64_t{1} << s);
   --slots_used_[ws.simd];
   vgprs_used_[ws.simd] -= n.vgprs_per_wave;
@@ -419,6 +435,9 @@ void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {
 
 void ComputeUnit::end_launch(Cycle end) {
   if (end > acct_until_) c_.cpi[size_t(CpiReason::Other)] += (end - acct_until_).value();
+  // A tick in the launch's last cycle (before the dispatcher saw the last retirement) charged
+  // a cycle that belongs to whatever runs next.
+  if (acct_until_ > end) c_.cpi[size_t(last_charged_)] -= (acct_until_ - end).value();
   acct_until_ = end;
   last_reason_ = CpiReason::Other;
   last_reason_op_ = UINT32_MAX;
@@ -426,6 +445,9 @@ void ComputeUnit::end_launch(Cycle end) {
 
 void ComputeUnit::abort_launch() {
   for (WaveState& ws : waves_) ws.active = false;
+  std::fill(wake_.begin(), wake_.end(), Cycle::never());
+  std::fill(age_.begin(), age_.end(), UINT64_MAX);
+  fetch_retry_ = 0;
   for (WgState& g : wgs_) g.active = false;
   std::fill(simd_mask_.begin(), simd_mask_.end(), 0);
   std::fill(slots_used_.begin(), slots_used_.end(), 0);

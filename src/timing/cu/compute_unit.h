@@ -103,7 +103,6 @@ class ComputeUnit : public Component {
     uint32_t last_smem_op = UINT32_MAX;
     Cycle ready_at{0};
     CpiReason ready_reason = CpiReason::Other;
-    Cycle wake{0};
     CpiReason reason = CpiReason::Other;
     uint32_t reason_op = UINT32_MAX;  // memory op whose progress the reason reflects
     std::array<Cycle, 512> sb{};  // register ready cycle by operand code
@@ -116,8 +115,9 @@ class ComputeUnit : public Component {
   };
 
   void tick(Cycle now);
-  /// Decides whether wave `s` can issue now; updates its cached reason and wake time.
-  bool evaluate(uint32_t s, Cycle now, bool& wants_fetch);
+  /// Decides whether wave `s` can issue now (and with which issue type); updates its cached
+  /// reason and wake time.
+  bool evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& type);
   void issue(uint32_t s, Cycle now);
   void start_fetch(uint32_t s, Cycle now);
   void redirect(WaveState& ws);
@@ -147,7 +147,10 @@ class ComputeUnit : public Component {
   std::array<std::unique_ptr<IssuePolicy>, size_t(IssueType::COUNT)> policy_;
 
   std::vector<WaveState> waves_;
-  std::vector<uint64_t> age_;
+  // Per slot, kept apart from WaveState so the per-tick scans touch a few cache lines.
+  std::vector<uint64_t> age_;   // dispatch order; UINT64_MAX when the slot is free
+  std::vector<Cycle> wake_;     // earliest cycle the wave's evaluation could change; never when free
+  uint64_t fetch_retry_ = 0;    // waves that wanted a fetch and lost the fetch arbitration
   std::vector<uint64_t> simd_mask_;  // active slots per SIMD
   std::vector<WgState> wgs_;
   std::vector<MemOp> ops_;
@@ -160,7 +163,9 @@ class ComputeUnit : public Component {
   uint64_t next_age_ = 0;
   bool tick_pending_ = false;
   Cycle tick_at_{0}, acct_until_{0};
+  Cycle last_tick_ = Cycle::never();  // cycle of the last tick (its SIMD has had its turn)
   CpiReason last_reason_ = CpiReason::Other;
+  CpiReason last_charged_ = CpiReason::Other;  // category of the cycle the last tick charged
   uint32_t last_reason_op_ = UINT32_MAX;
   emu::MemAccessInfo mi_;
   emu::DispatchStats fstats_;
