@@ -136,7 +136,8 @@ class ComputeUnit : public Component {
   uint32_t alloc_op(uint32_t s);
   void complete_op(uint32_t op, Cycle now);
   void response(Cycle now, uint32_t req);
-  void send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag);
+  /// Sends a request for one line to `to` at `when`; returns its pool index.
+  uint32_t send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag);
 
   uint32_t index_;
   CuParams p_;

@@ -17,7 +17,7 @@ uint32_t ComputeUnit::alloc_op(uint32_t s) {
   return op;
 }
 
-void ComputeUnit::send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag) {
+uint32_t ComputeUnit::send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag) {
   const uint32_t r = pool_.alloc();
   MemReq& q = pool_[r];
   q.line = line;
@@ -26,6 +26,7 @@ void ComputeUnit::send(Component* to, Cycle when, uint32_t op, uint64_t line, Re
   q.tag = tag;
   q.stage = op == UINT32_MAX ? nullptr : &ops_[op].stage;
   engine_.schedule(when, to, kMemRequest, r);
+  return r;
 }
 
 void ComputeUnit::issue_vmem(uint32_t s, const InstInfo& info, Cycle now) {
@@ -63,7 +64,14 @@ void ComputeUnit::issue_vmem(uint32_t s, const InstInfo& info, Cycle now) {
   }
   o.pending = uint16_t(n);
   const ReqKind kind = mi_.is_atomic ? ReqKind::Atomic : mi_.is_store ? ReqKind::Write : ReqKind::Read;
-  for (uint32_t i = 0; i < n; ++i) send(l1v_, now, op, lines[i], kind, op);
+  // One request carries every line: the L1V looks them up in order, as separate requests
+  // arriving together would be, and answers its hits with one response.
+  const uint32_t r = send(l1v_, now, op, lines[0], kind, op);
+  if (n > 1) {
+    MemReq& q = pool_[r];
+    q.lines = pool_.alloc_lines(lines, n);
+    q.count = uint16_t(n);
+  }
 }
 
 void ComputeUnit::issue_smem(uint32_t s, Cycle now) {
@@ -160,7 +168,7 @@ void ComputeUnit::complete_op(uint32_t op, Cycle now) {
 }
 
 void ComputeUnit::response(Cycle now, uint32_t r) {
-  const uint32_t tag = pool_[r].tag;
+  const uint32_t tag = pool_[r].tag, lines = pool_[r].count;
   pool_.release(r);
   if (tag & 0x80000000u) {  // instruction fetch
     const uint32_t s = (tag >> 24) & 0x3F;
@@ -171,7 +179,8 @@ void ComputeUnit::response(Cycle now, uint32_t r) {
     wake_wave(s, now);
     return;
   }
-  if (--ops_[tag].pending == 0) complete_op(tag, now);
+  ops_[tag].pending = uint16_t(ops_[tag].pending - lines);
+  if (ops_[tag].pending == 0) complete_op(tag, now);
 }
 
 }  // namespace strobe::timing

@@ -1,6 +1,7 @@
 #include "timing/mem/cache.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -11,11 +12,12 @@ constexpr uint32_t kWritebackTag = UINT32_MAX;
 }
 
 Cache::Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats)
-    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool) {
+    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool), mshr_of_(p.mshrs) {
   tag_.assign(size_t(p_.sets) * p_.ways, 0);
   lru_.assign(tag_.size(), 0);
   dirty_.assign(tag_.size(), 0);
   mshr_.resize(p_.mshrs);
+  for (uint32_t i = p_.mshrs; i-- > 0;) free_mshrs_.push_back(i);
   blocked_.reserve(256);
   const std::string& n = this->name();
   stats.add(n + ".reads", &c_.reads);
@@ -29,6 +31,12 @@ Cache::Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool
   stats.add(n + ".atomics", &c_.atomics);
   stats.add(n + ".writebacks", &c_.writebacks);
   stats.add(n + ".evictions", &c_.evictions);
+}
+
+void Cache::set_lower(std::vector<Component*> lowers) {
+  lowers_ = std::move(lowers);
+  lower_pow2_ = std::has_single_bit(lowers_.size());
+  lower_mask_ = lowers_.empty() ? 0 : lowers_.size() - 1;
 }
 
 int Cache::find(uint64_t line, uint32_t set) const {
@@ -49,7 +57,7 @@ bool Cache::is_dirty(uint64_t line) const {
 void Cache::send_lower(Cycle when, uint32_t r) {
   MemReq& q = pool_[r];
   q.return_latency = p_.lower_latency;
-  engine_.schedule(when + uint64_t(p_.lower_latency), lowers_[q.line % lowers_.size()], kMemRequest, r);
+  engine_.schedule(when + uint64_t(p_.lower_latency), lower_of(q.line), kMemRequest, r);
 }
 
 uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
@@ -83,32 +91,78 @@ uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
   return uint32_t(base + w);
 }
 
+Cycle Cache::data_out(Cycle when) {
+  const uint64_t at = std::max(when.value() << 8, out_free_fp_);
+  out_free_fp_ = at + p_.data_out_fp;
+  return Cycle((at + 255) >> 8);
+}
+
 void Cache::respond(Cycle when, uint32_t r, bool data) {
-  if (data) {
-    const uint64_t at = std::max(when.value() << 8, out_free_fp_);
-    out_free_fp_ = at + p_.data_out_fp;
-    when = Cycle((at + 255) >> 8);
-  }
+  if (data) when = data_out(when);
   MemReq& q = pool_[r];
   engine_.schedule(when + uint64_t(q.return_latency), q.reply_to, kMemResponse, r);
 }
 
 void Cache::handle(Cycle now, uint32_t kind, uint32_t arg) {
-  if (kind == kMemRequest) return request(now, arg);
+  if (kind == kMemRequest) return pool_[arg].is_batch() ? request_batch(now, arg) : request(now, arg);
   if (pool_[arg].tag == kWritebackTag) return pool_.release(arg);  // write-back acknowledged
   fill(now, arg);
 }
 
+Cycle Cache::reserve_port(Cycle now, ReqKind kind) {
+  const uint64_t start_fp = std::max(now.value() << 8, port_free_fp_);
+  port_free_fp_ = start_fp + (kind == ReqKind::Write ? p_.write_in_fp : p_.lookup_fp);
+  return Cycle((start_fp + 255) >> 8);
+}
+
 void Cache::request(Cycle now, uint32_t r, bool replay) {
   MemReq& q = pool_[r];
-  const uint64_t start_fp = std::max(now.value() << 8, port_free_fp_);
-  port_free_fp_ = start_fp + (q.kind == ReqKind::Write ? p_.write_in_fp : p_.lookup_fp);
-  const Cycle start((start_fp + 255) >> 8);
+  const Cycle start = reserve_port(now, q.kind);
   q.mark(p_.stage);
   const uint32_t set = set_of(q.line);
-  const int way = find(q.line, set);
-  const size_t slot = size_t(set) * p_.ways + uint32_t(way < 0 ? 0 : way);
+  serve(start, r, set, find(q.line, set), replay);
+}
 
+void Cache::request_batch(Cycle now, uint32_t b) {
+  const MemReq head = pool_[b];  // a copy: the pool may grow below
+  const uint64_t* lines = pool_.lines(head.lines);
+  pool_[b].mark(p_.stage);
+  uint32_t hits = 0;
+  Cycle hit_done{0};
+  for (uint32_t i = 0; i < head.count; ++i) {
+    const uint64_t line = lines[i];
+    const Cycle start = reserve_port(now, head.kind);
+    const uint32_t set = set_of(line);
+    const int way = find(line, set);
+    if (head.kind == ReqKind::Read && way >= 0) {
+      // A read hit needs no request record: its response time only counts towards the batch's
+      // (the data port serialises the hits, so the last is the latest).
+      ++c_.reads;
+      ++c_.read_hits;
+      lru_[size_t(set) * p_.ways + uint32_t(way)] = ++stamp_;
+      hit_done = data_out(start + uint64_t(p_.hit_latency));
+      ++hits;
+      continue;
+    }
+    const uint32_t r = pool_.alloc();
+    MemReq& q = pool_[r];
+    q = head;
+    q.line = line;
+    q.lines = RequestPool::kNil;
+    q.count = 1;
+    serve(start, r, set, way, false);
+  }
+  pool_.release_lines(head.lines);
+  if (hits == 0) return pool_.release(b);
+  MemReq& q = pool_[b];
+  q.lines = RequestPool::kNil;
+  q.count = uint16_t(hits);
+  engine_.schedule(hit_done + uint64_t(q.return_latency), q.reply_to, kMemResponse, b);
+}
+
+void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
+  MemReq& q = pool_[r];
+  const size_t slot = size_t(set) * p_.ways + uint32_t(way < 0 ? 0 : way);
   if (q.kind == ReqKind::Write || (q.kind == ReqKind::Atomic && !p_.atomics_here)) {
     if (q.kind == ReqKind::Write) {
       ++c_.writes;
@@ -138,14 +192,19 @@ void Cache::request(Cycle now, uint32_t r, bool replay) {
     return;
   }
   if (q.kind == ReqKind::Read && !replay) ++c_.read_misses;
-  for (Mshr& m : mshr_) {
-    if (m.valid && m.line == q.line) {  // secondary miss: wait for the same fill
-      ++c_.mshr_merges;
-      q.next = RequestPool::kNil;
-      pool_[m.tail].next = r;
-      m.tail = r;
-      return;
-    }
+  miss(start, r, replay);
+}
+
+void Cache::miss(Cycle start, uint32_t r, bool replay) {
+  MemReq& q = pool_[r];
+  const uint32_t merged = mshr_of_.find(q.line);
+  if (merged != LineMap::kAbsent) {  // secondary miss: wait for the same fill
+    Mshr& m = mshr_[merged];
+    ++c_.mshr_merges;
+    q.next = RequestPool::kNil;
+    pool_[m.tail].next = r;
+    m.tail = r;
+    return;
   }
   if (mshr_used_ == p_.mshrs) {  // back-pressure: wait for an MSHR to free
     if (!replay) ++c_.mshr_full;
@@ -153,10 +212,10 @@ void Cache::request(Cycle now, uint32_t r, bool replay) {
     blocked_.push_back(r);
     return;
   }
-  uint32_t mi = 0;
-  while (mshr_[mi].valid) ++mi;
-  Mshr& m = mshr_[mi];
-  m = Mshr{q.line, r, r, true};
+  const uint32_t mi = free_mshrs_.back();
+  free_mshrs_.pop_back();
+  mshr_[mi] = Mshr{q.line, r, r};
+  mshr_of_.insert(q.line, mi);
   q.next = RequestPool::kNil;
   ++mshr_used_;
   uint32_t f = pool_.alloc();
@@ -182,7 +241,8 @@ void Cache::fill(Cycle now, uint32_t f) {
     respond(now + lat, r, true);
     r = next;
   }
-  m = Mshr{};
+  mshr_of_.erase(m.line);
+  free_mshrs_.push_back(mi);
   --mshr_used_;
   // Replay requests that were waiting for an MSHR, in arrival order.
   while (blocked_head_ < blocked_.size() && mshr_used_ < p_.mshrs) request(now, blocked_[blocked_head_++], true);

@@ -1,7 +1,9 @@
 // A set-associative cache with LRU replacement, MSHRs that merge misses to the same line, a
 // lookup port with finite throughput and either write-back/write-allocate (L2) or
 // write-through/no-write-allocate (L1V) stores. One class serves L1V, L1I, scalar cache and
-// each L2 bank; the parameters differ.
+// each L2 bank; the parameters differ. A request may carry a batch of lines (one vector memory
+// instruction's coalesced lines): they are looked up one after another exactly as separate
+// requests would be, and the read hits among them answer with one response.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "timing/engine/engine.h"
+#include "timing/mem/line_map.h"
 #include "timing/mem/mem_req.h"
 #include "timing/stats/stats.h"
 
@@ -36,7 +39,7 @@ class Cache : public Component {
   Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats);
 
   /// Lower level(s): a line goes to lowers[line % lowers.size()] (address-interleaved banks).
-  void set_lower(std::vector<Component*> lowers) { lowers_ = std::move(lowers); }
+  void set_lower(std::vector<Component*> lowers);
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
   std::string describe_state() const override;
 
@@ -56,9 +59,18 @@ class Cache : public Component {
   struct Mshr {
     uint64_t line = 0;
     uint32_t head = RequestPool::kNil, tail = RequestPool::kNil;
-    bool valid = false;
   };
   void request(Cycle now, uint32_t r, bool replay = false);
+  /// A batch request: every line in order; read hits answer together with one response.
+  void request_batch(Cycle now, uint32_t b);
+  /// Lookup port: the cycle a lookup arriving at `now` starts.
+  Cycle reserve_port(Cycle now, ReqKind kind);
+  /// The rest of a lookup that started at `start`: `way` is the line's way in `set` or -1.
+  void serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay);
+  /// Allocates an MSHR (or queues `r` for one) for a read or atomic miss.
+  void miss(Cycle start, uint32_t r, bool replay);
+  /// Data-out port: when a line of data leaving at `when` has left.
+  Cycle data_out(Cycle when);
   void fill(Cycle now, uint32_t r);
   void respond(Cycle when, uint32_t r, bool data);
   /// Way index holding `line` in its set, or -1.
@@ -67,15 +79,22 @@ class Cache : public Component {
   uint32_t install(Cycle now, uint64_t line, uint32_t set);
   void send_lower(Cycle when, uint32_t r);
   uint32_t set_of(uint64_t line) const { return uint32_t((line / p_.index_divisor) & (p_.sets - 1)); }
+  Component* lower_of(uint64_t line) const {
+    return lowers_[lower_pow2_ ? line & lower_mask_ : line % lowers_.size()];
+  }
 
   CacheParams p_;
   Engine& engine_;
   RequestPool& pool_;
   std::vector<Component*> lowers_;
+  uint64_t lower_mask_ = 0;  // lowers_.size() - 1
+  bool lower_pow2_ = true;
   std::vector<uint64_t> tag_;    // line + 1 per slot, 0 = invalid
   std::vector<uint64_t> lru_;    // last-touch stamp per slot
   std::vector<uint8_t> dirty_;
   std::vector<Mshr> mshr_;
+  std::vector<uint32_t> free_mshrs_;  // stack of free MSHR indices
+  LineMap mshr_of_;                   // line -> MSHR index of the lines being fetched
   uint32_t mshr_used_ = 0;
   std::vector<uint32_t> blocked_;  // requests waiting for a free MSHR, FIFO
   size_t blocked_head_ = 0;

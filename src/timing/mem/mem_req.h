@@ -2,7 +2,9 @@
 // one pool (no allocation once the pool has grown to the machine's peak of requests in flight).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "timing/engine/engine.h"
@@ -18,18 +20,24 @@ enum class ReqKind : uint8_t { Read, Write, Atomic };
 /// reads it to attribute a stalled cycle in its CPI stack.
 enum class MemStage : uint8_t { None, L1, MshrQueue, L2, Dram, DramQueue };
 
+/// Most lines one request can carry: a 64-lane access whose every lane straddles two lines.
+constexpr uint32_t kMaxBatchLines = 128;
+
 struct MemReq {
-  uint64_t line = 0;               ///< line address (byte address >> line bits)
+  uint64_t line = 0;               ///< line address (byte address >> line bits); the first of a batch
   Component* reply_to = nullptr;   ///< who receives the kMemResponse
   uint8_t* stage = nullptr;        ///< CPI stage sink of the originating instruction (may be null)
   uint32_t tag = 0;                ///< requester-defined (op record, MSHR index, ...)
   uint32_t next = 0;               ///< MSHR target chain link (pool index; kNil ends it)
+  uint32_t lines = UINT32_MAX;     ///< a batch: its line list in the pool (`count` lines)
+  uint16_t count = 1;              ///< lines a request carries; lines a response answers
   uint16_t return_latency = 0;     ///< cycles the response spends on its way back
   ReqKind kind = ReqKind::Read;
 
   void mark(MemStage s) {
     if (stage && *stage < uint8_t(s)) *stage = uint8_t(s);
   }
+  bool is_batch() const { return lines != UINT32_MAX; }
 };
 
 class RequestPool {
@@ -50,9 +58,28 @@ class RequestPool {
   MemReq& operator[](uint32_t i) { return reqs_[i]; }
   size_t live() const { return reqs_.size() - free_.size(); }
 
+  /// Stores a list of up to kMaxBatchLines lines for a batch request; returns its index.
+  uint32_t alloc_lines(const uint64_t* lines, uint32_t n) {
+    uint32_t i;
+    if (!free_lists_.empty()) {
+      i = free_lists_.back();
+      free_lists_.pop_back();
+    } else {
+      i = uint32_t(lists_.size());
+      lists_.push_back(std::make_unique<uint64_t[]>(kMaxBatchLines));
+    }
+    std::copy(lines, lines + n, lists_[i].get());
+    return i;
+  }
+  /// The lines of list `i` (stable while the list is allocated).
+  const uint64_t* lines(uint32_t i) const { return lists_[i].get(); }
+  void release_lines(uint32_t i) { free_lists_.push_back(i); }
+
  private:
   std::vector<MemReq> reqs_;
   std::vector<uint32_t> free_;
+  std::vector<std::unique_ptr<uint64_t[]>> lists_;
+  std::vector<uint32_t> free_lists_;
 };
 
 }  // namespace strobe::timing
