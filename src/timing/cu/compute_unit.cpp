@@ -23,9 +23,11 @@ ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, En
       l1i_(l1i) {
   const uint32_t slots = p_.res.simds * p_.res.slots_per_simd;
   waves_.resize(slots);
+  sb_.resize(slots);
   age_.assign(slots, UINT64_MAX);
   wake_.assign(slots, Cycle::never());
   simd_mask_.assign(p_.res.simds, 0);
+  simd_wake_.assign(p_.res.simds, Cycle::never());
   wgs_.resize(p_.res.max_workgroups);
   ops_.resize(size_t(slots) * (kMaxVm + kMaxLgkm + 2));
   for (uint32_t i = uint32_t(ops_.size()); i-- > 0;) free_ops_.push_back(i);
@@ -108,16 +110,29 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
     while (waves_[slot].active) ++slot;
     WaveState& ws = waves_[slot];
     const uint32_t epoch = ws.epoch + 1;
+    Cycle sb_ready = ws.sb_ready;
     ws = WaveState{};
     ws.epoch = epoch;
     ws.active = true;
     ws.w = &g.wg->waves[i];
+    ws.pc = ws.w->pc;
     ws.wg = gi;
     ws.simd = uint8_t(simd);
     ws.ib_lo = ws.ib_hi = entry / p_.fetch_bytes * p_.fetch_bytes;
     ws.ready_at = now + uint64_t(p_.wave_launch_cycles);
-    wake_[slot] = ws.ready_at;
+    // The previous occupant's scoreboard entries are harmless once they are all in the past by
+    // the time this wave can issue; only then is clearing the 4 KiB skipped.
+    if (!sb_[slot]) {
+      sb_[slot] = std::make_unique<Cycle[]>(kSbSize);
+      sb_ready = Cycle(0);
+    } else if (sb_ready > ws.ready_at) {
+      std::fill_n(sb_[slot].get(), kSbSize, Cycle(0));
+      sb_ready = Cycle(0);
+    }
+    ws.sb_ready = sb_ready;
+    set_wake(slot, ws.ready_at);
     age_[slot] = next_age_++;
+    if (oldest_ == UINT32_MAX) oldest_ = slot;
     simd_mask_[simd] |= uint64_t{1} << (slot % 64);
     g.slots.push_back(slot);
     ++resident_waves_;
@@ -127,8 +142,14 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
   peak_waves_ = std::max(peak_waves_, resident_waves_);
 }
 
+uint32_t ComputeUnit::simd_of(Cycle t) const {
+  const uint64_t n = p_.res.simds;
+  return uint32_t((n & (n - 1)) == 0 ? t.value() & (n - 1) : t.value() % n);
+}
+
 Cycle ComputeUnit::aligned(Cycle t, uint32_t simd) const {
   const uint64_t n = p_.res.simds;
+  if ((n & (n - 1)) == 0) return t + ((simd - t.value()) & (n - 1));
   return t + (simd + n - t.value() % n) % n;
 }
 
@@ -143,8 +164,30 @@ void ComputeUnit::wake_at(Cycle t) {
 }
 
 void ComputeUnit::wake_wave(uint32_t s, Cycle now) {
-  wake_[s] = now;
+  set_wake(s, now);
   wake_at(aligned(now, waves_[s].simd));
+}
+
+void ComputeUnit::set_wake(uint32_t s, Cycle t) {
+  const uint32_t k = waves_[s].simd;
+  const Cycle old = wake_[s];
+  wake_[s] = t;
+  Cycle& earliest = simd_wake_[k];
+  if (t <= earliest) earliest = t;
+  else if (old == earliest) simd_wake_dirty_ |= 1u << k;  // the earliest may have moved later
+}
+
+void ComputeUnit::sync(WaveState& ws) const {
+  ws.pc = ws.w->pc;
+  ws.halted = ws.w->halted;
+  ws.at_barrier = ws.w->at_barrier;
+}
+
+void ComputeUnit::find_oldest() {
+  uint64_t best = UINT64_MAX;
+  oldest_ = UINT32_MAX;
+  for (uint32_t s = 0; s < age_.size(); ++s)
+    if (age_[s] < best) best = age_[s], oldest_ = s;
 }
 
 void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
@@ -188,25 +231,24 @@ CpiReason ComputeUnit::stage_reason(uint8_t stage) {
 
 bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& type) {
   WaveState& ws = waves_[s];
-  const emu::Wave& w = *ws.w;
   wants_fetch = false;
   ws.reason_op = UINT32_MAX;
   auto block = [&](CpiReason r, Cycle wake) {
     ws.reason = r;
-    wake_[s] = wake;
+    set_wake(s, wake);
     return false;
   };
-  if (w.halted) return block(memory_reason(ws, ws.vm != 0), Cycle::never());
-  if (w.at_barrier) return block(CpiReason::Barrier, Cycle::never());
+  if (ws.halted) return block(memory_reason(ws, ws.vm != 0), Cycle::never());
+  if (ws.at_barrier) return block(CpiReason::Barrier, Cycle::never());
   if (now < ws.ready_at) return block(ws.ready_reason, ws.ready_at);
-  const isa::Program& prog = *lc_->program;
-  const uint32_t pc = w.pc;
-  if (pc >= prog.insts.size()) return block(CpiReason::Issue, now + 1);  // step() will fault
-  const uint64_t off = prog.offsets[pc];
+  const std::vector<InstInfo>& info = *lc_->info;
+  const uint32_t pc = ws.pc;
+  if (pc >= info.size()) return block(CpiReason::Issue, now + 1);  // step() will fault
+  const InstInfo& in = info[pc];
+  const uint64_t off = in.offset;
   wants_fetch = !ws.fetching && ws.ib_hi - std::min(ws.ib_hi, off) + p_.fetch_bytes <= p_.ib_bytes;
-  if (off < ws.ib_lo || off + prog.insts[pc].size > ws.ib_hi)
+  if (off < ws.ib_lo || off + in.size > ws.ib_hi)
     return block(CpiReason::Fetch, ws.fetching ? Cycle::never() : now + 1);
-  const InstInfo& in = (*lc_->info)[pc];
   if (in.special == Special::Waitcnt) {
     const uint32_t vmcnt = in.simm16 & 0xF, expcnt = (in.simm16 >> 4) & 7, lgkmcnt = (in.simm16 >> 8) & 0xF;
     if (ws.vm > vmcnt) return block(memory_reason(ws, true), Cycle::never());
@@ -227,16 +269,19 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& 
       break;
     default: break;
   }
-  Cycle dep{0};
-  for (uint32_t k = 0; k < in.nsrc; ++k)
-    for (uint32_t r = 0; r < in.src[k].count; ++r) dep = max(dep, ws.sb[(in.src[k].first + r) & 511]);
-  for (uint32_t k = 0; k < in.ndst; ++k)  // write-after-write on a register still being produced
-    for (uint32_t r = 0; r < in.dst[k].count; ++r) dep = max(dep, ws.sb[(in.dst[k].first + r) & 511]);
-  if (dep > now) return block(CpiReason::Dependency, dep);
+  if (ws.sb_ready > now) {  // some result is still in flight
+    const Cycle* sb = sb_[s].get();
+    Cycle dep{0};
+    for (uint32_t k = 0; k < in.nsrc; ++k)
+      for (uint32_t r = 0; r < in.src[k].count; ++r) dep = max(dep, sb[(in.src[k].first + r) & (kSbSize - 1)]);
+    for (uint32_t k = 0; k < in.ndst; ++k)  // write-after-write on a register still being produced
+      for (uint32_t r = 0; r < in.dst[k].count; ++r) dep = max(dep, sb[(in.dst[k].first + r) & (kSbSize - 1)]);
+    if (dep > now) return block(CpiReason::Dependency, dep);
+  }
   const Cycle unit = in.type == IssueType::Valu ? valu_free_[ws.simd] : unit_free_[size_t(in.type)];
   if (unit > now) return block(CpiReason::Issue, unit);
   ws.reason = CpiReason::Issue;
-  wake_[s] = now + 1;
+  set_wake(s, now + 1);
   type = in.type;
   return true;
 }
@@ -246,7 +291,7 @@ void ComputeUnit::tick(Cycle now) {
   // charged to the deepest level its access has reached by now.
   if (last_reason_op_ != UINT32_MAX) last_reason_ = stage_reason(ops_[last_reason_op_].stage);
   if (now > acct_until_) c_.cpi[size_t(last_reason_)] += (now - acct_until_).value();
-  const uint32_t simd = uint32_t(now.value() % p_.res.simds);
+  const uint32_t simd = simd_of(now);
   uint64_t ready[size_t(IssueType::COUNT)] = {};
   uint64_t fetch_mask = 0;
   // Only waves whose state may have changed since their last evaluation are evaluated: every
@@ -285,10 +330,7 @@ void ComputeUnit::tick(Cycle now) {
   if (issued) {
     r = CpiReason::Issue;
   } else {
-    uint64_t best = UINT64_MAX;
-    uint32_t oldest = UINT32_MAX;
-    for (uint32_t s = 0; s < age_.size(); ++s)
-      if (age_[s] < best) best = age_[s], oldest = s;
+    const uint32_t oldest = oldest_;
     if (oldest != UINT32_MAX) {
       r = waves_[oldest].reason;
       if (waves_[oldest].reason_op != UINT32_MAX) r = stage_reason(ops_[waves_[oldest].reason_op].stage);
@@ -304,10 +346,14 @@ void ComputeUnit::tick(Cycle now) {
   Cycle next = Cycle::never();
   const uint32_t per_simd = p_.res.slots_per_simd;
   for (uint32_t k = 0; k < p_.res.simds; ++k) {
-    Cycle earliest = Cycle::never();
-    for (uint32_t s = k * per_simd; s < (k + 1) * per_simd; ++s) earliest = min(earliest, wake_[s]);
-    if (!earliest.is_never()) next = min(next, aligned(max(earliest, now + 1), k));
+    if (simd_wake_dirty_ >> k & 1) {
+      Cycle earliest = Cycle::never();
+      for (uint32_t s = k * per_simd; s < (k + 1) * per_simd; ++s) earliest = min(earliest, wake_[s]);
+      simd_wake_[k] = earliest;
+    }
+    if (!simd_wake_[k].is_never()) next = min(next, aligned(max(simd_wake_[k], now + 1), k));
   }
+  simd_wake_dirty_ = 0;
   if (!next.is_never()) wake_at(next);
 }
 
@@ -315,7 +361,7 @@ void ComputeUnit::redirect(WaveState& ws) {
   const isa::Program& prog = *lc_->program;
   ++ws.epoch;
   ws.fetching = false;
-  const uint64_t off = ws.w->pc < prog.offsets.size() ? prog.offsets[ws.w->pc] : 0;
+  const uint64_t off = ws.pc < prog.offsets.size() ? prog.offsets[ws.pc] : 0;
   ws.ib_lo = ws.ib_hi = off / p_.fetch_bytes * p_.fetch_bytes;
 }
 
@@ -332,9 +378,8 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
   WaveState& ws = waves_[s];
   emu::Wave& w = *ws.w;
   WgState& g = wgs_[ws.wg];
-  const uint32_t pc = w.pc;
+  const uint32_t pc = ws.pc;
   const InstInfo& in = (*lc_->info)[pc];
-  const isa::Program& prog = *lc_->program;
   const bool mem = in.type == IssueType::Vmem || in.type == IssueType::Lds || in.is_scalar_mem;
   if (mem) {
     mi_.lane_mask = 0;
@@ -347,8 +392,9 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
   c_.thread_instructions += fstats_.thread_instructions - before;
   ++*lc_->wave_instructions;
   ++c_.issued[size_t(in.type)];
-  ws.ib_lo = prog.offsets[pc] + prog.insts[pc].size;
-  if (w.pc != pc + 1) redirect(ws);
+  sync(ws);
+  ws.ib_lo = in.offset + in.size;
+  if (ws.pc != pc + 1) redirect(ws);
   const Cycle done = now + uint64_t(in.latency);
   switch (in.type) {
     case IssueType::Valu:
@@ -392,15 +438,20 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
       break;
     default: break;
   }
-  if (in.type == IssueType::Valu || (in.type == IssueType::Scalar && !in.is_scalar_mem))
+  if ((in.type == IssueType::Valu || (in.type == IssueType::Scalar && !in.is_scalar_mem)) && in.ndst) {
+    Cycle* sb = sb_[s].get();
     for (uint32_t k = 0; k < in.ndst; ++k)
-      for (uint32_t r = 0; r < in.dst[k].count; ++r) ws.sb[(in.dst[k].first + r) & 511] = done;
+      for (uint32_t r = 0; r < in.dst[k].count; ++r) sb[(in.dst[k].first + r) & (kSbSize - 1)] = done;
+    ws.sb_ready = max(ws.sb_ready, done);
+  }
 }
 
 void ComputeUnit::release_barrier(WgState& g, Cycle now) {
   for (uint32_t s : g.slots) {
     WaveState& ws = waves_[s];
-    if (!ws.active || ws.w->halted) continue;
+    if (!ws.active) continue;
+    sync(ws);  // the emulator cleared every wave's at_barrier
+    if (ws.halted) continue;
     ws.ready_at = max(ws.ready_at, now + uint64_t(p_.barrier_cycles));
     ws.ready_reason = CpiReason::Barrier;
     ws.reason = CpiReason::Barrier;  // what evaluating the wave before ready_at concludes
@@ -411,11 +462,12 @@ void ComputeUnit::release_barrier(WgState& g, Cycle now) {
 
 void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {
   WaveState& ws = waves_[s];
-  if (!ws.active || !ws.w->halted || ws.vm || ws.lgkm || ws.exp) return;
+  if (!ws.active || !ws.halted || ws.vm || ws.lgkm || ws.exp) return;
   const WorkgroupNeeds& n = lc_->needs;
   ws.active = false;
-  wake_[s] = Cycle::never();
+  set_wake(s, Cycle::never());
   age_[s] = UINT64_MAX;
+  if (oldest_ == s) find_oldest();
   fetch_retry_ &= ~(uint64_t{1} << s);
   simd_mask_[ws.simd] &= ~(uint64_t{1} << s);
   --slots_used_[ws.simd];
@@ -446,7 +498,10 @@ void ComputeUnit::end_launch(Cycle end) {
 void ComputeUnit::abort_launch() {
   for (WaveState& ws : waves_) ws.active = false;
   std::fill(wake_.begin(), wake_.end(), Cycle::never());
+  std::fill(simd_wake_.begin(), simd_wake_.end(), Cycle::never());
+  simd_wake_dirty_ = 0;
   std::fill(age_.begin(), age_.end(), UINT64_MAX);
+  oldest_ = UINT32_MAX;
   fetch_retry_ = 0;
   for (WgState& g : wgs_) g.active = false;
   std::fill(simd_mask_.begin(), simd_mask_.end(), 0);
@@ -464,8 +519,8 @@ std::string ComputeUnit::describe_state() const {
   for (uint32_t s = 0; s < waves_.size(); ++s) {
     const WaveState& ws = waves_[s];
     if (!ws.active) continue;
-    out += fmt::format("; wave {} pc {} {} vm={} lgkm={} exp={}{}{}", s, ws.w->pc, cpi_name(ws.reason), ws.vm, ws.lgkm,
-                       ws.exp, ws.w->halted ? " halted" : "", ws.w->at_barrier ? " at-barrier" : "");
+    out += fmt::format("; wave {} pc {} {} vm={} lgkm={} exp={}{}{}", s, ws.pc, cpi_name(ws.reason), ws.vm, ws.lgkm,
+                       ws.exp, ws.halted ? " halted" : "", ws.at_barrier ? " at-barrier" : "");
   }
   return out;
 }

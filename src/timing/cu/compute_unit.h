@@ -89,23 +89,27 @@ class ComputeUnit : public Component {
     uint8_t stage = 0;
     bool done = false, in_vm = false, counts_lgkm = false;
   };
+  // Hot fields first: an evaluation reads the first cache line only (plus the instruction's
+  // InstInfo and, when a result is still in flight, the scoreboard).
   struct WaveState {
     bool active = false;
-    emu::Wave* w = nullptr;
-    uint32_t wg = 0;
-    uint8_t simd = 0;
-    uint64_t ib_lo = 0, ib_hi = 0;  // buffered program bytes [lo, hi)
+    bool halted = false, at_barrier = false;  // copies of the emulator's flags, refreshed at issue
     bool fetching = false;
-    uint32_t epoch = 0;
+    uint8_t simd = 0;
     uint8_t vm = 0, lgkm = 0, exp = 0;
-    std::array<uint32_t, kFifo> vm_fifo{};
-    uint8_t vm_head = 0, vm_count = 0;
-    uint32_t last_smem_op = UINT32_MAX;
-    Cycle ready_at{0};
     CpiReason ready_reason = CpiReason::Other;
     CpiReason reason = CpiReason::Other;
+    uint8_t vm_head = 0, vm_count = 0;
+    uint32_t pc = 0;                  // copy of the emulator's PC, refreshed at issue
     uint32_t reason_op = UINT32_MAX;  // memory op whose progress the reason reflects
-    std::array<Cycle, 512> sb{};  // register ready cycle by operand code
+    uint32_t last_smem_op = UINT32_MAX;
+    uint32_t wg = 0;
+    uint32_t epoch = 0;
+    uint64_t ib_lo = 0, ib_hi = 0;  // buffered program bytes [lo, hi)
+    Cycle ready_at{0};
+    Cycle sb_ready{0};  // no register of the scoreboard becomes ready later than this
+    emu::Wave* w = nullptr;
+    std::array<uint32_t, kFifo> vm_fifo{};
   };
   struct WgState {
     bool active = false;
@@ -122,8 +126,16 @@ class ComputeUnit : public Component {
   void start_fetch(uint32_t s, Cycle now);
   void redirect(WaveState& ws);
   void wake_wave(uint32_t s, Cycle now);
+  /// Sets slot `s`'s wake time, keeping its SIMD's earliest wake exact.
+  void set_wake(uint32_t s, Cycle t);
+  /// Refreshes the wave's copies of the emulator's PC and flags.
+  void sync(WaveState& ws) const;
+  void find_oldest();
   void wake_at(Cycle t);
+  /// The first cycle at or after `t` that is `simd`'s issue turn.
   Cycle aligned(Cycle t, uint32_t simd) const;
+  /// The SIMD whose issue turn cycle `t` is.
+  uint32_t simd_of(Cycle t) const;
   CpiReason memory_reason(WaveState& ws, bool vm_wait);
   static CpiReason stage_reason(uint8_t stage);
   void retire_if_done(uint32_t s, Cycle now);
@@ -148,10 +160,16 @@ class ComputeUnit : public Component {
   std::array<std::unique_ptr<IssuePolicy>, size_t(IssueType::COUNT)> policy_;
 
   std::vector<WaveState> waves_;
+  // Register scoreboards (ready cycle by operand code), one per slot, allocated on first use.
+  static constexpr uint32_t kSbSize = 512;
+  std::vector<std::unique_ptr<Cycle[]>> sb_;
   // Per slot, kept apart from WaveState so the per-tick scans touch a few cache lines.
   std::vector<uint64_t> age_;   // dispatch order; UINT64_MAX when the slot is free
   std::vector<Cycle> wake_;     // earliest cycle the wave's evaluation could change; never when free
   uint64_t fetch_retry_ = 0;    // waves that wanted a fetch and lost the fetch arbitration
+  std::vector<Cycle> simd_wake_;  // per SIMD: earliest wake_ of its slots (exact unless dirty)
+  uint32_t simd_wake_dirty_ = 0;  // SIMDs whose simd_wake_ must be recomputed
+  uint32_t oldest_ = UINT32_MAX;  // active slot with the smallest age
   std::vector<uint64_t> simd_mask_;  // active slots per SIMD
   std::vector<WgState> wgs_;
   std::vector<MemOp> ops_;

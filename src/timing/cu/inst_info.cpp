@@ -39,6 +39,8 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
     const isa::Inst& in = p.insts[i];
     InstInfo& o = out[i];
     const std::string_view m = emu::mnemonic(in.op);
+    o.offset = p.offsets[i];
+    o.size = in.size;
     using E = isa::Encoding;
     switch (in.enc) {
       case E::SOP1: case E::SOP2: case E::SOPK: case E::SOPC:

@@ -31,6 +31,8 @@ struct InstInfo {
   uint16_t busy = 1;            ///< cycles the unit stays occupied
   uint16_t latency = 1;         ///< cycles until an ALU result may be read
   uint16_t simm16 = 0;          ///< waitcnt fields, nop count, sleep count
+  uint32_t offset = 0;          ///< byte offset of the instruction in the program
+  uint8_t size = 4;             ///< bytes of the instruction
   uint8_t nsrc = 0, ndst = 0;
   RegRange src[6];
   RegRange dst[3];
