@@ -35,10 +35,11 @@ class Component {
 ///
 /// Almost every delay in the model is short (latencies of tens to hundreds of cycles), so the
 /// queue is a calendar: a ring of one bucket per cycle covering the next kWindow cycles, each
-/// bucket a FIFO (appending keeps scheduling order), with a bitmap of non-empty buckets. Events
-/// further out wait in a binary heap and move into their bucket, in (time, sequence) order, as
-/// soon as their cycle enters the window, which is before anything can be appended to that
-/// bucket directly. Scheduling and dispatching are O(1); no allocation in steady state.
+/// bucket a FIFO list (appending keeps scheduling order) of nodes from one pool, with a bitmap
+/// of non-empty buckets. Events further out wait in a binary heap and move into their bucket, in
+/// (time, sequence) order, as soon as their cycle enters the window, which is before anything
+/// can be appended to that bucket directly. Scheduling and dispatching are O(1); freed nodes are
+/// reused most-recent first, so the queue's working set stays small and warm.
 class Engine {
  public:
   static constexpr uint32_t kWindow = 4096;  ///< cycles covered by the bucket ring (power of two)
@@ -50,9 +51,7 @@ class Engine {
     assert(when >= now_);
     const uint64_t w = when.value();
     if (w - now_.value() < kWindow) {
-      const uint32_t b = uint32_t(w & (kWindow - 1));
-      buckets_[b].push_back(Slot{target, kind, arg});
-      occupied_[b / 64] |= uint64_t{1} << (b % 64);
+      append(uint32_t(w & (kWindow - 1)), target, kind, arg);
     } else {
       push_far(when, target, kind, arg);
     }
@@ -71,28 +70,49 @@ class Engine {
   void clear();
 
  private:
-  struct Slot {
+  static constexpr uint32_t kNil = UINT32_MAX;
+  struct Node {
     Component* target;
     uint32_t kind, arg;
+    uint32_t next;
   };
   struct FarEvent {
     Cycle when;
     uint64_t seq;
-    Slot slot;
+    Component* target;
+    uint32_t kind, arg;
   };
   static bool later(const FarEvent& a, const FarEvent& b) {
     return a.when != b.when ? a.when > b.when : a.seq > b.seq;
   }
+  void append(uint32_t b, Component* target, uint32_t kind, uint32_t arg) {
+    uint32_t n = free_;
+    if (n != kNil) {
+      free_ = nodes_[n].next;
+    } else {
+      n = uint32_t(nodes_.size());
+      nodes_.emplace_back();
+    }
+    nodes_[n] = Node{target, kind, arg, kNil};
+    if (head_[b] == kNil) {
+      head_[b] = n;
+      occupied_[b / 64] |= uint64_t{1} << (b % 64);
+    } else {
+      nodes_[tail_[b]].next = n;
+    }
+    tail_[b] = n;
+  }
   void push_far(Cycle when, Component* target, uint32_t kind, uint32_t arg);
-  /// Time of the earliest pending event after the current bucket (which must be exhausted).
+  /// Time of the earliest pending event after now_'s bucket (which must be empty).
   Cycle next_time() const;
   /// Moves far events whose cycle has entered the window into their buckets.
   void migrate();
 
-  std::vector<std::vector<Slot>> buckets_;
-  std::vector<uint64_t> occupied_;  // bit per bucket
+  std::vector<Node> nodes_;
+  uint32_t free_ = kNil;            // free node list
+  std::vector<uint32_t> head_, tail_;  // per bucket
+  std::vector<uint64_t> occupied_;  // bit per non-empty bucket
   std::vector<FarEvent> far_;       // heap, earliest on top
-  size_t cursor_ = 0;               // next event of the current bucket (now_'s)
   size_t pending_ = 0;
   Cycle now_{0};
   uint64_t far_seq_ = 0, processed_ = 0;
