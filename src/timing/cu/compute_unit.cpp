@@ -23,7 +23,6 @@ ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, En
       l1i_(l1i) {
   const uint32_t slots = p_.res.simds * p_.res.slots_per_simd;
   waves_.resize(slots);
-  sb_.resize(slots);
   age_.assign(slots, UINT64_MAX);
   wake_.assign(slots, Cycle::never());
   simd_mask_.assign(p_.res.simds, 0);
@@ -110,7 +109,6 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
     while (waves_[slot].active) ++slot;
     WaveState& ws = waves_[slot];
     const uint32_t epoch = ws.epoch + 1;
-    Cycle sb_ready = ws.sb_ready;
     ws = WaveState{};
     ws.epoch = epoch;
     ws.active = true;
@@ -120,16 +118,6 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
     ws.simd = uint8_t(simd);
     ws.ib_lo = ws.ib_hi = entry / p_.fetch_bytes * p_.fetch_bytes;
     ws.ready_at = now + uint64_t(p_.wave_launch_cycles);
-    // The previous occupant's scoreboard entries are harmless once they are all in the past by
-    // the time this wave can issue; only then is clearing the 4 KiB skipped.
-    if (!sb_[slot]) {
-      sb_[slot] = std::make_unique<Cycle[]>(kSbSize);
-      sb_ready = Cycle(0);
-    } else if (sb_ready > ws.ready_at) {
-      std::fill_n(sb_[slot].get(), kSbSize, Cycle(0));
-      sb_ready = Cycle(0);
-    }
-    ws.sb_ready = sb_ready;
     set_wake(slot, ws.ready_at);
     age_[slot] = next_age_++;
     if (oldest_ == UINT32_MAX) oldest_ = slot;
@@ -269,13 +257,11 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& 
       break;
     default: break;
   }
-  if (ws.sb_ready > now) {  // some result is still in flight
-    const Cycle* sb = sb_[s].get();
+  if (ws.sb.latest() > now) {  // some result is still in flight
     Cycle dep{0};
-    for (uint32_t k = 0; k < in.nsrc; ++k)
-      for (uint32_t r = 0; r < in.src[k].count; ++r) dep = max(dep, sb[(in.src[k].first + r) & (kSbSize - 1)]);
+    for (uint32_t k = 0; k < in.nsrc; ++k) dep = max(dep, ws.sb.ready(in.src[k], now));
     for (uint32_t k = 0; k < in.ndst; ++k)  // write-after-write on a register still being produced
-      for (uint32_t r = 0; r < in.dst[k].count; ++r) dep = max(dep, sb[(in.dst[k].first + r) & (kSbSize - 1)]);
+      dep = max(dep, ws.sb.ready(in.dst[k], now));
     if (dep > now) return block(CpiReason::Dependency, dep);
   }
   const Cycle unit = in.type == IssueType::Valu ? valu_free_[ws.simd] : unit_free_[size_t(in.type)];
@@ -438,12 +424,8 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
       break;
     default: break;
   }
-  if ((in.type == IssueType::Valu || (in.type == IssueType::Scalar && !in.is_scalar_mem)) && in.ndst) {
-    Cycle* sb = sb_[s].get();
-    for (uint32_t k = 0; k < in.ndst; ++k)
-      for (uint32_t r = 0; r < in.dst[k].count; ++r) sb[(in.dst[k].first + r) & (kSbSize - 1)] = done;
-    ws.sb_ready = max(ws.sb_ready, done);
-  }
+  if (in.type == IssueType::Valu || (in.type == IssueType::Scalar && !in.is_scalar_mem))
+    for (uint32_t k = 0; k < in.ndst; ++k) ws.sb.write(in.dst[k], done, now);
 }
 
 void ComputeUnit::release_barrier(WgState& g, Cycle now) {

@@ -15,6 +15,7 @@
 #include "emu/executor.h"
 #include "timing/cu/inst_info.h"
 #include "timing/cu/issue_policy.h"
+#include "timing/cu/scoreboard.h"
 #include "timing/cu/occupancy.h"
 #include "timing/engine/engine.h"
 #include "timing/mem/mem_req.h"
@@ -89,7 +90,7 @@ class ComputeUnit : public Component {
     uint8_t stage = 0;
     bool done = false, in_vm = false, counts_lgkm = false;
   };
-  // Hot fields first: an evaluation reads the first cache line only (plus the instruction's
+  // Hot fields first: an evaluation reads the first cache line (plus the instruction's
   // InstInfo and, when a result is still in flight, the scoreboard).
   struct WaveState {
     bool active = false;
@@ -107,9 +108,9 @@ class ComputeUnit : public Component {
     uint32_t epoch = 0;
     uint64_t ib_lo = 0, ib_hi = 0;  // buffered program bytes [lo, hi)
     Cycle ready_at{0};
-    Cycle sb_ready{0};  // no register of the scoreboard becomes ready later than this
     emu::Wave* w = nullptr;
     std::array<uint32_t, kFifo> vm_fifo{};
+    Scoreboard sb;
   };
   struct WgState {
     bool active = false;
@@ -160,9 +161,6 @@ class ComputeUnit : public Component {
   std::array<std::unique_ptr<IssuePolicy>, size_t(IssueType::COUNT)> policy_;
 
   std::vector<WaveState> waves_;
-  // Register scoreboards (ready cycle by operand code), one per slot, allocated on first use.
-  static constexpr uint32_t kSbSize = 512;
-  std::vector<std::unique_ptr<Cycle[]>> sb_;
   // Per slot, kept apart from WaveState so the per-tick scans touch a few cache lines.
   std::vector<uint64_t> age_;   // dispatch order; UINT64_MAX when the slot is free
   std::vector<Cycle> wake_;     // earliest cycle the wave's evaluation could change; never when free
