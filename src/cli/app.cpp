@@ -3,6 +3,9 @@
 #include "cli/app.h"
 
 #include <new>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -16,9 +19,24 @@ int run_main(int argc, char** argv) {
   CLI::App app{"strobe: a GCN3 (gfx803) GPU simulator with sampled simulation"};
   app.require_subcommand(1);
   Action action;
+  // `strobe run [options] -- PROGRAM [ARGS...]`: the program's command line is kept away from
+  // the option parser, whatever options it has.
+  std::vector<std::string> program;
+  if (argc > 2 && std::string_view(argv[1]) == "run") {
+    for (int i = 2; i < argc; ++i)
+      if (std::string_view(argv[i]) == "--") {
+        program.assign(argv + i + 1, argv + argc);
+        if (program.empty()) {
+          fmt::print(stderr, "strobe: error: nothing to run after --\n");
+          return static_cast<int>(ExitCode::BadInput);
+        }
+        argc = i;
+        break;
+      }
+  }
   add_launch_command(app, action);
   add_disasm_command(app, action);
-  add_run_command(app, action);
+  add_run_command(app, action, std::move(program));
   add_list_command(app, action);
   try {
     app.parse(argc, argv);

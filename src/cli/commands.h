@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -16,8 +18,9 @@ using Action = std::function<int()>;
 void add_launch_command(CLI::App& app, Action& action);
 /// Adds `strobe disasm`.
 void add_disasm_command(CLI::App& app, Action& action);
-/// Adds `strobe run` (built-in benchmarks).
-void add_run_command(CLI::App& app, Action& action);
+/// Adds `strobe run`: built-in benchmarks, or `program` (everything after `--`) as an OpenCL
+/// host program.
+void add_run_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
 /// Adds `strobe list`.
 void add_list_command(CLI::App& app, Action& action);
 

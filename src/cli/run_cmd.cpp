@@ -1,4 +1,5 @@
 // `strobe run BENCH`: run a registered benchmark, optionally verify it, and report (DESIGN.md §5).
+// `strobe run [options] -- PROGRAM [ARGS...]`: run an OpenCL host program on the simulator.
 #include <unistd.h>
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/gpu_config_options.h"
 #include "cli/report.h"
+#include "cli/run_program.h"
 #include "common/error.h"
 #include "workloads/runner.h"
 
@@ -101,10 +103,11 @@ int run_run(const RunOptions& o) {
 
 }  // namespace
 
-void add_run_command(CLI::App& app, Action& action) {
+void add_run_command(CLI::App& app, Action& action, std::vector<std::string> program) {
   auto o = std::make_shared<RunOptions>();
-  auto* cmd = app.add_subcommand("run", "Run a built-in benchmark (see `strobe list`)");
-  cmd->add_option("benchmark", o->bench, "Benchmark name")->required();
+  auto* cmd = app.add_subcommand("run", "Run a built-in benchmark (see `strobe list`), or -- PROGRAM [ARGS...]: "
+                                        "an OpenCL host program on the simulated GPU");
+  cmd->add_option("benchmark", o->bench, "Benchmark name (omit with -- PROGRAM)");
   cmd->add_option("--param", o->params, "Benchmark parameter NAME=VALUE (repeatable)");
   cmd->add_option("--mode", o->mode, "functional or timing (default functional)");
   cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
@@ -116,7 +119,18 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
   cmd->add_flag("--test-corrupt-output", o->corrupt)->group("");
-  cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
+  cmd->callback([o, &action, program = std::move(program)] {
+    if (program.empty()) {
+      if (o->bench.empty()) throw CLI::ValidationError("run", "give a benchmark name, or -- PROGRAM [ARGS...]");
+      action = [o] { return run_run(*o); };
+      return;
+    }
+    if (!o->bench.empty()) throw CLI::ValidationError("run", "give a benchmark or -- PROGRAM, not both");
+    if (o->verify || o->corrupt || o->counters)
+      throw CLI::ValidationError("run", "--verify and --counters apply to benchmarks, not to -- PROGRAM");
+    ProgramRunOptions p{program, o->mode, o->arch, o->sampling, o->json, o->sets};
+    action = [p] { return run_opencl_program(p); };
+  });
 }
 
 }  // namespace strobe::cli

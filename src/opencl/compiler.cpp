@@ -26,6 +26,19 @@ std::string tool(const char* env_name, const char* built_in) {
 }
 std::string clang_path() { return tool("STROBE_CLANG", STROBE_CLANG); }
 std::string lld_path() { return tool("STROBE_LLD", STROBE_LLD); }
+/// llvm-link of the same LLVM as clang (it sits beside the real clang binary).
+std::string llvm_link_path() {
+  if (const char* v = std::getenv("STROBE_LLVM_LINK"); v && *v) return v;
+  std::error_code ec;
+  fs::path real = fs::canonical(clang_path(), ec);
+  return ec ? "llvm-link" : (real.parent_path() / "llvm-link").string();
+}
+
+/// The code generation flags of cmake/kernels.cmake, shared by source and bitcode compiles.
+const std::vector<std::string>& target_flags() {
+  static const std::vector<std::string> flags = {"-target", "amdgcn-amd-amdhsa", "-mcpu=gfx803", "-nogpulib", "-O3"};
+  return flags;
+}
 
 /// Identifies a tool binary: where it really is, its size and modification time.
 std::string tool_identity(const std::string& path) {
@@ -109,21 +122,27 @@ BuildOutput failure(cl_int code, std::string log) {
 }
 
 std::string undefined_symbol_hint(const std::string& log) {
-  if (log.find("undefined symbol") == std::string::npos) return "";
+  if (log.find("error: undefined") == std::string::npos) return "";
   return "strobe: OpenCL C library functions come from strobe's builtins header (kernels/include/strobe_cl.h);"
          " the functions above are not in it\n";
 }
 
-/// Compiles `source` to `dir`/program.o; fills the log and the dependency list.
+/// Compiles `source` to `dir`/program.o (machine code, or LLVM bitcode when `bitcode`: compiled
+/// objects stay bitcode so linking can inline across them); fills the log and dependency list.
 BuildOutput run_clang(const std::string& dir, const std::string& source, const BuildOptions& opts,
-                      const std::vector<NamedHeader>& headers, std::vector<std::pair<std::string, std::string>>& deps) {
+                      const std::vector<NamedHeader>& headers, bool bitcode,
+                      std::vector<std::pair<std::string, std::string>>& deps) {
   const fs::path d(dir);
   if (!write_file(d / "program.cl", source) || !write_file(d / "strobe_cl.h", strobe_cl_header()) ||
       !write_file(d / "strobe_cl12.h", strobe_cl12_header()))
     return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot write the program to " + dir + "\n");
-  std::vector<std::string> argv = {clang_path(), "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx803",
-                                   "-nogpulib", "-O3", "-Xclang", "-finclude-default-header", "-include",
-                                   (d / "strobe_cl.h").string(), "-include", (d / "strobe_cl12.h").string()};
+  std::vector<std::string> argv = {clang_path(), "-cl-std=CL2.0"};
+  argv.insert(argv.end(), target_flags().begin(), target_flags().end());
+  for (const std::string& a : std::vector<std::string>{"-Xclang", "-finclude-default-header", "-include",
+                                                       (d / "strobe_cl.h").string(), "-include",
+                                                       (d / "strobe_cl12.h").string()})
+    argv.push_back(a);
+  if (bitcode) argv.push_back("-emit-llvm");
   if (!headers.empty()) {
     for (const auto& [name, text] : headers)
       if (!write_file(d / "headers" / name, text))
@@ -160,30 +179,62 @@ BuildOutput run_clang(const std::string& dir, const std::string& source, const B
   return r;
 }
 
-/// Links objects in `dir` with ld.lld.
-BuildOutput run_lld(const std::string& dir, const std::vector<std::vector<uint8_t>>& objects, bool library) {
+/// Runs one tool in `dir`, appending its output to `log`; false if it failed or left no `output`.
+bool step(const std::string& dir, std::vector<std::string> argv, const std::string& output, std::string& log) {
+  ProcessResult p = run_process(argv, dir);
+  log += p.output;
+  return p.started && (p.exit_code == 0 || p.exit_code == -1) && fs::exists(fs::path(dir) / output);
+}
+
+/// Links objects in `dir`: ELF objects with ld.lld; bitcode (what clCompileProgram makes) with
+/// llvm-link, then code generation of the whole program, then ld.lld.
+BuildOutput run_link(const std::string& dir, const std::vector<std::vector<uint8_t>>& objects, bool library) {
   const fs::path d(dir);
-  std::vector<std::string> argv = {lld_path()};
-  if (library) argv.push_back("-r");
-  else for (const char* a : {"-shared", "--no-undefined"}) argv.push_back(a);
+  bool all_bitcode = true;
+  std::vector<std::string> inputs;
   for (size_t i = 0; i < objects.size(); ++i) {
-    std::string name = "input" + std::to_string(i) + ".o";
+    const bool bc = objects[i].size() >= 4 && objects[i][0] == 'B' && objects[i][1] == 'C';
+    all_bitcode &= bc;
+    std::string name = "input" + std::to_string(i) + (bc ? ".bc" : ".o");
     if (!write_file(d / name, {reinterpret_cast<const char*>(objects[i].data()), objects[i].size()}))
       return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot write " + name + "\n");
-    argv.push_back(name);
+    inputs.push_back(name);
   }
-  argv.push_back("-o");
-  argv.push_back("output.bin");
-  ProcessResult p = run_process(argv, dir);
   BuildOutput r;
-  r.log = p.output + undefined_symbol_hint(p.output);
-  auto out = read_bytes(d / "output.bin");
-  if (!p.started || (p.exit_code != 0 && p.exit_code != -1) || !out) {
-    r.error = CL_LINK_PROGRAM_FAILURE;
-    if (r.log.empty()) r.log = "strobe: the linker failed without a message\n";
+  r.error = CL_LINK_PROGRAM_FAILURE;
+  std::string output;
+  if (all_bitcode) {
+    std::vector<std::string> link = {llvm_link_path()};
+    link.insert(link.end(), inputs.begin(), inputs.end());
+    for (const char* a : {"-o", "merged.bc"}) link.push_back(a);
+    if (!step(dir, link, "merged.bc", r.log)) return r;
+    if (library) {
+      output = "merged.bc";
+    } else {
+      std::vector<std::string> codegen = {clang_path()};
+      codegen.insert(codegen.end(), target_flags().begin(), target_flags().end());
+      for (const char* a : {"-c", "merged.bc", "-o", "merged.o"}) codegen.push_back(a);
+      if (!step(dir, codegen, "merged.o", r.log)) return r;
+      inputs = {"merged.o"};
+    }
+  } else if (objects.size() > 1 || library) {
+    r.log += "strobe: only compiled objects (LLVM bitcode from clCompileProgram) can be linked with others\n";
     return r;
   }
+  if (output.empty()) {
+    std::vector<std::string> link = {lld_path(), "-shared", "--no-undefined"};
+    link.insert(link.end(), inputs.begin(), inputs.end());
+    for (const char* a : {"-o", "output.hsaco"}) link.push_back(a);
+    if (!step(dir, link, "output.hsaco", r.log)) {
+      r.log += undefined_symbol_hint(r.log);
+      return r;
+    }
+    output = "output.hsaco";
+  }
+  auto out = read_bytes(d / output);
+  if (!out) return r;
   r.ok = true;
+  r.error = CL_SUCCESS;
   r.binary = std::move(*out);
   return r;
 }
@@ -192,7 +243,7 @@ std::string cache_key(std::string_view kind, const std::string& source, const Bu
                       const std::vector<NamedHeader>& headers) {
   Sha256 h;
   h.field("strobe-opencl-cache-1").field(kind);
-  h.field(tool_identity(clang_path())).field(tool_identity(lld_path()));
+  h.field(tool_identity(clang_path())).field(tool_identity(lld_path())).field(tool_identity(llvm_link_path()));
   h.field(strobe_cl_header()).field(strobe_cl12_header());
   h.field(opts.notes);
   for (const auto& a : opts.compiler_args) h.field(a);
@@ -219,10 +270,10 @@ BuildOutput cached_build(std::string_view kind, const std::string& source, const
   TempDir tmp;
   if (tmp.path().empty()) return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot create a temporary directory\n");
   std::vector<std::pair<std::string, std::string>> deps;
-  BuildOutput r = run_clang(tmp.path(), source, opts, headers, deps);
+  BuildOutput r = run_clang(tmp.path(), source, opts, headers, kind == "object", deps);
   if (!r.ok) return r;
   if (kind == "executable") {
-    BuildOutput linked = run_lld(tmp.path(), {r.binary}, false);
+    BuildOutput linked = run_link(tmp.path(), {r.binary}, false);
     linked.log = r.log + linked.log;
     if (!linked.ok) {
       linked.error = CL_BUILD_PROGRAM_FAILURE;
@@ -252,11 +303,12 @@ BuildOutput link_objects(const std::vector<std::vector<uint8_t>>& objects, bool 
   if (!compiler_available()) return failure(CL_LINKER_NOT_AVAILABLE, "strobe: cannot run the linker " + lld_path() + "\n");
   TempDir tmp;
   if (tmp.path().empty()) return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot create a temporary directory\n");
-  return run_lld(tmp.path(), objects, library);
+  return run_link(tmp.path(), objects, library);
 }
 
 bool is_relocatable(const std::vector<uint8_t>& b) {
-  // ELF magic, then e_type (offset 16, little-endian) == ET_REL.
+  // LLVM bitcode ('BC' 0xC0DE), or ELF with e_type (offset 16, little-endian) ET_REL.
+  if (b.size() >= 4 && b[0] == 'B' && b[1] == 'C' && b[2] == 0xC0 && b[3] == 0xDE) return true;
   return b.size() >= 18 && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F' && b[16] == 1 && b[17] == 0;
 }
 

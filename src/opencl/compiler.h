@@ -31,14 +31,16 @@ bool compiler_available();
 /// program that does not compile (CL_BUILD_PROGRAM_FAILURE).
 BuildOutput build_executable(const std::string& source, const BuildOptions& opts);
 
-/// Source to a relocatable object (clCompileProgram), with `headers` visible to #include.
+/// Source to a compiled object (clCompileProgram): LLVM bitcode, so that linking optimises the
+/// whole program and inlines calls across objects. `headers` are visible to #include.
 BuildOutput compile_object(const std::string& source, const BuildOptions& opts, const std::vector<NamedHeader>& headers);
 
-/// Relocatable objects to an executable code object, or with `library` to one relocatable
-/// object (clLinkProgram).
+/// Compiled objects to an executable code object, or with `library` to one combined bitcode
+/// object (clLinkProgram). A single ELF relocatable object also links into an executable.
 BuildOutput link_objects(const std::vector<std::vector<uint8_t>>& objects, bool library);
 
-/// True if `binary` is a relocatable ELF object (a compiled object or library, not an executable).
+/// True if `binary` is a compiled object or library (LLVM bitcode or a relocatable ELF object),
+/// not an executable code object.
 bool is_relocatable(const std::vector<uint8_t>& binary);
 
 }  // namespace strobe::opencl

@@ -52,7 +52,7 @@ std::optional<CacheEntry> cache_lookup(const std::string& key) {
   const std::string dir = cache_dir();
   if (dir.empty()) return std::nullopt;
   const fs::path base = fs::path(dir) / key;
-  auto binary = slurp(base.string() + ".hsaco");
+  auto binary = slurp(base.string() + ".bin");
   auto deps = slurp(base.string() + ".deps");
   if (!binary || !deps) return std::nullopt;
   CacheEntry e;
@@ -77,8 +77,8 @@ void cache_store(const std::string& key, const CacheEntry& entry) {
   try {
     write_file_atomic(base + ".deps", deps);
     write_file_atomic(base + ".log", entry.log);
-    // Written last: a present .hsaco marks a complete entry.
-    write_file_atomic(base + ".hsaco",
+    // Written last: a present .bin marks a complete entry.
+    write_file_atomic(base + ".bin",
                       std::string_view(reinterpret_cast<const char*>(entry.binary.data()), entry.binary.size()));
   } catch (const std::exception& e) {
     static std::once_flag warned;

@@ -78,6 +78,7 @@ cl_event Scheduler::submit(cl_command_queue q, cl_command_type type, cl_uint num
     retain_object(wait[i]);
     c->deps.push_back(wait[i]);
   }
+  c->explicit_deps = num_wait;
 
   std::vector<cl_event> released;
   {
@@ -173,10 +174,14 @@ void Scheduler::pump() {
     {
       std::lock_guard lock(mu_);
       for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+        // Only an event the program waits for explicitly passes its failure on; a queue's
+        // own ordering does not (an in-order queue goes on after a failed command, as it does
+        // when the failure happened before the next command was enqueued).
         bool ready = true, failed = false;
-        for (cl_event d : (*it)->deps) {
-          if (d->status > CL_COMPLETE) ready = false;
-          if (d->status < 0) failed = true;
+        const auto& deps = (*it)->deps;
+        for (size_t i = 0; i < deps.size(); ++i) {
+          if (deps[i]->status > CL_COMPLETE) ready = false;
+          if (deps[i]->status < 0 && i < (*it)->explicit_deps) failed = true;
         }
         if (!ready) continue;
         c = *it;

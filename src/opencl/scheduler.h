@@ -57,7 +57,8 @@ class Scheduler {
  private:
   struct Command {
     cl_event event = nullptr;
-    std::vector<cl_event> deps;  // retained
+    std::vector<cl_event> deps;  // retained; the first `explicit_deps` came from the wait list
+    size_t explicit_deps = 0;
     Work work;
     std::vector<Object*> holds;  // retained
   };

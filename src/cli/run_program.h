@@ -1,0 +1,27 @@
+// `strobe run [options] -- PROGRAM [ARGS...]`: an OpenCL host program on the simulated GPU.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace strobe::cli {
+
+/// What `strobe run -- PROGRAM` was asked to do.
+struct ProgramRunOptions {
+  std::vector<std::string> command;  ///< PROGRAM and its arguments
+  std::string mode = "functional", arch = "r9nano", sampling = "none", json;
+  std::vector<std::string> sets;
+};
+
+/// Runs the program with the strobe OpenCL platform as the only one it can see (through
+/// OCL_ICD_VENDORS; nothing is installed), passes the simulation options on in STROBE_*
+/// variables, and prints a summary of the platform's report on stderr. Returns the program's
+/// exit status (128 + N when signal N ended it). Throws InputError for bad options.
+int run_opencl_program(const ProgramRunOptions& o);
+
+/// The directory holding strobe.icd for the build this executable belongs to: `vendors/` next
+/// to the executable, else the build tree it was configured in. Throws strobe::Error if the
+/// OpenCL platform was not built.
+std::string opencl_vendors_dir();
+
+}  // namespace strobe::cli
