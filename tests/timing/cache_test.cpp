@@ -39,10 +39,12 @@ struct CacheFixture : ::testing::Test {
   Memory mem{e, pool, 100};
   Client client{pool};
 
-  std::unique_ptr<Cache> make(bool write_back, uint32_t mshrs = 4) {
+  std::unique_ptr<Cache> make(bool write_back, uint32_t mshrs = 4, uint32_t sets = 2, uint32_t ways = 2,
+                              const char* replacement = "lru") {
     CacheParams p;
-    p.sets = 2;
-    p.ways = 2;
+    p.sets = sets;
+    p.ways = ways;
+    p.replacement = replacement;
     p.hit_latency = 10;
     p.fill_latency = 10;
     p.mshrs = mshrs;
@@ -87,6 +89,19 @@ TEST_F(CacheFixture, LeastRecentlyUsedWayIsEvicted) {
   EXPECT_TRUE(c->contains(4));
   EXPECT_FALSE(c->contains(2));
   EXPECT_EQ(c->counters().evictions, 1u);
+}
+
+TEST_F(CacheFixture, TheConfiguredReplacementPolicyChoosesTheVictim) {
+  for (const char* policy : {"lru", "plru"}) {
+    auto c = make(false, 4, 1, 4, policy);
+    for (uint64_t line = 0; line < 4; ++line) send(*c, line * 200, line, ReqKind::Read, uint32_t(line));
+    send(*c, 1000, 0, ReqKind::Read, 10);  // reuse line 0
+    send(*c, 1100, 4, ReqKind::Read, 11);  // evicts line 1 (LRU) or line 2 (tree-PLRU)
+    e.run();
+    EXPECT_TRUE(c->contains(0)) << policy;
+    EXPECT_EQ(c->contains(1), std::string(policy) != "lru") << policy;
+    EXPECT_EQ(c->contains(2), std::string(policy) != "plru") << policy;
+  }
 }
 
 TEST_F(CacheFixture, MissesToOneLineMergeInOneMshr) {

@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "timing/config/gpu_config.h"
+#include "timing/cu/issue_policy.h"
+#include "timing/mem/replacement.h"
 
 namespace strobe::timing {
 namespace {
@@ -89,6 +93,46 @@ TEST(GpuConfig, InconsistentGeometryIsRejected) {
   GpuConfig d = load_config("r9nano");
   apply_override(d, "l1v.size_kb=12");
   EXPECT_THROW(validate(d), InputError);
+}
+
+TEST(GpuConfig, TreePlruNeedsAPowerOfTwoWays) {
+  GpuConfig c = load_config("r9nano");
+  apply_override(c, "scache.size_kb=3");
+  apply_override(c, "scache.ways=3");  // 16 sets of 3 ways
+  EXPECT_NO_THROW(validate(c));
+  apply_override(c, "scache.replacement=plru");
+  try {
+    validate(c);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("scache.replacement"), std::string::npos) << e.what();
+  }
+}
+
+/// The choices a parameter declares, split at '|'.
+std::vector<std::string> choices_of(std::string_view key) {
+  for (const ParamInfo& p : param_table()) {
+    if (p.key != key) continue;
+    std::vector<std::string> v;
+    std::string_view c = p.choices;
+    for (size_t bar; (bar = c.find('|')) != std::string_view::npos; c.remove_prefix(bar + 1))
+      v.emplace_back(c.substr(0, bar));
+    v.emplace_back(c);
+    std::sort(v.begin(), v.end());
+    return v;
+  }
+  return {};
+}
+
+std::vector<std::string> sorted(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(GpuConfig, PolicyChoicesAreExactlyTheRegisteredPlugIns) {
+  EXPECT_EQ(choices_of("cu.scheduler"), sorted(issue_policy_names()));
+  for (const char* key : {"l1v.replacement", "scache.replacement", "l1i.replacement", "l2.replacement"})
+    EXPECT_EQ(choices_of(key), sorted(replacement_policy_names())) << key;
 }
 
 TEST(GpuConfig, UnknownPresetListsTheKnownOnes) {

@@ -230,6 +230,13 @@ void validate(const GpuConfig& c) {
   check(c.fetch_bytes <= c.ib_bytes, "cu.fetch_bytes", "must not exceed cu.ib_bytes");
   check(c.simds_per_cu * c.wave_slots_per_simd <= 64, "cu.wave_slots_per_simd", "a CU holds at most 64 waves");
   check(c.vgprs_per_simd % c.vgpr_granule == 0, "cu.vgprs_per_simd", "must be a multiple of cu.vgpr_granule");
+  const std::pair<const std::string*, int64_t> plru_levels[] = {
+      {&c.l1v_replacement, c.l1v_ways}, {&c.scache_replacement, c.scache_ways},
+      {&c.l1i_replacement, c.l1i_ways}, {&c.l2_replacement, c.l2_ways}};
+  const char* const plru_keys[] = {"l1v.replacement", "scache.replacement", "l1i.replacement", "l2.replacement"};
+  for (size_t i = 0; i < std::size(plru_levels); ++i)
+    check(*plru_levels[i].first != "plru" || std::has_single_bit(uint64_t(plru_levels[i].second)), plru_keys[i],
+          fmt::format("tree pseudo-LRU needs a power-of-two number of ways, not {}", plru_levels[i].second));
 }
 
 nlohmann::json to_json(const GpuConfig& cfg) {

@@ -51,8 +51,18 @@ class IpcSampler : public Component {
   uint32_t launch_ = UINT32_MAX;
 };
 
-CacheParams cache_params(int64_t size_kb, int64_t ways, int64_t line, uint32_t latency, int64_t mshrs, uint16_t noc) {
+/// A cache's own seed: the configured seed mixed with the cache's name (FNV-1a), so every cache
+/// draws a different, reproducible stream.
+uint64_t cache_seed(const GpuConfig& c, const std::string& name) {
+  uint64_t h = 0xcbf29ce484222325ull ^ uint64_t(c.seed);
+  for (unsigned char ch : name) h = (h ^ ch) * 0x100000001b3ull;
+  return h;
+}
+
+CacheParams cache_params(int64_t size_kb, int64_t ways, int64_t line, uint32_t latency, int64_t mshrs, uint16_t noc,
+                         const std::string& replacement) {
   CacheParams p;
+  p.replacement = replacement;
   p.ways = u32(ways);
   p.sets = u32(size_kb * 1024 / (ways * line));
   p.hit_latency = latency;
@@ -106,7 +116,8 @@ struct Gpu::Impl {
     const uint32_t data_fp = u32(line * 256 / cfg.noc_bytes_per_cycle);
     std::vector<Component*> l2_ports;
     for (int64_t b = 0; b < cfg.l2_banks; ++b) {
-      CacheParams p = cache_params(cfg.l2_size_kb / cfg.l2_banks, cfg.l2_ways, line, u32(cfg.l2_latency), cfg.l2_mshrs, 0);
+      CacheParams p = cache_params(cfg.l2_size_kb / cfg.l2_banks, cfg.l2_ways, line, u32(cfg.l2_latency), cfg.l2_mshrs, 0,
+                                   cfg.l2_replacement);
       p.sets = u32(cfg.l2_size_kb * 1024 / cfg.l2_banks / (cfg.l2_ways * line));
       p.index_divisor = u32(cfg.l2_banks);
       p.miss_latency = u32(cfg.l2_latency);
@@ -118,19 +129,24 @@ struct Gpu::Impl {
       p.write_back = true;
       p.atomics_here = true;
       p.stage = MemStage::L2;
-      l2.push_back(std::make_unique<Cache>(fmt::format("l2.{}", b), p, engine, pool, stats));
+      const std::string name = fmt::format("l2.{}", b);
+      p.seed = cache_seed(cfg, name);
+      l2.push_back(std::make_unique<Cache>(name, p, engine, pool, stats));
       l2.back()->set_lower({dram.get()});
       l2_ports.push_back(l2.back().get());
     }
     const int64_t arrays = cfg.num_cus / cfg.cus_per_shader_array;
     for (int64_t a = 0; a < arrays; ++a) {
-      scache.push_back(std::make_unique<Cache>(
-          fmt::format("scache.{}", a),
-          cache_params(cfg.scache_size_kb, cfg.scache_ways, line, u32(cfg.scache_latency), cfg.scache_mshrs, noc), engine,
-          pool, stats));
-      CacheParams ip = cache_params(cfg.l1i_size_kb, cfg.l1i_ways, line, u32(cfg.l1i_latency), cfg.l1i_mshrs, noc);
+      const std::string sname = fmt::format("scache.{}", a), iname = fmt::format("l1i.{}", a);
+      CacheParams sp = cache_params(cfg.scache_size_kb, cfg.scache_ways, line, u32(cfg.scache_latency), cfg.scache_mshrs,
+                                    noc, cfg.scache_replacement);
+      sp.seed = cache_seed(cfg, sname);
+      scache.push_back(std::make_unique<Cache>(sname, sp, engine, pool, stats));
+      CacheParams ip = cache_params(cfg.l1i_size_kb, cfg.l1i_ways, line, u32(cfg.l1i_latency), cfg.l1i_mshrs, noc,
+                                    cfg.l1i_replacement);
       ip.lookup_fp = u32(256 / cfg.l1i_lookups_per_cycle);
-      l1i.push_back(std::make_unique<Cache>(fmt::format("l1i.{}", a), ip, engine, pool, stats));
+      ip.seed = cache_seed(cfg, iname);
+      l1i.push_back(std::make_unique<Cache>(iname, ip, engine, pool, stats));
       scache.back()->set_lower(l2_ports);
       l1i.back()->set_lower(l2_ports);
     }
@@ -158,9 +174,11 @@ struct Gpu::Impl {
     cu_params.scheduler = cfg.scheduler;
     std::vector<ComputeUnit*> cu_ptrs;
     for (int64_t i = 0; i < cfg.num_cus; ++i) {
-      l1v.push_back(std::make_unique<Cache>(
-          fmt::format("l1v.{}", i), cache_params(cfg.l1v_size_kb, cfg.l1v_ways, line, u32(cfg.l1v_latency), cfg.l1v_mshrs, noc),
-          engine, pool, stats));
+      const std::string vname = fmt::format("l1v.{}", i);
+      CacheParams vp = cache_params(cfg.l1v_size_kb, cfg.l1v_ways, line, u32(cfg.l1v_latency), cfg.l1v_mshrs, noc,
+                                    cfg.l1v_replacement);
+      vp.seed = cache_seed(cfg, vname);
+      l1v.push_back(std::make_unique<Cache>(vname, vp, engine, pool, stats));
       l1v.back()->set_lower(l2_ports);
       const size_t a = size_t(i / cfg.cus_per_shader_array);
       cus.push_back(std::make_unique<ComputeUnit>(fmt::format("cu.{}", i), uint32_t(i), cu_params, engine, pool, stats,

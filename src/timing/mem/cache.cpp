@@ -14,7 +14,7 @@ constexpr uint32_t kWritebackTag = UINT32_MAX;
 Cache::Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats)
     : Component(std::move(name)), p_(p), engine_(engine), pool_(pool), mshr_of_(p.mshrs) {
   tag_.assign(size_t(p_.sets) * p_.ways, 0);
-  lru_.assign(tag_.size(), 0);
+  repl_ = make_replacement_policy(p_.replacement, ReplacementGeometry{p_.sets, p_.ways, p_.seed});
   dirty_.assign(tag_.size(), 0);
   mshr_.resize(p_.mshrs);
   for (uint32_t i = p_.mshrs; i-- > 0;) free_mshrs_.push_back(i);
@@ -64,11 +64,10 @@ uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
   const size_t base = size_t(set) * p_.ways;
   int w = find(line, set);
   if (w < 0) {
-    uint32_t victim = 0;
-    for (uint32_t i = 0; i < p_.ways; ++i) {
-      if (tag_[base + i] == 0) { victim = i; break; }
-      if (lru_[base + i] < lru_[base + victim]) victim = i;
-    }
+    uint32_t victim = UINT32_MAX;  // an invalid way if there is one, else the policy's choice
+    for (uint32_t i = 0; i < p_.ways && victim == UINT32_MAX; ++i)
+      if (tag_[base + i] == 0) victim = i;
+    if (victim == UINT32_MAX) victim = repl_->victim(set);
     const size_t s = base + victim;
     if (tag_[s] != 0) {
       ++c_.evictions;
@@ -87,7 +86,7 @@ uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
     dirty_[s] = 0;
     w = int(victim);
   }
-  lru_[base + w] = ++stamp_;
+  repl_->touch(set, uint32_t(w));
   return uint32_t(base + w);
 }
 
@@ -139,7 +138,7 @@ void Cache::request_batch(Cycle now, uint32_t b) {
       // (the data port serialises the hits, so the last is the latest).
       ++c_.reads;
       ++c_.read_hits;
-      lru_[size_t(set) * p_.ways + uint32_t(way)] = ++stamp_;
+      repl_->touch(set, uint32_t(way));
       hit_done = data_out(start + uint64_t(p_.hit_latency));
       ++hits;
       continue;
@@ -172,7 +171,7 @@ void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
     }
     if (!p_.write_back) {  // write-through: update a present line (atomics invalidate it), forward
       if (way >= 0) {
-        if (q.kind == ReqKind::Atomic) tag_[slot] = 0; else lru_[slot] = ++stamp_;
+        if (q.kind == ReqKind::Atomic) tag_[slot] = 0; else repl_->touch(set, uint32_t(way));
       }
       send_lower(start + uint64_t(p_.miss_latency), r);
       return;
@@ -185,7 +184,7 @@ void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
   if (!replay) ++(q.kind == ReqKind::Atomic ? c_.atomics : c_.reads);
   if (way >= 0) {
     if (q.kind == ReqKind::Read) ++c_.read_hits;
-    lru_[slot] = ++stamp_;
+    repl_->touch(set, uint32_t(way));
     uint64_t lat = p_.hit_latency;
     if (q.kind == ReqKind::Atomic) { dirty_[slot] = 1; lat += p_.atomic_cycles; }
     respond(start + lat, r, true);

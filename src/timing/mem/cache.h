@@ -1,4 +1,4 @@
-// A set-associative cache with LRU replacement, MSHRs that merge misses to the same line, a
+// A set-associative cache with a replacement plug-in (LRU, tree-PLRU, random), MSHRs that merge misses to the same line, a
 // lookup port with finite throughput and either write-back/write-allocate (L2) or
 // write-through/no-write-allocate (L1V) stores. One class serves L1V, L1I, scalar cache and
 // each L2 bank; the parameters differ. A request may carry a batch of lines (one vector memory
@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "timing/engine/engine.h"
 #include "timing/mem/line_map.h"
 #include "timing/mem/mem_req.h"
+#include "timing/mem/replacement.h"
 #include "timing/stats/stats.h"
 
 namespace strobe::timing {
@@ -32,6 +34,8 @@ struct CacheParams {
   bool write_back = false;      ///< true: write-back + write-allocate; false: write-through, no allocate
   bool atomics_here = false;    ///< true: perform atomics (L2); false: forward them (L1)
   MemStage stage = MemStage::L1;///< CPI stage of requests waiting on this level
+  std::string replacement = "lru"; ///< replacement policy (replacement.h registry name)
+  uint64_t seed = 0;            ///< this cache's seed for randomised replacement
 };
 
 class Cache : public Component {
@@ -89,8 +93,8 @@ class Cache : public Component {
   std::vector<Component*> lowers_;
   uint64_t lower_mask_ = 0;  // lowers_.size() - 1
   bool lower_pow2_ = true;
+  std::unique_ptr<ReplacementPolicy> repl_;
   std::vector<uint64_t> tag_;    // line + 1 per slot, 0 = invalid
-  std::vector<uint64_t> lru_;    // last-touch stamp per slot
   std::vector<uint8_t> dirty_;
   std::vector<Mshr> mshr_;
   std::vector<uint32_t> free_mshrs_;  // stack of free MSHR indices
@@ -98,7 +102,6 @@ class Cache : public Component {
   uint32_t mshr_used_ = 0;
   std::vector<uint32_t> blocked_;  // requests waiting for a free MSHR, FIFO
   size_t blocked_head_ = 0;
-  uint64_t stamp_ = 0;
   uint64_t port_free_fp_ = 0, out_free_fp_ = 0;  // 1/256 cycles
   Counters c_;
 };
