@@ -12,10 +12,11 @@ constexpr uint32_t kWritebackTag = UINT32_MAX;
 }
 
 Cache::Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats)
-    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool), mshr_of_(p.mshrs) {
+    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool) {
   tag_.assign(size_t(p_.sets) * p_.ways, 0);
+  set_mshrs_.assign(p_.sets, RequestPool::kNil);
+  if (std::has_single_bit(p_.index_divisor)) index_shift_ = uint32_t(std::countr_zero(p_.index_divisor));
   repl_ = make_replacement_policy(p_.replacement, ReplacementGeometry{p_.sets, p_.ways, p_.seed});
-  dirty_.assign(tag_.size(), 0);
   mshr_.resize(p_.mshrs);
   for (uint32_t i = p_.mshrs; i-- > 0;) free_mshrs_.push_back(i);
   blocked_.reserve(256);
@@ -42,7 +43,7 @@ void Cache::set_lower(std::vector<Component*> lowers) {
 int Cache::find(uint64_t line, uint32_t set) const {
   const uint64_t* t = &tag_[size_t(set) * p_.ways];
   for (uint32_t w = 0; w < p_.ways; ++w)
-    if (t[w] == line + 1) return int(w);
+    if ((t[w] & ~kDirty) == line + 1) return int(w);
   return -1;
 }
 
@@ -51,7 +52,7 @@ bool Cache::contains(uint64_t line) const { return find(line, set_of(line)) >= 0
 bool Cache::is_dirty(uint64_t line) const {
   uint32_t set = set_of(line);
   int w = find(line, set);
-  return w >= 0 && dirty_[size_t(set) * p_.ways + w];
+  return w >= 0 && (tag_[size_t(set) * p_.ways + w] & kDirty);
 }
 
 void Cache::send_lower(Cycle when, uint32_t r) {
@@ -71,11 +72,11 @@ uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
     const size_t s = base + victim;
     if (tag_[s] != 0) {
       ++c_.evictions;
-      if (dirty_[s] && p_.write_back && !lowers_.empty()) {
+      if ((tag_[s] & kDirty) && p_.write_back && !lowers_.empty()) {
         ++c_.writebacks;
         uint32_t wb = pool_.alloc();
         MemReq& q = pool_[wb];
-        q.line = tag_[s] - 1;
+        q.line = (tag_[s] & ~kDirty) - 1;
         q.kind = ReqKind::Write;
         q.reply_to = this;
         q.tag = kWritebackTag;
@@ -83,7 +84,6 @@ uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
       }
     }
     tag_[s] = line + 1;
-    dirty_[s] = 0;
     w = int(victim);
   }
   repl_->touch(set, uint32_t(w));
@@ -176,7 +176,7 @@ void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
       send_lower(start + uint64_t(p_.miss_latency), r);
       return;
     }
-    dirty_[install(start, q.line, set)] = 1;  // write-allocate; byte masks make a fetch unnecessary
+    tag_[install(start, q.line, set)] |= kDirty;  // write-allocate; byte masks make a fetch unnecessary
     respond(start + uint64_t(p_.hit_latency), r, false);
     return;
   }
@@ -186,18 +186,19 @@ void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
     if (q.kind == ReqKind::Read) ++c_.read_hits;
     repl_->touch(set, uint32_t(way));
     uint64_t lat = p_.hit_latency;
-    if (q.kind == ReqKind::Atomic) { dirty_[slot] = 1; lat += p_.atomic_cycles; }
+    if (q.kind == ReqKind::Atomic) { tag_[slot] |= kDirty; lat += p_.atomic_cycles; }
     respond(start + lat, r, true);
     return;
   }
   if (q.kind == ReqKind::Read && !replay) ++c_.read_misses;
-  miss(start, r, replay);
+  miss(start, r, set, replay);
 }
 
-void Cache::miss(Cycle start, uint32_t r, bool replay) {
+void Cache::miss(Cycle start, uint32_t r, uint32_t set, bool replay) {
   MemReq& q = pool_[r];
-  const uint32_t merged = mshr_of_.find(q.line);
-  if (merged != LineMap::kAbsent) {  // secondary miss: wait for the same fill
+  uint32_t merged = set_mshrs_[set];
+  while (merged != RequestPool::kNil && mshr_[merged].line != q.line) merged = mshr_[merged].next_in_set;
+  if (merged != RequestPool::kNil) {  // secondary miss: wait for the same fill
     Mshr& m = mshr_[merged];
     ++c_.mshr_merges;
     q.next = RequestPool::kNil;
@@ -213,8 +214,8 @@ void Cache::miss(Cycle start, uint32_t r, bool replay) {
   }
   const uint32_t mi = free_mshrs_.back();
   free_mshrs_.pop_back();
-  mshr_[mi] = Mshr{q.line, r, r};
-  mshr_of_.insert(q.line, mi);
+  mshr_[mi] = Mshr{q.line, r, r, set_mshrs_[set]};
+  set_mshrs_[set] = mi;
   q.next = RequestPool::kNil;
   ++mshr_used_;
   uint32_t f = pool_.alloc();
@@ -232,15 +233,18 @@ void Cache::fill(Cycle now, uint32_t f) {
   const uint32_t mi = pool_[f].tag;
   pool_.release(f);
   Mshr& m = mshr_[mi];
-  const uint32_t slot = install(now, m.line, set_of(m.line));
+  const uint32_t set = set_of(m.line);
+  const uint32_t slot = install(now, m.line, set);
   for (uint32_t r = m.head; r != RequestPool::kNil;) {
     const uint32_t next = pool_[r].next;
     uint64_t lat = p_.fill_latency;
-    if (pool_[r].kind == ReqKind::Atomic) { dirty_[slot] = 1; lat += p_.atomic_cycles; }
+    if (pool_[r].kind == ReqKind::Atomic) { tag_[slot] |= kDirty; lat += p_.atomic_cycles; }
     respond(now + lat, r, true);
     r = next;
   }
-  mshr_of_.erase(m.line);
+  uint32_t* link = &set_mshrs_[set];  // unlink from the set's chain
+  while (*link != mi) link = &mshr_[*link].next_in_set;
+  *link = m.next_in_set;
   free_mshrs_.push_back(mi);
   --mshr_used_;
   // Replay requests that were waiting for an MSHR, in arrival order.

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "timing/engine/engine.h"
-#include "timing/mem/line_map.h"
 #include "timing/mem/mem_req.h"
 #include "timing/mem/replacement.h"
 #include "timing/stats/stats.h"
@@ -62,8 +61,10 @@ class Cache : public Component {
  private:
   struct Mshr {
     uint64_t line = 0;
-    uint32_t head = RequestPool::kNil, tail = RequestPool::kNil;
+    uint32_t head = RequestPool::kNil, tail = RequestPool::kNil;  // waiting requests
+    uint32_t next_in_set = RequestPool::kNil;                     // the set's next busy MSHR
   };
+  static constexpr uint64_t kDirty = uint64_t{1} << 63;  // tag bit: the line is dirty
   void request(Cycle now, uint32_t r, bool replay = false);
   /// A batch request: every line in order; read hits answer together with one response.
   void request_batch(Cycle now, uint32_t b);
@@ -71,8 +72,8 @@ class Cache : public Component {
   Cycle reserve_port(Cycle now, ReqKind kind);
   /// The rest of a lookup that started at `start`: `way` is the line's way in `set` or -1.
   void serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay);
-  /// Allocates an MSHR (or queues `r` for one) for a read or atomic miss.
-  void miss(Cycle start, uint32_t r, bool replay);
+  /// Allocates an MSHR (or queues `r` for one) for a read or atomic miss in `set`.
+  void miss(Cycle start, uint32_t r, uint32_t set, bool replay);
   /// Data-out port: when a line of data leaving at `when` has left.
   Cycle data_out(Cycle when);
   void fill(Cycle now, uint32_t r);
@@ -82,7 +83,10 @@ class Cache : public Component {
   /// Installs `line`, evicting (and writing back) the LRU way if needed; returns the slot.
   uint32_t install(Cycle now, uint64_t line, uint32_t set);
   void send_lower(Cycle when, uint32_t r);
-  uint32_t set_of(uint64_t line) const { return uint32_t((line / p_.index_divisor) & (p_.sets - 1)); }
+  uint32_t set_of(uint64_t line) const {
+    const uint64_t index = index_shift_ != UINT32_MAX ? line >> index_shift_ : line / p_.index_divisor;
+    return uint32_t(index & (p_.sets - 1));
+  }
   Component* lower_of(uint64_t line) const {
     return lowers_[lower_pow2_ ? line & lower_mask_ : line % lowers_.size()];
   }
@@ -94,11 +98,11 @@ class Cache : public Component {
   uint64_t lower_mask_ = 0;  // lowers_.size() - 1
   bool lower_pow2_ = true;
   std::unique_ptr<ReplacementPolicy> repl_;
-  std::vector<uint64_t> tag_;    // line + 1 per slot, 0 = invalid
-  std::vector<uint8_t> dirty_;
+  std::vector<uint64_t> tag_;    // line + 1 per slot (| kDirty), 0 = invalid
+  uint32_t index_shift_ = UINT32_MAX;  // log2(index_divisor) when a power of two
   std::vector<Mshr> mshr_;
   std::vector<uint32_t> free_mshrs_;  // stack of free MSHR indices
-  LineMap mshr_of_;                   // line -> MSHR index of the lines being fetched
+  std::vector<uint32_t> set_mshrs_;   // per set: chain of the MSHRs fetching its lines (few)
   uint32_t mshr_used_ = 0;
   std::vector<uint32_t> blocked_;  // requests waiting for a free MSHR, FIFO
   size_t blocked_head_ = 0;
