@@ -13,7 +13,7 @@ struct Memory : Component {
   Memory(Engine& e, RequestPool& p, uint64_t latency) : Component("mem"), e(e), pool(p), latency(latency) {}
   void handle(Cycle now, uint32_t, uint32_t r) override {
     log.push_back({pool[r].line, pool[r].kind});
-    e.schedule(now + latency + pool[r].return_latency, pool[r].reply_to, kMemResponse, r);
+    pool.respond(e, now + latency, r);
   }
   Engine& e;
   RequestPool& pool;
@@ -24,9 +24,9 @@ struct Memory : Component {
 /// The requester: records when each tagged request was answered.
 struct Client : Component {
   Client(RequestPool& p) : Component("client"), pool(p) {}
-  void handle(Cycle now, uint32_t, uint32_t r) override {
-    done[pool[r].tag] = now.value();
-    pool.release(r);
+  void handle(Cycle now, uint32_t kind, uint32_t tag) override {
+    EXPECT_TRUE(is_response(kind));
+    done[tag] = now.value();
   }
   RequestPool& pool;
   std::map<uint32_t, uint64_t> done;

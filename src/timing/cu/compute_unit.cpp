@@ -186,7 +186,6 @@ void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
       last_tick_ = now;
       tick(now);
       return;
-    case kMemResponse: return response(now, arg);
     case kOpDone: return complete_op(arg, now);
     case kExpDone: {
       WaveState& ws = waves_[arg];
@@ -195,7 +194,9 @@ void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
       retire_if_done(arg, now);
       return;
     }
-    default: return;
+    default:
+      if (is_response(kind)) response(now, arg, response_lines(kind));
+      return;
   }
 }
 

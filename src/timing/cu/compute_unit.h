@@ -148,7 +148,8 @@ class ComputeUnit : public Component {
   uint32_t lds_cycles() const;
   uint32_t alloc_op(uint32_t s);
   void complete_op(uint32_t op, Cycle now);
-  void response(Cycle now, uint32_t req);
+  /// A response to the request tagged `tag`, answering `lines` lines.
+  void response(Cycle now, uint32_t tag, uint32_t lines);
   /// Sends a request for one line to `to` at `when`; returns its pool index.
   uint32_t send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag);
 

@@ -167,9 +167,7 @@ void ComputeUnit::complete_op(uint32_t op, Cycle now) {
   retire_if_done(s, now);
 }
 
-void ComputeUnit::response(Cycle now, uint32_t r) {
-  const uint32_t tag = pool_[r].tag, lines = pool_[r].count;
-  pool_.release(r);
+void ComputeUnit::response(Cycle now, uint32_t tag, uint32_t lines) {
   if (tag & 0x80000000u) {  // instruction fetch
     const uint32_t s = (tag >> 24) & 0x3F;
     WaveState& ws = waves_[s];

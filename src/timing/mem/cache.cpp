@@ -98,14 +98,12 @@ Cycle Cache::data_out(Cycle when) {
 
 void Cache::respond(Cycle when, uint32_t r, bool data) {
   if (data) when = data_out(when);
-  MemReq& q = pool_[r];
-  engine_.schedule(when + uint64_t(q.return_latency), q.reply_to, kMemResponse, r);
+  pool_.respond(engine_, when, r);
 }
 
 void Cache::handle(Cycle now, uint32_t kind, uint32_t arg) {
   if (kind == kMemRequest) return pool_[arg].is_batch() ? request_batch(now, arg) : request(now, arg);
-  if (pool_[arg].tag == kWritebackTag) return pool_.release(arg);  // write-back acknowledged
-  fill(now, arg);
+  if (arg != kWritebackTag) fill(now, arg);  // else a write-back was acknowledged
 }
 
 Cycle Cache::reserve_port(Cycle now, ReqKind kind) {
@@ -156,7 +154,7 @@ void Cache::request_batch(Cycle now, uint32_t b) {
   MemReq& q = pool_[b];
   q.lines = RequestPool::kNil;
   q.count = uint16_t(hits);
-  engine_.schedule(hit_done + uint64_t(q.return_latency), q.reply_to, kMemResponse, b);
+  pool_.respond(engine_, hit_done, b);
 }
 
 void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
@@ -229,9 +227,7 @@ void Cache::miss(Cycle start, uint32_t r, uint32_t set, bool replay) {
   send_lower(start + uint64_t(p_.miss_latency), f);
 }
 
-void Cache::fill(Cycle now, uint32_t f) {
-  const uint32_t mi = pool_[f].tag;
-  pool_.release(f);
+void Cache::fill(Cycle now, uint32_t mi) {
   Mshr& m = mshr_[mi];
   const uint32_t set = set_of(m.line);
   const uint32_t slot = install(now, m.line, set);

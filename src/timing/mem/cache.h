@@ -76,7 +76,8 @@ class Cache : public Component {
   void miss(Cycle start, uint32_t r, uint32_t set, bool replay);
   /// Data-out port: when a line of data leaving at `when` has left.
   Cycle data_out(Cycle when);
-  void fill(Cycle now, uint32_t r);
+  /// The line MSHR `mi` fetched has arrived.
+  void fill(Cycle now, uint32_t mi);
   void respond(Cycle when, uint32_t r, bool data);
   /// Way index holding `line` in its set, or -1.
   int find(uint64_t line, uint32_t set) const;

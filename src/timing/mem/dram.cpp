@@ -63,8 +63,7 @@ void Dram::handle(Cycle now, uint32_t kind, uint32_t r) {
   q.mark(waited > 0 ? MemStage::DramQueue : MemStage::Dram);
   if (q.kind == ReqKind::Write) ++c_.writes; else ++c_.reads;
   c_.bytes += p_.line_bytes;
-  engine_.schedule(done + uint64_t(p_.controller_latency - p_.controller_latency / 2 + q.return_latency), q.reply_to,
-                   kMemResponse, r);
+  pool_.respond(engine_, done + uint64_t(p_.controller_latency - p_.controller_latency / 2), r);
 }
 
 std::string Dram::describe_state() const { return fmt::format("{} reads, {} writes served", c_.reads, c_.writes); }

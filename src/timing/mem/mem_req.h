@@ -11,8 +11,17 @@
 
 namespace strobe::timing {
 
-/// Event kinds every memory-side component understands.
+/// Event kinds every memory-side component understands. A request event's argument is the
+/// request's pool index. A response event's argument is the requester's tag and its kind carries,
+/// above the low 16 bits, how many lines it answers: the responder has already released the
+/// request, so the requester never reads the (by then cold) pool entry.
 enum MemEvent : uint32_t { kMemRequest = 100, kMemResponse = 101 };
+
+/// The kind of a response answering `lines` lines.
+constexpr uint32_t response_kind(uint32_t lines) { return kMemResponse | (lines << 16); }
+constexpr bool is_response(uint32_t kind) { return (kind & 0xFFFF) == kMemResponse; }
+/// Lines a response of this kind answers.
+constexpr uint32_t response_lines(uint32_t kind) { return kind >> 16; }
 
 enum class ReqKind : uint8_t { Read, Write, Atomic };
 
@@ -57,6 +66,12 @@ class RequestPool {
   void release(uint32_t i) { free_.push_back(i); }
   MemReq& operator[](uint32_t i) { return reqs_[i]; }
   size_t live() const { return reqs_.size() - free_.size(); }
+  /// Answers request `r` at `when` (plus its return latency) and releases it.
+  void respond(Engine& engine, Cycle when, uint32_t r) {
+    const MemReq& q = reqs_[r];
+    engine.schedule(when + uint64_t(q.return_latency), q.reply_to, response_kind(q.count), q.tag);
+    release(r);
+  }
 
   /// Stores a list of up to kMaxBatchLines lines for a batch request; returns its index.
   uint32_t alloc_lines(const uint64_t* lines, uint32_t n) {
