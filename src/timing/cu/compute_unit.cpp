@@ -23,14 +23,13 @@ ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, En
       l1i_(l1i) {
   const uint32_t slots = p_.res.simds * p_.res.slots_per_simd;
   waves_.resize(slots);
-  age_.assign(slots, UINT64_MAX);
-  wake_.assign(slots, Cycle::never());
-  simd_mask_.assign(p_.res.simds, 0);
-  simd_wake_.assign(p_.res.simds, Cycle::never());
+  slots_ = slots;
+  age_.fill(UINT64_MAX);
+  wake_.fill(Cycle::never());
+  simd_wake_.fill(Cycle::never());
   wgs_.resize(p_.res.max_workgroups);
   ops_.resize(size_t(slots) * (kMaxVm + kMaxLgkm + 2));
   for (uint32_t i = uint32_t(ops_.size()); i-- > 0;) free_ops_.push_back(i);
-  valu_free_.assign(p_.res.simds, Cycle(0));
   vgprs_used_.assign(p_.res.simds, 0);
   sgprs_used_.assign(p_.res.simds, 0);
   slots_used_.assign(p_.res.simds, 0);
@@ -174,7 +173,7 @@ void ComputeUnit::sync(WaveState& ws) const {
 void ComputeUnit::find_oldest() {
   uint64_t best = UINT64_MAX;
   oldest_ = UINT32_MAX;
-  for (uint32_t s = 0; s < age_.size(); ++s)
+  for (uint32_t s = 0; s < slots_; ++s)
     if (age_[s] < best) best = age_[s], oldest_ = s;
 }
 
@@ -480,14 +479,14 @@ void ComputeUnit::end_launch(Cycle end) {
 
 void ComputeUnit::abort_launch() {
   for (WaveState& ws : waves_) ws.active = false;
-  std::fill(wake_.begin(), wake_.end(), Cycle::never());
-  std::fill(simd_wake_.begin(), simd_wake_.end(), Cycle::never());
+  wake_.fill(Cycle::never());
+  simd_wake_.fill(Cycle::never());
   simd_wake_dirty_ = 0;
-  std::fill(age_.begin(), age_.end(), UINT64_MAX);
+  age_.fill(UINT64_MAX);
   oldest_ = UINT32_MAX;
   fetch_retry_ = 0;
   for (WgState& g : wgs_) g.active = false;
-  std::fill(simd_mask_.begin(), simd_mask_.end(), 0);
+  simd_mask_.fill(0);
   std::fill(slots_used_.begin(), slots_used_.end(), 0);
   std::fill(vgprs_used_.begin(), vgprs_used_.end(), 0);
   std::fill(sgprs_used_.begin(), sgprs_used_.end(), 0);

@@ -161,30 +161,34 @@ class ComputeUnit : public Component {
   const LaunchContext* lc_ = nullptr;
   std::array<std::unique_ptr<IssuePolicy>, size_t(IssueType::COUNT)> policy_;
 
-  std::vector<WaveState> waves_;
-  // Per slot, kept apart from WaveState so the per-tick scans touch a few cache lines.
-  std::vector<uint64_t> age_;   // dispatch order; UINT64_MAX when the slot is free
-  std::vector<Cycle> wake_;     // earliest cycle the wave's evaluation could change; never when free
-  uint64_t fetch_retry_ = 0;    // waves that wanted a fetch and lost the fetch arbitration
-  std::vector<Cycle> simd_wake_;  // per SIMD: earliest wake_ of its slots (exact unless dirty)
+  // Per-tick state lives inline in the object (fixed arrays sized to the configuration limits
+  // validate() enforces), so a tick of a CU whose state went cold misses on few cache lines.
+  static constexpr uint32_t kMaxSimds = 16, kMaxSlots = 64;
+  uint32_t slots_ = 0;            // wave slots in use by the configuration
+  bool tick_pending_ = false;
+  CpiReason last_reason_ = CpiReason::Other;
+  CpiReason last_charged_ = CpiReason::Other;  // category of the cycle the last tick charged
+  uint32_t last_reason_op_ = UINT32_MAX;
   uint32_t simd_wake_dirty_ = 0;  // SIMDs whose simd_wake_ must be recomputed
   uint32_t oldest_ = UINT32_MAX;  // active slot with the smallest age
-  std::vector<uint64_t> simd_mask_;  // active slots per SIMD
+  Cycle tick_at_{0}, acct_until_{0};
+  Cycle last_tick_ = Cycle::never();  // cycle of the last tick (its SIMD has had its turn)
+  uint64_t fetch_retry_ = 0;      // waves that wanted a fetch and lost the fetch arbitration
+  std::array<uint64_t, kMaxSimds> simd_mask_{};  // active slots per SIMD
+  std::array<Cycle, kMaxSimds> simd_wake_{};     // per SIMD: earliest wake_ of its slots (exact unless dirty)
+  std::array<Cycle, kMaxSimds> valu_free_{};
+  std::array<Cycle, size_t(IssueType::COUNT)> unit_free_{};
+  std::array<Cycle, kMaxSlots> wake_{};    // earliest cycle the wave's evaluation could change; never when free
+  std::array<uint64_t, kMaxSlots> age_{};  // dispatch order; UINT64_MAX when the slot is free
+
+  std::vector<WaveState> waves_;
   std::vector<WgState> wgs_;
   std::vector<MemOp> ops_;
   std::vector<uint32_t> free_ops_;
-  std::vector<Cycle> valu_free_;
-  std::array<Cycle, size_t(IssueType::COUNT)> unit_free_{};
   std::vector<uint32_t> vgprs_used_, sgprs_used_, slots_used_;
   uint32_t lds_used_ = 0, resident_wgs_ = 0, resident_waves_ = 0, peak_waves_ = 0;
   Cycle lds_free_{0};
   uint64_t next_age_ = 0;
-  bool tick_pending_ = false;
-  Cycle tick_at_{0}, acct_until_{0};
-  Cycle last_tick_ = Cycle::never();  // cycle of the last tick (its SIMD has had its turn)
-  CpiReason last_reason_ = CpiReason::Other;
-  CpiReason last_charged_ = CpiReason::Other;  // category of the cycle the last tick charged
-  uint32_t last_reason_op_ = UINT32_MAX;
   emu::MemAccessInfo mi_;
   emu::DispatchStats fstats_;
   Counters c_;
