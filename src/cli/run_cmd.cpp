@@ -126,8 +126,8 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       return;
     }
     if (!o->bench.empty()) throw CLI::ValidationError("run", "give a benchmark or -- PROGRAM, not both");
-    if (o->verify || o->corrupt || o->counters)
-      throw CLI::ValidationError("run", "--verify and --counters apply to benchmarks, not to -- PROGRAM");
+    if (o->verify || o->corrupt || o->counters || o->progress || !o->params.empty())
+      throw CLI::ValidationError("run", "--param, --verify, --counters and --progress apply to benchmarks, not to -- PROGRAM");
     ProgramRunOptions p{program, o->mode, o->arch, o->sampling, o->json, o->sets};
     action = [p] { return run_opencl_program(p); };
   });

@@ -202,6 +202,12 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
     for (cl_uint i = 0; i < num_input_headers; ++i) {
       check(input_headers[i], "input_headers[i]");
       if (!header_include_names[i]) fail(CL_INVALID_VALUE, "header_include_names[i] is NULL");
+      // The headers are written under the build's scratch directory: names must stay inside it.
+      std::string_view name = header_include_names[i];
+      if (name.empty() || name.front() == '/' || name == ".." || name.starts_with("../") ||
+          name.find("/../") != std::string_view::npos || name.ends_with("/.."))
+        fail(CL_INVALID_VALUE, std::string("header_include_names[i] '") + header_include_names[i] +
+                                   "' must be a relative path without '..'");
       headers.emplace_back(header_include_names[i], input_headers[i]->source);
     }
     cl_int rc = CL_SUCCESS;

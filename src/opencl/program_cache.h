@@ -1,7 +1,8 @@
 // The program cache: compiled code objects stored by a content hash of everything that went
 // into them, in $STROBE_CACHE_DIR, else $XDG_CACHE_HOME/strobe, else ~/.cache/strobe (the
-// opencl/ subdirectory). Files a build #included from outside the compiler's own tree are
-// recorded with their hashes and checked on every lookup, so an edited header is a miss.
+// opencl/ subdirectory; an entry is KEY.bin, KEY.log and KEY.deps). Files a build #included
+// from outside the compiler's own tree are recorded with their hashes and checked on every
+// lookup, so an edited header is a miss.
 #pragma once
 
 #include <optional>

@@ -225,6 +225,18 @@ TEST_F(ErrorCodes, UnsupportedBuildOptionsFailWithALog) {
   clReleaseProgram(p);
 }
 
+TEST_F(ErrorCodes, EmbeddedHeaderNamesMustStayRelative) {
+  cl_int err;
+  const char* hdr = "#define X 1\n";
+  const char* src = "#include \"x.h\"\n__kernel void k(__global int* v) { v[0] = X; }";
+  cl_program header = clCreateProgramWithSource(context_, 1, &hdr, nullptr, &err);
+  cl_program p = clCreateProgramWithSource(context_, 1, &src, nullptr, &err);
+  for (const char* name : {"/etc/x.h", "../x.h", "a/../../x.h"})
+    EXPECT_EQ(clCompileProgram(p, 1, &device_, nullptr, 1, &header, &name, nullptr, nullptr), CL_INVALID_VALUE) << name;
+  clReleaseProgram(header);
+  clReleaseProgram(p);
+}
+
 TEST_F(ErrorCodes, GarbageBinariesAreInvalidBinary) {
   const unsigned char junk[] = "definitely not a code object";
   const unsigned char* bins[] = {junk};

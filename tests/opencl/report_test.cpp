@@ -143,6 +143,8 @@ TEST(StrobeRun, BadOptionsAreUsageErrorsBeforeTheProgramStarts) {
   EXPECT_EQ(nothing.exit_code, 2);
   RunResult both = run({STROBE_BINARY, "run", "vecadd", "--", "/bin/true"}, {});
   EXPECT_EQ(both.exit_code, 2);
+  RunResult verify = run({STROBE_BINARY, "run", "--verify", "--", "/bin/true"}, {});
+  EXPECT_EQ(verify.exit_code, 2);
   RunResult missing = run({STROBE_BINARY, "run", "--", "/no/such/program"}, {});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("cannot run '/no/such/program'"));
