@@ -3,7 +3,6 @@
 #include <map>
 
 #include "timing/mem/cache.h"
-#include "timing/mem/dram.h"
 
 namespace strobe::timing {
 namespace {
@@ -149,69 +148,6 @@ TEST_F(CacheFixture, WriteThroughCacheForwardsWritesWithoutAllocating) {
   ASSERT_EQ(mem.log.size(), 1u);
   EXPECT_EQ(mem.log[0].second, ReqKind::Write);
   EXPECT_EQ(client.done[1], 100u);  // acknowledged by the level below
-}
-
-TEST(Dram, RowHitIsFasterThanRowMissAndConflict) {
-  Engine e;
-  RequestPool pool;
-  StatsRegistry stats;
-  DramParams p;
-  p.channels = 1;
-  p.banks = 2;
-  p.row_bytes = 1024;
-  p.interleave_bytes = 256;
-  p.tcl = 10, p.trcd = 20, p.trp = 30, p.tccd = 2;
-  p.controller_latency = 0;
-  p.burst_fp = 4 << 8;
-  Dram d("dram", p, e, pool, stats);
-  Client client(pool);
-  auto send = [&](uint64_t at, uint64_t line, uint32_t tag) {
-    uint32_t r = pool.alloc();
-    pool[r].line = line;
-    pool[r].reply_to = &client;
-    pool[r].tag = tag;
-    e.schedule(Cycle(at), &d, kMemRequest, r);
-  };
-  // Lines of 64 B: lines 0..15 are row 0 of bank 0; lines 32..47 row 1 of bank 0.
-  ASSERT_EQ(d.locate(0).row, d.locate(15).row);
-  ASSERT_EQ(d.locate(0).bank, d.locate(32).bank);
-  ASSERT_NE(d.locate(0).row, d.locate(32).row);
-  send(0, 0, 1);     // empty bank: tRCD + tCL + burst
-  e.run();
-  send(100, 1, 2);   // same row: tCL + burst
-  e.run();
-  send(200, 32, 3);  // other row, same bank: tRP + tRCD + tCL + burst
-  e.run();
-  EXPECT_EQ(client.done[1], 0u + 20 + 10 + 4);
-  EXPECT_EQ(client.done[2], 100u + 10 + 4);
-  EXPECT_EQ(client.done[3], 200u + 30 + 20 + 10 + 4);
-  EXPECT_EQ(d.counters().row_hits, 1u);
-  EXPECT_EQ(d.counters().row_misses, 1u);
-  EXPECT_EQ(d.counters().row_conflicts, 1u);
-}
-
-TEST(Dram, ChannelBusLimitsBandwidth) {
-  Engine e;
-  RequestPool pool;
-  StatsRegistry stats;
-  DramParams p;
-  p.channels = 1;
-  p.banks = 4;
-  p.controller_latency = 0;
-  p.burst_fp = 4 << 8;  // 16 B per cycle
-  Dram d("dram", p, e, pool, stats);
-  Client client(pool);
-  for (uint32_t i = 0; i < 64; ++i) {  // one open row's worth of lines, all at once
-    uint32_t r = pool.alloc();
-    pool[r].line = i % 32;
-    pool[r].reply_to = &client;
-    pool[r].tag = i;
-    e.schedule(Cycle(0), &d, kMemRequest, r);
-  }
-  e.run();
-  // 64 lines x 4 cycles of bus each: the last finishes about 256 cycles in.
-  EXPECT_GE(client.done[63], 256u);
-  EXPECT_LE(client.done[63], 256u + 40);
 }
 
 }  // namespace

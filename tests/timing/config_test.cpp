@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "timing/config/gpu_config.h"
 #include "timing/cu/issue_policy.h"
+#include "timing/mem/dram_scheduler.h"
 #include "timing/mem/replacement.h"
 
 namespace strobe::timing {
@@ -131,6 +132,7 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
 
 TEST(GpuConfig, PolicyChoicesAreExactlyTheRegisteredPlugIns) {
   EXPECT_EQ(choices_of("cu.scheduler"), sorted(issue_policy_names()));
+  EXPECT_EQ(choices_of("dram.scheduler"), sorted(dram_scheduler_names()));
   for (const char* key : {"l1v.replacement", "scache.replacement", "l1i.replacement", "l2.replacement"})
     EXPECT_EQ(choices_of(key), sorted(replacement_policy_names())) << key;
 }

@@ -112,6 +112,9 @@ struct Gpu::Impl {
     const double bytes_per_cycle = cfg.dram_bandwidth_gbs * 1000.0 / cfg.clock_mhz / double(cfg.dram_channels);
     dp.burst_fp = uint64_t(std::llround(double(line) / bytes_per_cycle * 256.0));
     dp.open_page = cfg.dram_row_policy == "open";
+    dp.turnaround = core_cycles(cfg.dram_turnaround, cfg);
+    dp.scheduler = cfg.dram_scheduler;
+    dp.sched.bypass_cap = u32(cfg.dram_frfcfs_cap);
     dram = std::make_unique<Dram>("dram", dp, engine, pool, stats);
     const uint32_t data_fp = u32(line * 256 / cfg.noc_bytes_per_cycle);
     std::vector<Component*> l2_ports;

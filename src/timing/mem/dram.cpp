@@ -1,13 +1,15 @@
 #include "timing/mem/dram.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace strobe::timing {
 
 Dram::Dram(std::string name, const DramParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats)
-    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool) {
+    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool), sched_(make_dram_scheduler(p.scheduler, p.sched)) {
   banks_.resize(size_t(p_.channels) * p_.banks);
-  bus_free_.assign(p_.channels, 0);
+  channels_.resize(p_.channels);
   const std::string& n = this->name();
   stats.add(n + ".reads", &c_.reads);
   stats.add(n + ".writes", &c_.writes);
@@ -16,6 +18,7 @@ Dram::Dram(std::string name, const DramParams& p, Engine& engine, RequestPool& p
   stats.add(n + ".row_misses", &c_.row_misses);
   stats.add(n + ".row_conflicts", &c_.row_conflicts);
   stats.add(n + ".queue_cycles", &c_.queue_cycles);
+  stats.add(n + ".bypasses", &c_.bypasses);
 }
 
 Dram::Location Dram::locate(uint64_t line) const {
@@ -27,14 +30,69 @@ Dram::Location Dram::locate(uint64_t line) const {
   return {channel, uint32_t(row_index % p_.banks), row_index / p_.banks};
 }
 
-void Dram::handle(Cycle now, uint32_t kind, uint32_t r) {
+void Dram::handle(Cycle now, uint32_t kind, uint32_t arg) {
+  if (kind == kMemRequest) return arrive(now, arg);
+  Channel& ch = channels_[arg];
+  if (now != ch.decide_at) return;  // superseded by an earlier decision
+  ch.decide_at = Cycle::never();
+  decide(now, arg);
+}
+
+void Dram::decide_by(uint32_t channel, Cycle at) {
+  Channel& ch = channels_[channel];
+  if (ch.decide_at <= at) return;
+  ch.decide_at = at;
+  engine_.schedule(at, this, kDecide, channel);
+}
+
+void Dram::arrive(Cycle now, uint32_t r) {
   MemReq& q = pool_[r];
   const Location loc = locate(q.line);
   Bank& b = banks_[size_t(loc.channel) * p_.banks + loc.bank];
-  const Cycle arrive = now + uint64_t(p_.controller_latency / 2);
-  const Cycle start = max(arrive, b.ready);
+  // The controller sees the request after the request half of its latency.
+  const Cycle at = now + uint64_t(p_.controller_latency / 2);
+  b.queue.push_back(DramQueued{loc.row, seq_++, 0, r, at.value(), q.kind == ReqKind::Write});
+  q.mark(MemStage::Dram);
+  decide_by(loc.channel, max(at, b.ready));
+}
+
+void Dram::decide(Cycle now, uint32_t channel) {
+  picks_.clear();
+  Bank* const first = &banks_[size_t(channel) * p_.banks];
+  for (uint32_t bi = 0; bi < p_.banks; ++bi) {
+    Bank& b = first[bi];
+    if (b.queue.empty() || b.ready > now) continue;
+    uint32_t arrived = 0;
+    while (arrived < b.queue.size() && b.queue[arrived].arrive <= now.value()) ++arrived;
+    if (arrived == 0) continue;
+    const uint64_t open = p_.open_page ? b.open_row : UINT64_MAX;
+    const uint32_t i = sched_->pick(std::span<const DramQueued>(b.queue.data(), arrived), open);
+    picks_.push_back(Pick{bi, i, b.queue[i].row == open});
+  }
+  // Banks issuing in the same cycle take the data bus in the scheduler's order.
+  std::sort(picks_.begin(), picks_.end(), [&](const Pick& x, const Pick& y) {
+    return sched_->before(first[x.bank].queue[x.index], x.hit, first[y.bank].queue[y.index], y.hit);
+  });
+  for (const Pick& pk : picks_) issue(now, channel, pk);
+  Cycle next = Cycle::never();
+  for (uint32_t bi = 0; bi < p_.banks; ++bi) {
+    const Bank& b = first[bi];
+    if (!b.queue.empty()) next = min(next, max(b.ready, Cycle(b.queue.front().arrive)));
+  }
+  if (!next.is_never()) decide_by(channel, next);
+}
+
+void Dram::issue(Cycle now, uint32_t channel, const Pick& pk) {
+  Bank& b = banks_[size_t(channel) * p_.banks + pk.bank];
+  const DramQueued d = b.queue[pk.index];
+  if (pk.index > 0) {  // younger than some waiting request of this bank
+    ++c_.bypasses;
+    for (uint32_t j = 0; j < pk.index; ++j) ++b.queue[j].bypassed;
+  }
+  b.queue.erase(b.queue.begin() + pk.index);
+  const Cycle start = now;
   uint64_t access;  // command latency until data can move
-  if (p_.open_page && b.open_row == loc.row) {
+  if (p_.open_page && b.open_row == d.row) {
     ++c_.row_hits;
     access = p_.tcl;
     b.ready = start + uint64_t(p_.tccd);
@@ -49,23 +107,32 @@ void Dram::handle(Cycle now, uint32_t kind, uint32_t r) {
     b.ready = start + (access - p_.tcl) + uint64_t(p_.tccd);
   }
   if (p_.open_page) {
-    b.open_row = loc.row;
+    b.open_row = d.row;
   } else {
     b.ready = start + access + uint64_t(p_.trp);  // auto-precharge after the access
   }
-  uint64_t& bus = bus_free_[loc.channel];
-  const uint64_t data_fp = std::max<uint64_t>((start.value() + access) << 8, bus);
-  bus = data_fp + p_.burst_fp;
-  const Cycle done((bus + 255) >> 8);
-  const uint64_t ideal = arrive.value() + access + ((p_.burst_fp + 255) >> 8);
+  Channel& ch = channels_[channel];
+  uint64_t data_fp = std::max<uint64_t>((start.value() + access) << 8, ch.bus_free_fp);
+  if (ch.used && ch.last_write != d.write)  // the bus changes direction
+    data_fp = std::max<uint64_t>(data_fp, ch.bus_free_fp + (uint64_t(p_.turnaround) << 8));
+  ch.bus_free_fp = data_fp + p_.burst_fp;
+  ch.last_write = d.write;
+  ch.used = true;
+  const Cycle done((ch.bus_free_fp + 255) >> 8);
+  const uint64_t ideal = d.arrive + access + ((p_.burst_fp + 255) >> 8);
   const uint64_t waited = done.value() > ideal ? done.value() - ideal : 0;
   c_.queue_cycles += waited;
-  q.mark(waited > 0 ? MemStage::DramQueue : MemStage::Dram);
-  if (q.kind == ReqKind::Write) ++c_.writes; else ++c_.reads;
+  MemReq& q = pool_[d.req];
+  if (waited > 0) q.mark(MemStage::DramQueue);
+  if (d.write) ++c_.writes; else ++c_.reads;
   c_.bytes += p_.line_bytes;
-  pool_.respond(engine_, done + uint64_t(p_.controller_latency - p_.controller_latency / 2), r);
+  pool_.respond(engine_, done + uint64_t(p_.controller_latency - p_.controller_latency / 2), d.req);
 }
 
-std::string Dram::describe_state() const { return fmt::format("{} reads, {} writes served", c_.reads, c_.writes); }
+std::string Dram::describe_state() const {
+  size_t queued = 0;
+  for (const Bank& b : banks_) queued += b.queue.size();
+  return fmt::format("{} reads, {} writes served, {} queued", c_.reads, c_.writes, queued);
+}
 
 }  // namespace strobe::timing

@@ -1,13 +1,16 @@
 // DRAM: address-interleaved channels, banks with a row buffer (open or closed page policy),
-// activation/column/precharge latencies and a per-channel data bus with finite bandwidth.
-// Requests are served first-come first-served per bank and channel.
+// activation/column/precharge latencies, a per-channel data bus with finite bandwidth and a
+// read/write turnaround, and a memory controller that queues requests per bank and lets a
+// scheduler plug-in (FCFS, FR-FCFS) choose which issues when the bank is ready.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "timing/engine/engine.h"
+#include "timing/mem/dram_scheduler.h"
 #include "timing/mem/mem_req.h"
 #include "timing/stats/stats.h"
 
@@ -17,9 +20,12 @@ struct DramParams {
   uint32_t channels = 8, banks = 8;
   uint32_t line_bytes = 64, row_bytes = 2048, interleave_bytes = 256;
   uint32_t tcl = 14, trcd = 14, trp = 14, tccd = 4;  ///< core cycles (converted from DRAM cycles)
+  uint32_t turnaround = 0;                           ///< core cycles of bus turnaround read <-> write
   uint32_t controller_latency = 100;                 ///< core cycles, request + response
   uint64_t burst_fp = 4 << 8;                        ///< bus occupancy of one line, 1/256 cycles
   bool open_page = true;
+  std::string scheduler = "frfcfs";
+  DramSchedulerParams sched;
 };
 
 class Dram : public Component {
@@ -34,16 +40,41 @@ class Dram : public Component {
   struct Counters {
     uint64_t reads = 0, writes = 0, bytes = 0, row_hits = 0, row_misses = 0, row_conflicts = 0;
     uint64_t queue_cycles = 0;  ///< summed waiting for a busy bank or bus
+    uint64_t bypasses = 0;      ///< requests issued ahead of an older request of their bank
   };
   const Counters& counters() const { return c_; }
 
  private:
-  struct Bank { Cycle ready{0}; uint64_t open_row = UINT64_MAX; };
+  enum Kind : uint32_t { kDecide = 1 };  // requests arrive as kMemRequest
+  struct Bank {
+    Cycle ready{0};                 // earliest cycle the bank accepts its next command
+    uint64_t open_row = UINT64_MAX;
+    std::vector<DramQueued> queue;  // arrival order
+  };
+  struct Channel {
+    uint64_t bus_free_fp = 0;       // 1/256 cycles
+    Cycle decide_at = Cycle::never();
+    bool last_write = false, used = false;
+  };
+  struct Pick {
+    uint32_t bank, index;
+    bool hit;
+  };
+  void arrive(Cycle now, uint32_t r);
+  /// Issues, for every ready bank of `channel` with an arrived request, the scheduler's choice.
+  void decide(Cycle now, uint32_t channel);
+  void issue(Cycle now, uint32_t channel, const Pick& pick);
+  /// Makes sure `channel` decides again no later than `at`.
+  void decide_by(uint32_t channel, Cycle at);
+
   DramParams p_;
   Engine& engine_;
   RequestPool& pool_;
-  std::vector<Bank> banks_;          // channel * banks + bank
-  std::vector<uint64_t> bus_free_;   // per channel, 1/256 cycles
+  std::unique_ptr<DramScheduler> sched_;
+  std::vector<Bank> banks_;        // channel * banks + bank
+  std::vector<Channel> channels_;
+  std::vector<Pick> picks_;        // scratch for decide()
+  uint64_t seq_ = 0;
   Counters c_;
 };
 
