@@ -80,6 +80,28 @@ TEST(Dram, ChannelBusLimitsBandwidth) {
   EXPECT_LE(client.done[63], 256u + 40);
 }
 
+TEST(Dram, AddressMappingInterleavesChannelsThenRowsThenBanks) {
+  for (uint32_t channels : {32u, 3u}) {  // the shift path and the division path
+    Engine e;
+    RequestPool pool;
+    StatsRegistry stats;
+    DramParams p;
+    p.channels = channels;
+    p.banks = 8;
+    p.row_bytes = 2048;
+    p.interleave_bytes = 256;
+    Dram d("dram", p, e, pool, stats);
+    for (uint64_t line = 0; line < 100000; line += 37) {
+      const uint64_t addr = line * 64, chunk = addr / 256;
+      const uint64_t local = chunk / channels * 256 + addr % 256;
+      const Dram::Location loc = d.locate(line);
+      ASSERT_EQ(loc.channel, chunk % channels) << line;
+      ASSERT_EQ(loc.bank, local / 2048 % 8) << line;
+      ASSERT_EQ(loc.row, local / 2048 / 8) << line;
+    }
+  }
+}
+
 /// One channel, one bank, 64-byte lines, 1 KiB rows: lines 0..15 are row 0, 16..31 row 1.
 struct OneBank : ::testing::Test {
   Engine e;

@@ -1,6 +1,7 @@
 #include "timing/mem/dram.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,15 @@ namespace strobe::timing {
 Dram::Dram(std::string name, const DramParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats)
     : Component(std::move(name)), p_(p), engine_(engine), pool_(pool), sched_(make_dram_scheduler(p.scheduler, p.sched)) {
   banks_.resize(size_t(p_.channels) * p_.banks);
+  pow2_ = std::has_single_bit(p_.line_bytes) && std::has_single_bit(p_.interleave_bytes) &&
+          std::has_single_bit(p_.channels) && std::has_single_bit(p_.row_bytes) && std::has_single_bit(p_.banks);
+  if (pow2_) {
+    line_shift_ = uint32_t(std::countr_zero(p_.line_bytes));
+    interleave_shift_ = uint32_t(std::countr_zero(p_.interleave_bytes));
+    channel_shift_ = uint32_t(std::countr_zero(p_.channels));
+    row_shift_ = uint32_t(std::countr_zero(p_.row_bytes));
+    bank_shift_ = uint32_t(std::countr_zero(p_.banks));
+  }
   channels_.resize(p_.channels);
   const std::string& n = this->name();
   stats.add(n + ".reads", &c_.reads);
@@ -22,6 +32,14 @@ Dram::Dram(std::string name, const DramParams& p, Engine& engine, RequestPool& p
 }
 
 Dram::Location Dram::locate(uint64_t line) const {
+  if (pow2_) {  // the usual geometry: shifts and masks
+    const uint64_t addr = line << line_shift_;
+    const uint64_t chunk = addr >> interleave_shift_;
+    const uint32_t channel = uint32_t(chunk & (p_.channels - 1));
+    const uint64_t local = ((chunk >> channel_shift_) << interleave_shift_) | (addr & (p_.interleave_bytes - 1));
+    const uint64_t row_index = local >> row_shift_;
+    return {channel, uint32_t(row_index & (p_.banks - 1)), row_index >> bank_shift_};
+  }
   const uint64_t addr = line * p_.line_bytes;
   const uint64_t chunk = addr / p_.interleave_bytes;
   const uint32_t channel = uint32_t(chunk % p_.channels);

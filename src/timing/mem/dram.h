@@ -75,6 +75,8 @@ class Dram : public Component {
   std::vector<Channel> channels_;
   std::vector<Pick> picks_;        // scratch for decide()
   uint64_t seq_ = 0;
+  bool pow2_ = false;  // every geometry parameter a power of two: locate() shifts
+  uint32_t line_shift_ = 0, interleave_shift_ = 0, channel_shift_ = 0, row_shift_ = 0, bank_shift_ = 0;
   Counters c_;
 };
 
