@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <vector>
 
@@ -100,13 +101,20 @@ TEST_F(Build, TheCacheServesARepeatedBuildAndNoticesAnEditedHeader) {
   fs::path dir = fs::path(::testing::TempDir()) / ("strobe-cache-" + unique());
   fs::create_directories(dir);
   std::ofstream(dir / "which.h") << "#define WHICH 1\n";
-  const std::string src = "// " + unique() + "\n#include \"which.h\"\n__kernel void k(__global int* v) { v[0] = WHICH; }";
+  // A kernel name of its own: other test processes add entries to the same cache concurrently,
+  // so this run's entry is the new one whose code object names this kernel.
+  const std::string kernel = "k_" + unique();
+  const std::string src = "#include \"which.h\"\n__kernel void " + kernel + "(__global int* v) { v[0] = WHICH; }";
   const std::string options = "-I" + dir.string();
   auto before = cached_files();
-  EXPECT_EQ(run_kernel(build(src.c_str(), options.c_str()), "k")[0], 1);
+  EXPECT_EQ(run_kernel(build(src.c_str(), options.c_str()), kernel.c_str())[0], 1);
   std::vector<fs::path> added;
-  for (const auto& f : cached_files())
-    if (!before.count(f) && f.extension() == ".bin") added.push_back(f);
+  for (const auto& f : cached_files()) {
+    if (before.count(f) || f.extension() != ".bin") continue;
+    std::ifstream in(f, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.find(kernel) != std::string::npos) added.push_back(f);
+  }
   ASSERT_EQ(added.size(), 1u) << "one new cache entry";
 
   // Swap the cached code object for another kernel's: a cache hit now shows it.
@@ -124,7 +132,7 @@ TEST_F(Build, TheCacheServesARepeatedBuildAndNoticesAnEditedHeader) {
 
   // Editing the included header invalidates the entry: the real kernel is compiled again.
   std::ofstream(dir / "which.h") << "#define WHICH 3\n";
-  EXPECT_EQ(run_kernel(build(src.c_str(), options.c_str()), "k")[0], 3);
+  EXPECT_EQ(run_kernel(build(src.c_str(), options.c_str()), kernel.c_str())[0], 3);
 
   // The entry is unique to this run: leave the cache as it was.
   for (const char* ext : {".bin", ".deps", ".log"}) fs::remove(fs::path(added[0]).replace_extension(ext));
