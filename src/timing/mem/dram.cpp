@@ -70,8 +70,9 @@ void Dram::arrive(Cycle now, uint32_t r) {
   // The controller sees the request after the request half of its latency.
   const Cycle at = now + uint64_t(p_.controller_latency / 2);
   b.queue.push_back(DramQueued{loc.row, seq_++, 0, r, at.value(), q.kind == ReqKind::Write});
+  if (b.queue.size() == 1) b.update_next();
   q.mark(MemStage::Dram);
-  decide_by(loc.channel, max(at, b.ready));
+  decide_by(loc.channel, b.next);
 }
 
 void Dram::decide(Cycle now, uint32_t channel) {
@@ -79,12 +80,9 @@ void Dram::decide(Cycle now, uint32_t channel) {
   Bank* const first = &banks_[size_t(channel) * p_.banks];
   for (uint32_t bi = 0; bi < p_.banks; ++bi) {
     Bank& b = first[bi];
-    if (b.queue.empty() || b.ready > now) continue;
-    uint32_t arrived = 0;
-    while (arrived < b.queue.size() && b.queue[arrived].arrive <= now.value()) ++arrived;
-    if (arrived == 0) continue;
+    if (b.next > now) continue;
     const uint64_t open = p_.open_page ? b.open_row : UINT64_MAX;
-    const uint32_t i = sched_->pick(std::span<const DramQueued>(b.queue.data(), arrived), open);
+    const uint32_t i = sched_->pick(b.queue, open, now.value());
     picks_.push_back(Pick{bi, i, b.queue[i].row == open});
   }
   // Banks issuing in the same cycle take the data bus in the scheduler's order.
@@ -92,11 +90,9 @@ void Dram::decide(Cycle now, uint32_t channel) {
     return sched_->before(first[x.bank].queue[x.index], x.hit, first[y.bank].queue[y.index], y.hit);
   });
   for (const Pick& pk : picks_) issue(now, channel, pk);
+  for (const Pick& pk : picks_) first[pk.bank].update_next();
   Cycle next = Cycle::never();
-  for (uint32_t bi = 0; bi < p_.banks; ++bi) {
-    const Bank& b = first[bi];
-    if (!b.queue.empty()) next = min(next, max(b.ready, Cycle(b.queue.front().arrive)));
-  }
+  for (uint32_t bi = 0; bi < p_.banks; ++bi) next = min(next, first[bi].next);
   if (!next.is_never()) decide_by(channel, next);
 }
 

@@ -48,8 +48,10 @@ class Dram : public Component {
   enum Kind : uint32_t { kDecide = 1 };  // requests arrive as kMemRequest
   struct Bank {
     Cycle ready{0};                 // earliest cycle the bank accepts its next command
+    Cycle next = Cycle::never();    // max(ready, oldest arrival): when it can issue; never if idle
     uint64_t open_row = UINT64_MAX;
     std::vector<DramQueued> queue;  // arrival order
+    void update_next() { next = queue.empty() ? Cycle::never() : max(ready, Cycle(queue.front().arrive)); }
   };
   struct Channel {
     uint64_t bus_free_fp = 0;       // 1/256 cycles

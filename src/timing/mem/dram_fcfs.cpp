@@ -6,7 +6,7 @@ namespace strobe::timing {
 namespace {
 class Fcfs final : public DramScheduler {
  public:
-  uint32_t pick(std::span<const DramQueued>, uint64_t) const override { return 0; }
+  uint32_t pick(std::span<const DramQueued>, uint64_t, uint64_t) const override { return 0; }
   bool before(const DramQueued& a, bool, const DramQueued& b, bool) const override { return a.seq < b.seq; }
 };
 }  // namespace

@@ -8,9 +8,9 @@ namespace {
 class FrFcfs final : public DramScheduler {
  public:
   explicit FrFcfs(uint32_t cap) : cap_(cap) {}
-  uint32_t pick(std::span<const DramQueued> queue, uint64_t open_row) const override {
+  uint32_t pick(std::span<const DramQueued> queue, uint64_t open_row, uint64_t now) const override {
     if (open_row == UINT64_MAX || queue.front().bypassed >= cap_) return 0;
-    for (uint32_t i = 0; i < queue.size(); ++i)
+    for (uint32_t i = 0; i < queue.size() && queue[i].arrive <= now; ++i)
       if (queue[i].row == open_row) return i;
     return 0;
   }

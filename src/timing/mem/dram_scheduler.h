@@ -26,9 +26,10 @@ struct DramQueued {
 class DramScheduler {
  public:
   virtual ~DramScheduler() = default;
-  /// Index of the request of `queue` (a bank's arrived requests, oldest first, never empty)
-  /// that issues next. `open_row` is the bank's open row, or UINT64_MAX when it is closed.
-  virtual uint32_t pick(std::span<const DramQueued> queue, uint64_t open_row) const = 0;
+  /// Index of the request of `queue` (a bank's requests in arrival order; the first has
+  /// arrived) that issues next; only requests that arrived by cycle `now` may be chosen.
+  /// `open_row` is the bank's open row, or UINT64_MAX when it is closed.
+  virtual uint32_t pick(std::span<const DramQueued> queue, uint64_t open_row, uint64_t now) const = 0;
   /// True if `a` (a row hit if `a_hit`) takes the data bus before `b` when both issue together.
   virtual bool before(const DramQueued& a, bool a_hit, const DramQueued& b, bool b_hit) const = 0;
 };
