@@ -456,6 +456,7 @@ void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {
   vgprs_used_[ws.simd] -= n.vgprs_per_wave;
   sgprs_used_[ws.simd] -= n.sgprs_per_wave;
   --resident_waves_;
+  lc_->cus_with_room[index_ / 64] |= uint64_t{1} << (index_ % 64);  // freed a slot and registers
   WgState& g = wgs_[ws.wg];
   if (--g.live_waves == 0) {
     g.active = false;

@@ -45,6 +45,7 @@ struct LaunchContext {
   const std::vector<InstInfo>* info = nullptr;
   WorkgroupNeeds needs;
   Component* dispatcher = nullptr;   ///< woken (kind 0) when a work-group finishes
+  uint64_t* cus_with_room = nullptr; ///< bit per CU the dispatcher must check; set when a wave retires
   uint64_t* wave_instructions = nullptr;  ///< GPU-wide running count (IPC trace)
 };
 

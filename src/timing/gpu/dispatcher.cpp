@@ -5,12 +5,15 @@
 namespace strobe::timing {
 
 Dispatcher::Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, uint32_t interval_cycles)
-    : Component("dispatcher"), engine_(engine), cus_(std::move(cus)), interval_(interval_cycles) {}
+    : Component("dispatcher"), engine_(engine), cus_(std::move(cus)), interval_(interval_cycles) {
+  room_.assign((cus_.size() + 63) / 64, 0);
+}
 
 void Dispatcher::begin(Cycle start, uint64_t workgroups) {
   total_ = workgroups;
   next_ = retired_ = 0;
   rr_ = 0;
+  for (size_t c = 0; c < cus_.size(); ++c) room_[c / 64] |= uint64_t{1} << (c % 64);
   next_allowed_ = start;
   try_pending_ = true;
   engine_.schedule(start, this, kTry);
@@ -40,7 +43,13 @@ void Dispatcher::try_dispatch(Cycle now) {
   const uint32_t n = uint32_t(cus_.size());
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t c = (rr_ + i) % n;
-    if (!cus_[c]->can_accept()) continue;
+    uint64_t& word = room_[c / 64];
+    const uint64_t bit = uint64_t{1} << (c % 64);
+    if (!(word & bit)) continue;  // known full
+    if (!cus_[c]->can_accept()) {
+      word &= ~bit;
+      continue;
+    }
     cus_[c]->launch_workgroup(now, next_++);
     rr_ = (c + 1) % n;
     next_allowed_ = now + uint64_t(interval_);

@@ -16,6 +16,8 @@ class Dispatcher : public Component {
   Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, uint32_t interval_cycles);
   /// Starts dispatching `workgroups` at `start`; `on_done` is called when the last retires.
   void begin(Cycle start, uint64_t workgroups);
+  /// Bit per CU that may have room for a work-group; a CU sets its bit whenever a wave retires.
+  uint64_t* room_mask() { return room_.data(); }
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
   std::string describe_state() const override;
   bool finished() const { return retired_ == total_; }
@@ -26,6 +28,9 @@ class Dispatcher : public Component {
   void try_dispatch(Cycle now);
   Engine& engine_;
   std::vector<ComputeUnit*> cus_;
+  // A CU found full keeps its bit clear until one of its waves retires (the only way to gain
+  // room), so checking only the set bits finds the same CU as checking every CU in turn.
+  std::vector<uint64_t> room_;
   uint32_t interval_;
   uint64_t total_ = 0, next_ = 0, retired_ = 0;
   uint32_t rr_ = 0;

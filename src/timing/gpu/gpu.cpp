@@ -225,6 +225,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem) {
   lc.info = &info;
   lc.needs = workgroup_needs(d.kd, items, lds, g.cu_params.res);
   lc.dispatcher = g.dispatcher.get();
+  lc.cus_with_room = g.dispatcher->room_mask();
   lc.wave_instructions = &g.wave_instructions;
   LaunchTiming lt;
   lt.kernel = d.kernel_name;
