@@ -1,9 +1,13 @@
-// Speed of the detailed timing model: wave instructions simulated per second of host time.
+// Speed of the detailed timing model: wave instructions simulated per second of host time, next
+// to the functional emulator on the same kernel (the ratio is the cost of timing). Run:
+// build/bench/timing_bench
 #include <benchmark/benchmark.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 
+#include "emu/executor.h"
 #include "emu/memory.h"
 #include "isa/program.h"
 #include "loader/code_object.h"
@@ -42,31 +46,50 @@ struct Kernel {
   }
 };
 
-void run(benchmark::State& state, const char* file, const char* name, uint32_t items, uint32_t local,
+/// Runs the kernel once per iteration, detailed (a fresh GPU each time, built outside the timed
+/// region) or functional, and reports wave instructions per second of host time.
+void run(benchmark::State& state, bool timing, const char* file, const char* name, uint32_t items, uint32_t local,
          uint64_t in_bytes, uint32_t param) {
   Kernel k(file, name);
   emu::GlobalMemory mem;
   const uint64_t in = mem.allocate(in_bytes, 256, "in");
   const uint64_t out = mem.allocate(uint64_t(items) * 16, 256, "out");
   timing::GpuConfig cfg = timing::load_config("r9nano");
+  std::vector<uint64_t> args = in_bytes ? std::vector<uint64_t>{in, out, param} : std::vector<uint64_t>{out, param};
+  const emu::Dispatch d = k.dispatch(mem, items, local, args);
   uint64_t insts = 0, cycles = 0;
   for (auto _ : state) {
-    timing::Gpu gpu(cfg);
-    std::vector<uint64_t> args = in_bytes ? std::vector<uint64_t>{in, out, param} : std::vector<uint64_t>{out, param};
-    timing::LaunchTiming t = gpu.run(k.dispatch(mem, items, local, args), mem);
+    if (!timing) {
+      insts += emu::run_dispatch(d, mem).wave_instructions;
+      continue;
+    }
+    state.PauseTiming();
+    auto gpu = std::make_unique<timing::Gpu>(cfg);
+    state.ResumeTiming();
+    timing::LaunchTiming t = gpu->run(d, mem);
     insts += t.wave_instructions;
     cycles += t.cycles;
+    state.PauseTiming();
+    gpu.reset();
+    state.ResumeTiming();
   }
   state.counters["wave_insts_per_s"] = benchmark::Counter(double(insts), benchmark::Counter::kIsRate);
-  state.counters["sim_cycles_per_s"] = benchmark::Counter(double(cycles), benchmark::Counter::kIsRate);
+  if (timing) state.counters["sim_cycles_per_s"] = benchmark::Counter(double(cycles), benchmark::Counter::kIsRate);
 }
 
-void BM_TimingFmaPeak(benchmark::State& s) { run(s, "valu_peak", "fma_peak", 64 * 8 * 64, 256, 0, 64); }
-void BM_TimingStream(benchmark::State& s) {
-  run(s, "stream", "stream_read", 64 * 8 * 64, 256, uint64_t(64 * 8 * 64) * 16 * 16, 16);
+constexpr uint32_t kItems = 64 * 8 * 64;  // 8 waves per CU of the R9 Nano
+void fma(benchmark::State& s, bool timing) { run(s, timing, "valu_peak", "fma_peak", kItems, 256, 0, 64); }
+void stream(benchmark::State& s, bool timing) {
+  run(s, timing, "stream", "stream_read", kItems, 256, uint64_t(kItems) * 16 * 16, 16);
 }
+void BM_TimingFmaPeak(benchmark::State& s) { fma(s, true); }
+void BM_FunctionalFmaPeak(benchmark::State& s) { fma(s, false); }
+void BM_TimingStream(benchmark::State& s) { stream(s, true); }
+void BM_FunctionalStream(benchmark::State& s) { stream(s, false); }
 BENCHMARK(BM_TimingFmaPeak)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FunctionalFmaPeak)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimingStream)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FunctionalStream)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
