@@ -93,27 +93,28 @@ void ComputeUnit::issue_smem(uint32_t s, Cycle now) {
 uint32_t ComputeUnit::lds_cycles() const {
   // Lanes are served in groups; within a group each bank serves one distinct dword per cycle
   // (lanes reading the same dword share it), so a group takes as many cycles as its most
-  // contended bank has distinct dwords.
+  // contended bank has distinct dwords. The group's dwords are sorted (lane order is nearly
+  // sorted already) so duplicates are adjacent, then counted per bank.
   const uint32_t banks = p_.lds_banks, group = p_.lds_lanes_per_cycle;
   const uint32_t dwords = std::max<uint32_t>(1, (mi_.bytes_per_lane + 3) / 4);
   uint32_t total = 0;
-  uint32_t seen[256][64];
-  uint8_t count[256];
+  uint32_t dw[emu::kWaveSize];
+  uint8_t count[256] = {};
   for (uint32_t g0 = 0; g0 < uint32_t(emu::kWaveSize); g0 += group) {
     const uint64_t gm = (group >= 64 ? ~uint64_t{0} : ((uint64_t{1} << group) - 1) << g0) & mi_.lane_mask;
     if (!gm) continue;
+    uint32_t n = 0;
+    for (uint64_t m = gm; m; m &= m - 1) {
+      const uint32_t v = uint32_t(mi_.lane_addr[std::countr_zero(m)] / 4);
+      uint32_t i = n++;
+      for (; i > 0 && dw[i - 1] > v; --i) dw[i] = dw[i - 1];
+      dw[i] = v;
+    }
     for (uint32_t d = 0; d < dwords; ++d) {
-      std::fill(count, count + banks, 0);
       uint32_t worst = 1;
-      for (uint64_t m = gm; m; m &= m - 1) {
-        const uint32_t dw = uint32_t(mi_.lane_addr[std::countr_zero(m)] / 4) + d;
-        const uint32_t b = dw % banks;
-        bool dup = false;
-        for (uint32_t i = 0; i < count[b] && !dup; ++i) dup = seen[b][i] == dw;
-        if (dup) continue;
-        seen[b][count[b]++] = dw;
-        worst = std::max<uint32_t>(worst, count[b]);
-      }
+      for (uint32_t i = 0; i < n; ++i)
+        if (i == 0 || dw[i] != dw[i - 1]) worst = std::max<uint32_t>(worst, ++count[(dw[i] + d) % banks]);
+      for (uint32_t i = 0; i < n; ++i) count[(dw[i] + d) % banks] = 0;
       total += worst;
     }
   }
