@@ -93,30 +93,41 @@ void ComputeUnit::issue_smem(uint32_t s, Cycle now) {
 uint32_t ComputeUnit::lds_cycles() const {
   // Lanes are served in groups; within a group each bank serves one distinct dword per cycle
   // (lanes reading the same dword share it), so a group takes as many cycles as its most
-  // contended bank has distinct dwords. The group's dwords are sorted (lane order is nearly
-  // sorted already) so duplicates are adjacent, then counted per bank.
+  // contended bank has distinct dwords, for each dword of the access. Dword d of every lane is
+  // the lane's first dword + d, which only rotates the banks, so every dword of the access
+  // costs the same as the first.
   const uint32_t banks = p_.lds_banks, group = p_.lds_lanes_per_cycle;
   const uint32_t dwords = std::max<uint32_t>(1, (mi_.bytes_per_lane + 3) / 4);
   uint32_t total = 0;
-  uint32_t dw[emu::kWaveSize];
-  uint8_t count[256] = {};
   for (uint32_t g0 = 0; g0 < uint32_t(emu::kWaveSize); g0 += group) {
     const uint64_t gm = (group >= 64 ? ~uint64_t{0} : ((uint64_t{1} << group) - 1) << g0) & mi_.lane_mask;
     if (!gm) continue;
+    // The group's distinct dwords: insertion sort (lane order is nearly sorted), then unique.
+    uint32_t dw[emu::kWaveSize];
     uint32_t n = 0;
     for (uint64_t m = gm; m; m &= m - 1) {
       const uint32_t v = uint32_t(mi_.lane_addr[std::countr_zero(m)] / 4);
-      uint32_t i = n++;
+      uint32_t i = n;
       for (; i > 0 && dw[i - 1] > v; --i) dw[i] = dw[i - 1];
+      if (i > 0 && dw[i - 1] == v) {  // already present: undo the shift
+        for (; i < n; ++i) dw[i] = dw[i + 1];
+        continue;
+      }
       dw[i] = v;
+      ++n;
     }
-    for (uint32_t d = 0; d < dwords; ++d) {
-      uint32_t worst = 1;
-      for (uint32_t i = 0; i < n; ++i)
-        if (i == 0 || dw[i] != dw[i - 1]) worst = std::max<uint32_t>(worst, ++count[(dw[i] + d) % banks]);
-      for (uint32_t i = 0; i < n; ++i) count[(dw[i] + d) % banks] = 0;
-      total += worst;
+    uint32_t worst = 1;
+    if (banks <= 64) {
+      uint64_t used = 0;
+      for (uint32_t i = 0; i < n; ++i) used |= uint64_t{1} << (dw[i] % banks);
+      if (uint32_t(std::popcount(used)) != n) worst = 0;  // some bank serves several dwords
     }
+    if (banks > 64 || worst == 0) {
+      uint8_t count[256] = {};
+      worst = 1;
+      for (uint32_t i = 0; i < n; ++i) worst = std::max<uint32_t>(worst, ++count[dw[i] % banks]);
+    }
+    total += worst * dwords;
   }
   return std::max<uint32_t>(1, total);
 }
