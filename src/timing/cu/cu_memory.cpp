@@ -98,33 +98,45 @@ uint32_t ComputeUnit::lds_cycles() const {
   // costs the same as the first.
   const uint32_t banks = p_.lds_banks, group = p_.lds_lanes_per_cycle;
   const uint32_t dwords = std::max<uint32_t>(1, (mi_.bytes_per_lane + 3) / 4);
+  const bool pow2 = (banks & (banks - 1)) == 0;
   uint32_t total = 0;
   for (uint32_t g0 = 0; g0 < uint32_t(emu::kWaveSize); g0 += group) {
     const uint64_t gm = (group >= 64 ? ~uint64_t{0} : ((uint64_t{1} << group) - 1) << g0) & mi_.lane_mask;
     if (!gm) continue;
-    // The group's distinct dwords: insertion sort (lane order is nearly sorted), then unique.
-    uint32_t dw[emu::kWaveSize];
-    uint32_t n = 0;
-    for (uint64_t m = gm; m; m &= m - 1) {
-      const uint32_t v = uint32_t(mi_.lane_addr[std::countr_zero(m)] / 4);
-      uint32_t i = n;
-      for (; i > 0 && dw[i - 1] > v; --i) dw[i] = dw[i - 1];
-      if (i > 0 && dw[i - 1] == v) {  // already present: undo the shift
-        for (; i < n; ++i) dw[i] = dw[i + 1];
-        continue;
-      }
-      dw[i] = v;
-      ++n;
-    }
     uint32_t worst = 1;
-    if (banks <= 64) {
+    // Common case first: every bank is asked for at most one distinct dword (conflict-free or
+    // broadcast), checked in one pass.
+    bool conflict = banks > 64;
+    if (!conflict) {
       uint64_t used = 0;
-      for (uint32_t i = 0; i < n; ++i) used |= uint64_t{1} << (dw[i] % banks);
-      if (uint32_t(std::popcount(used)) != n) worst = 0;  // some bank serves several dwords
+      uint32_t first[64];
+      for (uint64_t m = gm; m && !conflict; m &= m - 1) {
+        const uint32_t v = uint32_t(mi_.lane_addr[std::countr_zero(m)] / 4);
+        const uint32_t b = pow2 ? v & (banks - 1) : v % banks;
+        if (!(used >> b & 1)) {
+          used |= uint64_t{1} << b;
+          first[b] = v;
+        } else {
+          conflict = first[b] != v;
+        }
+      }
     }
-    if (banks > 64 || worst == 0) {
+    if (conflict) {
+      // The group's distinct dwords (insertion sort dropping duplicates), counted per bank.
+      uint32_t dw[emu::kWaveSize];
+      uint32_t n = 0;
+      for (uint64_t m = gm; m; m &= m - 1) {
+        const uint32_t v = uint32_t(mi_.lane_addr[std::countr_zero(m)] / 4);
+        uint32_t i = n;
+        for (; i > 0 && dw[i - 1] > v; --i) dw[i] = dw[i - 1];
+        if (i > 0 && dw[i - 1] == v) {  // already present: undo the shift
+          for (; i < n; ++i) dw[i] = dw[i + 1];
+          continue;
+        }
+        dw[i] = v;
+        ++n;
+      }
       uint8_t count[256] = {};
-      worst = 1;
       for (uint32_t i = 0; i < n; ++i) worst = std::max<uint32_t>(worst, ++count[dw[i] % banks]);
     }
     total += worst * dwords;
