@@ -275,8 +275,10 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& 
 void ComputeUnit::tick(Cycle now) {
   // Cycles skipped since the last tick keep the reason the CU had then; a memory wait is
   // charged to the deepest level its access has reached by now.
-  if (last_reason_op_ != UINT32_MAX) last_reason_ = stage_reason(ops_[last_reason_op_].stage);
-  if (now > acct_until_) c_.cpi[size_t(last_reason_)] += (now - acct_until_).value();
+  if (now > acct_until_) {
+    if (last_reason_op_ != UINT32_MAX) last_reason_ = stage_reason(ops_[last_reason_op_].stage);
+    c_.cpi[size_t(last_reason_)] += (now - acct_until_).value();
+  }
   const uint32_t simd = simd_of(now);
   uint64_t ready[size_t(IssueType::COUNT)] = {};
   uint64_t fetch_mask = 0;
