@@ -110,4 +110,18 @@ void GlobalMemory::fill(uint64_t addr, uint8_t value, uint64_t bytes) {
   }
 }
 
+uint8_t* GlobalMemory::overlay_page(uint64_t index, const uint8_t* original) {
+  auto [it, fresh] = overlay_pages_.try_emplace(index);
+  if (fresh) {
+    it->second = std::make_unique<uint8_t[]>(kPageSize);
+    std::memcpy(it->second.get(), original, kPageSize);
+  }
+  return it->second.get();
+}
+
+void GlobalMemory::end_overlay() {
+  overlay_ = false;
+  overlay_pages_.clear();
+}
+
 }  // namespace strobe::emu

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace strobe::emu {
@@ -40,8 +41,16 @@ class GlobalMemory {
     uint64_t off = addr & (kPageSize - 1);
     if (off + bytes > kPageSize) return nullptr;  // straddles a page: caller uses the slow path
     uint8_t* d = e->data ? e->data : page((addr - kBase) >> kPageBits);
+    if (overlay_) [[unlikely]] d = overlay_page((addr - kBase) >> kPageBits, d);
     return d + off;
   }
+
+  /// Starts a scratch overlay: until end_overlay(), kernel-side accesses (translate) see private
+  /// copies of the pages they touch, so work can be emulated for analysis without changing the
+  /// image. Host-side copies bypass the overlay.
+  void begin_overlay() { overlay_ = true; }
+  /// Discards every overlay page: the image is as it was at begin_overlay().
+  void end_overlay();
 
   /// Total bytes currently allocated.
   uint64_t bytes_allocated() const { return bytes_allocated_; }
@@ -60,6 +69,9 @@ class GlobalMemory {
   std::vector<std::unique_ptr<uint8_t[]>> storage_;       // owns table_[i].data
   uint64_t next_ = kBase;
   uint64_t bytes_allocated_ = 0;
+  bool overlay_ = false;
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> overlay_pages_;  // page index -> copy
+  uint8_t* overlay_page(uint64_t index, const uint8_t* original);
   const Allocation* find(uint64_t addr) const;
   uint8_t* page(uint64_t index);
   PageEntry* entry(uint64_t addr) {

@@ -95,5 +95,29 @@ TEST(GlobalMemory, HugeAllocationIsRejected) {
   EXPECT_THROW(m.allocate(uint64_t{1} << 40), InputError);
 }
 
+TEST(GlobalMemory, OverlayWritesAreDiscardedAndLeaveTheImageUnchanged) {
+  GlobalMemory m;
+  const uint64_t a = m.allocate(3 * 4096);
+  const uint32_t before = 0x11223344;
+  m.write(a + 4096, &before, 4);
+  m.begin_overlay();
+  auto* p = reinterpret_cast<uint32_t*>(m.translate(a + 4096, 4));
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(*p, before);  // the overlay page starts as a copy
+  *p = 0xDEADBEEF;
+  EXPECT_EQ(*reinterpret_cast<uint32_t*>(m.translate(a + 4096, 4)), 0xDEADBEEFu);  // seen by later accesses
+  *reinterpret_cast<uint32_t*>(m.translate(a + 2 * 4096 + 8, 4)) = 7;  // a page never written before
+  EXPECT_EQ(m.translate(a + 3 * 4096 + 8, 4), nullptr);  // bounds still checked
+  m.end_overlay();
+  uint32_t got = 0;
+  m.read(a + 4096, &got, 4);
+  EXPECT_EQ(got, before);
+  m.read(a + 2 * 4096 + 8, &got, 4);
+  EXPECT_EQ(got, 0u);
+  *reinterpret_cast<uint32_t*>(m.translate(a + 4096, 4)) = 5;  // writes land in the image again
+  m.read(a + 4096, &got, 4);
+  EXPECT_EQ(got, 5u);
+}
+
 }  // namespace
 }  // namespace strobe::emu
