@@ -81,6 +81,18 @@ bool ComputeUnit::can_accept() const {
   return true;
 }
 
+int ComputeUnit::pick_simd() const {
+  const WorkgroupNeeds& n = lc_->needs;
+  int simd = -1;
+  for (uint32_t s = 0; s < p_.res.simds; ++s) {
+    if (slots_used_[s] >= p_.res.slots_per_simd || vgprs_used_[s] + n.vgprs_per_wave > p_.res.vgprs_per_simd ||
+        sgprs_used_[s] + n.sgprs_per_wave > p_.res.sgprs_per_simd)
+      continue;
+    if (simd < 0 || slots_used_[s] < slots_used_[simd]) simd = int(s);
+  }
+  return simd;
+}
+
 void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
   const WorkgroupNeeds& n = lc_->needs;
   uint32_t gi = 0;
@@ -89,20 +101,30 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
   if (!g.wg) g.wg = std::make_unique<emu::WorkGroup>();
   lc_->executor->init_workgroup(*g.wg, linear_id, index_ * p_.res.max_workgroups + gi);
   g.active = true;
+  g.predicted = false;
   g.slots.clear();
   g.live_waves = uint32_t(g.wg->waves.size());
   ++resident_wgs_;
   lds_used_ += n.lds_bytes;
   ++c_.workgroups;
+  if (lc_->observer) {
+    if (const auto cycles = lc_->observer->predict_workgroup(*lc_->executor, *g.wg, fstats_, now.value())) {
+      // Only the dispatcher's view is simulated: the group holds its resources for the
+      // predicted time, as its waves would.
+      g.predicted = true;
+      g.simds.clear();
+      for (uint32_t i = 0; i < g.live_waves; ++i) {
+        const int simd = pick_simd();
+        ++slots_used_[simd], vgprs_used_[simd] += n.vgprs_per_wave, sgprs_used_[simd] += n.sgprs_per_wave;
+        g.simds.push_back(uint8_t(simd));
+      }
+      engine_.schedule(now + *cycles, this, kPredictedDone, gi);
+      return;
+    }
+  }
   const uint64_t entry = lc_->program->offsets[lc_->executor->entry_pc()];
   for (uint32_t i = 0; i < g.live_waves; ++i) {
-    int simd = -1;
-    for (uint32_t s = 0; s < p_.res.simds; ++s) {
-      if (slots_used_[s] >= p_.res.slots_per_simd || vgprs_used_[s] + n.vgprs_per_wave > p_.res.vgprs_per_simd ||
-          sgprs_used_[s] + n.sgprs_per_wave > p_.res.sgprs_per_simd)
-        continue;
-      if (simd < 0 || slots_used_[s] < slots_used_[simd]) simd = int(s);
-    }
+    const int simd = pick_simd();
     ++slots_used_[simd], vgprs_used_[simd] += n.vgprs_per_wave, sgprs_used_[simd] += n.sgprs_per_wave;
     uint32_t slot = uint32_t(simd) * p_.res.slots_per_simd;
     while (waves_[slot].active) ++slot;
@@ -124,9 +146,56 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
     g.slots.push_back(slot);
     ++resident_waves_;
     ++c_.waves;
+    if (lc_->observer) lc_->observer->wave_begin(index_ * slots_ + slot, now.value());
     wake_at(aligned(wake_[slot], ws.simd));
   }
   peak_waves_ = std::max(peak_waves_, resident_waves_);
+}
+
+void ComputeUnit::retire_predicted(uint32_t gi, Cycle now) {
+  WgState& g = wgs_[gi];
+  const WorkgroupNeeds& n = lc_->needs;
+  for (uint8_t simd : g.simds)
+    --slots_used_[simd], vgprs_used_[simd] -= n.vgprs_per_wave, sgprs_used_[simd] -= n.sgprs_per_wave;
+  lc_->cus_with_room[index_ / 64] |= uint64_t{1} << (index_ % 64);
+  finish_workgroup(g, now);
+}
+
+void ComputeUnit::finish_workgroup(WgState& g, Cycle now) {
+  g.active = false;
+  --resident_wgs_;
+  lds_used_ -= lc_->needs.lds_bytes;
+  fstats_.wavefronts += g.wg->waves.size();
+  ++fstats_.workgroups;
+  engine_.schedule(now, lc_->dispatcher, 0, index_);
+}
+
+void ComputeUnit::observe_issue(uint32_t s, uint32_t pc, const InstInfo& in, Cycle now) {
+  WaveState& ws = waves_[s];
+  if (ws.last_pc != UINT32_MAX && lc_->interval_sum) {
+    lc_->interval_sum[ws.last_pc] += (now - ws.last_issue).value();
+    ++lc_->interval_count[ws.last_pc];
+  }
+  ws.last_pc = pc;
+  ws.last_issue = now;
+  if (ws.bb_ended) {
+    lc_->observer->basic_block(index_ * slots_ + s, ws.bb_start, ws.bb_insts, ws.bb_issue.value(), now.value());
+    ws.bb_insts = 0;
+  }
+  if (ws.bb_insts == 0) ws.bb_start = pc, ws.bb_issue = now;
+  ++ws.bb_insts;
+  ws.bb_ended = in.ends_bb;
+}
+
+void ComputeUnit::observe_retire(uint32_t s, Cycle now) {
+  WaveState& ws = waves_[s];
+  if (ws.last_pc != UINT32_MAX && lc_->interval_sum) {
+    lc_->interval_sum[ws.last_pc] += (now - ws.last_issue).value();
+    ++lc_->interval_count[ws.last_pc];
+  }
+  const WaveKey key = index_ * slots_ + s;
+  if (ws.bb_insts) lc_->observer->basic_block(key, ws.bb_start, ws.bb_insts, ws.bb_issue.value(), now.value());
+  lc_->observer->wave_end(key, now.value());
 }
 
 uint32_t ComputeUnit::simd_of(Cycle t) const {
@@ -186,6 +255,7 @@ void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
       tick(now);
       return;
     case kOpDone: return complete_op(arg, now);
+    case kPredictedDone: return retire_predicted(arg, now);
     case kExpDone: {
       WaveState& ws = waves_[arg];
       --ws.exp;
@@ -368,6 +438,7 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
   WgState& g = wgs_[ws.wg];
   const uint32_t pc = ws.pc;
   const InstInfo& in = (*lc_->info)[pc];
+  if (lc_->observer) [[unlikely]] observe_issue(s, pc, in, now);
   const bool mem = in.type == IssueType::Vmem || in.type == IssueType::Lds || in.is_scalar_mem;
   if (mem) {
     mi_.lane_mask = 0;
@@ -448,6 +519,7 @@ void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {
   WaveState& ws = waves_[s];
   if (!ws.active || !ws.halted || ws.vm || ws.lgkm || ws.exp) return;
   const WorkgroupNeeds& n = lc_->needs;
+  if (lc_->observer) [[unlikely]] observe_retire(s, now);
   ws.active = false;
   set_wake(s, Cycle::never());
   age_[s] = UINT64_MAX;
@@ -460,14 +532,7 @@ void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {
   --resident_waves_;
   lc_->cus_with_room[index_ / 64] |= uint64_t{1} << (index_ % 64);  // freed a slot and registers
   WgState& g = wgs_[ws.wg];
-  if (--g.live_waves == 0) {
-    g.active = false;
-    --resident_wgs_;
-    lds_used_ -= n.lds_bytes;
-    fstats_.wavefronts += g.wg->waves.size();
-    ++fstats_.workgroups;
-    engine_.schedule(now, lc_->dispatcher, 0, index_);
-  }
+  if (--g.live_waves == 0) finish_workgroup(g, now);
 }
 
 void ComputeUnit::end_launch(Cycle end) {

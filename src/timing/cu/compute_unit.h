@@ -18,6 +18,7 @@
 #include "timing/cu/scoreboard.h"
 #include "timing/cu/occupancy.h"
 #include "timing/engine/engine.h"
+#include "timing/gpu/launch_observer.h"
 #include "timing/mem/mem_req.h"
 #include "timing/stats/stats.h"
 
@@ -47,11 +48,16 @@ struct LaunchContext {
   Component* dispatcher = nullptr;   ///< woken (kind 0) when a work-group finishes
   uint64_t* cus_with_room = nullptr; ///< bit per CU the dispatcher must check; set when a wave retires
   uint64_t* wave_instructions = nullptr;  ///< GPU-wide running count (IPC trace)
+  LaunchObserver* observer = nullptr;     ///< sampling layer watching the launch (usually none)
+  /// With an observer: per instruction index, the summed and counted cycles from a wave issuing
+  /// it to the same wave issuing its next instruction (or retiring), i.e. its interval.
+  uint64_t* interval_sum = nullptr;
+  uint32_t* interval_count = nullptr;
 };
 
 class ComputeUnit : public Component {
  public:
-  enum Kind : uint32_t { kTick = 1, kOpDone = 2, kExpDone = 3 };
+  enum Kind : uint32_t { kTick = 1, kOpDone = 2, kExpDone = 3, kPredictedDone = 4 };
 
   ComputeUnit(std::string name, uint32_t index, const CuParams& p, Engine& engine, RequestPool& pool,
               StatsRegistry& stats, Component* l1v, Component* scache, Component* l1i);
@@ -112,11 +118,17 @@ class ComputeUnit : public Component {
     emu::Wave* w = nullptr;
     std::array<uint32_t, kFifo> vm_fifo{};
     Scoreboard sb;
+    // Observation for a LaunchObserver (cold: touched only when one is installed).
+    uint32_t bb_start = 0, bb_insts = 0, last_pc = UINT32_MAX;
+    bool bb_ended = false;
+    Cycle bb_issue{0}, last_issue{0};
   };
   struct WgState {
     bool active = false;
+    bool predicted = false;             // resources held for a duration the observer predicted
     uint32_t live_waves = 0;
     std::vector<uint32_t> slots;
+    std::vector<uint8_t> simds;         // predicted: the SIMD each wave's resources were taken from
     std::unique_ptr<emu::WorkGroup> wg;
   };
 
@@ -125,6 +137,14 @@ class ComputeUnit : public Component {
   /// reason and wake time.
   bool evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& type);
   void issue(uint32_t s, Cycle now);
+  /// Reports basic blocks and instruction intervals of wave `s` to the observer.
+  void observe_issue(uint32_t s, uint32_t pc, const InstInfo& in, Cycle now);
+  void observe_retire(uint32_t s, Cycle now);
+  /// The SIMD with the most free slots that has the registers for one more wave (-1: none).
+  int pick_simd() const;
+  void retire_predicted(uint32_t gi, Cycle now);
+  /// Frees a finished work-group's LDS and slot, and tells the dispatcher.
+  void finish_workgroup(WgState& g, Cycle now);
   void start_fetch(uint32_t s, Cycle now);
   void redirect(WaveState& ws);
   void wake_wave(uint32_t s, Cycle now);

@@ -115,8 +115,17 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
       if (has(m, "v_cmpx")) add(o.dst, o.ndst, 3, kExecLo, 2);
       if (o.type == IssueType::Scalar) add(o.dst, o.ndst, 3, kScc, 1);
     }
+    o.ends_bb = o.type == IssueType::Branch || o.special == Special::Barrier || o.special == Special::Endpgm ||
+                m == "s_setpc_b64" || m == "s_swappc_b64";
   }
   return out;
+}
+
+std::vector<uint8_t> basic_block_ends(const isa::Program& p) {
+  const std::vector<InstInfo> info = build_inst_info(p, InstTimingParams{});
+  std::vector<uint8_t> ends(info.size());
+  for (size_t i = 0; i < info.size(); ++i) ends[i] = info[i].ends_bb;
+  return ends;
 }
 
 }  // namespace strobe::timing

@@ -28,6 +28,7 @@ struct InstInfo {
   bool is_scalar_mem = false;   ///< SMEM (issues on the scalar slot)
   bool is_store = false;        ///< vector memory write (counts in expcnt until its data is read)
   bool is_flat = false;         ///< FLAT: counts in vmcnt and lgkmcnt
+  bool ends_bb = false;         ///< ends a basic block: a branch, s_barrier or s_endpgm
   uint16_t busy = 1;            ///< cycles the unit stays occupied
   uint16_t latency = 1;         ///< cycles until an ALU result may be read
   uint16_t simm16 = 0;          ///< waitcnt fields, nop count, sleep count
@@ -45,5 +46,9 @@ struct InstTimingParams {
 
 /// One InstInfo per instruction of `p`, in the same order.
 std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingParams& t);
+
+/// Per instruction of `p`: 1 if it ends a basic block (InstInfo::ends_bb), the one definition
+/// the timing model and the sampling methods share.
+std::vector<uint8_t> basic_block_ends(const isa::Program& p);
 
 }  // namespace strobe::timing

@@ -21,6 +21,8 @@ class Dispatcher : public Component {
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
   std::string describe_state() const override;
   bool finished() const { return retired_ == total_; }
+  /// Work-groups retired so far in this launch.
+  uint64_t retired() const { return retired_; }
   Cycle finish_time() const { return finish_; }
 
  private:

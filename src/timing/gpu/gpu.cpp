@@ -51,6 +51,30 @@ class IpcSampler : public Component {
   uint32_t launch_ = UINT32_MAX;
 };
 
+/// Polls a launch's observer every poll_interval() cycles.
+class ObserverPoller : public Component {
+ public:
+  ObserverPoller(Engine& e, const uint64_t* counter) : Component("observer_poll"), engine_(e), counter_(counter) {}
+  void begin(Cycle start, LaunchObserver* o, uint32_t launch) {
+    observer_ = o, launch_ = launch, base_ = *counter_;
+    interval_ = o ? o->poll_interval() : 0;
+    if (interval_) engine_.schedule(start + interval_, this, 0, launch_);
+  }
+  void end() { launch_ = UINT32_MAX, observer_ = nullptr; }
+  void handle(Cycle now, uint32_t, uint32_t launch) override {
+    if (launch != launch_) return;  // a poll of a finished launch
+    observer_->poll(now.value(), *counter_ - base_);
+    engine_.schedule(now + interval_, this, 0, launch_);
+  }
+
+ private:
+  Engine& engine_;
+  const uint64_t* counter_;
+  LaunchObserver* observer_ = nullptr;
+  uint64_t interval_ = 0, base_ = 0;
+  uint32_t launch_ = UINT32_MAX;
+};
+
 /// A cache's own seed: the configured seed mixed with the cache's name (FNV-1a), so every cache
 /// draws a different, reproducible stream.
 uint64_t cache_seed(const GpuConfig& c, const std::string& name) {
@@ -79,6 +103,18 @@ uint32_t core_cycles(int64_t dram_cycles, const GpuConfig& c) {
 
 }  // namespace
 
+InstTimingParams inst_timing_params(const GpuConfig& cfg) {
+  InstTimingParams t;
+  t.valu = uint16_t(cfg.valu_cycles);
+  t.valu_f64 = uint16_t(cfg.valu_f64_cycles);
+  t.valu_trans = uint16_t(cfg.valu_trans_cycles);
+  t.salu = uint16_t(cfg.salu_cycles);
+  t.branch = uint16_t(cfg.branch_cycles);
+  t.vmem = uint16_t(cfg.vmem_issue_cycles);
+  t.smem = uint16_t(cfg.smem_issue_cycles);
+  return t;
+}
+
 struct Gpu::Impl {
   GpuConfig cfg;
   Engine engine;
@@ -89,6 +125,7 @@ struct Gpu::Impl {
   std::vector<std::unique_ptr<ComputeUnit>> cus;
   std::unique_ptr<Dispatcher> dispatcher;
   std::unique_ptr<IpcSampler> sampler;
+  std::unique_ptr<ObserverPoller> poller;
   CuParams cu_params;
   uint64_t wave_instructions = 0, launches = 0, cycles_total = 0;
   Cycle start{0};
@@ -156,14 +193,7 @@ struct Gpu::Impl {
     cu_params.res = CuResources{u32(cfg.simds_per_cu), u32(cfg.wave_slots_per_simd), u32(cfg.vgprs_per_simd),
                                 u32(cfg.vgpr_granule), u32(cfg.sgprs_per_simd), u32(cfg.sgpr_granule),
                                 u32(cfg.lds_bytes_per_cu), u32(cfg.lds_granule), u32(cfg.max_workgroups_per_cu)};
-    InstTimingParams& t = cu_params.timing;
-    t.valu = uint16_t(cfg.valu_cycles);
-    t.valu_f64 = uint16_t(cfg.valu_f64_cycles);
-    t.valu_trans = uint16_t(cfg.valu_trans_cycles);
-    t.salu = uint16_t(cfg.salu_cycles);
-    t.branch = uint16_t(cfg.branch_cycles);
-    t.vmem = uint16_t(cfg.vmem_issue_cycles);
-    t.smem = uint16_t(cfg.smem_issue_cycles);
+    cu_params.timing = inst_timing_params(cfg);
     cu_params.simd_width = u32(cfg.simd_width);
     cu_params.ib_bytes = u32(cfg.ib_bytes);
     cu_params.fetch_bytes = u32(cfg.fetch_bytes);
@@ -190,6 +220,7 @@ struct Gpu::Impl {
     }
     dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, u32(cfg.wg_dispatch_cycles));
     sampler = std::make_unique<IpcSampler>(engine, &wave_instructions);
+    poller = std::make_unique<ObserverPoller>(engine, &wave_instructions);
     stats.add("gpu.cycles", &cycles_total);
     stats.add("gpu.launches", &launches);
   }
@@ -212,7 +243,7 @@ nlohmann::json Gpu::config_json() const { return to_json(impl_->cfg); }
 StatsSnapshot Gpu::snapshot() const { return impl_->stats.snapshot(); }
 Cycle Gpu::now() const { return impl_->engine.now(); }
 
-LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObserver* observer) {
   Impl& g = *impl_;
   const GpuConfig& cfg = g.cfg;
   emu::Executor ex(d, mem, uint32_t(cfg.num_cus * cfg.max_workgroups_per_cu));
@@ -227,6 +258,16 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem) {
   lc.dispatcher = g.dispatcher.get();
   lc.cus_with_room = g.dispatcher->room_mask();
   lc.wave_instructions = &g.wave_instructions;
+  lc.observer = observer;
+  std::vector<uint64_t> interval_sum;
+  std::vector<uint32_t> interval_count;
+  if (observer) {
+    interval_sum.assign(info.size(), 0);
+    interval_count.assign(info.size(), 0);
+    lc.interval_sum = interval_sum.data();
+    lc.interval_count = interval_count.data();
+    observer->intervals(interval_sum.data(), interval_count.data());
+  }
   LaunchTiming lt;
   lt.kernel = d.kernel_name;
   lt.occupancy = occupancy(lc.needs, g.cu_params.res);
@@ -237,24 +278,29 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem) {
                                  lc.needs.lds_bytes, lt.occupancy.limiter));
 
   const StatsSnapshot before = g.stats.snapshot();
+  const uint64_t detailed_before = g.wave_instructions;
   const Cycle start = g.engine.now();
   for (auto& c : g.cus) c->begin_launch(&lc);
   ++g.launches;
   g.dispatcher->begin(start + uint64_t(cfg.launch_overhead_cycles), ex.workgroup_count());
   g.sampler->last_sample = start;
   g.sampler->begin(start, uint64_t(cfg.ipc_trace_interval), uint32_t(g.launches));
+  g.poller->begin(start, observer, uint32_t(g.launches));
   try {
-    uint64_t seen = g.wave_instructions;
+    // Progress is an issued instruction or a retired work-group (an observer may hold groups
+    // out of detailed simulation for a long time).
+    auto progress = [&g] { return g.wave_instructions + g.dispatcher->retired(); };
+    uint64_t seen = progress();
     while (!g.dispatcher->finished()) {
       const bool drained = g.engine.run(g.engine.now() + uint64_t(cfg.watchdog_cycles));
       if (g.dispatcher->finished()) break;
       if (drained && g.engine.empty())
         throw FaultError(fmt::format("kernel {}: timing model deadlock (no pending events)\n{}", d.kernel_name,
                                      g.dump_state()));
-      if (!drained && g.wave_instructions == seen)
+      if (!drained && progress() == seen)
         throw FaultError(fmt::format("kernel {}: no instruction issued for {} cycles\n{}", d.kernel_name,
                                      cfg.watchdog_cycles, g.dump_state()));
-      seen = g.wave_instructions;
+      seen = progress();
     }
   } catch (...) {
     // The machine's in-flight state is inconsistent after a fault: start from a fresh GPU.
@@ -276,6 +322,8 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem) {
     lt.functional.wavefronts += f.wavefronts;
   }
   g.sampler->end(end, g.sampler->last_sample);
+  g.poller->end();
+  lt.detailed_wave_instructions = g.wave_instructions - detailed_before;
   lt.ipc_trace = std::move(g.sampler->trace);
   lt.ipc_trace_interval = uint64_t(cfg.ipc_trace_interval);
   lt.cycles = (end - start).value();

@@ -12,8 +12,10 @@
 
 #include "emu/dispatch.h"
 #include "timing/config/gpu_config.h"
+#include "timing/cu/inst_info.h"
 #include "timing/cu/occupancy.h"
 #include "timing/engine/cycle.h"
+#include "timing/gpu/launch_observer.h"
 #include "timing/stats/stats.h"
 
 namespace strobe::emu { class GlobalMemory; }
@@ -27,6 +29,9 @@ struct LaunchTiming {
   double sim_seconds = 0;            ///< cycles at the core clock
   uint64_t wave_instructions = 0;
   uint64_t thread_instructions = 0;
+  /// Wave instructions the model issued itself (the rest ran in work-groups an observer took
+  /// out of detailed simulation).
+  uint64_t detailed_wave_instructions = 0;
   double ipc = 0;                    ///< wave instructions per cycle, whole GPU
   Occupancy occupancy;               ///< steady-state occupancy of this kernel
   uint32_t peak_waves_per_cu = 0;    ///< most waves resident on any CU at once
@@ -39,6 +44,9 @@ struct LaunchTiming {
   ///  "occupancy", "cpi_stack", "units", "caches", "dram", "ipc_trace", "counters"}.
   nlohmann::json to_json() const;
 };
+
+/// The instruction timings (unit occupancies) a configuration gives build_inst_info().
+InstTimingParams inst_timing_params(const GpuConfig& cfg);
 
 /// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
 /// cycles, cache and DRAM totals over all instances. Shared by LaunchTiming and Gpu.
@@ -55,7 +63,9 @@ class Gpu {
   /// Runs one dispatch to completion in detailed timing mode; the memory image is updated as
   /// the functional emulator would. Throws InputError for a bad launch and FaultError for a
   /// kernel fault or a launch that stops making progress (with every component's state).
-  LaunchTiming run(const emu::Dispatch& d, emu::GlobalMemory& mem);
+  /// An `observer` (the sampling layer) watches the launch and may take work-groups out of
+  /// detailed simulation.
+  LaunchTiming run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObserver* observer = nullptr);
 
   const GpuConfig& config() const;
   /// The effective configuration as JSON (write it next to every result).
