@@ -176,7 +176,11 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
     uint64_t a, b;
     ~Release() { m.free(a); m.free(b); }
   } release{*memory_, kernarg, packet};
-  if (gpu_) {
+  if (runner_) {
+    const std::string name = r.kernel;
+    r = runner_->run(d, *memory_, *gpu_);
+    r.kernel = name;
+  } else if (gpu_) {
     auto t = std::make_shared<timing::LaunchTiming>(gpu_->run(d, *memory_));
     r.stats = t->functional;
     r.timing = std::move(t);
@@ -185,6 +189,11 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+void Device::set_dispatch_runner(DispatchRunner* r) {
+  if (r && !gpu_) throw InputError("a sampling method needs the timing model (--mode timing)");
+  runner_ = r;
 }
 
 }  // namespace strobe::runtime

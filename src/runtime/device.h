@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -46,13 +48,40 @@ struct LaunchConfig {
   std::vector<ArgValue> args;
 };
 
+/// How a sampling method obtained a launch's time.
+struct SampledLaunch {
+  std::string method;  ///< e.g. "photon", "pka"
+  /// What produced the time: "detailed", "kernel" (matched to an earlier kernel), "warp",
+  /// "basic-block", "ipc-projection", "cluster" (a cluster representative's IPC), ...
+  std::string level;
+  uint64_t estimated_cycles = 0;
+  uint64_t detailed_instructions = 0;    ///< wave instructions timed by the detailed model
+  uint64_t predicted_instructions = 0;   ///< wave instructions whose time was predicted
+  uint64_t functional_instructions = 0;  ///< wave instructions emulated only for the method's analysis
+  bool emulated = true;  ///< false when predicted work was not emulated (results unverifiable)
+  nlohmann::json detail;  ///< method-specific facts (matched kernel, switch cycle, ...)
+};
+
 /// What one launch did.
 struct LaunchResult {
   std::string kernel;
   emu::DispatchStats stats;
   double wall_seconds = 0;
-  /// Cycle-level timing of the launch when the device runs in timing mode.
+  /// Cycle-level timing of the launch when the device runs in timing mode (with a sampling
+  /// method: `cycles` is the method's estimate).
   std::shared_ptr<const timing::LaunchTiming> timing;
+  /// How a sampling method ran the launch (null without one).
+  std::shared_ptr<const SampledLaunch> sampling;
+};
+
+/// Runs dispatches in place of the device's own choice between functional emulation and
+/// detailed timing: the plug-in point of the sampling layer.
+class DispatchRunner {
+ public:
+  virtual ~DispatchRunner() = default;
+  /// Runs `d` against `mem`; `gpu` is the device's timing model. Fills everything of the
+  /// result but `kernel` and `wall_seconds`.
+  virtual LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) = 0;
 };
 
 /// A simulated GPU as a host program sees it.
@@ -86,12 +115,16 @@ class Device {
   void enable_timing(const timing::GpuConfig& cfg);
   /// The timing model, or nullptr in functional mode.
   timing::Gpu* gpu() { return gpu_.get(); }
+  /// Routes every launch through `r` (nullptr: back to the device's own mode). Needs timing
+  /// enabled first; `r` must outlive its use.
+  void set_dispatch_runner(DispatchRunner* r);
 
   emu::GlobalMemory& memory() { return *memory_; }
 
  private:
   std::unique_ptr<emu::GlobalMemory> memory_;
   std::unique_ptr<timing::Gpu> gpu_;
+  DispatchRunner* runner_ = nullptr;
   std::vector<std::unique_ptr<Module>> modules_;
   uint64_t queue_address_ = 0;
   uint64_t dispatch_count_ = 0;

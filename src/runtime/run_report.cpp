@@ -47,6 +47,15 @@ nlohmann::json to_json(const RunReport& r) {
       // (CPI stack, units, caches, DRAM) stays, and --counters asks for the rest.
       if (!r.raw_counters) k["timing"].erase("counters");
     }
+    if (const auto& sm = l.result.sampling)
+      kernels.back()["sampling"] = {{"method", sm->method},
+                                    {"level", sm->level},
+                                    {"estimated_cycles", sm->estimated_cycles},
+                                    {"detailed_instructions", sm->detailed_instructions},
+                                    {"predicted_instructions", sm->predicted_instructions},
+                                    {"functional_instructions", sm->functional_instructions},
+                                    {"emulated", sm->emulated},
+                                    {"detail", sm->detail}};
   }
   j["wave_instructions"] = wave;
   j["thread_instructions"] = thread;
@@ -57,6 +66,7 @@ nlohmann::json to_json(const RunReport& r) {
   }
   j["kernels"] = std::move(kernels);
   if (!r.timing_summary.is_null()) j["timing"] = r.timing_summary;
+  if (!r.sampling_summary.is_null()) j["sampling_summary"] = r.sampling_summary;
   if (!r.config.is_null()) j["config"] = r.config;
   return j;
 }

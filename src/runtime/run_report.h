@@ -31,6 +31,7 @@ struct RunReport {
   bool raw_counters = false;      ///< timing mode: keep every per-instance counter of each launch
   nlohmann::json config;          ///< timing mode: the fully expanded effective GPU configuration
   nlohmann::json timing_summary;  ///< timing mode: CPI stack, units, caches, DRAM over the whole run
+  nlohmann::json sampling_summary;  ///< with a sampling method: instructions per level, method facts
 };
 
 /// Fills `config` and `timing_summary` from the device's timing model (no-op in functional mode).
