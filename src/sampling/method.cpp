@@ -1,0 +1,90 @@
+// The registry of sampling methods and the resolution of their parameters.
+#include "sampling/method.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace strobe::sampling {
+
+namespace {
+
+std::map<std::string, MethodInfo>& registry() {
+  static std::map<std::string, MethodInfo> r;
+  return r;
+}
+
+std::pair<std::string, std::string> split_set(const std::string& s) {
+  const size_t eq = s.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError(fmt::format("--sampling-set '{}': expected KEY=VALUE", s));
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+const MethodInfo& find(const std::string& name) {
+  auto it = methods().find(name);
+  if (it == methods().end()) {
+    std::string known;
+    for (const auto& [n, _] : methods()) known += (known.empty() ? "" : ", ") + n;
+    throw InputError(fmt::format("--sampling '{}': unknown method (known: none, {})", name, known));
+  }
+  return it->second;
+}
+
+}  // namespace
+
+const std::map<std::string, MethodInfo>& methods() { return registry(); }
+
+bool register_method(MethodInfo info) {
+  const std::string name = info.name;
+  registry().emplace(name, std::move(info));
+  return true;
+}
+
+void check_sampling_sets(const std::vector<std::string>& names, const std::vector<std::string>& sets) {
+  for (const std::string& s : sets) {
+    const std::string key = split_set(s).first;
+    bool declared = false;
+    for (const std::string& n : names)
+      for (const MethodParam& p : find(n).params) declared |= p.name == key;
+    if (!declared) {
+      std::string valid;
+      for (const std::string& n : names)
+        for (const MethodParam& p : find(n).params) valid += (valid.empty() ? "" : ", ") + p.name;
+      throw InputError(fmt::format("--sampling-set '{}': unknown parameter '{}' (valid: {})", s, key, valid));
+    }
+  }
+}
+
+std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
+                                            const std::vector<std::string>& sets, bool skip_functional) {
+  const MethodInfo& info = find(name);
+  MethodOptions o;
+  o.gpu = gpu;
+  o.skip_functional = skip_functional;
+  for (const MethodParam& p : info.params) o.params[p.name] = p.value;
+  for (const std::string& s : sets) {
+    auto [key, text] = split_set(s);
+    const MethodParam* decl = nullptr;
+    for (const MethodParam& p : info.params)
+      if (p.name == key) decl = &p;
+    if (!decl) continue;  // another selected method's parameter (check_sampling_sets vetted it)
+    double v = 0;
+    size_t used = 0;
+    try {
+      v = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || text.empty() || !std::isfinite(v))
+      throw InputError(fmt::format("--sampling-set {}: '{}' is not a number", key, text));
+    if (v < decl->lo || v > decl->hi)
+      throw InputError(fmt::format("--sampling-set {}={}: outside [{}, {}] ({})", key, text, decl->lo, decl->hi, decl->doc));
+    o.params[key] = v;
+  }
+  return info.make(o);
+}
+
+}  // namespace strobe::sampling

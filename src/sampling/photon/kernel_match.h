@@ -1,0 +1,39 @@
+// Photon's kernel sampling: which earlier kernel, if any, a new launch can take its IPC from.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace strobe::sampling {
+
+/// An earlier launch that kernel sampling can match.
+struct KernelRecord {
+  uint32_t launch = 0;
+  std::string kernel;
+  std::vector<double> gpu_bbv;
+  uint64_t warps = 0;
+  double insts_per_sampled_warp = 0;  ///< of its online analysis
+  uint64_t instructions = 0;          ///< wave instructions it executed
+  double ipc = 0;                     ///< wave instructions per cycle it ran at
+};
+
+/// A match: the record's index in the history and its GPU BBV distance.
+struct KernelMatch {
+  size_t index = 0;
+  double distance = 0;
+};
+
+/// The earlier launch whose GPU BBV lies within `threshold` of `gpu_bbv` and whose warp count is
+/// closest to `warps` (ties: the smaller distance, then the earlier launch). A launch with fewer
+/// warps than the GPU has compute units only matches one with the same warp count, since its
+/// time depends on how few cores it occupies. Records without an IPC never match.
+std::optional<KernelMatch> match_kernel(const std::vector<KernelRecord>& history, const std::vector<double>& gpu_bbv,
+                                        uint64_t warps, uint32_t num_cus, double threshold, uint32_t dims);
+
+/// Instructions Photon predicts for a launch from its sample and its match: the match's count
+/// scaled by the ratio of sampled instructions per warp and by the warp counts.
+uint64_t predict_instructions(const KernelRecord& match, double insts_per_sampled_warp, uint64_t warps);
+
+}  // namespace strobe::sampling
