@@ -38,6 +38,7 @@ int run_main(int argc, char** argv) {
   add_disasm_command(app, action);
   add_run_command(app, action, std::move(program));
   add_list_command(app, action);
+  add_compare_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -15,6 +15,7 @@
 #include "cli/gpu_config_options.h"
 #include "cli/report.h"
 #include "cli/run_program.h"
+#include "cli/sampled_run.h"
 #include "common/error.h"
 #include "workloads/runner.h"
 
@@ -24,9 +25,10 @@ namespace {
 
 struct RunOptions {
   std::string bench;
-  std::vector<std::string> params, sets;
+  std::vector<std::string> params, sets, sampling_sets;
   std::string mode = "functional", arch = "r9nano", sampling = "none", json;
-  bool verify = false, progress = false, corrupt = false, counters = false;
+  bool verify = false, progress = false, corrupt = false, counters = false, skip_functional = false;
+  bool mode_given = false;
 };
 
 /// A one-line progress display on stderr, redrawn at most ten times a second.
@@ -53,16 +55,29 @@ class Progress {
   bool drawn_ = false;
 };
 
-int run_run(const RunOptions& o) {
+int run_run(RunOptions o) {
   if (o.mode != "functional" && o.mode != "timing")
     throw InputError(fmt::format("--mode '{}': expected functional or timing", o.mode));
+  const bool sampled = o.sampling != "none";
+  // A sampling method estimates detailed timing, so it implies the timing model.
+  if (sampled && o.mode_given && o.mode != "timing")
+    throw InputError(fmt::format("--sampling {} estimates detailed timing; it needs --mode timing", o.sampling));
+  if (sampled) o.mode = "timing";
   // The configuration is resolved (arch and every --set checked) before anything runs.
   timing::GpuConfig gpu_cfg = resolve_gpu_config(o.arch, o.sets);
   // Fail loudly rather than silently running something other than what was asked for.
   if (!o.sets.empty() && o.mode != "timing")
     throw InputError("--set configures the timing model; it needs --mode timing");
-  if (o.sampling != "none")
-    throw NotImplementedError(fmt::format("--sampling {}: sampling methods are not built yet", o.sampling));
+  if (!sampled && (!o.sampling_sets.empty() || o.skip_functional))
+    throw InputError("--sampling-set and --sampling-skip-functional need --sampling METHOD");
+  std::unique_ptr<sampling::SamplingMethod> method;
+  if (sampled) {
+    sampling::check_sampling_sets({o.sampling}, o.sampling_sets);
+    method = sampling::make_method(o.sampling, gpu_cfg, o.sampling_sets, o.skip_functional);
+    if (o.skip_functional && o.verify)
+      throw InputError("--verify: with --sampling-skip-functional predicted work is not emulated, so the results "
+                       "cannot be verified");
+  }
 
   workloads::RunRequest req;
   req.benchmark = o.bench;
@@ -75,7 +90,16 @@ int run_run(const RunOptions& o) {
     progress = std::make_unique<Progress>(o.bench);
     req.on_launch = [p = progress.get()](const workloads::LaunchStat& s, size_t expected) { p->update(s, expected); };
   }
-  workloads::RunOutcome out = workloads::run_benchmark(std::move(req));
+  workloads::RunOutcome out;
+  SampledRun sr;
+  if (method) {
+    sr = run_sampled(o.bench, o.params, gpu_cfg, o.sampling, *method, o.verify, req.on_launch);
+    out = std::move(sr.outcome);
+    out.run_seconds = sr.run_seconds;
+    out.wall_seconds = sr.wall_seconds;
+  } else {
+    out = workloads::run_benchmark(std::move(req));
+  }
   progress.reset();
 
   RunReport rep;
@@ -95,6 +119,7 @@ int run_run(const RunOptions& o) {
     rep.launches.push_back(std::move(rec));
   }
   rep.raw_counters = o.counters;
+  if (method) rep.sampling_summary = sr.summary;
   attach_timing(rep, out.context->device());
   emit_report(rep, o.json);
   if (out.verified && o.json != "-") fmt::print("verification passed\n");
@@ -112,22 +137,28 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   cmd->add_option("--mode", o->mode, "functional or timing (default functional)");
   cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
   cmd->add_option("--set", o->sets, "Override a GPU configuration parameter KEY=VALUE (timing mode; repeatable)");
-  cmd->add_option("--sampling", o->sampling, "Sampling method (default none)");
+  cmd->add_option("--sampling", o->sampling, "Sampling method: none (default), " + method_names());
+  cmd->add_option("--sampling-set", o->sampling_sets, "Override a sampling-method parameter KEY=VALUE (repeatable)");
+  cmd->add_flag("--sampling-skip-functional", o->skip_functional,
+                "Do not emulate predicted work at all (faster; the results are then unverifiable)");
   cmd->add_flag("--verify", o->verify, "Check the results against the CPU reference (exit 1 on mismatch)");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
   cmd->add_flag("--test-corrupt-output", o->corrupt)->group("");
-  cmd->callback([o, &action, program = std::move(program)] {
+  cmd->callback([o, cmd, &action, program = std::move(program)] {
     if (program.empty()) {
       if (o->bench.empty()) throw CLI::ValidationError("run", "give a benchmark name, or -- PROGRAM [ARGS...]");
+      o->mode_given = cmd->get_option("--mode")->count() > 0;
       action = [o] { return run_run(*o); };
       return;
     }
     if (!o->bench.empty()) throw CLI::ValidationError("run", "give a benchmark or -- PROGRAM, not both");
-    if (o->verify || o->corrupt || o->counters || o->progress || !o->params.empty())
-      throw CLI::ValidationError("run", "--param, --verify, --counters and --progress apply to benchmarks, not to -- PROGRAM");
+    if (o->verify || o->corrupt || o->counters || o->progress || !o->params.empty() || !o->sampling_sets.empty() ||
+        o->skip_functional)
+      throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set and "
+                                        "--sampling-skip-functional apply to benchmarks, not to -- PROGRAM");
     ProgramRunOptions p{program, o->mode, o->arch, o->sampling, o->json, o->sets};
     action = [p] { return run_opencl_program(p); };
   });

@@ -115,7 +115,9 @@ int run_opencl_program(const ProgramRunOptions& o) {
   (void)resolve_gpu_config(o.arch, o.sets);
   if (!o.sets.empty() && o.mode != "timing") throw InputError("--set configures the timing model; it needs --mode timing");
   if (o.sampling != "none")
-    throw NotImplementedError(fmt::format("--sampling {}: sampling methods are not built yet", o.sampling));
+    throw NotImplementedError(fmt::format("--sampling {} for OpenCL programs (-- PROGRAM); the sampling methods run "
+                                          "built-in benchmarks (strobe run BENCH --sampling {})",
+                                          o.sampling, o.sampling));
   const std::string vendors = opencl_vendors_dir();
 
   ScratchDir scratch;
