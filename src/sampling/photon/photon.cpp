@@ -57,7 +57,8 @@ const char* mode_name(Mode m) {
 class PhotonLaunch final : public timing::LaunchObserver {
  public:
   PhotonLaunch(const PhotonParams& p, const MethodOptions& o, const OnlineAnalysis& a, const ProgramTables& t)
-      : p_(p), skip_(o.skip_functional), a_(a), t_(t), warp_(p.warp_window, p.delta) {
+      : p_(p), skip_(o.skip_functional), a_(a), t_(t), warp_(p.warp_window, p.delta),
+        group_window_(std::max<uint64_t>(2, p.warp_window * a.workgroups / std::max<uint64_t>(a.warps, 1))) {
     const size_t waves = size_t(o.gpu.num_cus * o.gpu.simds_per_cu * o.gpu.wave_slots_per_simd);
     begin_.assign(waves, 0);
     first_issue_.assign(waves, UINT64_MAX);
@@ -99,12 +100,32 @@ class PhotonLaunch final : public timing::LaunchObserver {
     }
     if (!warp_eligible_ || mode_ == Mode::Warp || key_[w] != dominant_) return;
     warp_.add(double(begin_[w]), double(cycle));
-    if (warp_.stable()) switch_to(Mode::Warp, cycle);
+    // A work-group holds its resources until its slowest warp retires, so the predicted unit
+    // is the group: its residency must be stable too, and its mean is what predicted groups take.
+    if (warp_.stable() && groups_ && groups_->stable()) switch_to(Mode::Warp, cycle);
+  }
+
+  void workgroup_end(uint64_t id, uint64_t dispatched, uint64_t cycle) override {
+    if (!warp_eligible_ || mode_ == Mode::Warp) return;
+    // Groups are fed in dispatch order, each once every earlier group has retired: fed in
+    // retirement order, a window closes on the groups that happened to finish quickly.
+    // The window spans at least one generation of resident groups, so a generation that
+    // happens to run quickly after the initial fill drains is not mistaken for the steady state.
+    if (!groups_) groups_.emplace(std::max<uint64_t>(group_window_, peak_resident_), p_.delta);
+    --resident_;
+    pending_[id] = {dispatched, cycle};
+    for (auto it = pending_.begin(); it != pending_.end() && it->first == next_group_; it = pending_.erase(it)) {
+      groups_->add(double(it->second.first), double(it->second.second));
+      ++next_group_;
+    }
   }
 
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
                                             uint64_t) override {
-    if (mode_ == Mode::Detailed) return std::nullopt;
+    if (mode_ == Mode::Detailed) {
+      peak_resident_ = std::max(peak_resident_, ++resident_);
+      return std::nullopt;
+    }
     const uint64_t before = stats.wave_instructions;
     double cycles = 0;
     if (mode_ == Mode::Warp) {
@@ -139,7 +160,7 @@ class PhotonLaunch final : public timing::LaunchObserver {
   void switch_to(Mode m, uint64_t cycle) {
     if (mode_ == Mode::Detailed) switch_cycle_ = cycle;
     mode_ = m;
-    if (m == Mode::Warp) warp_time_ = warp_.mean_duration(p_.warp_window);
+    if (m == Mode::Warp) warp_time_ = groups_->mean_duration(groups_->window());
   }
 
   double overhead() const { return overhead_n_ ? overhead_sum_ / double(overhead_n_) : 0.0; }
@@ -190,7 +211,11 @@ class PhotonLaunch final : public timing::LaunchObserver {
   std::vector<uint8_t> stable_;
   std::vector<double> bb_time_, wave_cycles_;
   double stable_share_ = 0;
-  StabilityDetector warp_;
+  StabilityDetector warp_;                    // dominant warps
+  std::optional<StabilityDetector> groups_;   // work-groups in dispatch order (made at the first retirement)
+  uint64_t group_window_, resident_ = 0, peak_resident_ = 0;
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> pending_;  // retired out of order: id -> (dispatch, retire)
+  uint64_t next_group_ = 0;
   uint64_t dominant_ = 0;
   bool warp_eligible_ = false;
   double warp_time_ = 0, overhead_sum_ = 0;

@@ -115,11 +115,13 @@ class PkpObserver final : public timing::LaunchObserver {
   }
   uint64_t poll_interval() const override { return interval_; }
   void poll(uint64_t cycle, uint64_t insts) override {
-    if (stopped_) return;
-    if (ipc_.empty()) start_ = cycle - interval_;
+    // The window opens at the first issued instruction: the launch overhead's zero IPC is idle,
+    // not stable.
+    if (!started_) start_ = cycle - interval_, started_ = true;
+    if (stopped_ || insts == 0) return;
     const double ipc = double(insts) / double(cycle - start_);
     ipc_.push_back(ipc);
-    if (ipc_.size() < samples_ || insts == 0) return;
+    if (ipc_.size() < samples_) return;
     double mean = 0, var = 0;
     for (size_t i = ipc_.size() - samples_; i < ipc_.size(); ++i) mean += ipc_[i];
     mean /= double(samples_);
@@ -145,7 +147,7 @@ class PkpObserver final : public timing::LaunchObserver {
   std::vector<double> ipc_;
   uint64_t start_ = 0, stop_cycles_ = 0, stop_insts_ = 0, predicted_ = 0;
   double stop_ipc_ = 0;
-  bool stopped_ = false;
+  bool stopped_ = false, started_ = false;
 };
 
 class Pka final : public SamplingMethod {

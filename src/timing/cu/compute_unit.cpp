@@ -102,6 +102,8 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
   lc_->executor->init_workgroup(*g.wg, linear_id, index_ * p_.res.max_workgroups + gi);
   g.active = true;
   g.predicted = false;
+  g.dispatched = now.value();
+  g.id = linear_id;
   g.slots.clear();
   g.live_waves = uint32_t(g.wg->waves.size());
   ++resident_wgs_;
@@ -167,6 +169,7 @@ void ComputeUnit::finish_workgroup(WgState& g, Cycle now) {
   lds_used_ -= lc_->needs.lds_bytes;
   fstats_.wavefronts += g.wg->waves.size();
   ++fstats_.workgroups;
+  if (lc_->observer && !g.predicted) [[unlikely]] lc_->observer->workgroup_end(g.id, g.dispatched, now.value());
   engine_.schedule(now, lc_->dispatcher, 0, index_);
 }
 

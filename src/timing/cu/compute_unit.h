@@ -127,6 +127,8 @@ class ComputeUnit : public Component {
     bool active = false;
     bool predicted = false;             // resources held for a duration the observer predicted
     uint32_t live_waves = 0;
+    uint64_t dispatched = 0;            // cycle the group was dispatched
+    uint64_t id = 0;                    // linear work-group id
     std::vector<uint32_t> slots;
     std::vector<uint8_t> simds;         // predicted: the SIMD each wave's resources were taken from
     std::unique_ptr<emu::WorkGroup> wg;

@@ -29,6 +29,9 @@ class LaunchObserver {
   virtual void basic_block(WaveKey w, uint32_t start_pc, uint32_t insts, uint64_t issue, uint64_t end) = 0;
   /// Wave `w` retired at `cycle`.
   virtual void wave_end(WaveKey w, uint64_t cycle) = 0;
+  /// Work-group `id` (linear, in dispatch order), simulated in detail and dispatched at
+  /// `dispatched`, retired its last wave at `cycle` (its resources are free from then on).
+  virtual void workgroup_end(uint64_t id, uint64_t dispatched, uint64_t cycle) {}
   /// Asked for every work-group as it is dispatched at `cycle` (initialised, not yet run).
   /// Returning a duration makes the model hold the group's resources that many cycles without
   /// simulating it; the observer then runs it functionally itself (through `ex`, counting into
