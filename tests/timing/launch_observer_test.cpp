@@ -91,5 +91,20 @@ TEST(LaunchObserver, PredictedWorkGroupsStillComputeTheirResults) {
   EXPECT_EQ(obs.block_insts, t.detailed_wave_instructions);
 }
 
+TEST(LaunchObserver, RegressionPredictionLongerThanTheWatchdogIsNotADeadlock) {
+  // spmv's heaviest rows made Photon predict groups longer than the watchdog's window; the
+  // watchdog took the wait for their scheduled retirement as a hung machine.
+  KernelHarness h("valu_peak", "fma_peak");
+  Gpu gpu(r9nano({"gpu.num_cus=4", "sim.watchdog_cycles=3000"}));
+  const uint32_t items = 8 * 64;
+  const uint64_t out = h.zeros(items * 4);
+  CountingObserver obs;
+  obs.duration = 20000;
+  obs.predict = [](uint64_t g) { return g > 0; };
+  const LaunchTiming t = gpu.run(h.dispatch(items, 64, {out, 2}), h.mem, &obs);
+  EXPECT_GE(t.cycles, 20000u);
+  EXPECT_EQ(obs.predicted_groups, 7u);
+}
+
 }  // namespace
 }  // namespace strobe::timing

@@ -120,6 +120,7 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
         ++slots_used_[simd], vgprs_used_[simd] += n.vgprs_per_wave, sgprs_used_[simd] += n.sgprs_per_wave;
         g.simds.push_back(uint8_t(simd));
       }
+      ++lc_->predicted_outstanding;
       engine_.schedule(now + *cycles, this, kPredictedDone, gi);
       return;
     }
@@ -156,6 +157,7 @@ void ComputeUnit::launch_workgroup(Cycle now, uint64_t linear_id) {
 
 void ComputeUnit::retire_predicted(uint32_t gi, Cycle now) {
   WgState& g = wgs_[gi];
+  --lc_->predicted_outstanding;
   const WorkgroupNeeds& n = lc_->needs;
   for (uint8_t simd : g.simds)
     --slots_used_[simd], vgprs_used_[simd] -= n.vgprs_per_wave, sgprs_used_[simd] -= n.sgprs_per_wave;

@@ -53,6 +53,9 @@ struct LaunchContext {
   /// it to the same wave issuing its next instruction (or retiring), i.e. its interval.
   uint64_t* interval_sum = nullptr;
   uint32_t* interval_count = nullptr;
+  /// Work-groups an observer predicted whose retirement is still scheduled: progress the
+  /// watchdog must wait for, however long the prediction.
+  mutable uint64_t predicted_outstanding = 0;
 };
 
 class ComputeUnit : public Component {
