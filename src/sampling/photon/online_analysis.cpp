@@ -12,18 +12,11 @@ namespace strobe::sampling {
 
 namespace {
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /// The random projection direction of block `pc` of kernel `kernel_seed`: `dims` values in
 /// [-1, 1]. Different kernels get unrelated directions, so their GPU BBVs never match.
 void direction(uint64_t kernel_seed, uint32_t pc, uint32_t dims, double* out) {
   uint64_t s = kernel_seed ^ (uint64_t(pc) * 0xD6E8FEB86659FD93ull);
-  for (uint32_t k = 0; k < dims; ++k) out[k] = double(splitmix(s) >> 11) * 0x1.0p-52 - 1.0;
+  for (uint32_t k = 0; k < dims; ++k) out[k] = double(splitmix64(s) >> 11) * 0x1.0p-52 - 1.0;
 }
 
 }  // namespace

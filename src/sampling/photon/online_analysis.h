@@ -9,6 +9,7 @@
 
 #include "emu/dispatch.h"
 #include "emu/memory.h"
+#include "sampling/stats/mix.h"
 
 namespace strobe::sampling {
 
@@ -37,12 +38,7 @@ struct OnlineAnalysis {
 
 /// Order-independent key of a warp's basic-block multiset, accumulated one block at a time
 /// (the timing model's observer and the analysis build it the same way).
-inline uint64_t block_key(uint32_t start_pc) {
-  uint64_t z = uint64_t(start_pc) + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+inline uint64_t block_key(uint32_t start_pc) { return mix64(uint64_t(start_pc) + 0x9E3779B97F4A7C15ull); }
 
 /// One sampled warp's basic blocks: start instruction index -> executions.
 using WarpBlocks = std::map<uint32_t, uint32_t>;

@@ -4,6 +4,8 @@
 #include <Eigen/Dense>
 #include <algorithm>
 
+#include "sampling/stats/mix.h"
+
 namespace strobe::sampling {
 namespace {
 
@@ -12,12 +14,7 @@ class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
   /// Next 64 random bits.
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
+  uint64_t next() { return splitmix64(state_); }
   /// Uniform double in [0, 1) from the top 53 bits.
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
