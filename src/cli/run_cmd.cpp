@@ -159,7 +159,8 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
         o->skip_functional)
       throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set and "
                                         "--sampling-skip-functional apply to benchmarks, not to -- PROGRAM");
-    ProgramRunOptions p{program, o->mode, o->arch, o->sampling, o->json, o->sets};
+    ProgramRunOptions p{program, o->mode, o->arch, o->sampling, o->json, o->sets,
+                        cmd->get_option("--mode")->count() > 0};
     action = [p] { return run_opencl_program(p); };
   });
 }

@@ -16,6 +16,7 @@
 
 #include "cli/gpu_config_options.h"
 #include "common/error.h"
+#include "sampling/method.h"
 
 extern char** environ;
 
@@ -106,18 +107,25 @@ std::string opencl_vendors_dir() {
               "next to this executable (configure with -DSTROBE_BUILD_OPENCL=ON)");
 }
 
-int run_opencl_program(const ProgramRunOptions& o) {
+int run_opencl_program(ProgramRunOptions o) {
   if (o.command.empty()) throw InputError("nothing to run after --");
+  if (o.sampling != "none") {
+    // A sampling method estimates detailed timing: it implies the timing model.
+    if (o.mode == "functional" && o.mode_given)
+      throw InputError(fmt::format("--sampling {} estimates detailed timing; it needs --mode timing", o.sampling));
+    o.mode = "timing";
+    const auto method = sampling::make_method(o.sampling, resolve_gpu_config(o.arch, o.sets), {}, false);
+    if (method->passes() > 1)
+      throw NotImplementedError(fmt::format("--sampling {} for OpenCL programs: the method makes {} passes over the "
+                                            "workload, and a program runs once (use strobe run BENCH --sampling {})",
+                                            o.sampling, method->passes(), o.sampling));
+  }
   if (o.mode != "functional" && o.mode != "timing")
     throw InputError(fmt::format("--mode '{}': expected functional or timing", o.mode));
   // Checked here, so a bad --arch or --set is a usage error rather than a platform that fails
   // to appear inside the program.
   (void)resolve_gpu_config(o.arch, o.sets);
   if (!o.sets.empty() && o.mode != "timing") throw InputError("--set configures the timing model; it needs --mode timing");
-  if (o.sampling != "none")
-    throw NotImplementedError(fmt::format("--sampling {} for OpenCL programs (-- PROGRAM); the sampling methods run "
-                                          "built-in benchmarks (strobe run BENCH --sampling {})",
-                                          o.sampling, o.sampling));
   const std::string vendors = opencl_vendors_dir();
 
   ScratchDir scratch;

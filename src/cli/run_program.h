@@ -11,13 +11,14 @@ struct ProgramRunOptions {
   std::vector<std::string> command;  ///< PROGRAM and its arguments
   std::string mode = "functional", arch = "r9nano", sampling = "none", json;
   std::vector<std::string> sets;
+  bool mode_given = false;  ///< --mode was on the command line (not the default)
 };
 
 /// Runs the program with the strobe OpenCL platform as the only one it can see (through
 /// OCL_ICD_VENDORS; nothing is installed), passes the simulation options on in STROBE_*
 /// variables, and prints a summary of the platform's report on stderr. Returns the program's
 /// exit status (128 + N when signal N ended it). Throws InputError for bad options.
-int run_opencl_program(const ProgramRunOptions& o);
+int run_opencl_program(ProgramRunOptions o);
 
 /// The directory holding strobe.icd for the build this executable belongs to: `vendors/` next
 /// to the executable, else the build tree it was configured in. Throws strobe::Error if the

@@ -66,8 +66,10 @@ Settings settings_from_env() {
   s.json = env("STROBE_JSON");
   if (!s.sets.empty() && s.mode != "timing")
     throw InputError("STROBE_SET configures the timing model; it needs STROBE_MODE=timing");
-  if (s.sampling != "none")
-    throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: sampling methods are not built yet", s.sampling));
+  if (s.sampling != "none") {
+    if (s.mode != "timing")
+      throw InputError(fmt::format("STROBE_SAMPLING={} estimates detailed timing; it needs STROBE_MODE=timing", s.sampling));
+  }
   return s;
 }
 
@@ -94,6 +96,15 @@ Platform::Platform(Settings s, timing::GpuConfig cfg)
     : settings_(std::move(s)), config_(std::move(cfg)), device_(std::make_unique<runtime::Device>()),
       t0_(std::chrono::steady_clock::now()) {
   if (timing_mode()) device_->enable_timing(config_);
+  if (settings_.sampling != "none") {
+    // A program runs once, so only single-pass methods (no profiling pass) can sample it.
+    method_ = sampling::make_method(settings_.sampling, config_, {}, false);
+    if (method_->passes() != 1)
+      throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload, and a "
+                                            "program runs once",
+                                            settings_.sampling, method_->passes()));
+    device_->set_dispatch_runner(&method_->runner(0));
+  }
   register_object(&platform_);
   register_object(&device_id_);
 }

@@ -13,6 +13,7 @@
 #include "opencl/scheduler.h"
 #include "runtime/device.h"
 #include "runtime/run_report.h"
+#include "sampling/method.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::opencl {
@@ -66,6 +67,7 @@ class Platform {
   _cl_platform_id platform_;
   _cl_device_id device_id_;
   std::mutex device_mu_;
+  std::unique_ptr<sampling::SamplingMethod> method_;  // declared first: the device points at its runner
   std::unique_ptr<runtime::Device> device_;
   std::chrono::steady_clock::time_point t0_;
   std::atomic<uint64_t> sim_ns_{0};

@@ -117,6 +117,29 @@ TEST(StrobeRun, PassesModeArchAndJsonToThePlatform) {
   fs::remove(path);
 }
 
+TEST(StrobeRun, SinglePassSamplingRunsTheProgramUnderTheMethod) {
+  const std::string path = report_path("sampling");
+  RunResult r = run({STROBE_BINARY, "run", "--sampling", "photon", "--json", path, "--", program_path("matmul")},
+                    {{"STROBE_CACHE_DIR", STROBE_OPENCL_TEST_CACHE}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("mismatches vs CPU=0"));
+  nlohmann::json j = read_json(path);
+  EXPECT_EQ(j["mode"], "timing");
+  EXPECT_EQ(j["sampling"], "photon");
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  for (const auto& k : j["kernels"]) {
+    EXPECT_EQ(k["sampling"]["method"], "photon");
+    EXPECT_EQ(k["cycles"], k["sampling"]["estimated_cycles"]);
+  }
+  fs::remove(path);
+  // PKA profiles the whole workload before sampling it: a program runs once.
+  RunResult pka = run({STROBE_BINARY, "run", "--sampling", "pka", "--", "/bin/true"}, {});
+  EXPECT_EQ(pka.exit_code, 1);
+  EXPECT_THAT(pka.err, HasSubstr("not implemented: --sampling pka for OpenCL programs"));
+  RunResult functional = run({STROBE_BINARY, "run", "--mode", "functional", "--sampling", "photon", "--", "/bin/true"}, {});
+  EXPECT_EQ(functional.exit_code, 2);
+}
+
 TEST(StrobeRun, JsonDashPrintsTheReportAfterTheProgramsOutput) {
   RunResult r = run({STROBE_BINARY, "run", "--json", "-", "--", program_path("profile")},
                     {{"STROBE_CACHE_DIR", STROBE_OPENCL_TEST_CACHE}});
