@@ -111,8 +111,8 @@ class PhotonLaunch final : public timing::LaunchObserver {
     // retirement order, a window closes on the groups that happened to finish quickly.
     // The window spans at least one generation of resident groups, so a generation that
     // happens to run quickly after the initial fill drains is not mistaken for the steady state.
-    if (!groups_) groups_.emplace(std::max<uint64_t>(group_window_, peak_resident_), p_.delta);
-    --resident_;
+    // Every group dispatched before the first retirement is one generation.
+    if (!groups_) groups_.emplace(std::max<uint64_t>(group_window_, detailed_dispatched_), p_.delta);
     pending_[id] = {dispatched, cycle};
     for (auto it = pending_.begin(); it != pending_.end() && it->first == next_group_; it = pending_.erase(it)) {
       groups_->add(double(it->second.first), double(it->second.second));
@@ -123,7 +123,7 @@ class PhotonLaunch final : public timing::LaunchObserver {
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
                                             uint64_t) override {
     if (mode_ == Mode::Detailed) {
-      peak_resident_ = std::max(peak_resident_, ++resident_);
+      if (!groups_) ++detailed_dispatched_;
       return std::nullopt;
     }
     const uint64_t before = stats.wave_instructions;
@@ -213,7 +213,7 @@ class PhotonLaunch final : public timing::LaunchObserver {
   double stable_share_ = 0;
   StabilityDetector warp_;                    // dominant warps
   std::optional<StabilityDetector> groups_;   // work-groups in dispatch order (made at the first retirement)
-  uint64_t group_window_, resident_ = 0, peak_resident_ = 0;
+  uint64_t group_window_, detailed_dispatched_ = 0;
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> pending_;  // retired out of order: id -> (dispatch, retire)
   uint64_t next_group_ = 0;
   uint64_t dominant_ = 0;

@@ -108,9 +108,7 @@ class PkpObserver final : public timing::LaunchObserver {
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
                                             uint64_t) override {
     if (!stopped_) return std::nullopt;
-    const uint64_t before = stats.wave_instructions;
     if (!skip_) ex.run_workgroup(wg, stats);
-    predicted_ += stats.wave_instructions - before;
     return 0;
   }
   uint64_t poll_interval() const override { return interval_; }
@@ -138,14 +136,13 @@ class PkpObserver final : public timing::LaunchObserver {
   uint64_t stop_cycles() const { return stop_cycles_; }
   uint64_t stop_insts() const { return stop_insts_; }
   double stop_ipc() const { return stop_ipc_; }
-  uint64_t predicted() const { return predicted_; }
 
  private:
   uint64_t interval_, samples_;
   double variance_;
   bool skip_;
   std::vector<double> ipc_;
-  uint64_t start_ = 0, stop_cycles_ = 0, stop_insts_ = 0, predicted_ = 0;
+  uint64_t start_ = 0, stop_cycles_ = 0, stop_insts_ = 0;
   double stop_ipc_ = 0;
   bool stopped_ = false, started_ = false;
 };

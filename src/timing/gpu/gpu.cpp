@@ -287,8 +287,8 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   g.sampler->begin(start, uint64_t(cfg.ipc_trace_interval), uint32_t(g.launches));
   g.poller->begin(start, observer, uint32_t(g.launches));
   try {
-    // Progress is an issued instruction or a retired work-group (an observer may hold groups
-    // out of detailed simulation for a long time).
+    // Progress is an issued instruction or a retired work-group; a predicted group's scheduled
+    // retirement is progress still to come, however long the prediction.
     auto progress = [&g] { return g.wave_instructions + g.dispatcher->retired(); };
     uint64_t seen = progress();
     while (!g.dispatcher->finished()) {
