@@ -139,6 +139,42 @@ void Executor::run_wave(Wave& w, WorkGroup& wg, DispatchStats& stats) const {
   stats.lds_instructions += cls[3];
 }
 
+void Executor::run_wave_blocks(Wave& w, WorkGroup& wg, DispatchStats& stats, const uint8_t* ends, BlockFn on_block,
+                               void* block_ctx) const {
+  // run_wave()'s loop plus one byte load per instruction and a call per block.
+  const Handler* fn = handlers().fn.data();
+  const isa::Inst* insts = d_.program->insts.data();
+  const uint32_t n = uint32_t(d_.program->insts.size());
+  ExecContext& ctx = wg.ctx;
+  uint64_t wi = 0, ti = 0, cls[4] = {0, 0, 0, 0};
+  uint32_t start = w.pc, len = 0;
+  while (!w.halted && !w.at_barrier) {
+    const uint32_t pc = w.pc;
+    if (pc >= n) [[unlikely]] {
+      stats.wave_instructions += wi;
+      fault(w, isa::Inst{}, ctx, "program counter left the kernel's code");
+    }
+    const isa::Inst& in = insts[pc];
+    if (len == 0) start = pc;
+    ++wi, ++len;
+    ti += std::popcount(w.exec());
+    ++cls[kMemClass[size_t(in.enc)]];
+    ctx.branch_taken = false;
+    fn[size_t(in.op)](w, in, ctx);
+    w.pc = ctx.branch_taken ? ctx.branch_target : pc + 1;
+    if (ends[pc]) {
+      on_block(block_ctx, start, len);
+      len = 0;
+    }
+  }
+  if (len) on_block(block_ctx, start, len);
+  stats.wave_instructions += wi;
+  stats.thread_instructions += ti;
+  stats.vector_memory_instructions += cls[1];
+  stats.scalar_memory_instructions += cls[2];
+  stats.lds_instructions += cls[3];
+}
+
 void Executor::step(Wave& w, WorkGroup& wg, DispatchStats& stats) const {
   if (w.halted || w.at_barrier) return;
   if (w.pc >= d_.program->insts.size()) fault(w, isa::Inst{}, wg.ctx, "program counter left the kernel's code");

@@ -46,6 +46,13 @@ class Executor {
   void init_workgroup(WorkGroup& wg, uint64_t linear_id, uint32_t slot = 0);
   /// Runs `w` until it halts or reaches s_barrier. Faults throw FaultError.
   void run_wave(Wave& w, WorkGroup& wg, DispatchStats& stats) const;
+  /// Receives a basic block run_wave_blocks() completed: `start_pc` and its instruction count.
+  using BlockFn = void (*)(void* ctx, uint32_t start_pc, uint32_t instructions);
+  /// run_wave() that also reports every basic block the wave completes: a block ends after an
+  /// instruction whose `ends[pc]` is non-zero, and the partial block before a halt or barrier
+  /// is reported too. As fast as run_wave() (the sampling methods' predicted work runs here).
+  void run_wave_blocks(Wave& w, WorkGroup& wg, DispatchStats& stats, const uint8_t* ends, BlockFn fn,
+                       void* ctx) const;
   /// Executes exactly one instruction of `w` (the timing model's entry point).
   void step(Wave& w, WorkGroup& wg, DispatchStats& stats) const;
   /// Releases waves waiting at a barrier once every non-halted wave has arrived; true if released.

@@ -1,4 +1,4 @@
-// Functional execution of a work-group one instruction at a time, reporting each basic block a
+// Functional execution of a work-group at full emulation speed, reporting each basic block a
 // wave completes (the timing model's definition: straight-line code up to a branch, s_barrier or
 // s_endpgm). The sampling methods' analyses and predictions run work through this.
 #pragma once
@@ -16,22 +16,17 @@ namespace strobe::sampling {
 template <class OnBlock>
 void run_workgroup_blocks(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
                           const std::vector<uint8_t>& ends, OnBlock&& on_block) {
+  struct Sink {
+    OnBlock* fn;
+    uint32_t wave;
+  } sink{&on_block, 0};
+  const auto call = [](void* c, uint32_t start, uint32_t n) {
+    auto* s = static_cast<Sink*>(c);
+    (*s->fn)(s->wave, start, n);
+  };
   do {
-    for (uint32_t i = 0; i < uint32_t(wg.waves.size()); ++i) {
-      emu::Wave& w = wg.waves[i];
-      uint32_t start = w.pc, n = 0;
-      while (!w.halted && !w.at_barrier) {
-        const uint32_t pc = w.pc;
-        if (n == 0) start = pc;
-        ex.step(w, wg, stats);  // faults (FaultError) on a PC outside the program first
-        ++n;
-        if (ends[pc]) {
-          on_block(i, start, n);
-          n = 0;
-        }
-      }
-      if (n) on_block(i, start, n);
-    }
+    for (sink.wave = 0; sink.wave < uint32_t(wg.waves.size()); ++sink.wave)
+      ex.run_wave_blocks(wg.waves[sink.wave], wg, stats, ends.data(), call, &sink);
   } while (emu::Executor::try_release_barrier(wg));
   stats.wavefronts += wg.waves.size();
   ++stats.workgroups;
