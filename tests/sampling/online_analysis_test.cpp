@@ -42,6 +42,15 @@ TEST(WarpTypes, TypeKeyMatchesTheSumOfBlockKeys) {
   EXPECT_EQ(a.types[0].key, block_key(0) + block_key(4) + block_key(4));
 }
 
+TEST(WarpImbalance, IsTheLongestSampledWarpOverTheMean) {
+  // Instructions per warp: 10, 10, 7 and one running block 4 ten times (34); the mean is 61 / 4.
+  const std::vector<WarpBlocks> even = {{{0, 1}, {4, 2}}, {{0, 1}, {4, 2}}};
+  EXPECT_DOUBLE_EQ(build_analysis(even, lengths(), 1, 16).warp_imbalance(), 1.0);
+  const std::vector<WarpBlocks> warps = {{{0, 1}, {4, 2}}, {{0, 1}, {4, 2}}, {{0, 1}, {7, 1}}, {{0, 1}, {4, 10}}};
+  EXPECT_DOUBLE_EQ(build_analysis(warps, lengths(), 1, 16).warp_imbalance(), 34.0 / (61.0 / 4));
+  EXPECT_DOUBLE_EQ(OnlineAnalysis{}.warp_imbalance(), 1.0);
+}
+
 TEST(BasicBlockDistribution, SharesAreInstructionWeightedAndSumToOne) {
   const std::vector<WarpBlocks> warps = {{{0, 1}, {4, 2}}, {{0, 1}, {7, 1}}};
   const OnlineAnalysis a = build_analysis(warps, lengths(), 1, 16);

@@ -2,6 +2,7 @@
 // and derive the basic-block distribution, the warp types and the GPU BBV.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -34,6 +35,13 @@ struct OnlineAnalysis {
   /// Share of sampled warps in the most common type.
   double dominant_share() const { return types.empty() ? 0.0 : double(types[0].warps) / double(sampled_warps); }
   double instructions_per_warp() const { return sampled_warps ? double(sampled_instructions) / double(sampled_warps) : 0.0; }
+  /// The longest sampled warp's instructions over the mean: 1 when every warp does equal work.
+  double warp_imbalance() const {
+    uint64_t longest = 0;
+    for (const WarpType& t : types) longest = std::max(longest, t.instructions);
+    const double mean = instructions_per_warp();
+    return mean > 0 ? double(longest) / mean : 1.0;
+  }
 };
 
 /// Order-independent key of a warp's basic-block multiset, accumulated one block at a time

@@ -31,12 +31,13 @@ using timing::InstInfo;
 using timing::IssueType;
 
 struct PhotonParams {
-  double sample_fraction, delta, bb_share, warp_share, kernel_distance;
+  double sample_fraction, delta, bb_share, warp_share, kernel_distance, max_imbalance;
   uint32_t bb_window, warp_window, dims;
   bool kernel_level, warp_level, bb_level;
   explicit PhotonParams(const MethodOptions& o)
       : sample_fraction(o.param("sample_fraction")), delta(o.param("delta")), bb_share(o.param("bb_stable_share")),
         warp_share(o.param("dominant_warp_share")), kernel_distance(o.param("kernel_distance")),
+        max_imbalance(o.param("max_warp_imbalance")),
         bb_window(uint32_t(o.param("bb_window"))), warp_window(uint32_t(o.param("warp_window"))),
         dims(uint32_t(o.param("bbv_dims"))), kernel_level(o.param("kernel_level") != 0),
         warp_level(o.param("warp_level") != 0), bb_level(o.param("bb_level") != 0) {}
@@ -67,7 +68,12 @@ class PhotonLaunch final : public timing::LaunchObserver {
     stable_.assign(t.ends.size(), 0);
     bb_time_.assign(t.ends.size(), -1.0);
     dominant_ = a.types.empty() ? 0 : a.types[0].key;
-    warp_eligible_ = p.warp_level && a.dominant_share() > p.warp_share;
+    // Block and warp times are measured on the resident population. A warp much longer than the
+    // mean outlives that population and runs its tail on an emptier GPU, where its blocks take
+    // a fraction of the measured time (spmv's power-law rows), so such kernels stay detailed.
+    balanced_ = a.warp_imbalance() <= p.max_imbalance;
+    bb_eligible_ = p.bb_level && balanced_;
+    warp_eligible_ = p.warp_level && balanced_ && a.dominant_share() > p.warp_share;
     l1_latency_ = double(o.gpu.l1v_latency);
     l2_latency_ = double(o.gpu.l2_latency);
   }
@@ -81,7 +87,7 @@ class PhotonLaunch final : public timing::LaunchObserver {
   void basic_block(timing::WaveKey w, uint32_t start, uint32_t insts, uint64_t issue, uint64_t end) override {
     key_[w] += block_key(start);
     if (first_issue_[w] == UINT64_MAX) first_issue_[w] = issue;
-    if (mode_ != Mode::Detailed || !p_.bb_level) return;
+    if (mode_ != Mode::Detailed || !bb_eligible_) return;
     auto& det = detectors_[start];
     if (!det) det = std::make_unique<StabilityDetector>(p_.bb_window, p_.delta);
     det->add(double(issue), double(end));
@@ -154,6 +160,8 @@ class PhotonLaunch final : public timing::LaunchObserver {
   uint64_t predicted_instructions() const { return predicted_; }
   uint64_t predicted_groups() const { return predicted_groups_; }
   double stable_share() const { return stable_share_; }
+  /// False when warp imbalance ruled out basic-block and warp sampling for the launch.
+  bool balanced() const { return balanced_; }
   double warp_time() const { return warp_time_; }
 
  private:
@@ -217,7 +225,7 @@ class PhotonLaunch final : public timing::LaunchObserver {
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> pending_;  // retired out of order: id -> (dispatch, retire)
   uint64_t next_group_ = 0;
   uint64_t dominant_ = 0;
-  bool warp_eligible_ = false;
+  bool balanced_ = true, bb_eligible_ = false, warp_eligible_ = false;
   double warp_time_ = 0, overhead_sum_ = 0;
   uint64_t overhead_n_ = 0, switch_cycle_ = 0, predicted_ = 0, predicted_groups_ = 0;
   const uint64_t* sum_ = nullptr;
@@ -246,7 +254,8 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
     rec->emulated = !o_.skip_functional;
     rec->detail = {{"sampled_workgroups", a.sampled_workgroups},
                    {"warp_types", a.types.size()},
-                   {"dominant_warp_share", a.dominant_share()}};
+                   {"dominant_warp_share", a.dominant_share()},
+                   {"warp_imbalance", a.warp_imbalance()}};
     runtime::LaunchResult r;
     if (const KernelRecord* m = p_.kernel_level ? match(a) : nullptr) {
       predict_kernel(d, mem, gpu, a, *m, *rec, r);
@@ -255,6 +264,7 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
       auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       rec->level = obs.mode() == Mode::Detailed ? "detailed" : mode_name(obs.mode());
       rec->detailed_instructions = lt->detailed_wave_instructions;
+      if (!obs.balanced()) rec->detail["imbalance_fallback"] = true;
       rec->predicted_instructions = obs.predicted_instructions();
       rec->estimated_cycles = lt->cycles;
       if (obs.mode() != Mode::Detailed) {
@@ -346,6 +356,7 @@ STROBE_SAMPLING_METHOD(
      {"dominant_warp_share", 0.95, 0.0, 1.0, "share of warps the dominant type needs for warp sampling"},
      {"kernel_distance", 0.05, 0.0, 2.0, "GPU BBV distance (mean absolute per dimension) within which an earlier kernel matches"},
      {"bbv_dims", 16, 1, 256, "dimensions of the random projection of a warp's BBV"},
+     {"max_warp_imbalance", 8, 1, 1e9, "longest over mean sampled-warp instructions above which basic-block and warp sampling are not used"},
      {"kernel_level", 1, 0, 1, "1: enable kernel sampling"},
      {"warp_level", 1, 0, 1, "1: enable warp sampling"},
      {"bb_level", 1, 0, 1, "1: enable basic-block sampling"}},
