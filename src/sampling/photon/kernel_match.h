@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,9 +29,14 @@ struct KernelMatch {
 /// The earlier launch whose GPU BBV lies within `threshold` of `gpu_bbv` and whose warp count is
 /// closest to `warps` (ties: the smaller distance, then the earlier launch). A launch with fewer
 /// warps than the GPU has compute units only matches one with the same warp count, since its
-/// time depends on how few cores it occupies. Records without an IPC never match.
+/// time depends on how few cores it occupies. A record whose warp count or sampled instructions
+/// per warp differ from the launch's by more than a factor `max_ratio` never matches: the BBV
+/// holds instruction fractions, blind to trip counts, and the same loop over a quarter of the
+/// warps or a ninth of the depth runs at another IPC. Records without an IPC never match.
 std::optional<KernelMatch> match_kernel(const std::vector<KernelRecord>& history, const std::vector<double>& gpu_bbv,
-                                        uint64_t warps, uint32_t num_cus, double threshold, uint32_t dims);
+                                        uint64_t warps, double insts_per_sampled_warp, uint32_t num_cus,
+                                        double threshold, uint32_t dims,
+                                        double max_ratio = std::numeric_limits<double>::infinity());
 
 /// Instructions Photon predicts for a launch from its sample and its match: the match's count
 /// scaled by the ratio of sampled instructions per warp and by the warp counts.

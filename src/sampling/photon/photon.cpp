@@ -31,13 +31,13 @@ using timing::InstInfo;
 using timing::IssueType;
 
 struct PhotonParams {
-  double sample_fraction, delta, bb_share, warp_share, kernel_distance, max_imbalance;
+  double sample_fraction, delta, bb_share, warp_share, kernel_distance, kernel_size_ratio, max_imbalance;
   uint32_t bb_window, warp_window, dims;
   bool kernel_level, warp_level, bb_level;
   explicit PhotonParams(const MethodOptions& o)
       : sample_fraction(o.param("sample_fraction")), delta(o.param("delta")), bb_share(o.param("bb_stable_share")),
         warp_share(o.param("dominant_warp_share")), kernel_distance(o.param("kernel_distance")),
-        max_imbalance(o.param("max_warp_imbalance")),
+        kernel_size_ratio(o.param("kernel_size_ratio")), max_imbalance(o.param("max_warp_imbalance")),
         bb_window(uint32_t(o.param("bb_window"))), warp_window(uint32_t(o.param("warp_window"))),
         dims(uint32_t(o.param("bbv_dims"))), kernel_level(o.param("kernel_level") != 0),
         warp_level(o.param("warp_level") != 0), bb_level(o.param("bb_level") != 0) {}
@@ -299,7 +299,8 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
 
   /// The earlier kernel this launch can take its IPC from, or nullptr.
   const KernelRecord* match(const OnlineAnalysis& a) {
-    const auto m = match_kernel(history_, a.gpu_bbv, a.warps, o_.gpu.num_cus, p_.kernel_distance, p_.dims);
+    const auto m = match_kernel(history_, a.gpu_bbv, a.warps, a.instructions_per_warp(), o_.gpu.num_cus,
+                                p_.kernel_distance, p_.dims, p_.kernel_size_ratio);
     if (!m) return nullptr;
     last_distance_ = m->distance;
     return &history_[m->index];
@@ -355,6 +356,7 @@ STROBE_SAMPLING_METHOD(
      {"bb_stable_share", 0.95, 0.0, 1.0, "share of sampled instructions in stable block types that switches to basic-block sampling"},
      {"dominant_warp_share", 0.95, 0.0, 1.0, "share of warps the dominant type needs for warp sampling"},
      {"kernel_distance", 0.05, 0.0, 2.0, "GPU BBV distance (mean absolute per dimension) within which an earlier kernel matches"},
+     {"kernel_size_ratio", 1.5, 1, 1e9, "largest ratio between a launch's and its match's warp counts, and between their sampled instructions per warp"},
      {"bbv_dims", 16, 1, 256, "dimensions of the random projection of a warp's BBV"},
      {"max_warp_imbalance", 8, 1, 1e9, "longest over mean sampled-warp instructions above which basic-block and warp sampling are not used"},
      {"kernel_level", 1, 0, 1, "1: enable kernel sampling"},
