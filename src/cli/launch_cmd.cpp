@@ -26,7 +26,7 @@ struct LaunchOptions {
   std::vector<std::string> args;
   std::vector<std::string> sets;
   bool counters = false;
-  std::string dump, mode = "functional", arch = "r9nano", json;
+  std::string dump, mode = "functional", arch = "r9nano", json, memory_check = "page";
 };
 
 /// Buffers created for the launch, remembered so --dump can write them back.
@@ -82,8 +82,10 @@ int run_launch(const LaunchOptions& o) {
   uint32_t local_dims = 0;
   cfg.local = parse_dims(o.local, "--local", &local_dims);
 
+  const emu::MemoryCheck memory_check = emu::parse_memory_check(o.memory_check);
   auto t0 = std::chrono::steady_clock::now();
   runtime::Device dev;
+  dev.set_memory_check(memory_check);
   if (o.mode == "timing") dev.enable_timing(gpu_cfg);
   runtime::Module& mod = dev.load(o.file);
   mod.code_object().kernel(o.kernel);  // a missing kernel is reported before any buffer is read
@@ -135,6 +137,9 @@ void add_launch_command(CLI::App& app, Action& action) {
   cmd->add_option("--mode", o->mode, "functional or timing (default functional)");
   cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
   cmd->add_option("--set", o->sets, "Override a GPU configuration parameter KEY=VALUE (repeatable)");
+  cmd->add_option("--memory-check", o->memory_check,
+                  "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
+                  "warning) or strict (every such access is a fault)");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->callback([o, &action] { action = [o] { return run_launch(*o); }; });

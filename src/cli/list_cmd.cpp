@@ -1,4 +1,4 @@
-// `strobe list [--json]`: the registered benchmarks with their parameters and defaults.
+// `strobe list [--json [FILE|-]]`: the registered benchmarks with their parameters and defaults.
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -6,15 +6,17 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "common/atomic_file.h"
 #include "workloads/benchmark.h"
 
 namespace strobe::cli {
 
 namespace {
 
-int run_list(bool json) {
+/// `json`: empty for the text listing, "-" for JSON on stdout, or a path to write it to.
+int run_list(const std::string& json) {
   auto all = workloads::Registry::instance().all();
-  if (json) {
+  if (!json.empty()) {
     auto arr = nlohmann::json::array();
     for (const auto* b : all) {
       auto params = nlohmann::json::array();
@@ -30,7 +32,9 @@ int run_list(bool json) {
       }
       arr.push_back({{"name", b->name}, {"description", b->description}, {"params", std::move(params)}});
     }
-    fmt::print("{}\n", nlohmann::json{{"benchmarks", std::move(arr)}}.dump(2));
+    const std::string text = nlohmann::json{{"benchmarks", std::move(arr)}}.dump(2) + "\n";
+    if (json == "-") fmt::print("{}", text);
+    else write_file_atomic(json, text);
     return 0;
   }
   for (const auto* b : all) {
@@ -45,10 +49,15 @@ int run_list(bool json) {
 }  // namespace
 
 void add_list_command(CLI::App& app, Action& action) {
-  auto json = std::make_shared<bool>(false);
+  auto json = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("list", "List the built-in benchmarks and their parameters");
-  cmd->add_flag("--json", *json, "Print the list as JSON");
-  cmd->callback([json, &action] { action = [json] { return run_list(*json); }; });
+  // `--json` alone keeps meaning stdout; `--json FILE|-` is the form every other command takes.
+  auto* opt = cmd->add_option("--json", *json, "Write the list as JSON to FILE, or - (or nothing) for stdout")
+                  ->expected(0, 1);
+  cmd->callback([json, opt, &action] {
+    if (opt->count() > 0 && json->empty()) *json = "-";
+    action = [json] { return run_list(*json); };
+  });
 }
 
 }  // namespace strobe::cli

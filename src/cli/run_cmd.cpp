@@ -26,7 +26,7 @@ namespace {
 struct RunOptions {
   std::string bench;
   std::vector<std::string> params, sets, sampling_sets;
-  std::string mode = "functional", arch = "r9nano", sampling = "none", json;
+  std::string mode = "functional", arch = "r9nano", sampling = "none", json, memory_check = "page";
   bool verify = false, progress = false, corrupt = false, counters = false, skip_functional = false;
   bool mode_given = false;
 };
@@ -65,6 +65,7 @@ int run_run(RunOptions o) {
   if (sampled) o.mode = "timing";
   // The configuration is resolved (arch and every --set checked) before anything runs.
   timing::GpuConfig gpu_cfg = resolve_gpu_config(o.arch, o.sets);
+  const emu::MemoryCheck memory_check = emu::parse_memory_check(o.memory_check);
   // Fail loudly rather than silently running something other than what was asked for.
   if (!o.sets.empty() && o.mode != "timing")
     throw InputError("--set configures the timing model; it needs --mode timing");
@@ -84,6 +85,7 @@ int run_run(RunOptions o) {
   req.params = o.params;
   req.verify = o.verify;
   req.corrupt_for_test = o.corrupt;
+  req.memory_check = memory_check;
   if (o.mode == "timing") req.prepare_device = [&gpu_cfg](runtime::Device& dev) { dev.enable_timing(gpu_cfg); };
   std::unique_ptr<Progress> progress;
   if (o.progress || ::isatty(STDERR_FILENO)) {
@@ -93,7 +95,7 @@ int run_run(RunOptions o) {
   workloads::RunOutcome out;
   SampledRun sr;
   if (method) {
-    sr = run_sampled(o.bench, o.params, gpu_cfg, o.sampling, *method, o.verify, req.on_launch);
+    sr = run_sampled(o.bench, o.params, gpu_cfg, o.sampling, *method, o.verify, req.on_launch, memory_check);
     out = std::move(sr.outcome);
     out.run_seconds = sr.run_seconds;
     out.wall_seconds = sr.wall_seconds;
@@ -143,6 +145,9 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                 "Do not emulate predicted work at all (faster; the results are then unverifiable)");
   cmd->add_flag("--verify", o->verify, "Check the results against the CPU reference (exit 1 on mismatch)");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
+  cmd->add_option("--memory-check", o->memory_check,
+                  "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
+                  "warning) or strict (every such access is a fault)");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
@@ -160,7 +165,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set and "
                                         "--sampling-skip-functional apply to benchmarks, not to -- PROGRAM");
     ProgramRunOptions p{program, o->mode, o->arch, o->sampling, o->json, o->sets,
-                        cmd->get_option("--mode")->count() > 0};
+                        cmd->get_option("--mode")->count() > 0, o->memory_check};
     action = [p] { return run_opencl_program(p); };
   });
 }

@@ -48,7 +48,7 @@ class ScratchDir {
 std::vector<std::string> child_environment(const ProgramRunOptions& o, const std::string& vendors,
                                            const std::string& json) {
   const std::vector<std::string> replaced = {"OCL_ICD_VENDORS", "STROBE_MODE", "STROBE_ARCH", "STROBE_SET",
-                                             "STROBE_JSON", "STROBE_SAMPLING"};
+                                             "STROBE_JSON", "STROBE_SAMPLING", "STROBE_MEMORY_CHECK"};
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string_view kv(*e);
@@ -62,6 +62,7 @@ std::vector<std::string> child_environment(const ProgramRunOptions& o, const std
   env.push_back("STROBE_ARCH=" + o.arch);
   env.push_back("STROBE_SAMPLING=" + o.sampling);
   env.push_back("STROBE_JSON=" + json);
+  env.push_back("STROBE_MEMORY_CHECK=" + o.memory_check);
   if (!sets.empty()) env.push_back("STROBE_SET=" + sets);
   return env;
 }

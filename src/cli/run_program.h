@@ -12,6 +12,7 @@ struct ProgramRunOptions {
   std::string mode = "functional", arch = "r9nano", sampling = "none", json;
   std::vector<std::string> sets;
   bool mode_given = false;  ///< --mode was on the command line (not the default)
+  std::string memory_check = "page";  ///< --memory-check: page or strict
 };
 
 /// Runs the program with the strobe OpenCL platform as the only one it can see (through

@@ -25,7 +25,8 @@ struct SampledRun {
 /// last pass when asked.
 SampledRun run_sampled(const std::string& bench, const std::vector<std::string>& params, const timing::GpuConfig& cfg,
                        const std::string& method_name, sampling::SamplingMethod& method, bool verify,
-                       const std::function<void(const workloads::LaunchStat&, size_t)>& on_launch);
+                       const std::function<void(const workloads::LaunchStat&, size_t)>& on_launch,
+                       emu::MemoryCheck memory_check = emu::MemoryCheck::Page);
 
 /// The registered methods' names, comma-separated (for help texts).
 std::string method_names();

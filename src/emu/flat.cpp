@@ -39,7 +39,7 @@ void flat_xfer(Wave& w, const isa::Inst& in, ExecContext& ctx, int l, uint64_t a
     }
     default: {
       bool ok = Store ? device_store(*ctx.memory, addr, buf, n) : device_load(*ctx.memory, addr, buf, n);
-      if (!ok) memory_fault(w, in, ctx, Store ? "flat store" : "flat load", addr, n, l);
+      if (!ok) past_end_access(w, in, ctx, Store ? "flat store" : "flat load", addr, buf, n, l, Store);
     }
   }
 }

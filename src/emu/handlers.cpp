@@ -64,7 +64,7 @@ const HandlerTable& handlers() {
   return table;
 }
 
-void fault(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why) {
+std::string fault_message(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why) {
   std::string kernel = ctx.dispatch ? ctx.dispatch->kernel_name : std::string("<kernel>");
   const uint64_t pc = pc_address(ctx.program, w.pc);
   // The full instruction text as llvm-objdump prints it; the bare mnemonic if printing fails.
@@ -76,9 +76,12 @@ void fault(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const s
   }
   // The PC is reported as the code object address, the one `strobe disasm` prints.
   const uint64_t bias = ctx.program ? ctx.program->load_bias : 0;
-  throw FaultError(fmt::format("kernel {}: work-group ({},{},{}) wave {} PC 0x{:x} [{}]: {}", kernel,
-                               ctx.workgroup_id[0], ctx.workgroup_id[1], ctx.workgroup_id[2], w.wave_id, pc - bias,
-                               text, why));
+  return fmt::format("kernel {}: work-group ({},{},{}) wave {} PC 0x{:x} [{}]: {}", kernel, ctx.workgroup_id[0],
+                     ctx.workgroup_id[1], ctx.workgroup_id[2], w.wave_id, pc - bias, text, why);
+}
+
+void fault(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why) {
+  throw FaultError(fault_message(w, inst, ctx, why));
 }
 
 }  // namespace strobe::emu

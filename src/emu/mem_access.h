@@ -13,26 +13,24 @@
 
 namespace strobe::emu {
 
-/// Copies `n` bytes of device memory at `addr` into `dst`; false if not inside a live allocation.
+/// Copies `n` bytes of device memory at `addr` into `dst`; false if not inside a live allocation
+/// (the caller then takes past_end_access()).
 inline bool device_load(GlobalMemory& m, uint64_t addr, void* dst, uint32_t n) {
   if (const uint8_t* p = m.translate(addr, n)) [[likely]] {
     std::memcpy(dst, p, n);
     return true;
   }
-  if (!m.is_mapped(addr, n)) return false;
-  m.read(addr, dst, n);  // straddles a page
-  return true;
+  return m.copy_kernel(addr, dst, n, false, false);  // straddles a page
 }
 
-/// Copies `n` bytes from `src` to device memory at `addr`; false if not inside a live allocation.
+/// Copies `n` bytes from `src` to device memory at `addr`; false if not inside a live allocation
+/// (the caller then takes past_end_access()).
 inline bool device_store(GlobalMemory& m, uint64_t addr, const void* src, uint32_t n) {
   if (uint8_t* p = m.translate(addr, n)) [[likely]] {
     std::memcpy(p, src, n);
     return true;
   }
-  if (!m.is_mapped(addr, n)) return false;
-  m.write(addr, src, n);
-  return true;
+  return m.copy_kernel(addr, const_cast<void*>(src), n, true, false);
 }
 
 /// Raises the standard "address outside any allocation" fault.
@@ -40,6 +38,35 @@ inline bool device_store(GlobalMemory& m, uint64_t addr, const void* src, uint32
                                       uint64_t addr, uint32_t n, int lane) {
   fault(w, in, ctx, fmt::format("{} of {} bytes at address 0x{:x} (lane {}) is outside every live allocation",
                                 what, n, addr, lane));
+}
+
+/// Records an access that succeeded only because it lies inside a mapped page.
+inline void note_past_end(const Wave& w, const isa::Inst& in, const ExecContext& ctx, const char* what, uint64_t addr,
+                          uint32_t n, int lane) {
+  ctx.memory->note_overrun([&] {
+    return fault_message(w, in, ctx, fmt::format("{} of {} bytes at address 0x{:x} (lane {}) is outside every live "
+                                                 "allocation, inside a mapped page", what, n, addr, lane));
+  });
+}
+
+/// The slow path of a load or store that device_load/device_store refused: as the hardware,
+/// it succeeds inside the allocation's mapped pages (MemoryCheck::Page) and is recorded as a
+/// warning; anywhere else, or under MemoryCheck::Strict, it is the standard fault.
+inline void past_end_access(const Wave& w, const isa::Inst& in, const ExecContext& ctx, const char* what,
+                            uint64_t addr, void* buf, uint32_t n, int lane, bool store) {
+  if (!ctx.memory->copy_kernel(addr, buf, n, store, true)) memory_fault(w, in, ctx, what, addr, n, lane);
+  note_past_end(w, in, ctx, what, addr, n, lane);
+}
+
+/// Host pointer for an atomic at `addr` (naturally aligned, so it never straddles a page), with
+/// the same past-the-end rule as past_end_access().
+inline uint8_t* atomic_ptr(const Wave& w, const isa::Inst& in, const ExecContext& ctx, const char* what,
+                           uint64_t addr, uint32_t n, int lane) {
+  if (uint8_t* p = ctx.memory->translate(addr, n)) [[likely]] return p;
+  uint8_t* p = ctx.memory->translate_mapped(addr, n);
+  if (!p) memory_fault(w, in, ctx, what, addr, n, lane);
+  note_past_end(w, in, ctx, what, addr, n, lane);
+  return p;
 }
 
 /// Host pointer to `n` bytes of this work-group's LDS at `addr`, or nullptr when the access lies

@@ -110,6 +110,31 @@ void GlobalMemory::fill(uint64_t addr, uint8_t value, uint64_t bytes) {
   }
 }
 
+MemoryCheck parse_memory_check(const std::string& name) {
+  if (name == "page") return MemoryCheck::Page;
+  if (name == "strict") return MemoryCheck::Strict;
+  throw InputError(fmt::format("memory check '{}': expected 'page' (as the hardware) or 'strict'", name));
+}
+
+bool GlobalMemory::copy_kernel(uint64_t addr, void* buf, uint64_t bytes, bool store, bool past_end) {
+  auto* b = static_cast<uint8_t*>(buf);
+  // Check every part first so a failed store writes nothing.
+  for (uint64_t a = addr, left = bytes; left;) {
+    const uint64_t n = std::min(left, kPageSize - (a & (kPageSize - 1)));
+    if (!translate(a, n) && !(past_end && translate_mapped(a, n))) return false;
+    a += n, left -= n;
+  }
+  for (uint64_t a = addr, left = bytes; left;) {
+    const uint64_t n = std::min(left, kPageSize - (a & (kPageSize - 1)));
+    uint8_t* p = translate(a, n);
+    if (!p) p = translate_mapped(a, n);
+    if (store) std::memcpy(p, b, n);
+    else std::memcpy(b, p, n);
+    a += n, b += n, left -= n;
+  }
+  return true;
+}
+
 uint8_t* GlobalMemory::overlay_page(uint64_t index, const uint8_t* original) {
   auto [it, fresh] = overlay_pages_.try_emplace(index);
   if (fresh) {

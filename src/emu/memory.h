@@ -8,12 +8,34 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace strobe::emu {
 
+/// How kernel-side accesses just past the end of an allocation are treated.
+enum class MemoryCheck : uint8_t {
+  /// As the hardware: device memory is mapped in 4 KiB pages, so an access past the end of an
+  /// allocation but inside its last mapped page succeeds; it is counted and reported as a warning.
+  Page,
+  /// Every byte of an access must lie inside a live allocation (for debugging kernels).
+  Strict,
+};
+
+/// Parses "page" or "strict"; throws InputError naming the value otherwise.
+MemoryCheck parse_memory_check(const std::string& name);
+
+/// Kernel accesses that fell outside every allocation but inside a mapped page.
+struct OverrunLog {
+  static constexpr size_t kShown = 5;  ///< how many are kept with their full detail
+  uint64_t count = 0;                  ///< every such access (per instruction and lane)
+  std::vector<std::string> shown;      ///< the first kShown, each with kernel, wave, PC and address
+};
+
 /// Sparse device memory. Addresses are 64-bit device virtual addresses.
-/// Reads and writes must fall inside a live allocation; anything else is a fault.
+/// Host-side reads and writes must fall inside a live allocation. Kernel-side accesses must too,
+/// except that under MemoryCheck::Page (the default) the tail of an allocation's last mapped page
+/// is accessible, as on hardware (see translate_mapped).
 class GlobalMemory {
  public:
   static constexpr uint64_t kPageBits = 16;
@@ -45,6 +67,40 @@ class GlobalMemory {
     return d + off;
   }
 
+  /// GPU page size: the granularity at which the hardware maps device memory.
+  static constexpr uint64_t kGpuPageSize = 4096;
+
+  /// Kernel-side access past the end of an allocation (the slow path after translate() failed):
+  /// a host pointer to `bytes` at `addr` when the range lies inside the allocation's mapped
+  /// pages and the check mode is Page; nullptr otherwise, or when the range straddles a page.
+  uint8_t* translate_mapped(uint64_t addr, uint64_t bytes) {
+    PageEntry* e = entry(addr);
+    if (check_ != MemoryCheck::Page || !e || e->hi == 0 || addr < e->lo) return nullptr;
+    const uint64_t mapped_hi = (e->hi + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
+    const uint64_t off = addr & (kPageSize - 1);
+    if (addr + bytes > mapped_hi || off + bytes > kPageSize) return nullptr;
+    uint8_t* d = e->data ? e->data : page((addr - kBase) >> kPageBits);
+    if (overlay_) d = overlay_page((addr - kBase) >> kPageBits, d);
+    return d + off;
+  }
+  /// Copies between `buf` and a kernel-side range that may straddle pages, each part through
+  /// translate() (or, with `past_end`, translate_mapped()); overlay-aware, unlike read()/write().
+  /// False, with nothing copied, if any part is unreachable.
+  bool copy_kernel(uint64_t addr, void* buf, uint64_t bytes, bool store, bool past_end);
+
+  /// Sets how kernel-side accesses past an allocation's end are treated (default Page).
+  void set_check(MemoryCheck c) { check_ = c; }
+  /// The current check mode.
+  MemoryCheck check() const { return check_; }
+  /// Records one access that succeeded only through translate_mapped(); `detail` is called for
+  /// the first OverrunLog::kShown accesses only, so the common case formats nothing.
+  template <typename Detail>
+  void note_overrun(Detail&& detail) {
+    if (overruns_.count++ < OverrunLog::kShown) overruns_.shown.push_back(detail());
+  }
+  /// The accesses recorded since the last call, which starts a new log.
+  OverrunLog take_overruns() { return std::exchange(overruns_, OverrunLog{}); }
+
   /// Starts a scratch overlay: until end_overlay(), kernel-side accesses (translate) see private
   /// copies of the pages they touch, so work can be emulated for analysis without changing the
   /// image. Host-side copies bypass the overlay.
@@ -70,6 +126,8 @@ class GlobalMemory {
   uint64_t next_ = kBase;
   uint64_t bytes_allocated_ = 0;
   bool overlay_ = false;
+  MemoryCheck check_ = MemoryCheck::Page;
+  OverrunLog overruns_;
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> overlay_pages_;  // page index -> copy
   uint8_t* overlay_page(uint64_t index, const uint8_t* original);
   const Allocation* find(uint64_t addr) const;

@@ -90,7 +90,7 @@ void buffer_xfer(Wave& w, const isa::Inst& in, ExecContext& ctx, int l, const La
     }
     if (i == 0) mem_info_lane(ctx, l, a);
     bool ok = Store ? device_store(*ctx.memory, a, buf + i, step) : device_load(*ctx.memory, a, buf + i, step);
-    if (!ok) memory_fault(w, in, ctx, Store ? "buffer store" : "buffer load", a, step, l);
+    if (!ok) past_end_access(w, in, ctx, Store ? "buffer store" : "buffer load", a, buf + i, step, l, Store);
   }
 }
 
@@ -183,8 +183,7 @@ void buffer_atomic(Wave& w, const isa::Inst& in, ExecContext& ctx) {
     if (la.addr(0, sizeof(U), a)) {
       mem_info_lane(ctx, l, a);
       if (a % sizeof(U)) fault(w, in, ctx, fmt::format("misaligned atomic at address 0x{:x} (lane {})", a, l));
-      uint8_t* p = ctx.memory->translate(a, sizeof(U));
-      if (!p) memory_fault(w, in, ctx, "buffer atomic", a, sizeof(U), l);
+      uint8_t* p = atomic_ptr(w, in, ctx, "buffer atomic", a, sizeof(U), l);
       U dv = vreg(w, data)[l], cmp = 0;
       if constexpr (kDw == 2) dv |= uint64_t(vreg(w, data + 1)[l]) << 32;
       if (A == AtomicOp::CmpSwap) {

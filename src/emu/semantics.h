@@ -72,5 +72,7 @@ uint64_t pc_address(const isa::Program* program, uint32_t pc);
 
 /// Throws FaultError describing an illegal action by the current instruction.
 [[noreturn]] void fault(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why);
+/// The text fault() would raise: kernel, work-group, wave, PC and instruction, then `why`.
+std::string fault_message(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why);
 
 }  // namespace strobe::emu

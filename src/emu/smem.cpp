@@ -23,7 +23,7 @@ void s_mem(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   mem_info_lane(ctx, 0, addr);
   if (in.dst + N > 128) fault(w, in, ctx, "scalar memory destination range exceeds the SGPR file");
   bool ok = Store ? device_store(*ctx.memory, addr, &w.s[in.dst], N * 4) : device_load(*ctx.memory, addr, &w.s[in.dst], N * 4);
-  if (!ok) memory_fault(w, in, ctx, Store ? "scalar store" : "scalar load", addr, N * 4, 0);
+  if (!ok) past_end_access(w, in, ctx, Store ? "scalar store" : "scalar load", addr, &w.s[in.dst], N * 4, 0, Store);
 }
 
 // s_buffer_*: sbase is a V# (base[47:0], stride[61:48], num_records[95:64]); out-of-range dwords
@@ -46,7 +46,7 @@ void s_buffer(Wave& w, const isa::Inst& in, ExecContext& ctx) {
       continue;
     }
     bool ok = Store ? device_store(*ctx.memory, base + o, &reg, 4) : device_load(*ctx.memory, base + o, &reg, 4);
-    if (!ok) memory_fault(w, in, ctx, Store ? "scalar buffer store" : "scalar buffer load", base + o, 4, 0);
+    if (!ok) past_end_access(w, in, ctx, Store ? "scalar buffer store" : "scalar buffer load", base + o, &reg, 4, 0, Store);
   }
 }
 

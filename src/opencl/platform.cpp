@@ -64,6 +64,7 @@ Settings settings_from_env() {
   }
   if (auto v = env("STROBE_SAMPLING"); !v.empty()) s.sampling = v;
   s.json = env("STROBE_JSON");
+  if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) s.memory_check = emu::parse_memory_check(v);
   if (!s.sets.empty() && s.mode != "timing")
     throw InputError("STROBE_SET configures the timing model; it needs STROBE_MODE=timing");
   if (s.sampling != "none") {
@@ -95,6 +96,7 @@ Platform* Platform::instance() {
 Platform::Platform(Settings s, timing::GpuConfig cfg)
     : settings_(std::move(s)), config_(std::move(cfg)), device_(std::make_unique<runtime::Device>()),
       t0_(std::chrono::steady_clock::now()) {
+  device_->set_memory_check(settings_.memory_check);
   if (timing_mode()) device_->enable_timing(config_);
   if (settings_.sampling != "none") {
     // A program runs once, so only single-pass methods (no profiling pass) can sample it.

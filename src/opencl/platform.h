@@ -25,6 +25,7 @@ struct Settings {
   std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
   std::string sampling = "none";    ///< STROBE_SAMPLING
   std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
+  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
 };
 
 /// Reads the settings from the environment; throws strobe::InputError for a bad value.

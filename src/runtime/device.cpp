@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "common/error.h"
 #include "emu/executor.h"
@@ -147,7 +148,9 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
 
   // Kernarg segment and packet live in device memory for the duration of the dispatch, as on
   // hardware: kernels read them with scalar loads through the kernarg and dispatch pointers.
-  uint64_t kernarg = memory_->allocate(std::max<size_t>(ka.bytes.size(), 16), 256, "kernarg");
+  const uint64_t kernarg_bytes = kernarg_buffer_bytes(ka.bytes.size());
+  uint64_t kernarg = memory_->allocate(kernarg_bytes, 256, "kernarg");
+  memory_->fill(kernarg, 0, kernarg_bytes);
   memory_->write(kernarg, ka.bytes.data(), ka.bytes.size());
   auto pkt = make_packet(cfg, k.kd.private_segment_fixed_size, ka.lds_total_bytes,
                          module.load_base() + k.descriptor_address, kernarg);
@@ -170,6 +173,7 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
 
   LaunchResult r;
   r.kernel = k.name;
+  memory_->take_overruns();  // a log left by a launch that faulted is not this launch's
   auto t0 = std::chrono::steady_clock::now();
   struct Release {  // frees the packet and kernarg however the dispatch ends
     emu::GlobalMemory& m;
@@ -188,7 +192,30 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
     r.stats = emu::run_dispatch(d, *memory_);
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.past_end = memory_->take_overruns();
+  if (r.past_end.count) {
+    const std::string text = past_end_warning(r.kernel, r.past_end);
+    if (warn_) warn_(text);
+    else fmt::print(stderr, "{}\n", text);
+  }
   return r;
+}
+
+uint64_t kernarg_buffer_bytes(uint64_t bytes) {
+  // ROCr's kernarg pool hands out 64-byte-aligned blocks; at least one block.
+  constexpr uint64_t kBlock = 64;
+  return std::max<uint64_t>(kBlock, (bytes + kBlock - 1) / kBlock * kBlock);
+}
+
+std::string past_end_warning(const std::string& kernel, const emu::OverrunLog& log) {
+  std::string s = fmt::format(
+      "strobe: warning: kernel {}: {} access{} outside every live allocation but inside a mapped page, allowed as "
+      "on hardware (--memory-check strict makes {} a fault)",
+      kernel, log.count, log.count == 1 ? "" : "es", log.count == 1 ? "it" : "each");
+  if (!log.shown.empty())
+    s += log.shown.size() < log.count ? fmt::format("; the first {}:", log.shown.size()) : std::string(":");
+  for (const auto& d : log.shown) s += "\n  " + d;
+  return s;
 }
 
 void Device::set_dispatch_runner(DispatchRunner* r) {

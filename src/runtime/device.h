@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -72,6 +73,9 @@ struct LaunchResult {
   std::shared_ptr<const timing::LaunchTiming> timing;
   /// How a sampling method ran the launch (null without one).
   std::shared_ptr<const SampledLaunch> sampling;
+  /// Accesses past the end of an allocation that succeeded inside a mapped page
+  /// (emu::MemoryCheck::Page): their count and the first few with their detail.
+  emu::OverrunLog past_end;
 };
 
 /// Runs dispatches in place of the device's own choice between functional emulation and
@@ -121,6 +125,11 @@ class Device {
 
   emu::GlobalMemory& memory() { return *memory_; }
 
+  /// Sets how kernel accesses past an allocation's end are treated (default: as the hardware).
+  void set_memory_check(emu::MemoryCheck c) { memory_->set_check(c); }
+  /// Replaces where warnings go (default: standard error), e.g. to collect them in a test.
+  void set_warning_sink(std::function<void(const std::string&)> sink) { warn_ = std::move(sink); }
+
  private:
   std::unique_ptr<emu::GlobalMemory> memory_;
   std::unique_ptr<timing::Gpu> gpu_;
@@ -128,7 +137,16 @@ class Device {
   std::vector<std::unique_ptr<Module>> modules_;
   uint64_t queue_address_ = 0;
   uint64_t dispatch_count_ = 0;
+  std::function<void(const std::string&)> warn_;
 };
+
+/// Size of the kernarg buffer for a segment of `bytes`: the HSA runtime hands out kernarg
+/// memory in aligned, padded chunks, and LLVM widens scalar loads of the last arguments up to
+/// that alignment, so the tail past the last argument must be readable (and is zero).
+uint64_t kernarg_buffer_bytes(uint64_t bytes);
+
+/// The warning printed for a launch whose kernel accessed memory past an allocation's end.
+std::string past_end_warning(const std::string& kernel, const emu::OverrunLog& log);
 
 /// Copies a code object's loadable segments into one new allocation of `mem` and applies its
 /// dynamic relocations; returns the device address of ELF address 0. Throws InputError for a

@@ -33,6 +33,7 @@ nlohmann::json to_json(const RunReport& r) {
                        {"vector_memory_instructions", s.vector_memory_instructions},
                        {"scalar_memory_instructions", s.scalar_memory_instructions},
                        {"lds_instructions", s.lds_instructions},
+                       {"past_end_accesses", l.result.past_end.count},
                        {"wall_seconds", l.result.wall_seconds}});
     if (const auto& t = l.result.timing) {
       timed = true;

@@ -26,6 +26,7 @@ RunOutcome run_benchmark(RunRequest req) {
   auto t0 = Clock::now();
   out.context = std::make_unique<Context>(req.backend ? std::move(req.backend) : std::make_unique<FunctionalBackend>());
   Context& ctx = *out.context;
+  ctx.device().set_memory_check(req.memory_check);
   if (req.prepare_device) req.prepare_device(ctx.device());
   ctx.on_launch = req.on_launch;
   ctx.corrupt_first_verify_download = req.corrupt_for_test;

@@ -21,6 +21,8 @@ struct RunRequest {
   /// Called on the fresh device before setup, e.g. to switch it to detailed timing.
   std::function<void(runtime::Device&)> prepare_device;
   bool corrupt_for_test = false;  ///< see Context::corrupt_first_verify_download
+  /// How kernel accesses past an allocation's end are treated (default: as the hardware).
+  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;
 };
 
 /// What a run did.

@@ -145,6 +145,26 @@ TEST(LaunchCli, OutOfBoundsKernelAccessIsAFaultNotACrash) {
   EXPECT_NE(r.err.find("flat_store_dword"), std::string::npos) << r.err;
 }
 
+TEST(LaunchCli, ReadPastTheEndInsideAMappedPageWarnsAndCountsByDefault) {
+  // 1021 ints: the last 16-byte vector load reads 12 bytes past the input, as merge sort does.
+  const std::string base = "launch " + kernel("past_end") + " --kernel sum_tail --grid 256 --arg zeros:4084 "
+                           "--arg zeros:1024 --arg u32:1021";
+  auto r = run_strobe(base + " --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: kernel sum_tail"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("inside a mapped page"), std::string::npos) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_GE(j["kernels"][0]["past_end_accesses"].get<uint64_t>(), 1u);
+
+  auto strict = run_strobe(base + " --memory-check strict");
+  EXPECT_EQ(strict.rc, 1) << strict.err;
+  EXPECT_NE(strict.err.find("is outside every live allocation"), std::string::npos) << strict.err;
+
+  auto bad = run_strobe(base + " --memory-check loose");
+  EXPECT_EQ(bad.rc, 2) << bad.err;
+  EXPECT_NE(bad.err.find("memory check 'loose'"), std::string::npos) << bad.err;
+}
+
 TEST(LaunchCli, TimingModeReportsCyclesAndTheEffectiveConfig) {
   std::string cmd = "launch " + kernel("vecadd") + " --kernel vecadd --grid 256 --mode timing --arg zeros:1024 "
                     "--arg zeros:1024 --arg zeros:1024 --arg u32:256 --set cu.scheduler=gto --json -";

@@ -119,5 +119,75 @@ TEST(GlobalMemory, OverlayWritesAreDiscardedAndLeaveTheImageUnchanged) {
   EXPECT_EQ(got, 5u);
 }
 
+TEST(GlobalMemory, PastTheEndInsideTheLastGpuPageIsReachableByDefault) {
+  GlobalMemory m;
+  uint64_t a = m.allocate(4088);
+  EXPECT_EQ(m.translate(a + 4088, 8), nullptr);  // the fast path stays exact
+  ASSERT_NE(m.translate_mapped(a + 4088, 8), nullptr);
+  EXPECT_EQ(m.translate_mapped(a + 4090, 8), nullptr);  // crosses into an unmapped GPU page
+  EXPECT_EQ(m.translate_mapped(a + 8192, 4), nullptr);
+}
+
+TEST(GlobalMemory, StrictCheckRefusesEveryByteOutsideTheAllocation) {
+  GlobalMemory m;
+  m.set_check(MemoryCheck::Strict);
+  uint64_t a = m.allocate(4088);
+  EXPECT_EQ(m.translate_mapped(a + 4088, 8), nullptr);
+  uint32_t v = 0;
+  EXPECT_FALSE(m.copy_kernel(a + 4084, &v, 8, false, true));
+}
+
+TEST(GlobalMemory, PastTheEndBytesAreKeptPerAllocationAndNeverReachAnother) {
+  GlobalMemory m;
+  uint64_t a = m.allocate(100);
+  uint64_t b = m.allocate(100);
+  const uint32_t w = 0xDEADBEEF;
+  ASSERT_TRUE(m.copy_kernel(a + 100, const_cast<uint32_t*>(&w), 4, true, true));
+  uint32_t r = 0;
+  ASSERT_TRUE(m.copy_kernel(a + 100, &r, 4, false, true));
+  EXPECT_EQ(r, w);
+  std::vector<uint8_t> bytes(100, 0xFF);
+  m.read(b, bytes.data(), bytes.size());
+  for (uint8_t x : bytes) ASSERT_EQ(x, 0);
+}
+
+TEST(GlobalMemory, KernelCopiesStraddlingPagesGoThroughTheOverlay) {
+  GlobalMemory m;
+  uint64_t a = m.allocate(2 * GlobalMemory::kPageSize);
+  const uint64_t at = a + GlobalMemory::kPageSize - 2;
+  m.begin_overlay();
+  const uint32_t w = 0x01020304;
+  ASSERT_TRUE(m.copy_kernel(at, const_cast<uint32_t*>(&w), 4, true, false));
+  uint32_t r = 0;
+  ASSERT_TRUE(m.copy_kernel(at, &r, 4, false, false));
+  EXPECT_EQ(r, w);
+  m.end_overlay();
+  m.read(at, &r, 4);
+  EXPECT_EQ(r, 0u) << "a kernel store under the overlay reached the image";
+}
+
+TEST(GlobalMemory, OverrunLogCountsEveryAccessAndKeepsTheFirstFew) {
+  GlobalMemory m;
+  int formatted = 0;
+  for (int i = 0; i < 12; ++i) m.note_overrun([&] { ++formatted; return std::to_string(i); });
+  OverrunLog log = m.take_overruns();
+  EXPECT_EQ(log.count, 12u);
+  ASSERT_EQ(log.shown.size(), OverrunLog::kShown);
+  EXPECT_EQ(log.shown.front(), "0");
+  EXPECT_EQ(formatted, int(OverrunLog::kShown));
+  EXPECT_EQ(m.take_overruns().count, 0u);
+}
+
+TEST(GlobalMemory, MemoryCheckNamesAreParsedAndABadOneIsNamed) {
+  EXPECT_EQ(parse_memory_check("page"), MemoryCheck::Page);
+  EXPECT_EQ(parse_memory_check("strict"), MemoryCheck::Strict);
+  try {
+    parse_memory_check("loose");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'loose'"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace strobe::emu

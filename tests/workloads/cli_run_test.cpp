@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -62,6 +63,20 @@ TEST(List, ShowsEveryBenchmarkWithParametersAndDefaults) {
       EXPECT_FALSE(p["doc"].get<std::string>().empty());
     }
   }
+}
+
+TEST(List, RegressionJsonDashWritesTheListingToStdoutLikeEveryOtherCommand) {
+  CliResult r = run_strobe("list --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out), listing());
+}
+
+TEST(List, JsonFileWritesTheSameListing) {
+  const std::string path = ::testing::TempDir() + "strobe_list.json";
+  CliResult r = run_strobe("list --json " + path);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::ifstream in(path);
+  EXPECT_EQ(nlohmann::json::parse(in), listing());
 }
 
 TEST(List, DnnInferencesDefaultToOne224x224ImageAtFullWidth) {
