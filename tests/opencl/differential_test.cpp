@@ -29,7 +29,26 @@ TEST_P(Differential, StrobeAndPoclPrintTheSameResults) {
 
 INSTANTIATE_TEST_SUITE_P(Programs, Differential,
                          ::testing::Values("vector_ops", "matmul", "reduction", "atomics", "events", "mapping",
-                                           "programs"));
+                                           "programs", "conv2d"));
+
+TEST(DifferentialPastEnd, RegressionMergeSortPassReadingPastItsInputRunsWithAWarningAsOnPocl) {
+  const std::string program = program_path("merge_pass");
+  RunResult strobe = run({program}, strobe_env());
+  ASSERT_EQ(strobe.exit_code, 0) << "under strobe:\n" << strobe.out << strobe.err;
+  EXPECT_THAT(strobe.out, ::testing::HasSubstr("mismatches vs CPU=0"));
+  EXPECT_THAT(strobe.err, ::testing::HasSubstr("warning: kernel mergeSortPass"));
+  EXPECT_THAT(strobe.err, ::testing::HasSubstr("inside a mapped page"));
+  EnvChanges strict = strobe_env();
+  strict.emplace_back("STROBE_MEMORY_CHECK", "strict");
+  RunResult faulted = run({program}, strict);  // the failed launch is reported; the program goes on
+  EXPECT_THAT(faulted.err, ::testing::HasSubstr("clEnqueueNDRangeKernel failed (CL_OUT_OF_RESOURCES): kernel "
+                                                "mergeSortPass"));
+  EXPECT_THAT(faulted.err, ::testing::HasSubstr("is outside every live allocation"));
+  if (pocl_icd().empty()) GTEST_SKIP() << "PoCL is not installed (apt-get install pocl-opencl-icd): strobe ran alone";
+  RunResult pocl = run({program}, {{"OCL_ICD_VENDORS", pocl_icd()}});
+  ASSERT_EQ(pocl.exit_code, 0) << "under PoCL:\n" << pocl.out << pocl.err;
+  EXPECT_EQ(strobe.out, pocl.out);
+}
 
 TEST(DifferentialImages, StrobeRejectsImagesWithInvalidOperationWherePoclRunsThem) {
   const std::string program = program_path("images");
