@@ -39,7 +39,7 @@ struct OverlayGuard {
 }  // namespace
 
 OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::vector<uint32_t>& bb_length,
-                              uint64_t kernel_seed, uint32_t dims) {
+                              uint64_t kernel_seed, uint32_t dims, uint32_t entry_pc) {
   OnlineAnalysis a;
   const size_t n = bb_length.size();
   a.bb_length = bb_length;
@@ -75,7 +75,7 @@ OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::v
     WarpType& wt = a.types[t];
     wt.projected.assign(dims, 0.0);
     for (const auto& [pc, count] : *type_blocks[t]) {
-      direction(kernel_seed, pc, dims, dir.data());
+      direction(kernel_seed, pc - entry_pc, dims, dir.data());  // callees before the entry wrap: still unique
       const double frac = double(count) * bb_length[pc] / double(std::max<uint64_t>(wt.instructions, 1));
       for (uint32_t k = 0; k < dims; ++k) wt.projected[k] += frac * dir[k];
     }
@@ -111,7 +111,7 @@ OnlineAnalysis analyze_sample(const emu::Dispatch& d, emu::GlobalMemory& mem, co
       });
     }
   }
-  OnlineAnalysis a = build_analysis(warps, bb_length, kernel_seed(d.kernel_name), dims);
+  OnlineAnalysis a = build_analysis(warps, bb_length, kernel_seed(d.kernel_name), dims, ex.entry_pc());
   a.workgroups = groups;
   a.sampled_workgroups = samples;
   const uint32_t items = d.local[0] * d.local[1] * d.local[2];

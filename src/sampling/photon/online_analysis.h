@@ -57,9 +57,11 @@ uint64_t kernel_seed(const std::string& kernel_name);
 
 /// Builds the analysis of sampled warps: warps with the same blocks executed the same number of
 /// times form one type; `bb_length[pc]` is the length of the block starting at `pc` (the
-/// program size long). Leaves the grid-level counts (workgroups, warps) at zero.
+/// program size long). Blocks are projected by their index relative to `entry_pc`, so a kernel's
+/// BBV does not depend on where its code object places it. Leaves the grid-level counts
+/// (workgroups, warps) at zero.
 OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::vector<uint32_t>& bb_length,
-                              uint64_t kernel_seed, uint32_t dims);
+                              uint64_t kernel_seed, uint32_t dims, uint32_t entry_pc = 0);
 
 /// Emulates max(1, round(fraction * work-groups)) evenly spaced work-groups of `d` on a memory
 /// overlay (the image is unchanged afterwards) and analyses their warps. `ends` is
