@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "e2e/kernel_fixture.h"
+#include "sampling/method.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::e2e {
@@ -175,6 +176,25 @@ TEST_P(CallKernels, TimingModeRunsCallsWithFunctionalResultsAndCycles) {
     const runtime::LaunchResult f =
         r.kernel == "calls_deep" ? run_deep(functional, dir_) : run_fdwt53(functional, dir_);
     EXPECT_EQ(r.timing->functional.wave_instructions, f.stats.wave_instructions) << r.kernel;
+  }
+}
+
+TEST_P(CallKernels, SamplingMethodsRunCallingKernels) {
+  // The methods' basic-block analyses see calls and returns end blocks in callee code.
+  timing::GpuConfig cfg = timing::load_config("r9nano");
+  timing::apply_override(cfg, "gpu.num_cus=4");
+  dev_.enable_timing(cfg);
+  for (const char* name : {"photon", "pka"}) {
+    auto method = sampling::make_method(name, cfg, {}, false);
+    runtime::LaunchResult r;
+    for (int pass = 0; pass < method->passes(); ++pass) {  // pka profiles first
+      dev_.set_dispatch_runner(&method->runner(pass));
+      r = run_deep(dev_, dir_);
+      method->end_pass(pass);
+    }
+    dev_.set_dispatch_runner(nullptr);
+    ASSERT_TRUE(r.sampling && r.timing) << name;
+    EXPECT_GT(r.timing->cycles, 0u) << name;
   }
 }
 
