@@ -68,7 +68,9 @@ struct KernelDescriptor {
   bool has_flat_scratch_init() const { return kernel_code_properties & 0x20; }
   bool has_private_segment_size() const { return kernel_code_properties & 0x40; }
   /// The kernel's stack depth is unknown at compile time (indirect calls, recursion, dynamic
-  /// allocas): v3+ KERNEL_CODE_PROPERTY_USES_DYNAMIC_STACK, v2 is_dynamic_callstack.
+  /// allocas): KERNEL_CODE_PROPERTY_USES_DYNAMIC_STACK, which clang-19 sets (v5). v2's
+  /// is_dynamic_callstack is not carried over: a kernel with a dynamic stack makes calls, which
+  /// emu::private_bytes_per_lane covers anyway.
   bool uses_dynamic_stack() const { return kernel_code_properties & 0x800; }
 };
 

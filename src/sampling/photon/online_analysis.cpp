@@ -41,6 +41,7 @@ struct OverlayGuard {
 OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::vector<uint32_t>& bb_length,
                               uint64_t kernel_seed, uint32_t dims, uint32_t entry_pc) {
   OnlineAnalysis a;
+  a.entry_pc = entry_pc;
   const size_t n = bb_length.size();
   a.bb_length = bb_length;
   a.bb_share.assign(n, 0.0);
@@ -51,7 +52,7 @@ OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::v
   for (const WarpBlocks& w : warps) {
     uint64_t key = 0, insts = 0;
     for (const auto& [pc, count] : w) {
-      key += count * block_key(pc);
+      key += count * block_key(pc, entry_pc);
       insts += uint64_t(count) * bb_length.at(pc);
       bb_count[pc] += count;
     }
