@@ -24,6 +24,8 @@ const char* encoding_name(isa::Encoding e) {
 
 // Executed in place of any handler nobody registered: never skip an instruction silently.
 void not_implemented(Wave& w, const isa::Inst& inst, ExecContext& ctx) {
+  if (ctx.program && ctx.program->is_end_marker(w.pc))
+    fault(w, inst, ctx, "execution ran past the last instruction of a function (no branch, return or s_endpgm)");
   if (inst.enc == isa::Encoding::Invalid || inst.op == isa::Op::INVALID)
     fault(w, inst, ctx, "undecodable instruction word");
   fault(w, inst, ctx, fmt::format("not implemented: {} ({})", mnemonic(inst.op), encoding_name(inst.enc)));

@@ -138,7 +138,10 @@ SAVEEXEC(s_xnor_saveexec_b64, ~(s0 ^ e))
 uint32_t pc_index_of(const Wave& w, const isa::Inst& in, const ExecContext& ctx, uint64_t addr) {
   if (!ctx.program) fault(w, in, ctx, "PC-relative instruction without a program");
   int32_t idx = addr >= ctx.program->base_address ? ctx.program->index_at(addr - ctx.program->base_address) : -1;
-  if (idx < 0) fault(w, in, ctx, fmt::format("jump to 0x{:x}: not an instruction of this kernel", addr));
+  if (idx < 0)
+    fault(w, in, ctx, fmt::format("jump to 0x{:x} (code object address 0x{:x}): not an instruction of this kernel "
+                                  "or of any function in its code object",
+                                  addr, addr - ctx.program->load_bias));
   return uint32_t(idx);
 }
 void s_getpc_b64(Wave& w, const isa::Inst& in, ExecContext& ctx) {

@@ -4,6 +4,8 @@
 #include "isa/decoder.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "isa/decode_internal.h"
 #include "isa/program.h"
@@ -85,22 +87,59 @@ const char* op_name(Op op) {
   return i < std::size(kNames) ? kNames[i] : "<invalid>";
 }
 
-Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address) {
-  Program p;
-  p.base_address = base_address;
-  size_t ndw = bytes.size() / 4;
-  std::vector<uint32_t> dw(ndw);
-  for (size_t i = 0; i < ndw; ++i)
+namespace {
+
+std::vector<uint32_t> to_dwords(std::span<const uint8_t> bytes) {
+  std::vector<uint32_t> dw(bytes.size() / 4);
+  for (size_t i = 0; i < dw.size(); ++i)
     dw[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 | uint32_t(bytes[4 * i + 2]) << 16 |
             uint32_t(bytes[4 * i + 3]) << 24;
-  p.index_by_dword.assign(ndw, -1);
-  size_t i = 0;
-  while (i < ndw) {
-    Inst inst = decode(std::span<const uint32_t>(dw).subspan(i));
+  return dw;
+}
+
+/// Appends the instructions of dwords [first, last) to `p`; none reads past `last`.
+void decode_into(Program& p, std::span<const uint32_t> dw, size_t first, size_t last) {
+  size_t i = first;
+  while (i < last) {
+    Inst inst = decode(dw.subspan(i, last - i));
     p.index_by_dword[i] = static_cast<int32_t>(p.insts.size());
     p.offsets.push_back(static_cast<uint32_t>(i * 4));
     p.insts.push_back(inst);
     i += inst.size / 4;
+  }
+}
+
+}  // namespace
+
+Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address) {
+  Program p;
+  p.base_address = base_address;
+  const std::vector<uint32_t> dw = to_dwords(bytes);
+  p.index_by_dword.assign(dw.size(), -1);
+  decode_into(p, dw, 0, dw.size());
+  return p;
+}
+
+Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address, std::span<const ByteRange> code) {
+  Program p;
+  p.base_address = base_address;
+  const std::vector<uint32_t> dw = to_dwords(bytes);
+  p.index_by_dword.assign(dw.size(), -1);
+  // Instructions are dword aligned: a range covers the whole dwords inside it.
+  std::vector<std::pair<size_t, size_t>> ranges;  // dword [first, last)
+  for (const ByteRange& r : code) {
+    if (r.offset >= bytes.size()) continue;
+    const size_t first = (r.offset + 3) / 4, last = (r.offset + std::min<uint64_t>(r.size, bytes.size() - r.offset)) / 4;
+    if (first < last) ranges.emplace_back(first, last);
+  }
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t k = 0; k < ranges.size();) {
+    // Merge ranges that overlap or touch: one function's code may continue into the next.
+    auto [first, last] = ranges[k];
+    for (++k; k < ranges.size() && ranges[k].first <= last; ++k) last = std::max(last, ranges[k].second);
+    decode_into(p, dw, first, last);
+    p.offsets.push_back(static_cast<uint32_t>(last * 4));
+    p.insts.push_back(Inst{});  // end marker: falling off the function faults instead of running data
   }
   return p;
 }

@@ -115,6 +115,7 @@ class CodeObjectParser {
     }
     check_unlisted_descriptors(symbols, md);
     for (KernelInfo& k : co_.kernels_) finish_kernel(k, symbols);
+    collect_code_ranges(symbols);
   }
 
  private:
@@ -326,13 +327,7 @@ class CodeObjectParser {
       fail("kernel '{}': entry {:#x} lies outside .text [{:#x}, {:#x})", k.name, k.entry_address, co_.text_addr_, text_end);
     if (k.code_size == 0) {
       // No symbol size: the code runs to the next function or kernel entry, or to the end of .text.
-      uint64_t end = text_end;
-      for (const ElfSymbol& s : symbols)
-        if ((s.type == elf::STT_FUNC || s.type == elf::STT_AMDGPU_HSA_KERNEL) && s.value > k.entry_address && s.value < end)
-          end = s.value;
-      for (const KernelInfo& other : co_.kernels_)
-        if (other.entry_address > k.entry_address && other.entry_address < end) end = other.entry_address;
-      k.code_size = end - k.entry_address;
+      k.code_size = next_code_start(symbols, k.entry_address) - k.entry_address;
     }
     if (!in_bounds(k.entry_address - co_.text_addr_, k.code_size, co_.text_size_))
       fail("kernel '{}': its {} bytes of code at {:#x} run past the end of .text", k.name, k.code_size, k.entry_address);
@@ -343,6 +338,35 @@ class CodeObjectParser {
         fail("kernel '{}': argument {} (offset {}, size {}) lies outside its {}-byte kernarg segment", k.name, i, a.offset,
              a.size, k.kernarg_segment_size);
     }
+  }
+
+  /// First address after `from` where another function or kernel starts, or the end of .text.
+  uint64_t next_code_start(const std::vector<ElfSymbol>& symbols, uint64_t from) const {
+    uint64_t end = co_.text_addr_ + co_.text_size_;
+    for (const ElfSymbol& s : symbols)
+      if ((s.type == elf::STT_FUNC || s.type == elf::STT_AMDGPU_HSA_KERNEL) && s.shndx != 0 && s.value > from && s.value < end)
+        end = s.value;
+    for (const KernelInfo& k : co_.kernels_)
+      if (k.entry_address > from && k.entry_address < end) end = k.entry_address;
+    return end;
+  }
+
+  /// Every function's code, so calls out of a kernel land on decoded instructions. Function
+  /// symbols outside .text are not code strobe can run and are left out.
+  void collect_code_ranges(const std::vector<ElfSymbol>& symbols) {
+    const uint64_t text_end = co_.text_addr_ + co_.text_size_;
+    std::vector<CodeRange>& out = co_.code_ranges_;
+    for (const KernelInfo& k : co_.kernels_) out.push_back(CodeRange{k.entry_address, k.code_size});
+    for (const ElfSymbol& s : symbols) {
+      if (s.type != elf::STT_FUNC || s.shndx == 0 || s.value < co_.text_addr_ || s.value >= text_end) continue;
+      const uint64_t size = s.size ? s.size : next_code_start(symbols, s.value) - s.value;
+      if (!in_bounds(s.value - co_.text_addr_, size, co_.text_size_))
+        fail("function '{}': its {} bytes of code at {:#x} run past the end of .text", s.name, size, s.value);
+      out.push_back(CodeRange{s.value, size});
+    }
+    std::sort(out.begin(), out.end(), [](const CodeRange& a, const CodeRange& b) {
+      return a.address != b.address ? a.address < b.address : a.size > b.size;
+    });
   }
 
   CodeObject& co_;

@@ -67,6 +67,11 @@ struct KernelDescriptor {
   bool has_dispatch_id() const { return kernel_code_properties & 0x10; }
   bool has_flat_scratch_init() const { return kernel_code_properties & 0x20; }
   bool has_private_segment_size() const { return kernel_code_properties & 0x40; }
+  /// The kernel's stack depth is unknown at compile time (indirect calls, recursion, dynamic
+  /// allocas): KERNEL_CODE_PROPERTY_USES_DYNAMIC_STACK, which clang-19 sets (v5). v2's
+  /// is_dynamic_callstack is not carried over: a kernel with a dynamic stack makes calls, which
+  /// emu::private_bytes_per_lane covers anyway.
+  bool uses_dynamic_stack() const { return kernel_code_properties & 0x800; }
 };
 
 /// A kernel found in a code object.
@@ -90,6 +95,12 @@ struct KernelInfo {
   std::array<uint32_t, 3> reqd_workgroup_size{0, 0, 0};  ///< reqd_work_group_size, zeros when absent
   std::array<uint32_t, 3> workgroup_size_hint{0, 0, 0};  ///< work_group_size_hint, zeros when absent
   std::string vec_type_hint;                              ///< vec_type_hint, empty when absent
+};
+
+/// Machine code of one function or kernel in .text: ELF vaddr range [address, address+size).
+struct CodeRange {
+  uint64_t address = 0;
+  uint64_t size = 0;
 };
 
 /// A PT_LOAD segment: `bytes` (the file part) at `vaddr`, zero-filled up to `memsz`.
@@ -136,6 +147,10 @@ class CodeObject {
   /// The executable .text section: its address and bytes.
   uint64_t text_address() const { return text_addr_; }
   std::span<const uint8_t> text() const;
+  /// Where .text holds machine code, in address order: every function symbol (STT_FUNC) in
+  /// .text and every kernel's code. Other bytes (a v2 amd_kernel_code_t, alignment padding)
+  /// are data and must not be decoded as instructions.
+  const std::vector<CodeRange>& code_ranges() const { return code_ranges_; }
 
  private:
   std::string name_;
@@ -144,6 +159,7 @@ class CodeObject {
   std::vector<uint8_t> image_;
   uint64_t text_addr_ = 0, text_offset_ = 0, text_size_ = 0;
   std::vector<KernelInfo> kernels_;
+  std::vector<CodeRange> code_ranges_;
   /// File bytes [offset, offset+size) appear at ELF vaddr [vaddr, vaddr+size) (PT_LOAD file parts).
   struct Mapping {
     uint64_t vaddr = 0, offset = 0, size = 0, memsz = 0;

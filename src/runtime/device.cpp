@@ -9,18 +9,20 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "emu/code_object_program.h"
 #include "emu/executor.h"
-#include "isa/decoder.h"
 
 namespace strobe::runtime {
 
-const isa::Program& Module::program(const loader::KernelInfo& kernel) {
-  auto& slot = programs_[kernel.name];
-  if (!slot) {
-    slot = std::make_unique<isa::Program>(isa::decode_program(co_.code(kernel), base_ + kernel.entry_address));
-    slot->load_bias = base_;
-  }
-  return *slot;
+const isa::Program& Module::program() {
+  if (!program_) program_ = std::make_unique<isa::Program>(emu::decode_code_object(co_, base_));
+  return *program_;
+}
+
+uint32_t Module::private_bytes_per_lane(const loader::KernelInfo& kernel) {
+  auto [it, fresh] = private_bytes_.try_emplace(kernel.name, 0);
+  if (fresh) it->second = emu::private_bytes_per_lane(kernel, emu::kernel_makes_calls(program(), kernel));
+  return it->second;
 }
 
 Device::Device() : memory_(std::make_unique<emu::GlobalMemory>()) {
@@ -152,14 +154,15 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
   uint64_t kernarg = memory_->allocate(kernarg_bytes, 256, "kernarg");
   memory_->fill(kernarg, 0, kernarg_bytes);
   memory_->write(kernarg, ka.bytes.data(), ka.bytes.size());
-  auto pkt = make_packet(cfg, k.kd.private_segment_fixed_size, ka.lds_total_bytes,
+  const uint32_t private_bytes = module.private_bytes_per_lane(k);
+  auto pkt = make_packet(cfg, private_bytes, ka.lds_total_bytes,
                          module.load_base() + k.descriptor_address, kernarg);
   uint64_t packet = memory_->allocate(pkt.size(), 64, "dispatch packet");
   memory_->write(packet, pkt.data(), pkt.size());
 
   emu::Dispatch d;
   d.kernel_name = k.name;
-  d.program = &module.program(k);
+  d.program = &module.program();
   d.entry_address = module.load_base() + k.entry_address;
   d.kd = k.kd;
   d.grid = cfg.grid;
@@ -168,7 +171,7 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
   d.kernarg_address = kernarg;
   d.queue_address = queue_address_;
   d.lds_bytes = ka.lds_total_bytes;
-  d.private_bytes_per_lane = k.kd.private_segment_fixed_size;
+  d.private_bytes_per_lane = private_bytes;
   d.dispatch_id = dispatch_count_++;
 
   LaunchResult r;

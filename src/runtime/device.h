@@ -31,13 +31,17 @@ class Module {
   const loader::CodeObject& code_object() const { return co_; }
   /// Device address of ELF virtual address 0 of the loaded image.
   uint64_t load_base() const { return base_; }
-  /// The decoded program of `kernel` at its device address (decoded once, then cached).
-  const isa::Program& program(const loader::KernelInfo& kernel);
+  /// The decoded code of the whole code object at its device address, shared by its kernels
+  /// (decoded on first use, then cached). A kernel starts at the index of its entry.
+  const isa::Program& program();
+  /// Private bytes per work-item a dispatch of `kernel` gets (emu::private_bytes_per_lane).
+  uint32_t private_bytes_per_lane(const loader::KernelInfo& kernel);
 
  private:
   loader::CodeObject co_;
   uint64_t base_ = 0;
-  std::map<std::string, std::unique_ptr<isa::Program>> programs_;
+  std::unique_ptr<isa::Program> program_;
+  std::map<std::string, uint32_t> private_bytes_;
 };
 
 /// Geometry and arguments of one launch.

@@ -14,7 +14,7 @@
 
 namespace strobe::emu::test {
 
-isa::Program assemble(const std::string& source) {
+std::vector<uint8_t> assemble_bytes(const std::string& source) {
   static int counter = 0;
   std::string stem = "/tmp/strobe_emu_asm_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
   {
@@ -29,8 +29,10 @@ isa::Program assemble(const std::string& source) {
   std::ifstream bin(stem + ".bin", std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(bin)), {});
   for (const char* ext : {".s", ".o", ".err", ".bin"}) std::remove((stem + ext).c_str());
-  return isa::decode_program(bytes, 0);
+  return bytes;
 }
+
+isa::Program assemble(const std::string& source) { return isa::decode_program(assemble_bytes(source), 0); }
 
 loader::KernelDescriptor make_kd(const KdSpec& s) {
   loader::KernelDescriptor kd;

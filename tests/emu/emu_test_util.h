@@ -16,6 +16,8 @@
 
 namespace strobe::emu::test {
 
+/// Assembles gfx803 source text (llvm-mc) into the bytes of its .text. Throws on assembler errors.
+std::vector<uint8_t> assemble_bytes(const std::string& source);
 /// Assembles gfx803 source text (llvm-mc) and decodes it at address 0. Throws on assembler errors.
 isa::Program assemble(const std::string& source);
 

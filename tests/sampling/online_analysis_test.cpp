@@ -39,7 +39,20 @@ TEST(WarpTypes, TypeKeyMatchesTheSumOfBlockKeys) {
   // type key must be the same value for the same multiset.
   const std::vector<WarpBlocks> warps = {{{0, 1}, {4, 2}}};
   const OnlineAnalysis a = build_analysis(warps, lengths(), 1, 16);
-  EXPECT_EQ(a.types[0].key, block_key(0) + block_key(4) + block_key(4));
+  EXPECT_EQ(a.types[0].key, block_key(0, 0) + block_key(4, 0) + block_key(4, 0));
+}
+
+TEST(WarpTypes, KeysAndBbvDoNotDependOnWhereTheKernelIsPlaced) {
+  // The same kernel entered at index 100 of a code object's program (callees before it).
+  const std::vector<WarpBlocks> at0 = {{{0, 1}, {4, 2}}, {{0, 1}, {7, 1}}};
+  const std::vector<WarpBlocks> at100 = {{{100, 1}, {104, 2}}, {{100, 1}, {107, 1}}};
+  std::vector<uint32_t> shifted(110, 0);
+  shifted[100] = 4, shifted[104] = 3, shifted[107] = 3;
+  const OnlineAnalysis a = build_analysis(at0, lengths(), 1, 16);
+  const OnlineAnalysis b = build_analysis(at100, shifted, 1, 16, 100);
+  ASSERT_EQ(a.types.size(), b.types.size());
+  for (size_t t = 0; t < a.types.size(); ++t) EXPECT_EQ(a.types[t].key, b.types[t].key);
+  EXPECT_EQ(a.gpu_bbv, b.gpu_bbv);
 }
 
 TEST(WarpImbalance, IsTheLongestSampledWarpOverTheMean) {

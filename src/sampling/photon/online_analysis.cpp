@@ -39,8 +39,9 @@ struct OverlayGuard {
 }  // namespace
 
 OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::vector<uint32_t>& bb_length,
-                              uint64_t kernel_seed, uint32_t dims) {
+                              uint64_t kernel_seed, uint32_t dims, uint32_t entry_pc) {
   OnlineAnalysis a;
+  a.entry_pc = entry_pc;
   const size_t n = bb_length.size();
   a.bb_length = bb_length;
   a.bb_share.assign(n, 0.0);
@@ -51,7 +52,7 @@ OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::v
   for (const WarpBlocks& w : warps) {
     uint64_t key = 0, insts = 0;
     for (const auto& [pc, count] : w) {
-      key += count * block_key(pc);
+      key += count * block_key(pc, entry_pc);
       insts += uint64_t(count) * bb_length.at(pc);
       bb_count[pc] += count;
     }
@@ -75,7 +76,7 @@ OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::v
     WarpType& wt = a.types[t];
     wt.projected.assign(dims, 0.0);
     for (const auto& [pc, count] : *type_blocks[t]) {
-      direction(kernel_seed, pc, dims, dir.data());
+      direction(kernel_seed, pc - entry_pc, dims, dir.data());  // callees before the entry wrap: still unique
       const double frac = double(count) * bb_length[pc] / double(std::max<uint64_t>(wt.instructions, 1));
       for (uint32_t k = 0; k < dims; ++k) wt.projected[k] += frac * dir[k];
     }
@@ -111,7 +112,7 @@ OnlineAnalysis analyze_sample(const emu::Dispatch& d, emu::GlobalMemory& mem, co
       });
     }
   }
-  OnlineAnalysis a = build_analysis(warps, bb_length, kernel_seed(d.kernel_name), dims);
+  OnlineAnalysis a = build_analysis(warps, bb_length, kernel_seed(d.kernel_name), dims, ex.entry_pc());
   a.workgroups = groups;
   a.sampled_workgroups = samples;
   const uint32_t items = d.local[0] * d.local[1] * d.local[2];

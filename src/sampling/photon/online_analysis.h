@@ -32,6 +32,7 @@ struct OnlineAnalysis {
   std::vector<uint32_t> bb_length;  ///< per instruction index: length of the block starting there (0: none seen)
   std::vector<double> mean_bb_count;  ///< per instruction index: executions per sampled warp
   std::vector<double> gpu_bbv;      ///< weighted projected BBVs of the types, in type order
+  uint32_t entry_pc = 0;            ///< the kernel's entry: block keys and projections are relative to it
   /// Share of sampled warps in the most common type.
   double dominant_share() const { return types.empty() ? 0.0 : double(types[0].warps) / double(sampled_warps); }
   double instructions_per_warp() const { return sampled_warps ? double(sampled_instructions) / double(sampled_warps) : 0.0; }
@@ -45,8 +46,11 @@ struct OnlineAnalysis {
 };
 
 /// Order-independent key of a warp's basic-block multiset, accumulated one block at a time
-/// (the timing model's observer and the analysis build it the same way).
-inline uint64_t block_key(uint32_t start_pc) { return mix64(uint64_t(start_pc) + 0x9E3779B97F4A7C15ull); }
+/// (the timing model's observer and the analysis build it the same way), keyed relative to the
+/// kernel's entry so that it does not depend on where the code object places the kernel.
+inline uint64_t block_key(uint32_t start_pc, uint32_t entry_pc) {
+  return mix64(uint64_t(start_pc - entry_pc) + 0x9E3779B97F4A7C15ull);  // callees before the entry wrap: still unique
+}
 
 /// One sampled warp's basic blocks: start instruction index -> executions.
 using WarpBlocks = std::map<uint32_t, uint32_t>;
@@ -57,9 +61,11 @@ uint64_t kernel_seed(const std::string& kernel_name);
 
 /// Builds the analysis of sampled warps: warps with the same blocks executed the same number of
 /// times form one type; `bb_length[pc]` is the length of the block starting at `pc` (the
-/// program size long). Leaves the grid-level counts (workgroups, warps) at zero.
+/// program size long). Blocks are projected by their index relative to `entry_pc`, so a kernel's
+/// BBV does not depend on where its code object places it. Leaves the grid-level counts
+/// (workgroups, warps) at zero.
 OnlineAnalysis build_analysis(const std::vector<WarpBlocks>& warps, const std::vector<uint32_t>& bb_length,
-                              uint64_t kernel_seed, uint32_t dims);
+                              uint64_t kernel_seed, uint32_t dims, uint32_t entry_pc = 0);
 
 /// Emulates max(1, round(fraction * work-groups)) evenly spaced work-groups of `d` on a memory
 /// overlay (the image is unchanged afterwards) and analyses their warps. `ends` is

@@ -85,7 +85,7 @@ class PhotonLaunch final : public timing::LaunchObserver {
   }
 
   void basic_block(timing::WaveKey w, uint32_t start, uint32_t insts, uint64_t issue, uint64_t end) override {
-    key_[w] += block_key(start);
+    key_[w] += block_key(start, a_.entry_pc);
     if (first_issue_[w] == UINT64_MAX) first_issue_[w] = issue;
     if (mode_ != Mode::Detailed || !bb_eligible_) return;
     auto& det = detectors_[start];

@@ -502,8 +502,8 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
       break;
     default: break;
   }
-  if (in.type == IssueType::Valu || (in.type == IssueType::Scalar && !in.is_scalar_mem))
-    for (uint32_t k = 0; k < in.ndst; ++k) ws.sb.write(in.dst[k], done, now);
+  if (in.type == IssueType::Valu || (in.type == IssueType::Scalar && !in.is_scalar_mem) || in.type == IssueType::Branch)
+    for (uint32_t k = 0; k < in.ndst; ++k) ws.sb.write(in.dst[k], done, now);  // branches: only s_swappc_b64
 }
 
 void ComputeUnit::release_barrier(WgState& g, Cycle now) {

@@ -44,8 +44,14 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
     using E = isa::Encoding;
     switch (in.enc) {
       case E::SOP1: case E::SOP2: case E::SOPK: case E::SOPC:
-        o.type = IssueType::Scalar;
-        o.busy = o.latency = t.salu;
+        if (m == "s_setpc_b64" || m == "s_swappc_b64") {
+          // Returns and calls: always-taken jumps, timed on the branch unit like s_branch.
+          o.type = IssueType::Branch;
+          o.busy = o.latency = t.branch;
+        } else {
+          o.type = IssueType::Scalar;
+          o.busy = o.latency = t.salu;
+        }
         break;
       case E::SMEM:
         o.type = IssueType::Scalar;
@@ -108,15 +114,15 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
     if (m == "s_cbranch_vccz" || m == "s_cbranch_vccnz") add(o.src, o.nsrc, 6, kVccLo, 2);
     if (m == "s_cbranch_execz" || m == "s_cbranch_execnz") add(o.src, o.nsrc, 6, kExecLo, 2);
     // Registers written by ALU instructions (memory results are ordered by s_waitcnt instead).
-    if (o.type == IssueType::Valu || (o.type == IssueType::Scalar && !o.is_scalar_mem)) {
+    if (o.type == IssueType::Valu || (o.type == IssueType::Scalar && !o.is_scalar_mem) ||
+        (o.type == IssueType::Branch && in.enc == E::SOP1)) {  // s_swappc_b64 writes the return address
       add(o.dst, o.ndst, 3, in.dst, in.dst_dwords);
       add(o.dst, o.ndst, 3, in.sdst, 2);
       if (in.enc == E::VOPC && in.sdst == kNone && in.dst == kNone) add(o.dst, o.ndst, 3, kVccLo, 2);
       if (has(m, "v_cmpx")) add(o.dst, o.ndst, 3, kExecLo, 2);
-      if (o.type == IssueType::Scalar) add(o.dst, o.ndst, 3, kScc, 1);
+      if (o.type == IssueType::Scalar) add(o.dst, o.ndst, 3, kScc, 1);  // branches leave SCC alone
     }
-    o.ends_bb = o.type == IssueType::Branch || o.special == Special::Barrier || o.special == Special::Endpgm ||
-                m == "s_setpc_b64" || m == "s_swappc_b64";
+    o.ends_bb = o.type == IssueType::Branch || o.special == Special::Barrier || o.special == Special::Endpgm;
   }
   return out;
 }

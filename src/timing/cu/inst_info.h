@@ -9,8 +9,8 @@
 
 namespace strobe::timing {
 
-/// Issue types: at most one instruction of each type issues per CU per cycle. `Internal`
-/// instructions (s_waitcnt, s_nop, s_barrier, ...) are consumed in the instruction buffer.
+/// Issue types: at most one instruction of each type issues per CU per cycle (`Branch` includes
+/// s_setpc_b64 and s_swappc_b64). `Internal` instructions (s_waitcnt, s_nop, s_barrier, ...) are consumed in the instruction buffer.
 enum class IssueType : uint8_t { Valu, Scalar, Vmem, Lds, Branch, Internal, COUNT };
 
 /// Instructions the instruction buffer handles itself.
@@ -28,7 +28,7 @@ struct InstInfo {
   bool is_scalar_mem = false;   ///< SMEM (issues on the scalar slot)
   bool is_store = false;        ///< vector memory write (counts in expcnt until its data is read)
   bool is_flat = false;         ///< FLAT: counts in vmcnt and lgkmcnt
-  bool ends_bb = false;         ///< ends a basic block: a branch, s_barrier or s_endpgm
+  bool ends_bb = false;         ///< ends a basic block: a branch, call, return, s_barrier or s_endpgm
   uint16_t busy = 1;            ///< cycles the unit stays occupied
   uint16_t latency = 1;         ///< cycles until an ALU result may be read
   uint16_t simm16 = 0;          ///< waitcnt fields, nop count, sleep count
