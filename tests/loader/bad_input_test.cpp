@@ -100,6 +100,13 @@ TEST(BadInput, WrongMachineIsNamed) {
   EXPECT_THROW(CodeObject::load("/proc/self/exe"), InputError);
 }
 
+TEST(BadInput, OffloadBundleSaysHowToExtractTheCodeObject) {
+  // hipcc -c without --no-gpu-bundle-output: the bundle's magic, then its entry table.
+  const std::string bundle = std::string("__CLANG_OFFLOAD_BUNDLE__") + std::string(40, '\0');
+  EXPECT_ERROR(Image(bundle.begin(), bundle.end()), "is a clang offload bundle, not a code object: extract the gfx803 one "
+                                                    "with 'clang-offload-bundler --unbundle --type=o");
+}
+
 TEST(BadInput, WrongOsAbi) {
   Image img = v4_image();
   img[7] = 65;
