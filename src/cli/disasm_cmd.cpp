@@ -25,7 +25,6 @@ struct DisasmOptions {
 /// which is what llvm-objdump -d lists.
 std::vector<isa::ListingSection> executable_sections(std::span<const uint8_t> image) {
   constexpr uint8_t kSttSection = 3;
-  constexpr uint16_t kShnLoReserve = 0xff00;
   const loader::ElfFile elf(image, loader::read_elf_header(image));
   const std::vector<loader::ElfSymbol> symbols = elf.symbols();
   std::vector<isa::ListingSection> out;
@@ -35,7 +34,7 @@ std::vector<isa::ListingSection> executable_sections(std::span<const uint8_t> im
     if (!(s.flags & loader::elf::SHF_EXECINSTR) || s.type == loader::elf::SHT_NOBITS || s.size == 0) continue;
     isa::ListingSection l{s.name, s.addr, s.bytes, {}};
     for (const loader::ElfSymbol& sym : symbols)
-      if (sym.shndx == i && i < kShnLoReserve && !sym.name.empty() && sym.type != kSttSection)
+      if (sym.shndx == i && !sym.name.empty() && sym.type != kSttSection)
         l.symbols.push_back({sym.value, sym.name, sym.type});
     out.push_back(std::move(l));
   }

@@ -54,13 +54,22 @@ TEST(ForeignDisasm, EveryForeignCodeObjectListsExactlyAsObjdump) {
   EXPECT_EQ(bad, 0u) << "of " << lines << " lines in " << files.size() << " code objects";
 }
 
-TEST(ForeignLaunch, V2ObjectWithAmdgizclEnvironmentRuns) {
-  const auto f = std::filesystem::path(STROBE_BUILD_DIR) / "kernels-amdgizcl" / "vecadd.hsaco";
-  ASSERT_TRUE(std::filesystem::exists(f)) << f << " was not built (clang-15 + ROCm device libraries, see scripts/setup)";
+/// OpenCL test kernels built with clang-15 and the ROCm device libraries: v4, v4 keeping branch
+/// labels, and v2 with the amdgizcl environment in its ISA name.
+class DeviceLibraryKernel : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::filesystem::path object(const std::string& stem) {
+    auto p = std::filesystem::path(STROBE_BUILD_DIR) / GetParam() / (stem + ".hsaco");
+    if (!std::filesystem::exists(p)) ADD_FAILURE() << p << " was not built (clang-15 + ROCm device libraries, see scripts/setup)";
+    return p;
+  }
+};
+
+TEST_P(DeviceLibraryKernel, VecaddRuns) {
   const uint32_t n = 300;
   std::vector<float> a(n), b(n);
   for (uint32_t i = 0; i < n; ++i) a[i] = float(i) * 0.5f, b[i] = 3.0f - float(i);
-  Launch l(f, "vecadd");
+  Launch l(object("vecadd"), "vecadd");
   auto r = l.buffer(a).buffer(b).zeros(n * 4).arg("u32:" + std::to_string(n)).run(320, 64);
   ASSERT_EQ(r.rc, 0) << r.err;
   auto c = l.output<float>(2);
@@ -68,18 +77,24 @@ TEST(ForeignLaunch, V2ObjectWithAmdgizclEnvironmentRuns) {
   for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(c[i], a[i] + b[i]) << i;
 }
 
-TEST(ForeignLaunch, V2DeviceLibraryReductionWithLocalBufferRuns) {
-  const auto f = std::filesystem::path(STROBE_BUILD_DIR) / "kernels-amdgizcl" / "reduce_sum.hsaco";
-  ASSERT_TRUE(std::filesystem::exists(f)) << f << " was not built";
+TEST_P(DeviceLibraryKernel, ReductionWithLocalBufferAndBarriersRuns) {
   std::vector<int32_t> in(1000);
   for (int i = 0; i < 1000; ++i) in[i] = i - 300;
-  Launch l(f, "reduce_sum");
+  Launch l(object("reduce_sum"), "reduce_sum");
   auto r = l.buffer(in).zeros(4).arg("local:512").arg("u32:1000").run(1024, 128);
   ASSERT_EQ(r.rc, 0) << r.err;
   auto total = l.output<int32_t>(1);
   ASSERT_EQ(total.size(), 1u);
   EXPECT_EQ(total[0], (999 * 1000) / 2 - 300 * 1000);
 }
+
+INSTANTIATE_TEST_SUITE_P(Builds, DeviceLibraryKernel,
+                         ::testing::Values("kernels-devlibs", "kernels-devlibs-labels", "kernels-amdgizcl"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
 
 }  // namespace
 }  // namespace strobe::foreigntest
