@@ -4,6 +4,7 @@
 #   build/kernels-hip/O3/<stem>.hsaco      hipcc (ROCm 5.2, clang-15) device code, -O3
 #   build/kernels-hip/O0/<stem>.hsaco      the same at -O0: real calls, device-library functions
 #   build/kernels-hip/labels/<stem>.hsaco  -O3 keeping local branch-target symbols (.LBB0_3)
+#   build/kernels-hip/app/vec_scale_app    a linked HIP program, and its extracted .hsaco
 #   build/kernels-devlibs/<stem>.hsaco     OpenCL, clang-15 + ROCm device libraries (ocml, ockl)
 #   build/kernels-devlibs-labels/...       the same keeping branch-target symbols
 #   build/kernels-amdgizcl/<stem>.hsaco    code object v2 whose ISA name carries an environment,
@@ -44,6 +45,28 @@ if(STROBE_HIPCC)
       list(APPEND STROBE_FOREIGN_OUTPUTS ${out})
     endforeach()
   endforeach()
+
+  # A HIP application: the executable, and its gfx803 code object taken out of .hip_fatbin the
+  # way docs/compatibility.md tells users to (objcopy, then clang-offload-bundler).
+  find_program(STROBE_OFFLOAD_BUNDLER NAMES clang-offload-bundler-15 clang-offload-bundler
+               HINTS /usr/lib/llvm-15/bin)
+  find_program(STROBE_FOREIGN_OBJCOPY NAMES llvm-objcopy-15 llvm-objcopy-14 llvm-objcopy)
+  if(STROBE_OFFLOAD_BUNDLER AND STROBE_FOREIGN_OBJCOPY)
+    set(src ${PROJECT_SOURCE_DIR}/kernels/hip/host/vec_scale_app.hip)
+    set(dir ${CMAKE_BINARY_DIR}/kernels-hip/app)
+    add_custom_command(
+      OUTPUT ${dir}/vec_scale_app ${dir}/vec_scale_app.hsaco
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+      COMMAND ${STROBE_HIPCC} --offload-arch=gfx803 -O3 ${src} -o ${dir}/vec_scale_app
+      COMMAND ${STROBE_FOREIGN_OBJCOPY} --dump-section .hip_fatbin=${dir}/vec_scale_app.fatbin ${dir}/vec_scale_app
+      COMMAND ${STROBE_OFFLOAD_BUNDLER} --unbundle --type=o --targets=hipv4-amdgcn-amd-amdhsa--gfx803
+              --input=${dir}/vec_scale_app.fatbin --output=${dir}/vec_scale_app.hsaco
+      COMMAND ${CMAKE_COMMAND} -E remove ${dir}/vec_scale_app.fatbin
+      DEPENDS ${src}
+      COMMENT "Building HIP application vec_scale_app and extracting its device code"
+      VERBATIM)
+    list(APPEND STROBE_FOREIGN_OUTPUTS ${dir}/vec_scale_app ${dir}/vec_scale_app.hsaco)
+  endif()
 endif()
 
 if(STROBE_FOREIGN_CLANG AND STROBE_FOREIGN_LLD AND EXISTS ${STROBE_DEVICE_LIB_DIR}/ocml.bc)

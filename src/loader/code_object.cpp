@@ -77,6 +77,15 @@ void check_processor(const std::string& processor) {
   if (processor != kSupportedProcessor) fail("code object built for {}; strobe simulates {}", processor, kSupportedProcessor);
 }
 
+/// Whether a (host) ELF carries HIP device code: hipcc links the offload bundle into .hip_fatbin.
+bool has_hip_fatbin(std::span<const uint8_t> image, const ElfHeader& hdr) {
+  try {
+    return ElfFile(image, hdr).find_section(".hip_fatbin") != nullptr;
+  } catch (const detail::FormatError&) {
+    return false;  // a malformed foreign file just gets the plain e_machine error
+  }
+}
+
 /// Checks a v2 NT_AMD_HSA_ISA_VERSION note: u16 vendor name size, u16 architecture name size,
 /// u32 major, minor, stepping, then the NUL-terminated names ("AMD", "AMDGPU").
 void check_isa_version_note(std::span<const uint8_t> desc) {
@@ -108,8 +117,14 @@ class CodeObjectParser {
   void run() {
     const std::span<const uint8_t> image(co_.image_);
     const ElfHeader hdr = read_elf_header(image);
-    if (hdr.machine != elf::EM_AMDGPU)
+    if (hdr.machine != elf::EM_AMDGPU) {
+      if (has_hip_fatbin(image, hdr))
+        fail("is a host program ({}) whose HIP device code is in its .hip_fatbin section, not a code object: extract "
+             "it with 'llvm-objcopy --dump-section .hip_fatbin=FAT FILE' then 'clang-offload-bundler --unbundle "
+             "--type=o --targets=hipv4-amdgcn-amd-amdhsa--gfx803 --input=FAT --output=OUT.hsaco'",
+             machine_name(hdr.machine));
       fail("not an AMDGPU code object: e_machine is {} ({}), not EM_AMDGPU (224)", hdr.machine, machine_name(hdr.machine));
+    }
     if (hdr.os_abi != elf::ELFOSABI_AMDGPU_HSA)
       fail("OS/ABI is {} ({}), not 64 (AMDGPU HSA); strobe loads only AMDHSA code objects", hdr.os_abi,
            os_abi_name(hdr.os_abi));
