@@ -15,7 +15,7 @@ namespace strobe::isa {
 
 namespace {
 
-constexpr uint8_t kSttNoType = 0, kSttFunc = 2, kSttAmdgpuHsaKernel = 10;
+constexpr uint8_t kSttNoType = 0, kSttObject = 1, kSttFunc = 2, kSttCommon = 5, kSttAmdgpuHsaKernel = 10;
 /// llvm-objdump only elides zero runs of at least this many bytes (countSkippableZeroBytes).
 constexpr size_t kMinZeroRun = 8;
 /// AMDGPUDisassembler::onSymbolStart claims this much of an STT_AMDGPU_HSA_KERNEL symbol.
@@ -34,6 +34,27 @@ size_t skippable_zeros(std::span<const uint8_t> rest) {
   size_t n = 0;
   while (n < rest.size() && rest[n] == 0) ++n;
   return n < kMinZeroRun ? 0 : n & ~size_t{3};
+}
+
+/// llvm-objdump's dump of a data symbol (STT_OBJECT, STT_COMMON) inside a text section: rows of
+/// up to 8 bytes, "ADDR: xx xx ..", padded to 8 columns, then the printable characters.
+std::string data_rows(std::span<const uint8_t> bytes, uint64_t base, uint64_t index, uint64_t end) {
+  std::string out;
+  char buf[32];
+  for (uint64_t row = index; row < end; row += 8) {
+    const uint64_t n = std::min<uint64_t>(8, end - row);
+    std::snprintf(buf, sizeof buf, "%8llx:", static_cast<unsigned long long>(base + row));
+    out += buf;
+    std::string ascii;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint8_t b = bytes[row + i];
+      std::snprintf(buf, sizeof buf, " %02x", b);
+      out += buf;
+      ascii += (b >= 0x20 && b < 0x7f) ? char(b) : '.';
+    }
+    out.append(3 * (8 - n), ' ').append(9, ' ').append(ascii).append("\n");
+  }
+  return out;
 }
 
 std::string hex_address(uint64_t a) {
@@ -105,6 +126,11 @@ std::string list_section(const ListingSection& section) {
       start += kAmdKernelCodeTSize;
     }
     uint64_t index = start;
+    // Data symbols in a text section are dumped, not decoded.
+    if (syms[si].elf_type == kSttObject || syms[si].elf_type == kSttCommon) {
+      if (index < end) out += data_rows(bytes, base, index, end);
+      continue;
+    }
     while (index < end) {
       if (size_t zeros = skippable_zeros(bytes.subspan(index, end - index))) {
         out += "\t\t...\n";

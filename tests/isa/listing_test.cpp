@@ -106,6 +106,19 @@ TEST(Listing, V2KernelHeaderIsBytesFromTheSectionStart) {
   EXPECT_NE(std::find(l.begin(), l.end(), "// Error in decoding k2 : Decoding failed region as bytes."), l.end());
 }
 
+TEST(Listing, DataSymbolInTextIsDumpedAsHexAndText) {
+  // Rows as llvm-objdump 14 printed them for the same bytes (llvm-mc + ld.lld, .type @object).
+  std::vector<uint8_t> b = {0x00, 0x00, 0x81, 0xBF};
+  const std::string text = "Hello, world! \x01\x02\x03" "A";
+  b.insert(b.end(), text.begin(), text.end());
+  auto l = list(b, {{0x1284, "k", kFunc}, {0x1288, "tbl", 1 /* STT_OBJECT */}}, 0x1284);
+  ASSERT_EQ(l.size(), 10u);
+  EXPECT_EQ(l[6], "0000000000001288 <tbl>:");
+  EXPECT_EQ(l[7], "    1288: 48 65 6c 6c 6f 2c 20 77         Hello, w");
+  EXPECT_EQ(l[8], "    1290: 6f 72 6c 64 21 20 01 02         orld! ..");
+  EXPECT_EQ(l[9], "    1298: 03 41                           .A");
+}
+
 TEST(Listing, EmptySectionPrintsNothing) { EXPECT_TRUE(list({}, {}).empty()); }
 
 }  // namespace
