@@ -162,6 +162,17 @@ TEST(BadInput, V2TargetFromIsaVersionNote) {
   EXPECT_EQ(CodeObject::parse(img, "ok").target(), "amdgcn-amd-amdhsa--gfx803");
 }
 
+TEST(BadInput, V2TargetSourcesMustAgree) {
+  // The ISA name says gfx803; e_flags and the ISA version note are checked as well.
+  Image img = v2_image();
+  poke<uint32_t>(img, 48, 0x2F);  // EF_AMDGPU_MACH gfx906
+  EXPECT_ERROR(img, "code object built for gfx906; strobe simulates gfx803");
+  img = v2_image();
+  const uint64_t isa = first_metadata_note(img, 3).first;
+  img[isa + 16] = 'X';  // vendor "AMD" -> "XMD"
+  EXPECT_ERROR(img, "NT_AMD_HSA_ISA_VERSION note names vendor 'XMD' and architecture 'AMDGPU', not AMD and AMDGPU");
+}
+
 TEST(BadInput, MissingKernelListsTheKernelsThatExist) {
   const CodeObject co = CodeObject::load(build_object("kernels/loader/args.hsaco").string());
   try {
