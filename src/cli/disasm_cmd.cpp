@@ -1,15 +1,16 @@
 // `strobe disasm`: llvm-objdump-compatible disassembly of code objects or raw byte streams.
-#include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <fmt/core.h>
 
 #include "cli/commands.h"
 #include "common/atomic_file.h"
 #include "isa/disassembler.h"
+#include "isa/listing.h"
 #include "loader/code_object.h"
+#include "loader/elf_reader.h"
 
 namespace strobe::cli {
 
@@ -20,33 +21,41 @@ struct DisasmOptions {
   bool raw = false;
 };
 
+/// Every executable section of the ELF image with the named, non-section symbols defined in it,
+/// which is what llvm-objdump -d lists.
+std::vector<isa::ListingSection> executable_sections(std::span<const uint8_t> image) {
+  constexpr uint8_t kSttSection = 3;
+  const loader::ElfFile elf(image, loader::read_elf_header(image));
+  const std::vector<loader::ElfSymbol> symbols = elf.symbols();
+  std::vector<isa::ListingSection> out;
+  const auto& sections = elf.sections();
+  for (size_t i = 0; i < sections.size(); ++i) {
+    const loader::ElfSection& s = sections[i];
+    if (!(s.flags & loader::elf::SHF_EXECINSTR) || s.type == loader::elf::SHT_NOBITS || s.size == 0) continue;
+    isa::ListingSection l{s.name, s.addr, s.bytes, {}};
+    for (const loader::ElfSymbol& sym : symbols)
+      if (sym.shndx == i && !sym.name.empty() && sym.type != kSttSection)
+        l.symbols.push_back({sym.value, sym.name, sym.type});
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 int run_disasm(const DisasmOptions& o) {
   if (o.raw) {
     std::string bytes = read_file(o.file);
     std::fputs(isa::disassemble({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, 0).c_str(), stdout);
     return 0;
   }
-  auto co = loader::CodeObject::load(o.file);
-  std::vector<const loader::KernelInfo*> ks;
-  for (const auto& k : co.kernels()) ks.push_back(&k);
-  std::sort(ks.begin(), ks.end(), [](auto* a, auto* b) { return a->entry_address < b->entry_address; });
-  // Branch targets are labelled as llvm-objdump labels them: relative to the nearest kernel
-  // symbol at or below the target (v2 symbols mark the amd_kernel_code_t header, not the code).
-  std::vector<std::pair<uint64_t, std::string>> symbols;
-  for (const auto* k : ks) symbols.emplace_back(co.version() == 2 ? k->descriptor_address : k->entry_address, k->name);
-  std::sort(symbols.begin(), symbols.end());
-  isa::TargetLabeler labeler = [&](uint64_t target) -> std::string {
-    const std::pair<uint64_t, std::string>* best = nullptr;
-    for (const auto& s : symbols)
-      if (s.first <= target) best = &s;
-    if (!best) return fmt::format(".text+0x{:x}", target - co.text_address());
-    if (best->first == target) return best->second;
-    return fmt::format("{}+0x{:x}", best->second, target - best->first);
-  };
-  for (const auto* k : ks) {
-    fmt::print("<{}>:\n", k->name);
-    std::fputs(isa::disassemble(co.code(*k), k->entry_address, labeler).c_str(), stdout);
-  }
+  // Validate first, so a foreign or broken file gets the loader's one clear error.
+  (void)loader::CodeObject::load(o.file);
+  const std::string file = read_file(o.file);
+  const std::span<const uint8_t> image(reinterpret_cast<const uint8_t*>(file.data()), file.size());
+  // Whole sections, as llvm-objdump prints them: every symbol (kernels, called functions, local
+  // branch labels such as BB0_3) and every byte between them (padding, v2 kernel headers).
+  std::string out = isa::listing_heading(o.file);
+  for (const isa::ListingSection& s : executable_sections(image)) out += isa::list_section(s);
+  std::fputs(out.c_str(), stdout);
   return 0;
 }
 

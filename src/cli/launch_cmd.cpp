@@ -27,6 +27,7 @@ struct LaunchOptions {
   std::vector<std::string> sets;
   bool counters = false;
   std::string dump, mode = "functional", arch = "r9nano", json, memory_check = "page";
+  uint32_t dynamic_lds = 0;
 };
 
 /// Buffers created for the launch, remembered so --dump can write them back.
@@ -81,6 +82,7 @@ int run_launch(const LaunchOptions& o) {
   cfg.grid = parse_dims(o.grid, "--grid", &cfg.dims);
   uint32_t local_dims = 0;
   cfg.local = parse_dims(o.local, "--local", &local_dims);
+  cfg.dynamic_lds_bytes = o.dynamic_lds;
 
   const emu::MemoryCheck memory_check = emu::parse_memory_check(o.memory_check);
   auto t0 = std::chrono::steady_clock::now();
@@ -133,6 +135,9 @@ void add_launch_command(CLI::App& app, Action& action) {
   cmd->add_option("--local", o->local, "Work-group size: LX[,LY[,LZ]] (default 64)");
   cmd->add_option("--arg", o->args,
                   "Kernel argument, in order: buf:PATH zeros:BYTES local:BYTES i32:V u32:V i64:V u64:V f32:V f64:V");
+  cmd->add_option("--dynamic-lds", o->dynamic_lds,
+                  "Dynamic group (LDS) bytes per work-group beyond the kernel's static size, as HIP's "
+                  "dynamic shared memory (extern __shared__) is given at launch");
   cmd->add_option("--dump", o->dump, "Write each buffer argument after the run to DIR/arg<i>.bin");
   cmd->add_option("--mode", o->mode, "functional or timing (default functional)");
   cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");

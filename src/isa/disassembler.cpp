@@ -68,8 +68,14 @@ std::string format_inst(const Inst& inst, std::span<const uint32_t> words, uint6
 }
 
 std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint64_t address,
-                        const TargetLabeler& labeler) {
-  std::string line = "\t" + format_inst(inst, words, address);
+                        const TargetLabeler& labeler, const OperandSymbolizer& symbolizer) {
+  std::string text = format_inst(inst, words, address);
+  const std::optional<uint64_t> target = branch_target(inst, address);
+  std::optional<std::string> symbol;
+  if (target && symbolizer) symbol = symbolizer(*target);
+  // Branches have one operand, the offset: the symbol replaces it.
+  if (symbol) text = text.substr(0, text.find(' ')) + " " + *symbol;
+  std::string line = "\t" + text;
   if (inst.enc == Encoding::Invalid) line += " ";
   if (line.size() < 60) line.append(60 - line.size(), ' ');
   char buf[40];
@@ -80,16 +86,19 @@ std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint6
     std::snprintf(buf, sizeof buf, " %08X", words[i]);
     line += buf;
   }
-  if (labeler) {
-    if (auto t = branch_target(inst, address)) {
-      std::string label = labeler(*t);
-      if (!label.empty()) line += " <" + label + ">";
-    }
+  if (labeler && target && !symbol) {
+    std::string label = labeler(*target);
+    if (!label.empty()) line += " <" + label + ">";
   }
   std::string notes;
   detail::decode_with_notes(words, &notes);
   if (!notes.empty()) line += " ; " + notes;
   return line;
+}
+
+std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint64_t address,
+                        const TargetLabeler& labeler) {
+  return format_line(inst, words, address, labeler, OperandSymbolizer{});
 }
 
 std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint64_t address) {

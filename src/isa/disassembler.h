@@ -32,6 +32,15 @@ std::optional<uint64_t> branch_target(const Inst& inst, uint64_t address);
 std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint64_t address,
                         const TargetLabeler& labeler);
 
+/// Names a branch target inside the operand itself ("s_cbranch_execz BB0_2"), as LLVM's AMDGPU
+/// symbolizer does when an untyped symbol sits at the target; nullopt keeps the numeric offset.
+/// A symbolized branch gets no " <label>" suffix: llvm-objdump cannot evaluate it any more.
+using OperandSymbolizer = std::function<std::optional<std::string>(uint64_t target)>;
+
+/// format_line with symbolized branch operands (see OperandSymbolizer) and target labels.
+std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint64_t address,
+                        const TargetLabeler& labeler, const OperandSymbolizer& symbolizer);
+
 /// disassemble with branch-target labels (see TargetLabeler).
 std::string disassemble(std::span<const uint8_t> bytes, uint64_t address, const TargetLabeler& labeler);
 

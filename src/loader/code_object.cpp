@@ -77,6 +77,34 @@ void check_processor(const std::string& processor) {
   if (processor != kSupportedProcessor) fail("code object built for {}; strobe simulates {}", processor, kSupportedProcessor);
 }
 
+/// Whether a (host) ELF carries HIP device code: hipcc links the offload bundle into .hip_fatbin.
+bool has_hip_fatbin(std::span<const uint8_t> image, const ElfHeader& hdr) {
+  try {
+    return ElfFile(image, hdr).find_section(".hip_fatbin") != nullptr;
+  } catch (const detail::FormatError&) {
+    return false;  // a malformed foreign file just gets the plain e_machine error
+  }
+}
+
+/// Checks a v2 NT_AMD_HSA_ISA_VERSION note: u16 vendor name size, u16 architecture name size,
+/// u32 major, minor, stepping, then the NUL-terminated names ("AMD", "AMDGPU").
+void check_isa_version_note(std::span<const uint8_t> desc) {
+  const uint16_t vendor_size = detail::read_le<uint16_t>(desc, 0, "ISA vendor name size");
+  const uint16_t arch_size = detail::read_le<uint16_t>(desc, 2, "ISA architecture name size");
+  check_processor(processor_from_isa_version(detail::read_le<uint32_t>(desc, 4, "ISA major"),
+                                             detail::read_le<uint32_t>(desc, 8, "ISA minor"),
+                                             detail::read_le<uint32_t>(desc, 12, "ISA stepping")));
+  if (!detail::in_bounds(16, uint64_t{vendor_size} + arch_size, desc.size()))
+    fail("NT_AMD_HSA_ISA_VERSION note names run past its {} bytes", desc.size());
+  auto name = [&](uint64_t at, uint16_t size) {
+    std::string_view n(reinterpret_cast<const char*>(desc.data() + at), size);
+    return n.substr(0, n.find('\0'));
+  };
+  const std::string_view vendor = name(16, vendor_size), arch = name(16 + vendor_size, arch_size);
+  if (vendor != "AMD" || arch != "AMDGPU")
+    fail("NT_AMD_HSA_ISA_VERSION note names vendor '{}' and architecture '{}', not AMD and AMDGPU", vendor, arch);
+}
+
 }  // namespace
 
 /// Builds a CodeObject from an image; every failure is a detail::FormatError.
@@ -89,8 +117,14 @@ class CodeObjectParser {
   void run() {
     const std::span<const uint8_t> image(co_.image_);
     const ElfHeader hdr = read_elf_header(image);
-    if (hdr.machine != elf::EM_AMDGPU)
+    if (hdr.machine != elf::EM_AMDGPU) {
+      if (has_hip_fatbin(image, hdr))
+        fail("is a host program ({}) whose HIP device code is in its .hip_fatbin section, not a code object: extract "
+             "it with 'llvm-objcopy --dump-section .hip_fatbin=FAT FILE' then 'clang-offload-bundler --unbundle "
+             "--type=o --targets=hipv4-amdgcn-amd-amdhsa--gfx803 --input=FAT --output=OUT.hsaco'",
+             machine_name(hdr.machine));
       fail("not an AMDGPU code object: e_machine is {} ({}), not EM_AMDGPU (224)", hdr.machine, machine_name(hdr.machine));
+    }
     if (hdr.os_abi != elf::ELFOSABI_AMDGPU_HSA)
       fail("OS/ABI is {} ({}), not 64 (AMDGPU HSA); strobe loads only AMDHSA code objects", hdr.os_abi,
            os_abi_name(hdr.os_abi));
@@ -126,24 +160,27 @@ class CodeObjectParser {
     if (major != 2)
       fail("unsupported code object version v{} (NT_AMD_HSA_CODE_OBJECT_VERSION note); strobe supports v2 to v5", major);
 
-    std::string processor;
+    // v2 names its target up to three ways: the ISA name note (a target ID, often with an
+    // environment: "amdgcn-amd-amdhsa-amdgizcl-gfx803"), the ISA version note and e_flags. Each
+    // one present must name gfx803, so a contradiction cannot slip through.
+    bool named = false;
     if (const ElfNote* name = find_note(notes, "AMD", NT_AMD_HSA_ISA_NAME)) {
       std::string_view text(reinterpret_cast<const char*>(name->desc.data()), name->desc.size());
       text = text.substr(0, text.find('\0'));
+      check_target_id(parse_target_id(text), text);
       co_.target_ = std::string(text);
-      processor = processor_from_target(text);
-    } else if (const ElfNote* isa = find_note(notes, "AMD", NT_AMD_HSA_ISA_VERSION)) {
-      // desc: u16 vendor name size, u16 architecture name size, u32 major, minor, stepping, names.
-      processor = processor_from_isa_version(detail::read_le<uint32_t>(isa->desc, 4, "ISA major"),
-                                             detail::read_le<uint32_t>(isa->desc, 8, "ISA minor"),
-                                             detail::read_le<uint32_t>(isa->desc, 12, "ISA stepping"));
-    } else if ((hdr.flags & elf::EF_AMDGPU_MACH) != 0) {
-      processor = processor_from_mach(hdr.flags & elf::EF_AMDGPU_MACH);
-    } else {
-      fail("names no target: it has neither an NT_AMD_HSA_ISA_NAME/ISA_VERSION note nor EF_AMDGPU_MACH");
+      named = true;
     }
-    check_processor(processor);
-    if (co_.target_.empty()) co_.target_ = "amdgcn-amd-amdhsa--" + processor;
+    if (const ElfNote* isa = find_note(notes, "AMD", NT_AMD_HSA_ISA_VERSION)) {
+      check_isa_version_note(isa->desc);
+      named = true;
+    }
+    if ((hdr.flags & elf::EF_AMDGPU_MACH) != 0) {
+      check_processor(processor_from_mach(hdr.flags & elf::EF_AMDGPU_MACH));
+      named = true;
+    }
+    if (!named) fail("names no target: it has neither an NT_AMD_HSA_ISA_NAME/ISA_VERSION note nor EF_AMDGPU_MACH");
+    if (co_.target_.empty()) co_.target_ = "amdgcn-amd-amdhsa--" + std::string(kSupportedProcessor);
 
     const ElfNote* meta = find_note(notes, "AMD", NT_AMD_HSA_METADATA);
     if (!meta) fail("has no NT_AMD_HSA_METADATA note, which strobe needs for the kernel arguments");
@@ -156,7 +193,7 @@ class CodeObjectParser {
     CodeObjectMetadata md = parse_msgpack_metadata(meta->desc);
     if (md.version[0] != 1) fail("amdhsa.version major {} is not 1; this metadata format is unknown", md.version[0]);
     if (!md.target.empty()) {
-      check_processor(processor_from_target(md.target));
+      check_target_id(parse_target_id(md.target), md.target);
       co_.target_ = md.target;
     } else {
       co_.target_ = "amdgcn-amd-amdhsa--" + std::string(kSupportedProcessor);

@@ -2,6 +2,7 @@
 #include "loader/elf_reader.h"
 
 #include <cstring>
+#include <string_view>
 
 #include "loader/format_error.h"
 
@@ -37,6 +38,12 @@ uint64_t align_up(uint64_t v, uint64_t align) {
 }  // namespace
 
 ElfHeader read_elf_header(std::span<const uint8_t> image) {
+  // hipcc -c (and clang's HIP/OpenMP offloading) writes its device code into a bundle by default.
+  static constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
+  if (image.size() >= kBundleMagic.size() && std::memcmp(image.data(), kBundleMagic.data(), kBundleMagic.size()) == 0)
+    fail("is a clang offload bundle, not a code object: extract the gfx803 one with 'clang-offload-bundler --unbundle "
+         "--type=o --targets=hipv4-amdgcn-amd-amdhsa--gfx803 --input=FILE --output=OUT.hsaco', or build it with "
+         "'hipcc --cuda-device-only --no-gpu-bundle-output'");
   if (image.size() < 4 || std::memcmp(image.data(), "\x7f" "ELF", 4) != 0) fail("not an ELF file (bad magic number)");
   if (image.size() < kEhdrSize) fail("truncated: {} bytes is shorter than the 64-byte ELF64 header", image.size());
   if (image[4] != 2) fail("ELF class {} is not ELF64 (2); AMDGPU code objects are 64-bit", image[4]);

@@ -1,10 +1,13 @@
-// EF_AMDGPU_MACH table, measured with clang-19 (llvm-readelf -h of one object per -mcpu).
+// EF_AMDGPU_MACH table, measured with clang-19 (llvm-readelf -h of one object per -mcpu), and
+// the target ID grammar of LLVM's AMDGPUUsage ("Target Triples", "Target ID").
 #include "loader/gfx_target.h"
 
 #include <array>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "loader/format_error.h"
 
 namespace strobe::loader {
 
@@ -39,10 +42,93 @@ std::string processor_from_isa_version(uint32_t major, uint32_t minor, uint32_t 
   return "gfx" + std::to_string(major) + digit(minor) + digit(stepping);
 }
 
-std::string processor_from_target(std::string_view target) {
-  const size_t sep = target.find("--");
-  std::string_view p = sep == std::string_view::npos ? target : target.substr(sep + 2);
-  return std::string(p.substr(0, p.find(':')));
+namespace {
+
+/// "gfx" and hex digits: the form of every amdgcn processor name (gfx803, gfx90a, gfx1030).
+bool is_processor_name(std::string_view p) {
+  if (p.size() < 4 || !p.starts_with("gfx")) return false;
+  for (char c : p.substr(3))
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
 }
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  size_t from = 0;
+  for (size_t at; (at = s.find(sep, from)) != std::string_view::npos; from = at + 1) parts.push_back(s.substr(from, at - from));
+  parts.push_back(s.substr(from));
+  return parts;
+}
+
+bool is_feature_name(std::string_view n) {
+  if (n.empty()) return false;
+  for (char c : n)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) return false;
+  return true;
+}
+
+}  // namespace
+
+TargetId parse_target_id(std::string_view text) {
+  using detail::fail;
+  TargetId id;
+  // Features: ":name+" / ":name-" after the processor (v4+), or "+name" (the v2/v3 spelling,
+  // where a flag means on).
+  const size_t colon = text.find(':');
+  std::string_view head = text.substr(0, colon);
+  if (colon != std::string_view::npos) {
+    for (std::string_view f : split(text.substr(colon + 1), ':')) {
+      const char sign = f.empty() ? '\0' : f.back();
+      if ((sign != '+' && sign != '-') || !is_feature_name(f.substr(0, f.size() - 1)))
+        fail("target ID '{}': feature '{}' is not a name followed by + or -", text, f);
+      id.features.push_back({std::string(f.substr(0, f.size() - 1)), sign == '+'});
+    }
+  }
+  if (const size_t plus = head.find('+'); plus != std::string_view::npos) {
+    for (std::string_view f : split(head.substr(plus + 1), '+')) {
+      if (!is_feature_name(f)) fail("target ID '{}': feature '+{}' is not a feature name", text, f);
+      id.features.push_back({std::string(f), true});
+    }
+    head = head.substr(0, plus);
+  }
+  // The triple has four fields, the environment usually empty, then the processor: five in all.
+  if (head.find('-') != std::string_view::npos) {
+    const std::vector<std::string_view> parts = split(head, '-');
+    if (parts.size() != 5)
+      fail("target ID '{}' is not arch-vendor-os-environment-processor (it has {} '-'-separated fields, not 5)", text,
+           parts.size());
+    id.arch = parts[0];
+    id.vendor = parts[1];
+    id.os = parts[2];
+    id.environment = parts[3];
+    id.processor = parts[4];
+    if (id.arch.empty() || id.vendor.empty() || id.os.empty())
+      fail("target ID '{}' leaves the architecture, vendor or OS empty", text);
+  } else {
+    id.processor = head;
+  }
+  if (!is_processor_name(id.processor))
+    fail("target ID '{}': '{}' is not an AMDGPU processor name (gfx followed by hex digits)", text, id.processor);
+  return id;
+}
+
+void check_target_id(const TargetId& id, std::string_view text) {
+  using detail::fail;
+  if (!id.arch.empty() && id.arch != "amdgcn")
+    fail("code object built for {}: architecture '{}' is not amdgcn; strobe simulates {}", text, id.arch, kSupportedProcessor);
+  if (id.processor != kSupportedProcessor)
+    fail("code object built for {}; strobe simulates {}", id.processor, kSupportedProcessor);
+  if (!id.vendor.empty() && id.vendor != "amd") fail("code object built for {}: vendor '{}' is not amd", text, id.vendor);
+  if (!id.os.empty() && id.os != "amdhsa")
+    fail("code object built for {}: OS '{}' is not amdhsa; strobe runs HSA code objects", text, id.os);
+  // The environment (amdgizcl, amdgiz, opencl) chose LLVM's address-space numbering, not the
+  // machine code, so any is accepted. gfx803 has neither xnack nor sramecc: off is what it does.
+  for (const TargetFeature& f : id.features)
+    if (f.enabled)
+      fail("code object built for {}: feature {}+ is on, which {} does not have; strobe simulates {} without it", text,
+           f.name, kSupportedProcessor, kSupportedProcessor);
+}
+
+std::string processor_from_target(std::string_view target) { return parse_target_id(target).processor; }
 
 }  // namespace strobe::loader

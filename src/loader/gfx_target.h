@@ -1,9 +1,11 @@
-// AMDGPU processor names: from ELF e_flags (code object v3+) and from the v2 ISA notes.
+// AMDGPU processor names: from ELF e_flags (code object v3+), from the v2 ISA notes, and from
+// target IDs ("amdgcn-amd-amdhsa--gfx803:xnack-"), parsed by the rules of LLVM's AMDGPUUsage.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace strobe::loader {
 
@@ -18,8 +20,31 @@ std::string processor_from_mach(uint32_t mach);
 /// The processor of a v2 NT_AMD_HSA_ISA_VERSION note: major 9, minor 0, stepping 10 -> "gfx90a".
 std::string processor_from_isa_version(uint32_t major, uint32_t minor, uint32_t stepping);
 
-/// The processor part of a target triple with features: "amdgcn-amd-amdhsa--gfx803:xnack-" -> "gfx803".
-/// Returns the whole string when it has no "--" separator.
+/// One target feature of a target ID: "xnack-" is {"xnack", false}.
+struct TargetFeature {
+  std::string name;
+  bool enabled = false;
+};
+
+/// A target ID split into its parts: `arch-vendor-os-environment-processor` followed by
+/// `:feature+` / `:feature-` settings (code object v4+) or `+feature` flags (v2/v3 spelling).
+/// The environment is often empty ("amdgcn-amd-amdhsa--gfx803"); OpenCL compilers of ROCm and
+/// AMDGPU-PRO fill it ("amdgcn-amd-amdhsa-amdgizcl-gfx803"). A bare processor ("gfx803:xnack-")
+/// leaves the triple parts empty.
+struct TargetId {
+  std::string arch, vendor, os, environment, processor;
+  std::vector<TargetFeature> features;  ///< in the order written
+};
+
+/// Parses a target ID; throws detail::FormatError naming the string and what is wrong with it.
+TargetId parse_target_id(std::string_view text);
+
+/// Checks that `id` names code strobe can run: amdgcn/amd/amdhsa (where given), processor gfx803,
+/// and no feature turned on that gfx803 lacks. Throws detail::FormatError saying which part fails.
+void check_target_id(const TargetId& id, std::string_view text);
+
+/// The processor part of a target ID ("amdgcn-amd-amdhsa-amdgizcl-gfx803" -> "gfx803");
+/// throws detail::FormatError when `target` is not a target ID.
 std::string processor_from_target(std::string_view target);
 
 }  // namespace strobe::loader

@@ -143,6 +143,11 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
   hidden.queue_address = queue_address_;
   hidden.private_aperture_hi = uint32_t(emu::kPrivateApertureBase >> 32);
   hidden.shared_aperture_hi = uint32_t(emu::kSharedApertureBase >> 32);
+  // Checked alone first so that adding it to the static size cannot wrap.
+  if (cfg.dynamic_lds_bytes > kMaxLdsBytes)
+    throw InputError(fmt::format("kernel '{}': {} bytes of dynamic LDS asked for; a CU has {}", k.name,
+                                 cfg.dynamic_lds_bytes, kMaxLdsBytes));
+  hidden.dynamic_lds_bytes = cfg.dynamic_lds_bytes;
   KernargLayout ka = build_kernargs(k, cfg.args, hidden);
   if (ka.lds_total_bytes > kMaxLdsBytes)
     throw InputError(fmt::format("kernel '{}' needs {} bytes of LDS (static {} + dynamic {}); a CU has {}", k.name,

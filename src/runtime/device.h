@@ -51,6 +51,9 @@ struct LaunchConfig {
   uint32_t dims = 1;       ///< number of dimensions the host specified (1..3)
   std::array<uint64_t, 3> global_offset{0, 0, 0};
   std::vector<ArgValue> args;
+  /// Dynamic group memory beyond the kernel's static size and __local arguments (HIP's
+  /// dynamic shared memory); it goes into the packet's group_segment_size.
+  uint32_t dynamic_lds_bytes = 0;
 };
 
 /// How a sampling method obtained a launch's time.

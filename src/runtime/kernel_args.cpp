@@ -111,7 +111,10 @@ KernargLayout build_kernargs(const KernelInfo& kernel, const std::vector<ArgValu
                                               kernel.name, describe(f, i), f.value_kind));
     }
   }
-  out.lds_total_bytes = out.dynamic_lds_bytes ? lds : kernel.group_segment_fixed_size;
+  // The launch's own dynamic bytes follow everything else; HIP's extern __shared__ arrays start
+  // at the (variable-aligned) end of the static segment, inside the range this covers.
+  out.lds_total_bytes = (out.dynamic_lds_bytes ? lds : kernel.group_segment_fixed_size) + hidden.dynamic_lds_bytes;
+  out.dynamic_lds_bytes += hidden.dynamic_lds_bytes;
 
   HiddenArgValues h = hidden;
   h.dynamic_lds_bytes = out.dynamic_lds_bytes;

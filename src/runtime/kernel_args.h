@@ -41,13 +41,15 @@ struct HiddenArgValues {
   uint64_t queue_address = 0;
   uint32_t private_aperture_hi = 0;
   uint32_t shared_aperture_hi = 0;
+  /// Group memory the launch adds past the static segment and any __local arguments (HIP's
+  /// dynamic shared memory, which reaches the kernel only through the packet's group size).
   uint32_t dynamic_lds_bytes = 0;
 };
 
 /// The laid-out kernarg segment plus the dynamic LDS it implies.
 struct KernargLayout {
   std::vector<uint8_t> bytes;       ///< kernarg segment contents
-  uint32_t dynamic_lds_bytes = 0;   ///< total dynamic __local bytes requested
+  uint32_t dynamic_lds_bytes = 0;   ///< total dynamic group bytes: __local arguments plus the launch's own
   uint32_t lds_total_bytes = 0;     ///< static group segment + dynamic buffers (aligned)
 };
 

@@ -55,6 +55,10 @@ std::vector<std::string> objdump_lines(const std::string& file) {
   return out;
 }
 
+std::vector<std::string> objdump_listing(const std::string& file) {
+  return split_lines(run("llvm-objdump -d --mcpu=gfx803 '" + file + "'"));
+}
+
 std::vector<std::string> llvm_lines_for_words(const std::vector<uint32_t>& words) {
   std::string base = temp_base();
   {
@@ -109,6 +113,8 @@ TextSection read_text(const std::string& file) {
       if (shndx != text_index || name == 0 || (info & 0xF) == 3 /* STT_SECTION */) continue;
       if ((info & 0xF) == 10 /* STT_AMDGPU_HSA_KERNEL */) t.v2_kernels.push_back(get<uint64_t>(b, p + 8));
       t.symbols.emplace_back(get<uint64_t>(b, p + 8), reinterpret_cast<const char*>(b.data() + str + name));
+      t.typed_symbols.emplace_back(get<uint64_t>(b, p + 8), reinterpret_cast<const char*>(b.data() + str + name),
+                                   uint8_t(info & 0xF));
     }
   }
   std::sort(t.symbols.begin(), t.symbols.end());

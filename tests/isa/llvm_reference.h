@@ -4,12 +4,16 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace strobe::isa::testing {
 
 /// Instruction lines ("\t..." lines) of `llvm-objdump -d --mcpu=gfx803 FILE`.
 std::vector<std::string> objdump_lines(const std::string& file);
+
+/// The whole stdout of `llvm-objdump -d --mcpu=gfx803 FILE`, as lines.
+std::vector<std::string> objdump_listing(const std::string& file);
 
 /// Assembles `words` as .long directives with llvm-mc and returns objdump's instruction lines.
 std::vector<std::string> llvm_lines_for_words(const std::vector<uint32_t>& words);
@@ -22,6 +26,8 @@ struct TextSection {
   /// Code object v2 kernels (STT_AMDGPU_HSA_KERNEL): their code starts 256 bytes in, after the
   /// amd_kernel_code_t header, which llvm-objdump cannot show as instructions.
   std::vector<uint64_t> v2_kernels;
+  /// Every named, non-section symbol of .text with its STT_* type, in symbol-table order.
+  std::vector<std::tuple<uint64_t, std::string, uint8_t>> typed_symbols;
 };
 
 /// Reads .text of `file`; throws std::runtime_error when the file is not a usable ELF64.

@@ -100,6 +100,13 @@ TEST(BadInput, WrongMachineIsNamed) {
   EXPECT_THROW(CodeObject::load("/proc/self/exe"), InputError);
 }
 
+TEST(BadInput, OffloadBundleSaysHowToExtractTheCodeObject) {
+  // hipcc -c without --no-gpu-bundle-output: the bundle's magic, then its entry table.
+  const std::string bundle = std::string("__CLANG_OFFLOAD_BUNDLE__") + std::string(40, '\0');
+  EXPECT_ERROR(Image(bundle.begin(), bundle.end()), "is a clang offload bundle, not a code object: extract the gfx803 one "
+                                                    "with 'clang-offload-bundler --unbundle --type=o");
+}
+
 TEST(BadInput, WrongOsAbi) {
   Image img = v4_image();
   img[7] = 65;
@@ -153,6 +160,17 @@ TEST(BadInput, V2TargetFromIsaVersionNote) {
   poke<uint32_t>(img, isa + 4, 8);
   poke<uint32_t>(img, isa + 12, 3);
   EXPECT_EQ(CodeObject::parse(img, "ok").target(), "amdgcn-amd-amdhsa--gfx803");
+}
+
+TEST(BadInput, V2TargetSourcesMustAgree) {
+  // The ISA name says gfx803; e_flags and the ISA version note are checked as well.
+  Image img = v2_image();
+  poke<uint32_t>(img, 48, 0x2F);  // EF_AMDGPU_MACH gfx906
+  EXPECT_ERROR(img, "code object built for gfx906; strobe simulates gfx803");
+  img = v2_image();
+  const uint64_t isa = first_metadata_note(img, 3).first;
+  img[isa + 16] = 'X';  // vendor "AMD" -> "XMD"
+  EXPECT_ERROR(img, "NT_AMD_HSA_ISA_VERSION note names vendor 'XMD' and architecture 'AMDGPU', not AMD and AMDGPU");
 }
 
 TEST(BadInput, MissingKernelListsTheKernelsThatExist) {

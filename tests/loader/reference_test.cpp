@@ -21,7 +21,9 @@ using namespace testing;
 /// The code object version the build rule (or the fixture name) promises for a path.
 int expected_version(const fs::path& p) {
   const std::string s = p.string();
-  if (s.find("/kernels-v2/") != std::string::npos || s.ends_with("-v2.hsaco")) return 2;
+  if (s.find("/kernels-v2/") != std::string::npos || s.find("/kernels-amdgizcl/") != std::string::npos ||
+      s.ends_with("-v2.hsaco"))
+    return 2;
   if (s.find("/kernels-v3/") != std::string::npos || s.ends_with("-v3.hsaco")) return 3;
   if (s.find("/kernels-clang19/") != std::string::npos) return 5;
   return 4;
