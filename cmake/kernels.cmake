@@ -23,12 +23,15 @@ set(STROBE_KERNEL_OUT_V5 ${CMAKE_BINARY_DIR}/kernels-clang19)
 set(STROBE_KERNEL_FLAGS -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx803 -nogpulib -O3
     -Xclang -finclude-default-header)
 
-# The libraries ROCm's driver links for default OpenCL options (IEEE denormals, finite and safe
-# math) plus a correctly rounded float sqrt, as the benchmarks' references expect. `abi` is
+# The libraries ROCm's driver links for default OpenCL options (finite and safe math) plus a
+# correctly rounded float sqrt, as the benchmarks' references expect. gfx803 has no fast f32
+# denormals, so clang compiles f32 code flushing them (-fdenormal-fp-math-f32=preserve-sign; the
+# kernel's MODE says so) and ROCm's driver links oclc_daz_opt_on to match: with _off, ocml's
+# denormal scaling paths run in a flushing mode and return garbage (cbrt of 2^-149 was NaN). `abi` is
 # 400 for code objects v2-v4 and 500 for v5: it selects where ockl finds the hidden arguments.
 function(strobe_device_lib_flags out abi)
   set(flags)
-  foreach(lib opencl ocml ockl oclc_finite_only_off oclc_unsafe_math_off oclc_daz_opt_off
+  foreach(lib opencl ocml ockl oclc_finite_only_off oclc_unsafe_math_off oclc_daz_opt_on
               oclc_correctly_rounded_sqrt_on oclc_wavefrontsize64_on oclc_isa_version_803 oclc_abi_version_${abi})
     list(APPEND flags -Xclang -mlink-builtin-bitcode -Xclang ${STROBE_DEVICE_LIBS}/${lib}.bc)
   endforeach()

@@ -13,7 +13,7 @@ namespace strobe::opencl {
 
 /// The math options that choose ROCm's oclc_* control libraries, as ROCm's clang driver does.
 struct MathLibraryControls {
-  bool daz_opt = false;                 ///< -cl-denorms-are-zero: oclc_daz_opt_on
+  bool daz_opt = false;                 ///< -cl-denorms-are-zero: oclc_daz_opt_on (always on for gfx803)
   bool finite_only = false;             ///< -cl-finite-math-only, -cl-fast-relaxed-math: oclc_finite_only_on
   bool unsafe_math = false;             ///< -cl-unsafe-math-optimizations, -cl-fast-relaxed-math: oclc_unsafe_math_on
   bool correctly_rounded_sqrt = false;  ///< -cl-fp32-correctly-rounded-divide-sqrt: oclc_correctly_rounded_sqrt_on

@@ -53,9 +53,14 @@ int clang_major(const std::string& path) {
   return known[path] = p.exit_code == 0 ? std::atoi(p.output.c_str()) : 0;
 }
 
+/// gfx803 has no fast f32 denormals: clang compiles f32 code flushing them
+/// (-fdenormal-fp-math-f32=preserve-sign, visible in the kernel's MODE), so ROCm's driver links
+/// oclc_daz_opt_on for it whatever the options say; ocml's _off paths assume kept denormals.
+constexpr bool kTargetFlushesF32Denormals = true;
+
 /// The ROCm device libraries a program links, in link order, chosen like ROCm's clang driver:
-/// the oclc_* controls follow the math options, and the ABI version follows the code object
-/// version the compiler emits (v5 from clang 17 on: hidden arguments move, see ockl).
+/// the oclc_* controls follow the math options and the target, and the ABI version follows the
+/// code object version the compiler emits (v5 from clang 17 on: hidden arguments move, see ockl).
 std::vector<std::string> device_libs(const MathLibraryControls& math) {
   auto on_off = [](bool on) { return on ? "on" : "off"; };
   const std::string abi = clang_major(clang_path()) >= 17 ? "500" : "400";
@@ -64,7 +69,7 @@ std::vector<std::string> device_libs(const MathLibraryControls& math) {
                                    "ockl",
                                    std::string("oclc_finite_only_") + on_off(math.finite_only),
                                    std::string("oclc_unsafe_math_") + on_off(math.unsafe_math),
-                                   std::string("oclc_daz_opt_") + on_off(math.daz_opt),
+                                   std::string("oclc_daz_opt_") + on_off(math.daz_opt || kTargetFlushesF32Denormals),
                                    std::string("oclc_correctly_rounded_sqrt_") + on_off(math.correctly_rounded_sqrt),
                                    "oclc_wavefrontsize64_on",
                                    "oclc_isa_version_803",

@@ -30,6 +30,11 @@ struct MathCase {
   int arity = 1;  ///< 1, 2, 3 for math_list.h; 0 for the other shapes (own tests)
 };
 
+/// Names a case in test output as the builtin, its type and widths, and the build.
+void PrintTo(const MathCase& c, std::ostream* os) {
+  *os << c.name << "_" << c.type << " (x1 and x" << c.width << ", " << c.build_label << ")";
+}
+
 std::vector<MathCase> math_cases() {
   struct Entry {
     const char* name;

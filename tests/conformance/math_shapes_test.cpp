@@ -24,6 +24,9 @@ struct Flavour {
   std::string dir, label, type;
 };
 
+/// Names a flavour in test output as its type and build.
+void PrintTo(const Flavour& f, std::ostream* os) { *os << f.type << " (" << f.label << ")"; }
+
 std::vector<Flavour> flavours() {
   std::vector<Flavour> out;
   for (auto [dir, label] : {std::pair{"kernels/conformance", "clang15_v4"}, {"kernels-clang19/conformance", "clang19_v5"}})
