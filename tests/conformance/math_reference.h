@@ -153,7 +153,7 @@ inline const std::map<std::string, MathRef>& math_refs() {
       {"hypot", {b(std::hypot), 4, 4, 2}},
       {"maxmag", {[](L x, L y, L) { return maxmag_ref(x, y); }, 0, 0, 0}},
       {"minmag", {[](L x, L y, L) { return minmag_ref(x, y); }, 0, 0, 0}},
-      {"nextafter", {b(std::nextafter), 0, 0, 0}},  // replaced per type: see next_after
+      {"nextafter", {b(std::nextafter), 0, 0, 0}},  // replaced per type: see candidates
       {"pow", {b(std::pow), 16, 16, 4}},
       {"powr", {[](L x, L y, L) { return powr_ref(x, y); }, 16, 16, 4}},
       {"remainder", {b(std::remainder), 0, 0, 0}},
@@ -195,7 +195,10 @@ inline const std::map<std::string, MathRef>& math_refs() {
       {"native_rsqrt", {[](L x, L, L) { return 1.0L / std::sqrt(x); }, 8192, -1, -1, Domain::Positive}},
       {"native_sin", {u(std::sin), 8192, -1, -1, Domain::Small}},
       {"native_sqrt", {u(std::sqrt), 8192, -1, -1, Domain::Positive}},
-      {"native_tan", {u(std::tan), 8192, -1, -1, Domain::Unit}},
+      // native_tan's accuracy is implementation-defined; ROCm 5.2's ocml scales x by 1/(2 pi) and
+      // then calls native_sin/native_cos, which scale again (v_mul by 1/(2 pi) twice before
+      // v_sin/v_cos in the object): the library computes tan(x / (2 pi)), on hardware as here.
+      {"native_tan", {[](L x, L, L) { return std::tan(x / (2 * kPi)); }, 8192, -1, -1, Domain::Unit}},
       {"native_divide", {[](L x, L y, L) { return x / y; }, 8192, -1, -1, Domain::Positive}},
       {"native_powr", {[](L x, L y, L) { return powr_ref(x, y); }, 8192, -1, -1, Domain::Modest}},
   };

@@ -152,9 +152,13 @@ class MathShapes : public ::testing::TestWithParam<Flavour> {
     two_results<T, S>("fract", 16, [&](long double x, long double f, S ip) -> std::string {
       for (long double v : {x, flushed(x)}) {
         long double fl = std::floor(v);
-        long double want = std::isinf(v) ? std::copysign(0.0L, v)
-                                         : std::fmin(v - fl, 1.0L - std::ldexp(1.0L, -Fp<T>::kMantissa - 1));
-        if (exact(f, Fp<T>::widen(Fp<T>::narrow(want))) && exact(Fp<T>::widen(ip), fl)) return "";
+        // NaN gives NaN twice (fmin would drop the NaN of x - floor(x)). At infinities the spec's
+        // x - floor(x) is undefined; ocml returns +0 for both and the CTS compares zeros without
+        // their sign, so a zero of either sign is accepted there.
+        if (std::isnan(v) && std::isnan(f) && std::isnan(Fp<T>::widen(ip))) return "";
+        long double want = std::isinf(v) ? 0.0L : std::fmin(v - fl, 1.0L - std::ldexp(1.0L, -Fp<T>::kMantissa - 1));
+        const bool zero_ok = std::isinf(v) && f == 0;
+        if ((zero_ok || exact(f, Fp<T>::widen(Fp<T>::narrow(want)))) && exact(Fp<T>::widen(ip), fl)) return "";
       }
       return "got " + show(f) + " and " + show(Fp<T>::widen(ip));
     });
@@ -184,7 +188,8 @@ class MathShapes : public ::testing::TestWithParam<Flavour> {
     two_results<T, int>("lgamma_r", 16, [&](long double x, long double l, int sign) -> std::string {
       int want_sign = 1;
       long double want = ::lgammal_r(x, &want_sign);
-      if (ulp_error<T>(l, want) <= 64 && sign == want_sign) return "";
+      // The sign of gamma(NaN) is not specified (glibc says 1, ocml 0).
+      if (ulp_error<T>(l, want) <= 64 && (sign == want_sign || std::isnan(x))) return "";
       return "got " + show(l) + " sign " + std::to_string(sign) + ", want " + show(want) + " sign " +
              std::to_string(want_sign);
     });
@@ -204,8 +209,10 @@ class MathShapes : public ::testing::TestWithParam<Flavour> {
           for (long double b : {Fp<T>::widen(y[i]), flushed(Fp<T>::widen(y[i]))}) {
             int want_q = 0;
             long double want = std::remquo(a, b, &want_q);
+            // quo has the sign of x / y; the host's remquo drops it when the low bits are 0.
+            const bool negative = std::signbit(a) != std::signbit(b);
             ok |= exact(Fp<T>::widen(r[i]), want) &&
-                  (std::isnan(want) || ((q[i] < 0) == (want_q < 0) && (std::abs(q[i]) & 7) == (std::abs(want_q) & 7)));
+                  (std::isnan(want) || ((q[i] == 0 || (q[i] < 0) == negative) && (std::abs(q[i]) & 7) == (std::abs(want_q) & 7)));
           }
         if (!ok) {
           ADD_FAILURE() << "remquo width " << w << " (" << describe<T>(x[i]) << ", " << describe<T>(y[i]) << "): got "
