@@ -1,7 +1,6 @@
 // Build option parsing (see build_options.h).
 #include "opencl/build_options.h"
 
-#include <algorithm>
 #include <cctype>
 #include <filesystem>
 
@@ -16,11 +15,6 @@ std::string absolute(const std::string& path) {
   std::error_code ec;
   auto abs = std::filesystem::absolute(path, ec);
   return ec ? path : abs.string();
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return s;
 }
 
 }  // namespace
@@ -76,19 +70,16 @@ BuildOptions parse_compile_options(std::string_view options, cl_int invalid_code
       r.compiler_args.push_back("-include");
       r.compiler_args.push_back(absolute(value_of(i, "-include")));
     } else if (t.starts_with("-cl-std=")) {
-      std::string v = lower(t.substr(8));
-      if (v == "cl1.0" || v == "cl1.1") {
-        // strobe_cl.h needs OpenCL C 1.2 (static functions); 1.2 accepts 1.0/1.1 programs.
-        r.notes += "strobe: " + t + " is compiled as -cl-std=CL1.2\n";
-        r.compiler_args.push_back("-cl-std=CL1.2");
-      } else {
-        r.compiler_args.push_back(t);
-      }
+      r.compiler_args.push_back(t);
     } else if (t == "-cl-kernel-arg-info") {
       r.kernel_arg_info = true;
       r.compiler_args.push_back(t);
     } else if (t.starts_with("-cl-") || t == "-w" || t.starts_with("-W") || t == "-g" ||
                (t.size() == 3 && t.starts_with("-O") && std::string_view("0123s").find(t[2]) != std::string_view::npos)) {
+      if (t == "-cl-denorms-are-zero") r.math.daz_opt = true;
+      if (t == "-cl-finite-math-only" || t == "-cl-fast-relaxed-math") r.math.finite_only = true;
+      if (t == "-cl-unsafe-math-optimizations" || t == "-cl-fast-relaxed-math") r.math.unsafe_math = true;
+      if (t == "-cl-fp32-correctly-rounded-divide-sqrt") r.math.correctly_rounded_sqrt = true;
       r.compiler_args.push_back(t);  // the compiler rejects what it does not know
     } else {
       fail(invalid_code, "unsupported build option '" + t + "' (strobe passes -D, -U, -I, -include, -cl-*, -w, -W*, -g, -O0..3)");

@@ -11,9 +11,18 @@
 
 namespace strobe::opencl {
 
+/// The math options that choose ROCm's oclc_* control libraries, as ROCm's clang driver does.
+struct MathLibraryControls {
+  bool daz_opt = false;                 ///< -cl-denorms-are-zero: oclc_daz_opt_on (always on for gfx803)
+  bool finite_only = false;             ///< -cl-finite-math-only, -cl-fast-relaxed-math: oclc_finite_only_on
+  bool unsafe_math = false;             ///< -cl-unsafe-math-optimizations, -cl-fast-relaxed-math: oclc_unsafe_math_on
+  bool correctly_rounded_sqrt = false;  ///< -cl-fp32-correctly-rounded-divide-sqrt: oclc_correctly_rounded_sqrt_on
+};
+
 /// Options checked and translated for the compiler and linker.
 struct BuildOptions {
   std::vector<std::string> compiler_args;  ///< appended to the fixed clang flags
+  MathLibraryControls math;                ///< which device library variants to link
   bool kernel_arg_info = false;            ///< -cl-kernel-arg-info
   bool create_library = false;             ///< link: -create-library
   std::string notes;                       ///< lines for the build log

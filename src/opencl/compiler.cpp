@@ -4,12 +4,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "opencl/embedded_headers.h"
 #include "opencl/process.h"
 #include "opencl/program_cache.h"
 #include "opencl/sha256.h"
@@ -26,6 +27,7 @@ std::string tool(const char* env_name, const char* built_in) {
 }
 std::string clang_path() { return tool("STROBE_CLANG", STROBE_CLANG); }
 std::string lld_path() { return tool("STROBE_LLD", STROBE_LLD); }
+std::string device_libs_dir() { return tool("STROBE_DEVICE_LIBS", STROBE_DEVICE_LIBS); }
 /// llvm-link of the same LLVM as clang (it sits beside the real clang binary).
 std::string llvm_link_path() {
   if (const char* v = std::getenv("STROBE_LLVM_LINK"); v && *v) return v;
@@ -38,6 +40,42 @@ std::string llvm_link_path() {
 const std::vector<std::string>& target_flags() {
   static const std::vector<std::string> flags = {"-target", "amdgcn-amd-amdhsa", "-mcpu=gfx803", "-nogpulib", "-O3"};
   return flags;
+}
+
+/// The major version of the compiler at `path` (`clang -dumpversion`), asked once per path.
+int clang_major(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, int> known;
+  std::lock_guard lock(mutex);
+  auto it = known.find(path);
+  if (it != known.end()) return it->second;
+  ProcessResult p = run_process({path, "-dumpversion"}, "/");
+  return known[path] = p.exit_code == 0 ? std::atoi(p.output.c_str()) : 0;
+}
+
+/// gfx803 has no fast f32 denormals: clang compiles f32 code flushing them
+/// (-fdenormal-fp-math-f32=preserve-sign, visible in the kernel's MODE), so ROCm's driver links
+/// oclc_daz_opt_on for it whatever the options say; ocml's _off paths assume kept denormals.
+constexpr bool kTargetFlushesF32Denormals = true;
+
+/// The ROCm device libraries a program links, in link order, chosen like ROCm's clang driver:
+/// the oclc_* controls follow the math options and the target, and the ABI version follows the
+/// code object version the compiler emits (v5 from clang 17 on: hidden arguments move, see ockl).
+std::vector<std::string> device_libs(const MathLibraryControls& math) {
+  auto on_off = [](bool on) { return on ? "on" : "off"; };
+  const std::string abi = clang_major(clang_path()) >= 17 ? "500" : "400";
+  std::vector<std::string> libs = {"opencl",
+                                   "ocml",
+                                   "ockl",
+                                   std::string("oclc_finite_only_") + on_off(math.finite_only),
+                                   std::string("oclc_unsafe_math_") + on_off(math.unsafe_math),
+                                   std::string("oclc_daz_opt_") + on_off(math.daz_opt || kTargetFlushesF32Denormals),
+                                   std::string("oclc_correctly_rounded_sqrt_") + on_off(math.correctly_rounded_sqrt),
+                                   "oclc_wavefrontsize64_on",
+                                   "oclc_isa_version_803",
+                                   "oclc_abi_version_" + abi};
+  for (std::string& l : libs) l = (fs::path(device_libs_dir()) / (l + ".bc")).string();
+  return libs;
 }
 
 /// Identifies a tool binary: where it really is, its size and modification time.
@@ -123,8 +161,8 @@ BuildOutput failure(cl_int code, std::string log) {
 
 std::string undefined_symbol_hint(const std::string& log) {
   if (log.find("error: undefined") == std::string::npos) return "";
-  return "strobe: OpenCL C library functions come from strobe's builtins header (kernels/include/strobe_cl.h);"
-         " the functions above are not in it\n";
+  return "strobe: OpenCL C library functions come from the ROCm device libraries in " + device_libs_dir() +
+         "; the functions above are neither there nor in the program\n";
 }
 
 /// Compiles `source` to `dir`/program.o (machine code, or LLVM bitcode when `bitcode`: compiled
@@ -133,15 +171,14 @@ BuildOutput run_clang(const std::string& dir, const std::string& source, const B
                       const std::vector<NamedHeader>& headers, bool bitcode,
                       std::vector<std::pair<std::string, std::string>>& deps) {
   const fs::path d(dir);
-  if (!write_file(d / "program.cl", source) || !write_file(d / "strobe_cl.h", strobe_cl_header()) ||
-      !write_file(d / "strobe_cl12.h", strobe_cl12_header()))
+  if (!write_file(d / "program.cl", source))
     return failure(CL_OUT_OF_HOST_MEMORY, "strobe: cannot write the program to " + dir + "\n");
   std::vector<std::string> argv = {clang_path(), "-cl-std=CL2.0"};
   argv.insert(argv.end(), target_flags().begin(), target_flags().end());
-  for (const std::string& a : std::vector<std::string>{"-Xclang", "-finclude-default-header", "-include",
-                                                       (d / "strobe_cl.h").string(), "-include",
-                                                       (d / "strobe_cl12.h").string()})
-    argv.push_back(a);
+  for (const char* a : {"-Xclang", "-finclude-default-header"}) argv.push_back(a);
+  for (const std::string& lib : device_libs(opts.math))
+    for (const std::string& a : {std::string("-Xclang"), std::string("-mlink-builtin-bitcode"), std::string("-Xclang"), lib})
+      argv.push_back(a);
   if (bitcode) argv.push_back("-emit-llvm");
   if (!headers.empty()) {
     for (const auto& [name, text] : headers)
@@ -242,9 +279,9 @@ BuildOutput run_link(const std::string& dir, const std::vector<std::vector<uint8
 std::string cache_key(std::string_view kind, const std::string& source, const BuildOptions& opts,
                       const std::vector<NamedHeader>& headers) {
   Sha256 h;
-  h.field("strobe-opencl-cache-1").field(kind);
+  h.field("strobe-opencl-cache-2").field(kind);
   h.field(tool_identity(clang_path())).field(tool_identity(lld_path())).field(tool_identity(llvm_link_path()));
-  h.field(strobe_cl_header()).field(strobe_cl12_header());
+  for (const std::string& lib : device_libs(opts.math)) h.field(tool_identity(lib));
   h.field(opts.notes);
   for (const auto& a : opts.compiler_args) h.field(a);
   h.field("--source--").field(source);
@@ -257,7 +294,9 @@ BuildOutput cached_build(std::string_view kind, const std::string& source, const
                          const std::vector<NamedHeader>& headers) {
   if (!compiler_available())
     return failure(CL_COMPILER_NOT_AVAILABLE, "strobe: cannot run the compiler " + clang_path() + " or linker " +
-                                                  lld_path() + " (set STROBE_CLANG / STROBE_LLD)\n");
+                                                  lld_path() + ", or find the ROCm device libraries in " +
+                                                  device_libs_dir() +
+                                                  " (set STROBE_CLANG / STROBE_LLD / STROBE_DEVICE_LIBS)\n");
   const std::string key = cache_key(kind, source, opts, headers);
   if (auto hit = cache_lookup(key)) {
     BuildOutput r;
@@ -288,7 +327,8 @@ BuildOutput cached_build(std::string_view kind, const std::string& source, const
 }  // namespace
 
 bool compiler_available() {
-  return ::access(clang_path().c_str(), X_OK) == 0 && ::access(lld_path().c_str(), X_OK) == 0;
+  return ::access(clang_path().c_str(), X_OK) == 0 && ::access(lld_path().c_str(), X_OK) == 0 &&
+         ::access((fs::path(device_libs_dir()) / "ocml.bc").c_str(), R_OK) == 0;
 }
 
 BuildOutput build_executable(const std::string& source, const BuildOptions& opts) {

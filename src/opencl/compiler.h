@@ -1,6 +1,7 @@
 // OpenCL C to gfx803 code objects: clang with the flags the project's own kernels are built with
-// (cmake/kernels.cmake) and strobe's builtins header force-included, then ld.lld. Source builds
-// are cached by content (source, options, compiler, headers) in the program cache.
+// (cmake/kernels.cmake) and the ROCm device libraries linked in as builtin bitcode, then ld.lld.
+// Source builds are cached by content (source, options, compiler, libraries, headers) in the
+// program cache.
 #pragma once
 
 #include <cstdint>

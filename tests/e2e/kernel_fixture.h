@@ -1,5 +1,5 @@
 // Shared machinery for end-to-end kernel tests: one fixture parameterised over every build of the
-// test kernels (clang-14 code object v2/v3/v4 and clang-19 v5), device buffers, ULP comparison.
+// test kernels (clang-15 code object v2/v3/v4 and clang-19 v5), device buffers, ULP comparison.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@ namespace strobe::e2e {
 /// One compiled flavour of kernels/tests: where its code objects are and what produced them.
 struct KernelBuild {
   std::string dir;    ///< directory under the build tree
-  std::string label;  ///< e.g. "clang14_v4"
+  std::string label;  ///< e.g. "clang15_v4"
 };
 
 /// Prints the flavour by its label in test output.
@@ -27,9 +27,9 @@ inline void PrintTo(const KernelBuild& b, std::ostream* os) { *os << b.label; }
 
 /// All flavours the build can produce (some may be absent, e.g. without clang-19).
 inline std::vector<KernelBuild> kernel_builds() {
-  return {{"kernels/tests", "clang14_v4"},
-          {"kernels-v2", "clang14_v2"},
-          {"kernels-v3", "clang14_v3"},
+  return {{"kernels/tests", "clang15_v4"},
+          {"kernels-v2", "clang15_v2"},
+          {"kernels-v3", "clang15_v3"},
           {"kernels-clang19/tests", "clang19_v5"}};
 }
 

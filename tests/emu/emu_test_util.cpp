@@ -122,7 +122,9 @@ DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint
       }
       case ArgKind::HiddenBlockCountX: case ArgKind::HiddenBlockCountY: case ArgKind::HiddenBlockCountZ: {
         int d = int(a.kind) - int(ArgKind::HiddenBlockCountX);
-        put(a.offset, a.size, (grid[d] + local[d] - 1) / local[d]);
+        // Full work-groups only, as the runtime (ROCclr) passes them: ockl computes the grid size
+        // as block count * group size + remainder.
+        put(a.offset, a.size, grid[d] / local[d]);
         break;
       }
       case ArgKind::HiddenGroupSizeX: case ArgKind::HiddenGroupSizeY: case ArgKind::HiddenGroupSizeZ: {

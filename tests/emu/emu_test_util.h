@@ -70,7 +70,7 @@ struct Arg {
 DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint32_t, 3> grid,
                      std::array<uint32_t, 3> local, const std::vector<Arg>& args);
 
-/// Path of a built kernel, e.g. kernel_path("emu/reduce") for clang-14 or with v5 = true for clang-19.
+/// Path of a built kernel, e.g. kernel_path("emu/reduce") for clang-15 or with v5 = true for clang-19.
 std::string kernel_path(const std::string& stem, bool v5 = false);
 
 }  // namespace strobe::emu::test

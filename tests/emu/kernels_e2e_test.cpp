@@ -1,4 +1,4 @@
-// End-to-end: OpenCL kernels from kernels/emu compiled by clang-14 (v4) and clang-19 (v5),
+// End-to-end: OpenCL kernels from kernels/emu compiled by clang-15 (v4) and clang-19 (v5),
 // loaded, decoded and executed; results checked against host references.
 #include <gtest/gtest.h>
 
