@@ -8,8 +8,12 @@
 # builds the same sources as code object v5 into a parallel tree so the loader and decoder are
 # proven against both compilers.
 
-find_program(STROBE_CLANG NAMES clang-15 REQUIRED)
-find_program(STROBE_LLD NAMES ld.lld-15 REQUIRED)
+# Cached under names of their own: a build tree configured when clang-14 built the kernels keeps
+# its STROBE_CLANG cache entry, which must not win over the compiler that reads the libraries.
+find_program(STROBE_CLANG15 NAMES clang-15 REQUIRED)
+find_program(STROBE_LLD15 NAMES ld.lld-15 REQUIRED)
+set(STROBE_CLANG ${STROBE_CLANG15})
+set(STROBE_LLD ${STROBE_LLD15})
 find_program(STROBE_CLANG19 NAMES clang-19)
 find_program(STROBE_LLD19 NAMES ld.lld-19)
 find_path(STROBE_DEVICE_LIBS ocml.bc REQUIRED

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace strobe::emu {
 
 isa::Program decode_code_object(const loader::CodeObject& co, uint64_t load_base) {
@@ -12,6 +14,15 @@ isa::Program decode_code_object(const loader::CodeObject& co, uint64_t load_base
     ranges.push_back(isa::ByteRange{r.address - co.text_address(), r.size});
   isa::Program p = isa::decode_program(co.text(), load_base + co.text_address(), ranges);
   p.load_bias = load_base;
+  // Device printf and malloc reach the host through ockl's hostcall buffer, which a host
+  // runtime thread services; strobe has no such service, so a call into it stops clearly
+  // instead of spinning on a reply that never comes (or faulting on the null buffer).
+  for (const loader::CodeRange& r : co.code_ranges())
+    if (r.name.starts_with("__ockl_hostcall"))
+      p.refused.push_back(isa::RefusedEntry{
+          p.index_at(r.address - co.text_address()),
+          fmt::format("not implemented: a call to {}: device printf and malloc need a host-side hostcall "
+                      "service, which strobe does not provide", r.name)});
   return p;
 }
 

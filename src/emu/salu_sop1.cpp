@@ -142,6 +142,8 @@ uint32_t pc_index_of(const Wave& w, const isa::Inst& in, const ExecContext& ctx,
     fault(w, in, ctx, fmt::format("jump to 0x{:x} (code object address 0x{:x}): not an instruction of this kernel "
                                   "or of any function in its code object",
                                   addr, addr - ctx.program->load_bias));
+  for (const isa::RefusedEntry& r : ctx.program->refused) [[unlikely]]
+    if (r.index == idx) fault(w, in, ctx, r.why);
   return uint32_t(idx);
 }
 void s_getpc_b64(Wave& w, const isa::Inst& in, ExecContext& ctx) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "isa/inst.h"
@@ -15,6 +16,12 @@ struct ByteRange {
   uint64_t size = 0;
 };
 
+/// A function the executor refuses to enter, and why (e.g. a service strobe does not provide).
+struct RefusedEntry {
+  int32_t index = -1;  ///< instruction index of the function's first instruction
+  std::string why;     ///< the fault's reason, starting "not implemented: "
+};
+
 /// A dense, pre-decoded instruction stream with a byte-offset -> index map for branches.
 /// A code object's Program covers all of .text, decoded function by function; each kernel
 /// starts at its own index, and calls and returns are jumps within the one Program.
@@ -24,6 +31,7 @@ struct Program {
   std::vector<Inst> insts;            ///< instructions in address order
   std::vector<uint32_t> offsets;      ///< byte offset of insts[i] from base_address
   std::vector<int32_t> index_by_dword;///< dword offset -> instruction index, -1 inside an instruction or outside code
+  std::vector<RefusedEntry> refused;  ///< checked on calls and jumps (s_swappc/s_setpc), usually empty
 
   /// Index of the instruction starting at `byte_offset`, or -1 if none starts there.
   int32_t index_at(uint64_t byte_offset) const {

@@ -393,13 +393,13 @@ class CodeObjectParser {
   void collect_code_ranges(const std::vector<ElfSymbol>& symbols) {
     const uint64_t text_end = co_.text_addr_ + co_.text_size_;
     std::vector<CodeRange>& out = co_.code_ranges_;
-    for (const KernelInfo& k : co_.kernels_) out.push_back(CodeRange{k.entry_address, k.code_size});
+    for (const KernelInfo& k : co_.kernels_) out.push_back(CodeRange{k.entry_address, k.code_size, k.symbol});
     for (const ElfSymbol& s : symbols) {
       if (s.type != elf::STT_FUNC || s.shndx == 0 || s.value < co_.text_addr_ || s.value >= text_end) continue;
       const uint64_t size = s.size ? s.size : next_code_start(symbols, s.value) - s.value;
       if (!in_bounds(s.value - co_.text_addr_, size, co_.text_size_))
         fail("function '{}': its {} bytes of code at {:#x} run past the end of .text", s.name, size, s.value);
-      out.push_back(CodeRange{s.value, size});
+      out.push_back(CodeRange{s.value, size, s.name});
     }
     std::sort(out.begin(), out.end(), [](const CodeRange& a, const CodeRange& b) {
       return a.address != b.address ? a.address < b.address : a.size > b.size;

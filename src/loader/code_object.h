@@ -101,6 +101,7 @@ struct KernelInfo {
 struct CodeRange {
   uint64_t address = 0;
   uint64_t size = 0;
+  std::string name;  ///< the kernel's or function's symbol
 };
 
 /// A PT_LOAD segment: `bytes` (the file part) at `vaddr`, zero-filled up to `memsz`.

@@ -32,9 +32,10 @@ KernelDescriptor decode_amd_kernel_code(std::span<const uint8_t> b, AmdKernelCod
   kd.compute_pgm_rsrc2 = read_le<uint32_t>(b, 52, "compute_pgm_rsrc2");
   // Bits 0..6 (enable_sgpr_private_segment_buffer .. enable_sgpr_private_segment_size) have the
   // same meaning and order as in the v3 kernel_code_properties. Bits 7..9 (grid workgroup count
-  // SGPRs) were never implemented by any runtime and bits 16+ (ptr64, xnack, ...) have no v3
-  // equivalent, so only the shared bits are carried over.
-  kd.kernel_code_properties = static_cast<uint16_t>(read_le<uint32_t>(b, 56, "kernel_code_properties") & 0x7F);
+  // SGPRs) were never implemented by any runtime. Of bits 16+ only is_dynamic_callstack (bit 20)
+  // has a v3 equivalent, uses_dynamic_stack (bit 11); ptr64, xnack and the rest have none.
+  const uint32_t v2_props = read_le<uint32_t>(b, 56, "kernel_code_properties");
+  kd.kernel_code_properties = static_cast<uint16_t>((v2_props & 0x7F) | ((v2_props >> 20) & 1) << 11);
   kd.private_segment_fixed_size = read_le<uint32_t>(b, 60, "workitem_private_segment_byte_size");
   kd.group_segment_fixed_size = read_le<uint32_t>(b, 64, "workgroup_group_segment_byte_size");
   const uint64_t kernarg = read_le<uint64_t>(b, 72, "kernarg_segment_byte_size");

@@ -345,11 +345,7 @@ class MathConformance : public ::testing::TestWithParam<MathCase> {
       try {
         dev.launch(m, kernel, cfg);
       } catch (const std::exception& e) {
-        const std::string what = e.what();
-        // Builtins the compiler leaves out of line need call support in the executor.
-        if (what.find("s_swappc_b64") != std::string::npos && what.find("not an instruction of this kernel") != std::string::npos)
-          GTEST_SKIP() << kernel << " calls a function out of line, which strobe cannot run yet: " << what;
-        FAIL() << kernel << ": " << what;
+        FAIL() << kernel << ": " << e.what();
       }
       std::vector<S> got(n);
       dev.copy_to_host(got.data(), out, n * sizeof(S));

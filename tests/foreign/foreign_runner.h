@@ -6,7 +6,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -33,14 +32,6 @@ std::vector<T> read_vec(const std::filesystem::path& p) {
   std::vector<T> v(s.size() / sizeof(T));
   std::memcpy(v.data(), s.data(), v.size() * sizeof(T));
   return v;
-}
-
-/// The fault a kernel with real calls hits until the emulator follows s_swappc_b64 into other
-/// functions of the code object: the callee is "not an instruction of this kernel".
-inline bool is_pending_call_fault(const std::string& err) {
-  static const std::regex call(
-      R"(\[s_swappc_b64 s\[\d+:\d+\], s\[\d+:\d+\]\]: jump to 0x[0-9a-f]+: not an instruction of this kernel)");
-  return std::regex_search(err, call);
 }
 
 /// One `strobe launch` with buffers written to and dumped from a temporary directory.

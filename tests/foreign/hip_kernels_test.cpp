@@ -12,14 +12,8 @@
 namespace strobe::foreigntest {
 namespace {
 
-// Until the emulator follows calls, a kernel that makes one faults with exactly this message;
-// such a run is skipped (the message printed), so the test turns on once calls are supported.
-#define ASSERT_LAUNCHED(r)                                                                       \
-  do {                                                                                           \
-    if ((r).rc != 0 && is_pending_call_fault((r).err))                                           \
-      GTEST_SKIP() << "pending function-call support: " << (r).err;                              \
-    ASSERT_EQ((r).rc, 0) << (r).err;                                                             \
-  } while (0)
+/// The launch succeeded; otherwise its stderr is the failure message.
+#define ASSERT_LAUNCHED(r) ASSERT_EQ((r).rc, 0) << (r).err
 
 class HipKernel : public ::testing::TestWithParam<std::string> {
  protected:
@@ -104,7 +98,6 @@ TEST_P(HipKernel, DynamicSharedMemoryMissingFromTheLaunchFaults) {
   std::vector<int> in(64, 1);
   Launch l(object("dynamic_shared"), "reverse_block");
   auto r = l.buffer(in).zeros(256).run(64, 64);
-  if (r.rc != 0 && is_pending_call_fault(r.err)) GTEST_SKIP() << "pending function-call support: " << r.err;
   EXPECT_EQ(r.rc, 1) << r.err;
   EXPECT_NE(r.err.find("LDS"), std::string::npos) << r.err;
 }
@@ -253,6 +246,16 @@ TEST(HipLaunch, DynamicLdsBeyondACuIsBadInput) {
   auto r = l.zeros(256).zeros(256).option("--dynamic-lds 70000").run(64, 64);
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find("70000 bytes of dynamic LDS asked for; a CU has 65536"), std::string::npos) << r.err;
+}
+
+TEST_P(HipKernel, DevicePrintfStopsWithNotImplementedNamingTheHostcall) {
+  Launch l(object("printf"), "_Z5helloPi");
+  auto r = l.zeros(256).run(64, 64);
+  EXPECT_EQ(r.rc, 1) << r.err;
+  // -O3 calls __ockl_hostcall_internal; -O0 first calls __ockl_hostcall_preview.
+  EXPECT_NE(r.err.find("not implemented: a call to __ockl_hostcall_"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("device printf and malloc need a host-side hostcall service"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kernel _Z5helloPi"), std::string::npos) << r.err;
 }
 
 }  // namespace
