@@ -1,26 +1,31 @@
-// `strobe compare BENCH --sampling M1[,M2...]`: full detailed simulation and each sampling
-// method on the same workload; estimated against full cycles, error and speedup (DESIGN.md §5).
-#include <cmath>
+// `strobe compare BENCH --sampling M1[,M2...]` and `strobe compare --set NAME|--set-file FILE`:
+// full detailed simulation and each sampling method on the same workloads; estimated against
+// full cycles, error and speedup (DESIGN.md §5), and over a set the aggregates of
+// sampling/eval/compare_stats.h.
 #include <memory>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.h"
+#include "cli/compare_report.h"
+#include "cli/compare_run.h"
 #include "cli/gpu_config_options.h"
 #include "cli/report.h"
-#include "cli/sampled_run.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "workloads/bench_set.h"
 
 namespace strobe::cli {
 
 namespace {
 
 struct CompareOptions {
-  std::string bench, sampling, arch = "r9nano", json;
+  std::string bench, sampling, arch = "r9nano", json, csv, set_file, size = workloads::kDefaultSetSize;
   std::vector<std::string> params, sets, sampling_sets;
+  int repeat = -1;  // unset: 1 for one benchmark, 3 for a set
   bool verify = false, skip_functional = false;
 };
 
@@ -38,36 +43,35 @@ std::vector<std::string> split_methods(const std::string& list) {
   return out;
 }
 
-double error_pct(uint64_t estimate, uint64_t full) {
-  return full ? 100.0 * std::abs(double(estimate) - double(full)) / double(full) : (estimate ? 100.0 : 0.0);
+/// `--set` carries both GPU overrides (KEY=VALUE, as in `strobe run`) and a benchmark set's name
+/// (no '='); splits them, allowing one set name.
+std::string take_set_name(std::vector<std::string>& sets) {
+  std::string name;
+  std::vector<std::string> overrides;
+  for (auto& s : sets) {
+    if (s.find('=') != std::string::npos) {
+      overrides.push_back(s);
+    } else if (!name.empty()) {
+      throw InputError(fmt::format("--set: two benchmark sets named ('{}' and '{}'); compare one at a time", name, s));
+    } else {
+      name = s;
+    }
+  }
+  sets = overrides;
+  return name;
 }
 
-uint64_t total_cycles(const std::vector<workloads::LaunchStat>& ls) {
-  uint64_t c = 0;
-  for (const auto& l : ls)
-    if (l.result.timing) c += l.result.timing->cycles;
-  return c;
+void write_output(const std::string& where, const std::string& content) {
+  if (where == "-")
+    fmt::print("{}", content);
+  else
+    write_file_atomic(where, content);
 }
 
-int run_compare(const CompareOptions& o) {
-  const std::vector<std::string> names = split_methods(o.sampling);
-  const timing::GpuConfig cfg = resolve_gpu_config(o.arch, o.sets);
-  sampling::check_sampling_sets(names, o.sampling_sets);
-  if (o.skip_functional && o.verify)
-    throw InputError("--verify: with --sampling-skip-functional predicted work is not emulated, so the results "
-                     "cannot be verified");
-  std::vector<std::unique_ptr<sampling::SamplingMethod>> methods;
-  for (const auto& n : names) methods.push_back(sampling::make_method(n, cfg, o.sampling_sets, o.skip_functional));
-
-  // The reference: the whole workload in detail.
-  workloads::RunRequest req;
-  req.benchmark = o.bench;
-  req.params = o.params;
-  req.verify = o.verify;
-  req.prepare_device = [&cfg](runtime::Device& dev) { dev.enable_timing(cfg); };
-  workloads::RunOutcome full = workloads::run_benchmark(std::move(req));
-  const uint64_t full_cycles = total_cycles(full.launches);
-
+/// One benchmark: the report of `strobe run` for the full run, plus each method's estimate.
+int compare_one(const CompareSpec& spec, const CompareOptions& o) {
+  ComparedRun run = compare_run(spec);
+  const workloads::RunOutcome& full = run.full;
   RunReport rep;
   rep.benchmark = full.benchmark;
   rep.mode = "timing";
@@ -77,79 +81,157 @@ int run_compare(const CompareOptions& o) {
   rep.params = full.params.to_json();
   rep.phase_seconds = {{"setup", full.setup_seconds}, {"run", full.run_seconds}, {"verify", full.verify_seconds}};
   for (const auto& l : full.launches) rep.launches.push_back(LaunchRecord{l.result, l.grid, l.local});
-  double wall = full.wall_seconds;
+  rep.wall_seconds = full.wall_seconds;
   nlohmann::json jm = nlohmann::json::object();
   std::string table;
-  for (size_t m = 0; m < names.size(); ++m) {
-    SampledRun sr = run_sampled(o.bench, o.params, cfg, names[m], *methods[m], o.verify, nullptr);
-    wall += sr.wall_seconds;
-    const auto& ls = sr.outcome.launches;
-    if (ls.size() != full.launches.size())
-      throw FaultError(fmt::format("{}: the sampled run made {} launches, the full run {}", names[m], ls.size(),
-                                   full.launches.size()));
-    const uint64_t est = total_cycles(ls);
+  for (size_t m = 0; m < run.methods.size(); ++m) {
+    const MethodRuns& mr = run.methods[m];
+    const auto& ls = mr.last.outcome.launches;
+    rep.wall_seconds += mr.last.wall_seconds;
     nlohmann::json kernels = nlohmann::json::array();
     for (size_t i = 0; i < ls.size(); ++i) {
       const uint64_t f = full.launches[i].result.timing ? full.launches[i].result.timing->cycles : 0;
       const uint64_t e = ls[i].result.timing ? ls[i].result.timing->cycles : 0;
-      const auto& s = ls[i].result.sampling;
       kernels.push_back({{"launch", i},
                          {"name", ls[i].result.kernel},
                          {"full_cycles", f},
                          {"estimated_cycles", e},
-                         {"error_pct", error_pct(e, f)},
-                         {"level", s ? s->level : "detailed"},
+                         {"error_pct", sampling::error_pct(e, f)},
+                         {"level", mr.levels[i]},
                          {"full_wall_seconds", full.launches[i].result.wall_seconds},
                          {"sampled_wall_seconds", ls[i].result.wall_seconds}});
     }
-    const double speedup = sr.run_seconds > 0 ? full.run_seconds / sr.run_seconds : 0.0;
-    jm[names[m]] = {{"estimated_cycles", est},
-                    {"full_cycles", full_cycles},
-                    {"error_pct", error_pct(est, full_cycles)},
-                    {"full_wall_seconds", full.run_seconds},
-                    {"sampled_wall_seconds", sr.run_seconds},
-                    {"speedup", speedup},
-                    {"verified", sr.outcome.verified},
-                    {"sampling", sr.summary},
-                    {"kernels", kernels}};
-    const auto& sh = sr.summary["shares"];
-    table += fmt::format("{:<10} {:>14} {:>8.2f}% {:>10.3f} {:>8.2f}x   {:.1f}% / {:.1f}% / {:.1f}%\n", names[m], est,
-                         error_pct(est, full_cycles), sr.run_seconds, speedup, 100 * sh["detailed"].get<double>(),
+    const sampling::RunScore s = score(run, m);
+    const sampling::Spread sp = sampling::spread_of(mr.speedups);
+    const double err = sampling::error_pct(s.estimated_cycles, s.full_cycles);
+    jm[mr.name] = {{"estimated_cycles", s.estimated_cycles},
+                   {"full_cycles", s.full_cycles},
+                   {"error_pct", err},
+                   {"full_wall_seconds", s.full_seconds},
+                   {"sampled_wall_seconds", s.sampled_seconds},
+                   {"speedup", sp.median},
+                   {"speedup_min", sp.min},
+                   {"speedup_max", sp.max},
+                   {"repeats", mr.speedups.size()},
+                   {"levels", level_counts(mr.levels)},
+                   {"fallback", s.fallback},
+                   {"verified", mr.last.outcome.verified},
+                   {"sampling", mr.last.summary},
+                   {"kernels", kernels}};
+    const auto& sh = mr.last.summary["shares"];
+    table += fmt::format("{:<10} {:>14} {:>8.2f}% {:>10.3f} {:>8.2f}x {:>15}   {:.1f}% / {:.1f}% / {:.1f}%\n", mr.name,
+                         s.estimated_cycles, err, s.sampled_seconds, sp.median,
+                         fmt::format("{:.2f}-{:.2f}", sp.min, sp.max), 100 * sh["detailed"].get<double>(),
                          100 * sh["predicted"].get<double>(), 100 * sh["functional"].get<double>());
   }
-  rep.wall_seconds = wall;
   attach_timing(rep, full.context->device());
   nlohmann::json j = to_json(rep);
   j["methods"] = jm;
+  j["repeat"] = spec.repeat;
+  if (!o.csv.empty()) {
+    nlohmann::json set = {{"set", full.benchmark}, {"size", "-"}, {"methods", spec.methods},
+                          {"runs", {set_run_json(run, spec.params)}}, {"aggregates", nlohmann::json::object()}};
+    for (size_t m = 0; m < run.methods.size(); ++m)
+      set["aggregates"][run.methods[m].name] = aggregate_json(sampling::aggregate({score(run, m)}));
+    write_output(o.csv, set_report_csv(set));
+  }
   if (o.json == "-") {
     fmt::print("{}\n", j.dump(2));
     return 0;
   }
   if (!o.json.empty()) write_file_atomic(o.json, j.dump(2) + "\n");
-  fmt::print("{}: full detailed simulation {} cycles in {:.3f} s ({} launch{})\n", full.benchmark, full_cycles,
-             full.run_seconds, full.launches.size(), full.launches.size() == 1 ? "" : "es");
-  fmt::print("{:<10} {:>14} {:>9} {:>10} {:>9}   instructions detailed / predicted / analysis\n", "method",
-             "est. cycles", "error", "wall s", "speedup");
+  if (o.csv == "-") return 0;
+  fmt::print("{}: full detailed simulation {} cycles in {:.3f} s ({} launch{}, median of {} run{})\n", full.benchmark,
+             run.full_cycles, sampling::median(run.full_seconds), full.launches.size(),
+             full.launches.size() == 1 ? "" : "es", spec.repeat, spec.repeat == 1 ? "" : "s");
+  fmt::print("{:<10} {:>14} {:>9} {:>10} {:>9} {:>15}   instructions detailed / predicted / analysis\n", "method",
+             "est. cycles", "error", "wall s", "speedup", "(min-max)");
   fmt::print("{}", table);
   return 0;
+}
+
+/// A set: every run compared, then the per-method aggregates.
+int compare_set(CompareSpec spec, const workloads::BenchSet& set, const CompareOptions& o) {
+  nlohmann::json rep = {{"set", set.name},         {"size", set.size},   {"description", set.description},
+                        {"arch", o.arch},          {"methods", spec.methods}, {"repeat", spec.repeat},
+                        {"runs", nlohmann::json::array()}};
+  std::vector<std::vector<sampling::RunScore>> scores(spec.methods.size());
+  for (size_t i = 0; i < set.runs.size(); ++i) {
+    const workloads::SetRun& r = set.runs[i];
+    fmt::print(stderr, "compare: [{}/{}] {} {}\n", i + 1, set.runs.size(), r.benchmark, fmt::join(r.params, " "));
+    spec.bench = r.benchmark;
+    spec.params = r.params;
+    const ComparedRun run = compare_run(spec);
+    for (size_t m = 0; m < spec.methods.size(); ++m) scores[m].push_back(score(run, m));
+    rep["runs"].push_back(set_run_json(run, r.params));
+  }
+  rep["aggregates"] = nlohmann::json::object();
+  for (size_t m = 0; m < spec.methods.size(); ++m)
+    rep["aggregates"][spec.methods[m]] = aggregate_json(sampling::aggregate(scores[m]));
+  if (!o.json.empty()) write_output(o.json, rep.dump(2) + "\n");
+  if (!o.csv.empty()) write_output(o.csv, set_report_csv(rep));
+  if (o.json != "-" && o.csv != "-") fmt::print("{}", set_report_text(rep));
+  return 0;
+}
+
+int run_compare(CompareOptions o) {
+  const std::string set_name = take_set_name(o.sets);
+  const bool is_set = !set_name.empty() || !o.set_file.empty();
+  if (!set_name.empty() && !o.set_file.empty()) throw InputError("--set NAME and --set-file: give one of them");
+  if (is_set && !o.bench.empty())
+    throw InputError(fmt::format("compare: benchmark '{}' given with a set; give one or the other", o.bench));
+  if (!is_set && o.bench.empty()) throw InputError("compare: name a benchmark, --set NAME or --set-file FILE");
+  if (is_set && !o.params.empty()) throw InputError("--param: a set's runs carry their own parameters");
+  if (!is_set && o.size != workloads::kDefaultSetSize) throw InputError("--size: only for --set or --set-file");
+  if (o.json == "-" && o.csv == "-") throw InputError("--json - and --csv -: only one can go to stdout");
+  if (o.repeat != -1 && o.repeat < 1) throw InputError(fmt::format("--repeat {}: must be at least 1", o.repeat));
+  CompareSpec spec;
+  spec.methods = split_methods(o.sampling);
+  spec.cfg = resolve_gpu_config(o.arch, o.sets);
+  sampling::check_sampling_sets(spec.methods, o.sampling_sets);
+  if (o.skip_functional && o.verify)
+    throw InputError("--verify: with --sampling-skip-functional predicted work is not emulated, so the results "
+                     "cannot be verified");
+  for (const auto& n : spec.methods) sampling::make_method(n, spec.cfg, o.sampling_sets, o.skip_functional);
+  spec.sampling_sets = o.sampling_sets;
+  spec.verify = o.verify;
+  spec.skip_functional = o.skip_functional;
+  spec.repeat = o.repeat != -1 ? o.repeat : is_set ? 3 : 1;
+  if (!is_set) {
+    spec.bench = o.bench;
+    spec.params = o.params;
+    return compare_one(spec, o);
+  }
+  const workloads::BenchSet set = set_name.empty() ? workloads::load_set_file(o.set_file, o.size)
+                                                   : workloads::load_named_set(set_name, o.size);
+  return compare_set(std::move(spec), set, o);
 }
 
 }  // namespace
 
 void add_compare_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<CompareOptions>();
-  auto* cmd = app.add_subcommand("compare", "Run a benchmark in full detail and under sampling methods; report each "
-                                            "method's estimate, error and speedup");
-  cmd->add_option("benchmark", o->bench, "Benchmark name (see `strobe list`)")->required();
+  auto* cmd = app.add_subcommand("compare", "Run a benchmark, or a set of them, in full detail and under sampling "
+                                            "methods; report each method's estimate, error and speedup");
+  cmd->add_option("benchmark", o->bench, "Benchmark name (see `strobe list`); or use --set / --set-file");
   cmd->add_option("--sampling", o->sampling, "Methods to compare, comma-separated: " + method_names())->required();
   cmd->add_option("--param", o->params, "Benchmark parameter NAME=VALUE (repeatable)");
   cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
-  cmd->add_option("--set", o->sets, "Override a GPU configuration parameter KEY=VALUE (repeatable)");
+  cmd->add_option("--set", o->sets,
+                  "KEY=VALUE: override a GPU configuration parameter (repeatable); NAME (no '='): compare the "
+                  "benchmark set configs/sets/NAME.toml (tuning, evaluation, smoke)");
+  cmd->add_option("--set-file", o->set_file,
+                  "Compare the runs of FILE: FILE.toml as configs/sets, else one 'BENCH [--param K=V]...' a line");
+  cmd->add_option("--size", o->size, "Size variant of the set: eval (default) or ci (each benchmark at its small sizes)");
+  cmd->add_option("--repeat", o->repeat,
+                  "Run the reference and each method N times in this process; report the median speedup and its "
+                  "spread (default 1 for one benchmark, 3 for a set)");
   cmd->add_option("--sampling-set", o->sampling_sets, "Override a sampling-method parameter KEY=VALUE (repeatable)");
   cmd->add_flag("--sampling-skip-functional", o->skip_functional,
                 "Do not emulate predicted work at all (faster; the results are then unverifiable)");
   cmd->add_flag("--verify", o->verify, "Check every run's results against the CPU reference");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
+  cmd->add_option("--csv", o->csv, "Write the per-run rows and aggregates as CSV to FILE, or - for stdout");
   cmd->callback([o, &action] { action = [o] { return run_compare(*o); }; });
 }
 

@@ -1,0 +1,71 @@
+// The aggregates of a sampling evaluation, checked against values computed by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sampling/eval/compare_stats.h"
+
+namespace strobe::sampling {
+namespace {
+
+TEST(CompareStats, ErrorIsRelativeToTheFullCycles) {
+  EXPECT_DOUBLE_EQ(error_pct(110, 100), 10.0);
+  EXPECT_DOUBLE_EQ(error_pct(90, 100), 10.0);
+  EXPECT_DOUBLE_EQ(error_pct(0, 0), 0.0);
+  EXPECT_DOUBLE_EQ(error_pct(5, 0), 100.0);
+}
+
+TEST(CompareStats, MedianOfAnEvenCountIsTheMeanOfTheMiddleTwo) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2.0);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({}), 0.0);
+  const Spread s = spread_of({2.0, 5.0, 3.0});
+  EXPECT_DOUBLE_EQ(s.median, 3.0);
+  EXPECT_DOUBLE_EQ(s.min, 2.0);
+  EXPECT_DOUBLE_EQ(s.max, 5.0);
+}
+
+TEST(CompareStats, FallbackMeansEveryLaunchDetailed) {
+  EXPECT_TRUE(is_fallback({"detailed", "detailed"}));
+  EXPECT_FALSE(is_fallback({"detailed", "kernel"}));
+  EXPECT_FALSE(is_fallback({}));
+}
+
+// Three runs: a long one sampled well, a short one sampled badly, and a fallback.
+//   run   full cyc  est cyc  full s  sampled s  speedup  error
+//   A     1000      1100     80      10         8        10%
+//   B     100       70       2       1          2        30%
+//   C     500       500      10      10         1        0% (fallback)
+TEST(CompareStats, AggregatesOfThreeRunsWithAFallbackMatchHandComputedValues) {
+  const std::vector<RunScore> runs = {
+      {1000, 1100, 80, 10, 8, false},
+      {100, 70, 2, 1, 2, false},
+      {500, 500, 10, 10, 1, true},
+  };
+  const Aggregate a = aggregate(runs);
+  EXPECT_EQ(a.runs, 3u);
+  EXPECT_DOUBLE_EQ(a.total_speedup, 92.0 / 21.0);                // Σ full s / Σ sampled s
+  EXPECT_NEAR(a.geomean_speedup, std::cbrt(8.0 * 2.0 * 1.0), 1e-12);  // (8·2·1)^(1/3) = 2.52
+  EXPECT_DOUBLE_EQ(a.mean_abs_error_pct, 40.0 / 3.0);            // (10 + 30 + 0) / 3
+  EXPECT_DOUBLE_EQ(a.max_abs_error_pct, 30.0);
+  EXPECT_DOUBLE_EQ(a.summed_cycles_error_pct, 70.0 / 1600.0 * 100.0);  // |1670 - 1600| / 1600
+  EXPECT_EQ(a.fallback_runs, 1u);
+  EXPECT_EQ(a.sampled_runs, 2u);
+  EXPECT_DOUBLE_EQ(a.mean_abs_error_pct_sampled, 20.0);  // (10 + 30) / 2: the fallback's 0% left out
+}
+
+TEST(CompareStats, OpposingErrorsCancelInTheSummedCyclesButNotInTheMean) {
+  const Aggregate a = aggregate({{100, 120, 1, 1, 1, false}, {100, 80, 1, 1, 1, false}});
+  EXPECT_DOUBLE_EQ(a.summed_cycles_error_pct, 0.0);
+  EXPECT_DOUBLE_EQ(a.mean_abs_error_pct, 20.0);
+}
+
+TEST(CompareStats, AllFallbackRunsHaveNoSampledMean) {
+  const Aggregate a = aggregate({{100, 100, 1, 1, 1, true}});
+  EXPECT_EQ(a.sampled_runs, 0u);
+  EXPECT_DOUBLE_EQ(a.mean_abs_error_pct_sampled, 0.0);
+  EXPECT_EQ(aggregate({}).runs, 0u);
+}
+
+}  // namespace
+}  // namespace strobe::sampling
