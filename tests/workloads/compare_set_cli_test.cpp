@@ -1,0 +1,118 @@
+// `strobe compare --set` / `--set-file` driven as a subprocess: the per-run and aggregate fields
+// of the JSON report and their arithmetic, and the usage errors. Runs at `ci` (small) sizes,
+// so nothing here asserts accuracy.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "cli/cli_runner.h"
+
+namespace strobe::clitest {
+namespace {
+
+TEST(CompareSet, SmokeSetReportsEveryRunAndAggregatesThatFollowFromThem) {
+  CliResult r = run_strobe("compare --set smoke --size ci --sampling photon --repeat 2 --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["set"], "smoke");
+  EXPECT_EQ(j["size"], "ci");
+  EXPECT_EQ(j["repeat"], 2);
+  ASSERT_EQ(j["runs"].size(), 2u);
+  EXPECT_EQ(j["runs"][0]["benchmark"], "relu");
+  EXPECT_EQ(j["runs"][1]["benchmark"], "fir");
+  EXPECT_EQ(j["runs"][0]["params"]["n"], 5000);  // relu's small size
+  double full_s = 0, sampled_s = 0, log_speedup = 0, err_sum = 0, err_max = 0, sampled_err = 0;
+  uint64_t full_c = 0, est_c = 0;
+  int fallbacks = 0;
+  for (const auto& run : j["runs"]) {
+    SCOPED_TRACE(run["benchmark"].get<std::string>());
+    EXPECT_EQ(run["repeats"], 2);
+    const auto& m = run["methods"]["photon"];
+    const double full = run["full_cycles"], est = m["estimated_cycles"];
+    EXPECT_NEAR(m["error_pct"].get<double>(), 100.0 * std::abs(est - full) / full, 1e-9);
+    ASSERT_EQ(m["speedups"].size(), 2u);
+    const double s0 = m["speedups"][0], s1 = m["speedups"][1];
+    EXPECT_NEAR(m["speedup"].get<double>(), (s0 + s1) / 2, 1e-12);  // the median of two
+    EXPECT_DOUBLE_EQ(m["speedup_min"].get<double>(), std::min(s0, s1));
+    EXPECT_DOUBLE_EQ(m["speedup_max"].get<double>(), std::max(s0, s1));
+    int launches = 0, detailed = 0;
+    for (const auto& [level, n] : m["levels"].items()) {
+      launches += n.get<int>();
+      if (level == "detailed") detailed += n.get<int>();
+    }
+    EXPECT_EQ(launches, run["launches"].get<int>());
+    EXPECT_EQ(m["fallback"].get<bool>(), detailed == launches);
+    full_s += m["full_seconds"].get<double>();
+    sampled_s += m["sampled_seconds"].get<double>();
+    log_speedup += std::log(m["speedup"].get<double>());
+    err_sum += m["error_pct"].get<double>();
+    err_max = std::max(err_max, m["error_pct"].get<double>());
+    full_c += run["full_cycles"].get<uint64_t>();
+    est_c += m["estimated_cycles"].get<uint64_t>();
+    if (m["fallback"].get<bool>())
+      ++fallbacks;
+    else
+      sampled_err += m["error_pct"].get<double>();
+  }
+  const auto& a = j["aggregates"]["photon"];
+  EXPECT_EQ(a["runs"], 2);
+  EXPECT_NEAR(a["total_speedup"].get<double>(), full_s / sampled_s, 1e-9);
+  EXPECT_NEAR(a["geomean_speedup"].get<double>(), std::exp(log_speedup / 2), 1e-9);
+  EXPECT_NEAR(a["mean_abs_error_pct"].get<double>(), err_sum / 2, 1e-9);
+  EXPECT_NEAR(a["max_abs_error_pct"].get<double>(), err_max, 1e-9);
+  EXPECT_NEAR(a["summed_cycles_error_pct"].get<double>(),
+              100.0 * std::abs(double(est_c) - double(full_c)) / double(full_c), 1e-9);
+  EXPECT_EQ(a["fallback_runs"], fallbacks);
+  EXPECT_EQ(a["sampled_runs"], 2 - fallbacks);
+  EXPECT_NEAR(a["mean_abs_error_pct_sampled"].get<double>(), fallbacks == 2 ? 0.0 : sampled_err / (2 - fallbacks),
+              1e-9);
+}
+
+TEST(CompareSet, SetFileRunsItsLinesAndCsvCarriesTheSameRows) {
+  TempDir t;
+  const std::string set = (t.path / "mine.txt").string(), csv = (t.path / "out.csv").string();
+  std::ofstream(set) << "# two runs\nvecadd --param n=4096\n\nrelu --param n=4096  # trailing comment\n";
+  CliResult r = run_strobe("compare --set-file " + set + " --sampling photon --repeat 1 --csv " + csv);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("geomean speedup"), std::string::npos) << r.out;
+  const std::string text = slurp(csv);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 2 + 1) << text;  // header, 2 runs, 1 aggregate
+  EXPECT_NE(text.find("run,"), std::string::npos);
+  EXPECT_NE(text.find("aggregate,"), std::string::npos);
+}
+
+TEST(CompareSet, UnknownSetExitsTwoNamingIt) {
+  CliResult r = run_strobe("compare --set nosuchset --sampling photon");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("unknown set 'nosuchset'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tuning"), std::string::npos) << r.err;  // the known sets are listed
+}
+
+TEST(CompareSet, BadSetFileLineExitsTwoNamingFileAndLine) {
+  TempDir t;
+  const std::string set = (t.path / "bad.txt").string();
+  std::ofstream(set) << "relu --param n=4096\nnotabench --param n=1\n";
+  CliResult r = run_strobe("compare --set-file " + set + " --sampling photon");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(set + ":2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("notabench"), std::string::npos) << r.err;
+  std::ofstream(set) << "relu --param size=4096\n";
+  CliResult param = run_strobe("compare --set-file " + set + " --sampling photon");
+  EXPECT_EQ(param.rc, 2);
+  EXPECT_NE(param.err.find(set + ":1"), std::string::npos) << param.err;
+}
+
+TEST(CompareSet, ConflictingArgumentsExitTwo) {
+  EXPECT_EQ(run_strobe("compare relu --set smoke --sampling photon").rc, 2);
+  EXPECT_EQ(run_strobe("compare --set smoke --size huge --sampling photon").rc, 2);
+  EXPECT_EQ(run_strobe("compare relu --param n=64 --sampling photon --repeat 0").rc, 2);
+  EXPECT_EQ(run_strobe("compare --sampling photon").rc, 2);
+}
+
+}  // namespace
+}  // namespace strobe::clitest
