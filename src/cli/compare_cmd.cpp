@@ -26,7 +26,7 @@ struct CompareOptions {
   std::string bench, sampling, arch = "r9nano", json, csv, set_file, size = workloads::kDefaultSetSize;
   std::vector<std::string> params, sets, sampling_sets;
   int repeat = -1;  // unset: 1 for one benchmark, 3 for a set
-  bool verify = false, skip_functional = false;
+  bool verify = false, skip_functional = false, dry_run = false;
 };
 
 std::vector<std::string> split_methods(const std::string& list) {
@@ -183,6 +183,7 @@ int run_compare(CompareOptions o) {
   if (!is_set && o.bench.empty()) throw InputError("compare: name a benchmark, --set NAME or --set-file FILE");
   if (is_set && !o.params.empty()) throw InputError("--param: a set's runs carry their own parameters");
   if (!is_set && o.size != workloads::kDefaultSetSize) throw InputError("--size: only for --set or --set-file");
+  if (!is_set && o.dry_run) throw InputError("--dry-run: only for --set or --set-file");
   if (o.json == "-" && o.csv == "-") throw InputError("--json - and --csv -: only one can go to stdout");
   if (o.repeat != -1 && o.repeat < 1) throw InputError(fmt::format("--repeat {}: must be at least 1", o.repeat));
   CompareSpec spec;
@@ -204,6 +205,10 @@ int run_compare(CompareOptions o) {
   }
   const workloads::BenchSet set = set_name.empty() ? workloads::load_set_file(o.set_file, o.size)
                                                    : workloads::load_named_set(set_name, o.size);
+  if (o.dry_run) {
+    for (const auto& r : set.runs) fmt::print("{} {}\n", r.benchmark, fmt::join(r.params, " "));
+    return 0;
+  }
   return compare_set(std::move(spec), set, o);
 }
 
@@ -229,6 +234,7 @@ void add_compare_command(CLI::App& app, Action& action) {
   cmd->add_option("--sampling-set", o->sampling_sets, "Override a sampling-method parameter KEY=VALUE (repeatable)");
   cmd->add_flag("--sampling-skip-functional", o->skip_functional,
                 "Do not emulate predicted work at all (faster; the results are then unverifiable)");
+  cmd->add_flag("--dry-run", o->dry_run, "With a set: print its runs (BENCH K=V...) and exit without running them");
   cmd->add_flag("--verify", o->verify, "Check every run's results against the CPU reference");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
   cmd->add_option("--csv", o->csv, "Write the per-run rows and aggregates as CSV to FILE, or - for stdout");

@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
 #include <string>
 
 #include "cli/cli_runner.h"
@@ -84,6 +87,33 @@ TEST(CompareSet, SetFileRunsItsLinesAndCsvCarriesTheSameRows) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 2 + 1) << text;  // header, 2 runs, 1 aggregate
   EXPECT_NE(text.find("run,"), std::string::npos);
   EXPECT_NE(text.find("aggregate,"), std::string::npos);
+}
+
+/// The benchmarks of a named set at `size`, as `--dry-run` lists them (one run per line).
+std::vector<std::string> set_benchmarks(const std::string& set, const std::string& size) {
+  CliResult r = run_strobe("compare --set " + set + " --size " + size + " --sampling photon --dry-run");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  std::vector<std::string> out;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) out.push_back(line.substr(0, line.find(' ')));
+  return out;
+}
+
+TEST(CompareSet, TuningAndEvaluationSetsSplitEveryRegisteredBenchmark) {
+  const nlohmann::json list = nlohmann::json::parse(run_strobe("list --json -").out);
+  std::set<std::string> all;
+  for (const auto& b : list["benchmarks"]) all.insert(b["name"].get<std::string>());
+  // Every line of both sets parses at both sizes; ci runs each benchmark once.
+  const auto tuning = set_benchmarks("tuning", "ci"), evaluation = set_benchmarks("evaluation", "ci");
+  EXPECT_EQ(set_benchmarks("tuning", "eval").size(), 23u);
+  EXPECT_EQ(set_benchmarks("evaluation", "eval").size(), evaluation.size());
+  std::set<std::string> t(tuning.begin(), tuning.end()), e(evaluation.begin(), evaluation.end());
+  EXPECT_EQ(t.size(), tuning.size());
+  EXPECT_EQ(e.size(), evaluation.size());
+  EXPECT_EQ(t, (std::set<std::string>{"fir", "relu", "sc", "mm", "aes", "spmv", "pagerank", "vgg16", "resnet18"}));
+  std::set<std::string> both = t;
+  for (const auto& b : e) EXPECT_TRUE(both.insert(b).second) << b << " is in both sets";
+  EXPECT_EQ(both, all);
 }
 
 TEST(CompareSet, UnknownSetExitsTwoNamingIt) {
