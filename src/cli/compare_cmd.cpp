@@ -101,6 +101,12 @@ int run_compare(const CompareOptions& o) {
                          {"level", s ? s->level : "detailed"},
                          {"full_wall_seconds", full.launches[i].result.wall_seconds},
                          {"sampled_wall_seconds", ls[i].result.wall_seconds}});
+      // What the method did to this launch, so a report shows how much of it was predicted.
+      if (s) {
+        kernels.back()["detailed_instructions"] = s->detailed_instructions;
+        kernels.back()["predicted_instructions"] = s->predicted_instructions;
+        kernels.back()["detail"] = s->detail;
+      }
     }
     const double speedup = sr.run_seconds > 0 ? full.run_seconds / sr.run_seconds : 0.0;
     jm[names[m]] = {{"estimated_cycles", est},
