@@ -48,7 +48,10 @@ void IpcStabilityObserver::poll(uint64_t cycle, uint64_t insts) {
   double mean = 0, var = 0;
   for (size_t i = polls_.size() - samples_; i < polls_.size(); ++i) mean += ipc(polls_[i]);
   mean /= double(samples_);
-  for (size_t i = polls_.size() - samples_; i < polls_.size(); ++i) var += (ipc(polls_[i]) - mean) * (ipc(polls_[i]) - mean);
+  for (size_t i = polls_.size() - samples_; i < polls_.size(); ++i) {
+    const double e = ipc(polls_[i]) - mean;
+    var += e * e;
+  }
   var /= double(samples_);
   if (var < variance_) {
     stopped_ = true;
