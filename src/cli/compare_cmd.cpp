@@ -100,6 +100,12 @@ int compare_one(const CompareSpec& spec, const CompareOptions& o) {
                          {"level", mr.levels[i]},
                          {"full_wall_seconds", full.launches[i].result.wall_seconds},
                          {"sampled_wall_seconds", ls[i].result.wall_seconds}});
+      // What the method did to this launch, so a report shows how much of it was predicted.
+      if (s) {
+        kernels.back()["detailed_instructions"] = s->detailed_instructions;
+        kernels.back()["predicted_instructions"] = s->predicted_instructions;
+        kernels.back()["detail"] = s->detail;
+      }
     }
     const sampling::RunScore s = score(run, m);
     const sampling::Spread sp = sampling::spread_of(mr.speedups);

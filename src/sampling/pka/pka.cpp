@@ -2,9 +2,10 @@
 //
 // Pass 1 profiles every launch functionally (PKA profiles on hardware; strobe's profiler is its
 // emulator) into per-kernel features, which are standardised, reduced by PCA and clustered by
-// k-means. Pass 2 simulates the first launch of each cluster in detail until its IPC is stable
-// (variance below s over the last 3000 cycles), then extrapolates the rest of it from that IPC;
-// every other launch takes its representative's IPC.
+// k-means. Pass 2 simulates the first launch of each cluster in detail until its IPC, measured
+// from its first issued instruction, is stable (variance below s over the last 3000 cycles), then
+// extrapolates the rest of it from that IPC (ipc_stability.h); every other launch takes its
+// representative's lead and IPC.
 #include <algorithm>
 #include <cmath>
 
@@ -14,6 +15,7 @@
 #include "common/error.h"
 #include "emu/executor.h"
 #include "sampling/method.h"
+#include "sampling/pka/ipc_stability.h"
 #include "sampling/stats/kmeans.h"
 #include "sampling/stats/pca.h"
 #include "timing/gpu/gpu.h"
@@ -96,57 +98,6 @@ Profile profile_dispatch(const emu::Dispatch& d, emu::GlobalMemory& mem, const s
   return p;
 }
 
-/// Principal Kernel Projection: watches a representative's IPC and ends its detailed
-/// simulation once the cumulative IPC's variance over the last window is below the threshold.
-class PkpObserver final : public timing::LaunchObserver {
- public:
-  PkpObserver(uint64_t interval, uint64_t window, double variance, bool skip)
-      : interval_(interval), samples_(std::max<uint64_t>(2, window / interval)), variance_(variance), skip_(skip) {}
-  void wave_begin(timing::WaveKey, uint64_t) override {}
-  void basic_block(timing::WaveKey, uint32_t, uint32_t, uint64_t, uint64_t) override {}
-  void wave_end(timing::WaveKey, uint64_t) override {}
-  std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
-                                            uint64_t) override {
-    if (!stopped_) return std::nullopt;
-    if (!skip_) ex.run_workgroup(wg, stats);
-    return 0;
-  }
-  uint64_t poll_interval() const override { return interval_; }
-  void poll(uint64_t cycle, uint64_t insts) override {
-    // The window opens at the first issued instruction: the launch overhead's zero IPC is idle,
-    // not stable.
-    if (!started_) start_ = cycle - interval_, started_ = true;
-    if (stopped_ || insts == 0) return;
-    const double ipc = double(insts) / double(cycle - start_);
-    ipc_.push_back(ipc);
-    if (ipc_.size() < samples_) return;
-    double mean = 0, var = 0;
-    for (size_t i = ipc_.size() - samples_; i < ipc_.size(); ++i) mean += ipc_[i];
-    mean /= double(samples_);
-    for (size_t i = ipc_.size() - samples_; i < ipc_.size(); ++i) var += (ipc_[i] - mean) * (ipc_[i] - mean);
-    var /= double(samples_);
-    if (var < variance_) {
-      stopped_ = true;
-      stop_cycles_ = cycle - start_;
-      stop_insts_ = insts;
-      stop_ipc_ = ipc;
-    }
-  }
-  bool stopped() const { return stopped_; }
-  uint64_t stop_cycles() const { return stop_cycles_; }
-  uint64_t stop_insts() const { return stop_insts_; }
-  double stop_ipc() const { return stop_ipc_; }
-
- private:
-  uint64_t interval_, samples_;
-  double variance_;
-  bool skip_;
-  std::vector<double> ipc_;
-  uint64_t start_ = 0, stop_cycles_ = 0, stop_insts_ = 0;
-  double stop_ipc_ = 0;
-  bool stopped_ = false, started_ = false;
-};
-
 class Pka final : public SamplingMethod {
  public:
   explicit Pka(const MethodOptions& o) : o_(o), profile_(*this), sampled_(*this) {}
@@ -209,6 +160,7 @@ class Pka final : public SamplingMethod {
     for (size_t i = 0; i < n; ++i) labels_[i] = km.labels.empty() ? 0 : km.labels[i];
     rep_of_.assign(size_t(std::max(k_, 1)), -1);
     rep_ipc_.assign(rep_of_.size(), 0.0);
+    rep_lead_.assign(rep_of_.size(), 0);
     representatives_ = nlohmann::json::array();
     for (size_t i = 0; i < n; ++i)
       if (rep_of_[size_t(labels_[i])] < 0) {
@@ -232,26 +184,32 @@ class Pka final : public SamplingMethod {
     runtime::LaunchResult r;
     std::shared_ptr<timing::LaunchTiming> lt;
     if (rep_of_[c] == int(i)) {
-      PkpObserver obs(uint64_t(o_.param("ipc_interval")), uint64_t(o_.param("ipc_window")), o_.param("ipc_variance"),
-                      o_.skip_functional);
+      IpcStabilityObserver obs(uint64_t(o_.param("ipc_interval")), uint64_t(o_.param("ipc_window")),
+                               o_.param("ipc_variance"), o_.skip_functional);
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       rec->detailed_instructions = lt->detailed_wave_instructions;
       rec->predicted_instructions = insts - std::min(insts, lt->detailed_wave_instructions);
+      // The lead (launch overhead and first dispatch) is a fixed cost of a launch, measured here;
+      // only the time after the first issue scales with the instructions.
+      const uint64_t lead = std::min(obs.lead_cycles(), lt->cycles);
       if (obs.stopped()) {
         rec->level = "ipc-projection";
-        lt->cycles = uint64_t(std::llround(double(insts) / obs.stop_ipc()));
+        lt->cycles = obs.projected_cycles(insts);
         rec->detail["stop_cycle"] = obs.stop_cycles();
         rec->detail["stop_ipc"] = obs.stop_ipc();
+        rep_ipc_[c] = obs.stop_ipc();
       } else {
         rec->level = "detailed";
+        rep_ipc_[c] = lt->cycles > lead ? double(insts) / double(lt->cycles - lead) : 0.0;
       }
-      rep_ipc_[c] = lt->cycles ? double(insts) / double(lt->cycles) : 0.0;
+      rec->detail["lead_cycles"] = lead;
+      rep_lead_[c] = lead;
       r.stats = lt->functional;
     } else {
       if (!o_.skip_functional) r.stats = emu::run_dispatch(d, mem);
       lt = std::make_shared<timing::LaunchTiming>();
       lt->kernel = d.kernel_name;
-      lt->cycles = rep_ipc_[c] > 0 ? uint64_t(std::llround(double(insts) / rep_ipc_[c])) : 0;
+      lt->cycles = rep_ipc_[c] > 0 ? rep_lead_[c] + uint64_t(std::llround(double(insts) / rep_ipc_[c])) : 0;
       lt->functional = r.stats;
       rec->level = "cluster";
       rec->predicted_instructions = insts;
@@ -272,7 +230,8 @@ class Pka final : public SamplingMethod {
   std::map<const isa::Program*, std::vector<InstInfo>> info_;
   std::vector<Profile> profiles_;
   std::vector<int> labels_, rep_of_;
-  std::vector<double> rep_ipc_;
+  std::vector<double> rep_ipc_;   ///< each cluster's representative's IPC after its first issue
+  std::vector<uint64_t> rep_lead_;  ///< each representative's cycles from launch to first issue
   int k_ = 0, components_ = 0;
   size_t launch_ = 0;
   nlohmann::json representatives_ = nlohmann::json::array();
