@@ -101,10 +101,10 @@ int compare_one(const CompareSpec& spec, const CompareOptions& o) {
                          {"full_wall_seconds", full.launches[i].result.wall_seconds},
                          {"sampled_wall_seconds", ls[i].result.wall_seconds}});
       // What the method did to this launch, so a report shows how much of it was predicted.
-      if (s) {
-        kernels.back()["detailed_instructions"] = s->detailed_instructions;
-        kernels.back()["predicted_instructions"] = s->predicted_instructions;
-        kernels.back()["detail"] = s->detail;
+      if (const auto& sl = ls[i].result.sampling) {
+        kernels.back()["detailed_instructions"] = sl->detailed_instructions;
+        kernels.back()["predicted_instructions"] = sl->predicted_instructions;
+        kernels.back()["detail"] = sl->detail;
       }
     }
     const sampling::RunScore s = score(run, m);
