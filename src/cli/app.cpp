@@ -19,10 +19,10 @@ int run_main(int argc, char** argv) {
   CLI::App app{"strobe: a GCN3 (gfx803) GPU simulator with sampled simulation"};
   app.require_subcommand(1);
   Action action;
-  // `strobe run [options] -- PROGRAM [ARGS...]`: the program's command line is kept away from
-  // the option parser, whatever options it has.
+  // `strobe run|compare [options] -- PROGRAM [ARGS...]`: the program's command line is kept
+  // away from the option parser, whatever options it has.
   std::vector<std::string> program;
-  if (argc > 2 && std::string_view(argv[1]) == "run") {
+  if (argc > 2 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "compare")) {
     for (int i = 2; i < argc; ++i)
       if (std::string_view(argv[i]) == "--") {
         program.assign(argv + i + 1, argv + argc);
@@ -36,9 +36,9 @@ int run_main(int argc, char** argv) {
   }
   add_launch_command(app, action);
   add_disasm_command(app, action);
-  add_run_command(app, action, std::move(program));
+  add_run_command(app, action, program);
   add_list_command(app, action);
-  add_compare_command(app, action);
+  add_compare_command(app, action, program);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

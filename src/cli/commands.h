@@ -21,8 +21,9 @@ void add_disasm_command(CLI::App& app, Action& action);
 /// Adds `strobe run`: built-in benchmarks, or `program` (everything after `--`) as an OpenCL
 /// host program.
 void add_run_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
-/// Adds `strobe compare`: full detailed simulation against sampling methods.
-void add_compare_command(CLI::App& app, Action& action);
+/// Adds `strobe compare`: full detailed simulation against sampling methods, on built-in
+/// benchmarks or on `program` (everything after `--`), an OpenCL host program.
+void add_compare_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
 /// Adds `strobe list`.
 void add_list_command(CLI::App& app, Action& action);
 

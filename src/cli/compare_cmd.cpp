@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/commands.h"
+#include "cli/compare_program.h"
 #include "cli/compare_report.h"
 #include "cli/compare_run.h"
 #include "cli/gpu_config_options.h"
@@ -83,7 +84,6 @@ int compare_one(const CompareSpec& spec, const CompareOptions& o) {
   for (const auto& l : full.launches) rep.launches.push_back(LaunchRecord{l.result, l.grid, l.local});
   rep.wall_seconds = full.wall_seconds;
   nlohmann::json jm = nlohmann::json::object();
-  std::string table;
   for (size_t m = 0; m < run.methods.size(); ++m) {
     const MethodRuns& mr = run.methods[m];
     const auto& ls = mr.last.outcome.launches;
@@ -92,14 +92,8 @@ int compare_one(const CompareSpec& spec, const CompareOptions& o) {
     for (size_t i = 0; i < ls.size(); ++i) {
       const uint64_t f = full.launches[i].result.timing ? full.launches[i].result.timing->cycles : 0;
       const uint64_t e = ls[i].result.timing ? ls[i].result.timing->cycles : 0;
-      kernels.push_back({{"launch", i},
-                         {"name", ls[i].result.kernel},
-                         {"full_cycles", f},
-                         {"estimated_cycles", e},
-                         {"error_pct", sampling::error_pct(e, f)},
-                         {"level", mr.levels[i]},
-                         {"full_wall_seconds", full.launches[i].result.wall_seconds},
-                         {"sampled_wall_seconds", ls[i].result.wall_seconds}});
+      kernels.push_back(launch_entry_json(i, ls[i].result.kernel, f, e, mr.levels[i],
+                                          full.launches[i].result.wall_seconds, ls[i].result.wall_seconds));
       // What the method did to this launch, so a report shows how much of it was predicted.
       if (const auto& sl = ls[i].result.sampling) {
         kernels.back()["detailed_instructions"] = sl->detailed_instructions;
@@ -107,28 +101,8 @@ int compare_one(const CompareSpec& spec, const CompareOptions& o) {
         kernels.back()["detail"] = sl->detail;
       }
     }
-    const sampling::RunScore s = score(run, m);
-    const sampling::Spread sp = sampling::spread_of(mr.speedups);
-    const double err = sampling::error_pct(s.estimated_cycles, s.full_cycles);
-    jm[mr.name] = {{"estimated_cycles", s.estimated_cycles},
-                   {"full_cycles", s.full_cycles},
-                   {"error_pct", err},
-                   {"full_wall_seconds", s.full_seconds},
-                   {"sampled_wall_seconds", s.sampled_seconds},
-                   {"speedup", sp.median},
-                   {"speedup_min", sp.min},
-                   {"speedup_max", sp.max},
-                   {"repeats", mr.speedups.size()},
-                   {"levels", level_counts(mr.levels)},
-                   {"fallback", s.fallback},
-                   {"verified", mr.last.outcome.verified},
-                   {"sampling", mr.last.summary},
-                   {"kernels", kernels}};
-    const auto& sh = mr.last.summary["shares"];
-    table += fmt::format("{:<10} {:>14} {:>8.2f}% {:>10.3f} {:>8.2f}x {:>15}   {:.1f}% / {:.1f}% / {:.1f}%\n", mr.name,
-                         s.estimated_cycles, err, s.sampled_seconds, sp.median,
-                         fmt::format("{:.2f}-{:.2f}", sp.min, sp.max), 100 * sh["detailed"].get<double>(),
-                         100 * sh["predicted"].get<double>(), 100 * sh["functional"].get<double>());
+    jm[mr.name] = method_entry_json(score(run, m), mr.speedups, mr.levels, mr.last.outcome.verified, mr.last.summary,
+                                    kernels);
   }
   attach_timing(rep, full.context->device());
   nlohmann::json j = to_json(rep);
@@ -150,9 +124,7 @@ int compare_one(const CompareSpec& spec, const CompareOptions& o) {
   fmt::print("{}: full detailed simulation {} cycles in {:.3f} s ({} launch{}, median of {} run{})\n", full.benchmark,
              run.full_cycles, sampling::median(run.full_seconds), full.launches.size(),
              full.launches.size() == 1 ? "" : "es", spec.repeat, spec.repeat == 1 ? "" : "s");
-  fmt::print("{:<10} {:>14} {:>9} {:>10} {:>9} {:>15}   instructions detailed / predicted / analysis\n", "method",
-             "est. cycles", "error", "wall s", "speedup", "(min-max)");
-  fmt::print("{}", table);
+  fmt::print("{}", method_table_text(spec.methods, jm));
   return 0;
 }
 
@@ -178,6 +150,34 @@ int compare_set(CompareSpec spec, const workloads::BenchSet& set, const CompareO
   if (!o.csv.empty()) write_output(o.csv, set_report_csv(rep));
   if (o.json != "-" && o.csv != "-") fmt::print("{}", set_report_text(rep));
   return 0;
+}
+
+/// `strobe compare [options] -- PROGRAM`: only the options that apply to a program.
+int run_compare_program(CompareOptions o, std::vector<std::string> program) {
+  const std::string set_name = take_set_name(o.sets);
+  const auto refuse = [](bool given, const std::string& what) {
+    if (given) throw InputError(fmt::format("{}: not for a program (-- PROGRAM); only for built-in benchmarks", what));
+  };
+  if (!o.bench.empty())
+    throw InputError(
+        fmt::format("compare: benchmark '{}' given with a program after --; give one or the other", o.bench));
+  refuse(!set_name.empty() || !o.set_file.empty(), "--set NAME / --set-file");
+  refuse(!o.params.empty(), "--param");
+  refuse(!o.sampling_sets.empty(), "--sampling-set");
+  refuse(!o.csv.empty(), "--csv");
+  refuse(o.size != workloads::kDefaultSetSize, "--size");
+  refuse(o.dry_run, "--dry-run");
+  refuse(o.verify, "--verify");
+  refuse(o.skip_functional, "--sampling-skip-functional");
+  if (o.repeat != -1 && o.repeat < 1) throw InputError(fmt::format("--repeat {}: must be at least 1", o.repeat));
+  ProgramCompareOptions p;
+  p.command = std::move(program);
+  p.methods = split_methods(o.sampling);
+  p.arch = o.arch;
+  p.sets = o.sets;
+  p.json = o.json;
+  p.repeat = o.repeat == -1 ? 1 : o.repeat;
+  return compare_program(p);
 }
 
 int run_compare(CompareOptions o) {
@@ -220,10 +220,11 @@ int run_compare(CompareOptions o) {
 
 }  // namespace
 
-void add_compare_command(CLI::App& app, Action& action) {
+void add_compare_command(CLI::App& app, Action& action, std::vector<std::string> program) {
   auto o = std::make_shared<CompareOptions>();
-  auto* cmd = app.add_subcommand("compare", "Run a benchmark, or a set of them, in full detail and under sampling "
-                                            "methods; report each method's estimate, error and speedup");
+  auto* cmd = app.add_subcommand("compare",
+                                 "Run a benchmark, a set of them, or an OpenCL program (-- PROGRAM [ARGS...]) in full "
+                                 "detail and under sampling methods; report each method's estimate, error and speedup");
   cmd->add_option("benchmark", o->bench, "Benchmark name (see `strobe list`); or use --set / --set-file");
   cmd->add_option("--sampling", o->sampling, "Methods to compare, comma-separated: " + method_names())->required();
   cmd->add_option("--param", o->params, "Benchmark parameter NAME=VALUE (repeatable)");
@@ -244,7 +245,12 @@ void add_compare_command(CLI::App& app, Action& action) {
   cmd->add_flag("--verify", o->verify, "Check every run's results against the CPU reference");
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
   cmd->add_option("--csv", o->csv, "Write the per-run rows and aggregates as CSV to FILE, or - for stdout");
-  cmd->callback([o, &action] { action = [o] { return run_compare(*o); }; });
+  cmd->callback([o, &action, program = std::move(program)] {
+    if (program.empty())
+      action = [o] { return run_compare(*o); };
+    else
+      action = [o, program] { return run_compare_program(*o, program); };
+  });
 }
 
 }  // namespace strobe::cli

@@ -62,6 +62,56 @@ nlohmann::json set_run_json(const ComparedRun& run, const std::vector<std::strin
   return j;
 }
 
+nlohmann::json method_entry_json(const sampling::RunScore& s, const std::vector<double>& speedups,
+                                 const std::vector<std::string>& levels, bool verified, const nlohmann::json& summary,
+                                 const nlohmann::json& kernels) {
+  const sampling::Spread sp = sampling::spread_of(speedups);
+  return {{"estimated_cycles", s.estimated_cycles},
+          {"full_cycles", s.full_cycles},
+          {"error_pct", sampling::error_pct(s.estimated_cycles, s.full_cycles)},
+          {"full_wall_seconds", s.full_seconds},
+          {"sampled_wall_seconds", s.sampled_seconds},
+          {"speedup", sp.median},
+          {"speedup_min", sp.min},
+          {"speedup_max", sp.max},
+          {"repeats", speedups.size()},
+          {"levels", level_counts(levels)},
+          {"fallback", s.fallback},
+          {"verified", verified},
+          {"sampling", summary},
+          {"kernels", kernels}};
+}
+
+nlohmann::json launch_entry_json(size_t launch, const std::string& name, uint64_t full_cycles,
+                                 uint64_t estimated_cycles, const std::string& level, double full_wall_seconds,
+                                 double sampled_wall_seconds) {
+  return {{"launch", launch},
+          {"name", name},
+          {"full_cycles", full_cycles},
+          {"estimated_cycles", estimated_cycles},
+          {"error_pct", sampling::error_pct(estimated_cycles, full_cycles)},
+          {"level", level},
+          {"full_wall_seconds", full_wall_seconds},
+          {"sampled_wall_seconds", sampled_wall_seconds}};
+}
+
+std::string method_table_text(const std::vector<std::string>& names, const nlohmann::json& methods) {
+  std::string out =
+      fmt::format("{:<10} {:>14} {:>9} {:>10} {:>9} {:>15}   instructions detailed / predicted / analysis\n", "method",
+                  "est. cycles", "error", "wall s", "speedup", "(min-max)");
+  for (const auto& name : names) {
+    const auto& m = methods.at(name);
+    const auto& sh = m["sampling"]["shares"];
+    out += fmt::format("{:<10} {:>14} {:>8.2f}% {:>10.3f} {:>8.2f}x {:>15}   {:.1f}% / {:.1f}% / {:.1f}%\n", name,
+                       m["estimated_cycles"].get<uint64_t>(), m["error_pct"].get<double>(),
+                       m["sampled_wall_seconds"].get<double>(), m["speedup"].get<double>(),
+                       fmt::format("{:.2f}-{:.2f}", m["speedup_min"].get<double>(), m["speedup_max"].get<double>()),
+                       100 * sh["detailed"].get<double>(), 100 * sh["predicted"].get<double>(),
+                       100 * sh["functional"].get<double>());
+  }
+  return out;
+}
+
 nlohmann::json aggregate_json(const sampling::Aggregate& a) {
   return {{"runs", a.runs},
           {"total_speedup", a.total_speedup},

@@ -15,6 +15,21 @@ namespace strobe::cli {
 /// (median and spread over repeats), levels and fallback.
 nlohmann::json set_run_json(const ComparedRun& run, const std::vector<std::string>& args);
 
+/// One method's entry in a one-run comparison report: estimated and full cycles, error, wall
+/// seconds, speedup and its spread, levels, fallback, the sampling summary and per-launch rows.
+nlohmann::json method_entry_json(const sampling::RunScore& s, const std::vector<double>& speedups,
+                                 const std::vector<std::string>& levels, bool verified, const nlohmann::json& summary,
+                                 const nlohmann::json& kernels);
+
+/// One per-launch row of a method's entry: full and estimated cycles, error and level.
+nlohmann::json launch_entry_json(size_t launch, const std::string& name, uint64_t full_cycles,
+                                 uint64_t estimated_cycles, const std::string& level, double full_wall_seconds,
+                                 double sampled_wall_seconds);
+
+/// The method table of a one-run comparison: its header line, then one row per entry of
+/// `methods` (name -> method_entry_json) in the order of `names`.
+std::string method_table_text(const std::vector<std::string>& names, const nlohmann::json& methods);
+
 /// One method's aggregates as JSON.
 nlohmann::json aggregate_json(const sampling::Aggregate& a);
 

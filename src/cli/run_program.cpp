@@ -26,24 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The scratch directory for a report nobody asked to keep; removed with the object.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string tmpl = (fs::temp_directory_path() / "strobe-run-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) throw Error(ExitCode::Failure, fmt::format("cannot create {}: {}", tmpl, std::strerror(errno)));
-    path_ = tmpl;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 /// The child's environment: ours, with the STROBE_* settings and the ICD directory replaced.
 std::vector<std::string> child_environment(const ProgramRunOptions& o, const std::string& vendors,
                                            const std::string& json) {
@@ -90,6 +72,51 @@ void summarize(const ProgramRunOptions& o, const std::string& json_path, const s
 
 }  // namespace
 
+ScratchDir::ScratchDir() {
+  std::string tmpl = (fs::temp_directory_path() / "strobe-run-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) throw Error(ExitCode::Failure, fmt::format("cannot create {}: {}", tmpl, std::strerror(errno)));
+  path_ = tmpl;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void check_program_method(const std::string& method, const timing::GpuConfig& cfg, const std::string& command) {
+  const auto m = sampling::make_method(method, cfg, {}, false);
+  if (m->passes() > 1)
+    throw NotImplementedError(fmt::format("--sampling {} for OpenCL programs: the method makes {} passes over the "
+                                          "workload, and a program runs once (use strobe {} BENCH --sampling {})",
+                                          method, m->passes(), command, method));
+}
+
+int spawn_program(const ProgramRunOptions& o, const std::string& vendors, const std::string& json,
+                  bool stdout_to_stderr) {
+  std::vector<std::string> env = child_environment(o, vendors, json);
+  std::vector<char*> envp, argv;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> command = o.command;
+  for (auto& a : command) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  if (stdout_to_stderr) ::posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  pid_t pid;
+  int rc = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  ::posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw InputError(fmt::format("cannot run '{}': {}", o.command[0], std::strerror(rc)));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    fmt::print(stderr, "strobe: {} was killed by signal {} ({})\n", o.command[0], WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+    return 128 + WTERMSIG(status);
+  }
+  return WEXITSTATUS(status);
+}
+
 std::string opencl_vendors_dir() {
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -115,11 +142,7 @@ int run_opencl_program(ProgramRunOptions o) {
     if (o.mode == "functional" && o.mode_given)
       throw InputError(fmt::format("--sampling {} estimates detailed timing; it needs --mode timing", o.sampling));
     o.mode = "timing";
-    const auto method = sampling::make_method(o.sampling, resolve_gpu_config(o.arch, o.sets), {}, false);
-    if (method->passes() > 1)
-      throw NotImplementedError(fmt::format("--sampling {} for OpenCL programs: the method makes {} passes over the "
-                                            "workload, and a program runs once (use strobe run BENCH --sampling {})",
-                                            o.sampling, method->passes(), o.sampling));
+    check_program_method(o.sampling, resolve_gpu_config(o.arch, o.sets), "run");
   }
   if (o.mode != "functional" && o.mode != "timing")
     throw InputError(fmt::format("--mode '{}': expected functional or timing", o.mode));
@@ -135,26 +158,7 @@ int run_opencl_program(ProgramRunOptions o) {
   std::error_code ec;
   if (keep) fs::remove(json, ec);  // a report left from an earlier run must not pass for this one
 
-  std::vector<std::string> env = child_environment(o, vendors, json);
-  std::vector<char*> envp, argv;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> command = o.command;
-  for (auto& a : command) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  int rc = ::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
-  if (rc != 0) throw InputError(fmt::format("cannot run '{}': {}", o.command[0], std::strerror(rc)));
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  int exit_status;
-  if (WIFSIGNALED(status)) {
-    fmt::print(stderr, "strobe: {} was killed by signal {} ({})\n", o.command[0], WTERMSIG(status), ::strsignal(WTERMSIG(status)));
-    exit_status = 128 + WTERMSIG(status);
-  } else {
-    exit_status = WEXITSTATUS(status);
-  }
+  const int exit_status = spawn_program(o, vendors, json);
   if (o.json == "-") {
     std::ifstream in(json);
     if (in) std::cout << in.rdbuf();
