@@ -198,7 +198,7 @@ void ds_wrxchg2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
   const uint64_t exec = w.exec(), m0 = w.m0();
   const uint32_t* a = vreg(w, in.addr);
-  const uint32_t off[2] = {uint32_t(in.offset & 0xFF) * sizeof(U) * Stride, uint32_t(in.offset1) * sizeof(U) * Stride};
+  const uint32_t off[2] = {uint32_t((in.offset & 0xFF) * sizeof(U) * Stride), uint32_t(in.offset1 * sizeof(U) * Stride)};
   const uint16_t data[2] = {in.data0, in.data1};
   constexpr unsigned kDw = sizeof(U) / 4;
   mem_info_begin(ctx, Space::Lds, sizeof(U), true, true);
