@@ -6,6 +6,7 @@
 #pragma once
 
 #include <bit>
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -14,6 +15,7 @@
 #include "emu/float_util.h"
 #include "emu/semantics.h"
 #include "emu/wave.h"
+#include "isa/op_traits.h"
 
 namespace strobe::emu::valu {
 
@@ -89,8 +91,10 @@ const char* op_text(isa::Op op);
 inline uint64_t mask_operand(const Wave& w, const isa::Inst& inst, uint16_t code) {
   return scalar_source(w, inst, code, OperandType::B64);
 }
-/// Where a carry-out / div_scale flag goes: VOP3b sdst, or VCC for VOP2 forms.
+/// Where a carry-out / div_scale flag goes: VOP3b sdst, or VCC for the VOP2 forms, which are
+/// exactly the ops isa::traits marks kWritesVccE32.
 inline uint16_t carry_dst(const isa::Inst& inst) {
+  assert(inst.enc == isa::Encoding::VOP3 || isa::traits(inst.op).has(isa::kWritesVccE32));
   return inst.enc == isa::Encoding::VOP3 && inst.sdst != isa::opcode_field::kNone ? inst.sdst
                                                                                    : isa::opcode_field::kVccLo;
 }

@@ -1,4 +1,5 @@
-// build_inst_info's classification of calls and returns, and the basic blocks they end.
+// build_inst_info: issue types, unit occupancy, implicit registers and basic-block ends, all
+// read from isa::traits.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -34,6 +35,41 @@ TEST(InstInfo, CallsAndReturnsIssueAsBranchesAndEndBasicBlocks) {
   EXPECT_EQ(info[2].type, IssueType::Branch);
   EXPECT_EQ(info[2].ndst, 0u);
   EXPECT_EQ(basic_block_ends(p), (std::vector<uint8_t>{0, 1, 1, 1}));
+}
+
+TEST(InstInfo, ImplicitVccIsReadAndWrittenByTheE32Forms) {
+  // v_cndmask_b32_e32 v0, v0, v0, vcc; v_cmp_lt_f32_e32 vcc, v0, v0; s_endpgm
+  const isa::Program p = program_of({0x00000100, 0x7C820100, 0xBF810000});
+  const std::vector<InstInfo> info = build_inst_info(p, InstTimingParams{});
+  ASSERT_EQ(info.size(), 3u);
+  bool reads_vcc = false;
+  for (uint8_t k = 0; k < info[0].nsrc; ++k) reads_vcc |= info[0].src[k].first == isa::opcode_field::kVccLo;
+  EXPECT_TRUE(reads_vcc);
+  ASSERT_EQ(info[1].ndst, 1u);
+  EXPECT_EQ(info[1].dst[0].first, isa::opcode_field::kVccLo);
+  EXPECT_EQ(info[1].dst[0].count, 2u);
+}
+
+TEST(InstInfo, F64AndTranscendentalOpsOccupyTheirUnitLonger) {
+  // v_exp_f32_e32 v0, v0; v_fma_f64 v[0:1], v[0:1], v[0:1], v[0:1]; s_endpgm
+  const isa::Program p = program_of({0x7E004100, 0xD1CC0000, 0x04020100, 0xBF810000});
+  InstTimingParams t;
+  t.valu_trans = 17;
+  t.valu_f64 = 33;
+  const std::vector<InstInfo> info = build_inst_info(p, t);
+  ASSERT_EQ(info.size(), 3u);
+  EXPECT_EQ(info[0].busy, 17u);
+  EXPECT_EQ(info[1].busy, 33u);
+}
+
+TEST(InstInfo, SequencerOnlySoppIsExplicitlyUntimed) {
+  // s_setprio 0; s_endpgm
+  const isa::Program p = program_of({0xBF8F0000, 0xBF810000});
+  const std::vector<InstInfo> info = build_inst_info(p, InstTimingParams{});
+  ASSERT_EQ(info.size(), 2u);
+  EXPECT_EQ(info[0].type, IssueType::Internal);
+  EXPECT_EQ(info[0].special, Special::Untimed);
+  EXPECT_EQ(info[1].special, Special::Endpgm);
 }
 
 }  // namespace

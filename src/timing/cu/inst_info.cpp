@@ -1,9 +1,6 @@
 #include "timing/cu/inst_info.h"
 
-#include <cstring>
-#include <string_view>
-
-#include "emu/semantics.h"
+#include "isa/op_traits.h"
 
 namespace strobe::timing {
 
@@ -23,12 +20,22 @@ void add(RegRange* r, uint8_t& n, uint8_t cap, uint16_t code, uint32_t dwords) {
   r[n++] = RegRange{code, uint8_t(dwords ? dwords : 1)};
 }
 
-bool has(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+/// The instruction-buffer action of a SOPP that is not a branch.
+Special sopp_special(isa::Control c) {
+  switch (c) {
+    case isa::Control::Waitcnt: return Special::Waitcnt;
+    case isa::Control::Nop: return Special::Nop;
+    case isa::Control::Sleep: return Special::Sleep;
+    case isa::Control::Barrier: return Special::Barrier;
+    case isa::Control::Endpgm: return Special::Endpgm;
+    // s_setprio, s_sendmsg, s_trap, s_icache_inv, perf levels, ...: the model has no unit,
+    // priority or message path for them, so they retire in the buffer at no cost.
+    default: return Special::Untimed;
+  }
+}
 
-bool transcendental(std::string_view m) {
-  for (std::string_view t : {"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_"})
-    if (m.starts_with(t)) return true;
-  return false;
+bool is_jump(isa::Control c) {
+  return c == isa::Control::Branch || c == isa::Control::Call || c == isa::Control::Return;
 }
 
 }  // namespace
@@ -38,14 +45,15 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
   for (size_t i = 0; i < p.insts.size(); ++i) {
     const isa::Inst& in = p.insts[i];
     InstInfo& o = out[i];
-    const std::string_view m = emu::mnemonic(in.op);
+    const isa::OpTraits& tr = isa::traits(in.op);
     o.offset = p.offsets[i];
     o.size = in.size;
     using E = isa::Encoding;
     switch (in.enc) {
       case E::SOP1: case E::SOP2: case E::SOPK: case E::SOPC:
-        if (m == "s_setpc_b64" || m == "s_swappc_b64") {
-          // Returns and calls: always-taken jumps, timed on the branch unit like s_branch.
+        if (is_jump(tr.control)) {
+          // Returns and calls (and s_rfe and fork/join, which emu does not implement):
+          // always-taken jumps, timed on the branch unit like s_branch.
           o.type = IssueType::Branch;
           o.busy = o.latency = t.branch;
         } else {
@@ -60,22 +68,17 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
         break;
       case E::SOPP:
         o.simm16 = in.simm16;
-        if (m.starts_with("s_branch") || m.starts_with("s_cbranch")) {
+        if (is_jump(tr.control)) {
           o.type = IssueType::Branch;
           o.busy = o.latency = t.branch;
         } else {
           o.type = IssueType::Internal;
-          if (m == "s_waitcnt") o.special = Special::Waitcnt;
-          else if (m == "s_nop") o.special = Special::Nop;
-          else if (m == "s_sleep") o.special = Special::Sleep;
-          else if (m == "s_barrier") o.special = Special::Barrier;
-          else if (m.starts_with("s_endpgm")) o.special = Special::Endpgm;
-          else o.special = Special::Ignored;
+          o.special = sopp_special(tr.control);
         }
         break;
       case E::VOP1: case E::VOP2: case E::VOPC: case E::VOP3: case E::VINTRP:
         o.type = IssueType::Valu;
-        o.busy = has(m, "f64") ? t.valu_f64 : transcendental(m) ? t.valu_trans : t.valu;
+        o.busy = tr.has(isa::kF64) ? t.valu_f64 : tr.has(isa::kTranscendental) ? t.valu_trans : t.valu;
         o.latency = o.busy;
         break;
       case E::DS:
@@ -85,12 +88,19 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
       case E::FLAT: case E::MUBUF: case E::MTBUF: case E::MIMG:
         o.type = IssueType::Vmem;
         o.busy = t.vmem;
-        o.is_store = has(m, "store");
+        o.is_store = tr.access == isa::MemAccess::Store;
         o.is_flat = in.enc == E::FLAT;
         break;
-      default:
+      case E::EXP:
+        // Compute kernels never export and emu faults "not implemented" on EXP, so a launch
+        // fails when a wave reaches one; until then it sits in the buffer untimed.
         o.type = IssueType::Internal;
-        o.special = Special::Ignored;
+        o.special = Special::Untimed;
+        break;
+      case E::Invalid:
+        // The decoder rejects invalid words before a program exists; kept total for the switch.
+        o.type = IssueType::Internal;
+        o.special = Special::Untimed;
         break;
     }
     // Registers read.
@@ -106,20 +116,22 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
     add(o.src, o.nsrc, 6, in.soffset, 1);
     if (o.type == IssueType::Valu) {
       add(o.src, o.nsrc, 6, kExecLo, 2);
-      if (in.enc == E::VOP2 && (has(m, "cndmask") || has(m, "addc") || has(m, "subb"))) add(o.src, o.nsrc, 6, kVccLo, 2);
+      if (in.enc == E::VOP2 && tr.has(isa::kReadsVccE32)) add(o.src, o.nsrc, 6, kVccLo, 2);
     }
-    if (m == "s_cbranch_scc0" || m == "s_cbranch_scc1" || m.starts_with("s_cselect") || m.starts_with("s_addc") ||
-        m.starts_with("s_subb"))
-      add(o.src, o.nsrc, 6, kScc, 1);
-    if (m == "s_cbranch_vccz" || m == "s_cbranch_vccnz") add(o.src, o.nsrc, 6, kVccLo, 2);
-    if (m == "s_cbranch_execz" || m == "s_cbranch_execnz") add(o.src, o.nsrc, 6, kExecLo, 2);
+    if (tr.has(isa::kReadsScc)) add(o.src, o.nsrc, 6, kScc, 1);
+    // v_div_fmas also reads VCC, but the model never tracked it; only the branches are added.
+    if (tr.has(isa::kReadsVcc) && in.enc == E::SOPP) add(o.src, o.nsrc, 6, kVccLo, 2);
+    if (tr.has(isa::kReadsExec)) add(o.src, o.nsrc, 6, kExecLo, 2);
     // Registers written by ALU instructions (memory results are ordered by s_waitcnt instead).
     if (o.type == IssueType::Valu || (o.type == IssueType::Scalar && !o.is_scalar_mem) ||
         (o.type == IssueType::Branch && in.enc == E::SOP1)) {  // s_swappc_b64 writes the return address
       add(o.dst, o.ndst, 3, in.dst, in.dst_dwords);
       add(o.dst, o.ndst, 3, in.sdst, 2);
-      if (in.enc == E::VOPC && in.sdst == kNone && in.dst == kNone) add(o.dst, o.ndst, 3, kVccLo, 2);
-      if (has(m, "v_cmpx")) add(o.dst, o.ndst, 3, kExecLo, 2);
+      // Only VOPC's implicit VCC is scoreboarded: VOP2 carry-outs into VCC (v_add_u32_e32, ...)
+      // never were; tracking them is a model change, not part of reading traits.
+      if (in.enc == E::VOPC && tr.has(isa::kWritesVccE32) && in.sdst == kNone && in.dst == kNone)
+        add(o.dst, o.ndst, 3, kVccLo, 2);
+      if (tr.has(isa::kWritesExec)) add(o.dst, o.ndst, 3, kExecLo, 2);
       if (o.type == IssueType::Scalar) add(o.dst, o.ndst, 3, kScc, 1);  // branches leave SCC alone
     }
     o.ends_bb = o.type == IssueType::Branch || o.special == Special::Barrier || o.special == Special::Endpgm;

@@ -13,8 +13,9 @@ namespace strobe::timing {
 /// s_setpc_b64 and s_swappc_b64). `Internal` instructions (s_waitcnt, s_nop, s_barrier, ...) are consumed in the instruction buffer.
 enum class IssueType : uint8_t { Valu, Scalar, Vmem, Lds, Branch, Internal, COUNT };
 
-/// Instructions the instruction buffer handles itself.
-enum class Special : uint8_t { None, Waitcnt, Nop, Sleep, Barrier, Endpgm, Ignored };
+/// Instructions the instruction buffer handles itself. `Untimed`: retired in the buffer at no
+/// cost because the model has no resource for it (s_setprio, s_sendmsg, s_trap, EXP, ...).
+enum class Special : uint8_t { None, Waitcnt, Nop, Sleep, Barrier, Endpgm, Untimed };
 
 /// Register range in the 9-bit operand encoding (scalar codes 0..255, VGPRs 256..511).
 struct RegRange {

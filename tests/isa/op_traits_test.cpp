@@ -1,0 +1,147 @@
+// isa::traits: every Op's table row agrees with what its mnemonic and encodings say. This is
+// the one place that reads mnemonic text to check traits; the simulator reads the table.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "isa/decoder.h"
+#include "isa/op_traits.h"
+
+namespace strobe::isa {
+namespace {
+
+/// Encodings each Op occurs in, from the generated opcode table.
+std::set<Encoding> encodings_of(Op op) {
+  struct Row { Encoding enc; Op op; };
+  static constexpr Row kRows[] = {
+#define STROBE_OPCODE(ENC, NUM, MNEM, OP, SAMPLE) {Encoding::ENC, Op::OP},
+#include "isa/opcodes.def"
+#undef STROBE_OPCODE
+  };
+  std::set<Encoding> out;
+  for (const Row& r : kRows)
+    if (r.op == op) out.insert(r.enc);
+  return out;
+}
+
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+TEST(OpTraits, EveryOpIsClassifiedConsistentlyWithItsMnemonicAndEncodings) {
+  for (size_t i = 0; i < size_t(Op::INVALID); ++i) {
+    const Op op = Op(i);
+    const std::string_view m = op_name(op);
+    const OpTraits& t = traits(op);
+    const std::set<Encoding> e = encodings_of(op);
+    SCOPED_TRACE(std::string(m));
+    ASSERT_FALSE(e.empty());
+    const MemKind kind = e.count(Encoding::SMEM) ? MemKind::Scalar
+                         : e.count(Encoding::DS) ? MemKind::Lds
+                         : e.count(Encoding::FLAT) ? MemKind::Flat
+                         : e.count(Encoding::MUBUF) || e.count(Encoding::MTBUF) ? MemKind::Buffer
+                         : e.count(Encoding::MIMG) ? MemKind::Image
+                                                   : MemKind::None;
+    EXPECT_EQ(t.mem, kind);
+    if (kind == MemKind::None) { EXPECT_EQ(t.access, MemAccess::None); }
+    if (contains(m, "atomic")) { EXPECT_EQ(t.access, MemAccess::Atomic); }
+    if (kind != MemKind::None && kind != MemKind::Lds) {
+      EXPECT_EQ(t.access == MemAccess::Store, contains(m, "store"));
+    }
+    if (contains(m, "load") || m.starts_with("ds_read")) { EXPECT_EQ(t.access, MemAccess::Load); }
+    if (m.starts_with("ds_write_") || m.starts_with("ds_write2")) { EXPECT_EQ(t.access, MemAccess::Store); }
+    EXPECT_EQ(t.has(kF64), contains(m, "f64"));
+    EXPECT_EQ(t.has(kWritesExec), m.starts_with("v_cmpx"));
+    EXPECT_EQ(t.has(kExport), e.count(Encoding::EXP) > 0);
+    EXPECT_EQ(t.has(kInterp), e.count(Encoding::VINTRP) > 0);
+    if (e.count(Encoding::VOPC)) { EXPECT_TRUE(t.has(kWritesVccE32)); }
+    const bool jump = m.starts_with("s_branch") || m.starts_with("s_cbranch") || m == "s_setpc_b64" ||
+                      m == "s_swappc_b64" || m.starts_with("s_rfe");
+    EXPECT_EQ(jump, t.control == Control::Branch || t.control == Control::Call || t.control == Control::Return);
+    // Every SOPP has a control role: nothing is left for a consumer to guess.
+    if (e.count(Encoding::SOPP)) { EXPECT_NE(t.control, Control::None); }
+    if (!e.count(Encoding::SOPP) && !jump) { EXPECT_EQ(t.control, Control::None); }
+  }
+}
+
+TEST(OpTraits, CarryAndSelectOpsUseVccImplicitly) {
+  EXPECT_TRUE(traits(Op::V_ADDC_U32).has(kReadsVccE32 | kWritesVccE32));
+  EXPECT_TRUE(traits(Op::V_SUBB_U32).has(kReadsVccE32 | kWritesVccE32));
+  EXPECT_TRUE(traits(Op::V_SUBBREV_U32).has(kReadsVccE32 | kWritesVccE32));
+  EXPECT_TRUE(traits(Op::V_CNDMASK_B32).has(kReadsVccE32));
+  EXPECT_FALSE(traits(Op::V_CNDMASK_B32).has(kWritesVccE32));
+  EXPECT_TRUE(traits(Op::V_ADD_U32).has(kWritesVccE32));
+  EXPECT_FALSE(traits(Op::V_ADD_U32).has(kReadsVccE32));
+  EXPECT_TRUE(traits(Op::V_DIV_FMAS_F32).has(kReadsVcc));
+  EXPECT_TRUE(traits(Op::V_CMP_LT_F32).has(kWritesVccE32));
+  EXPECT_TRUE(traits(Op::V_CMPX_LT_F32).has(kWritesVccE32 | kWritesExec));
+  EXPECT_EQ(traits(Op::V_ADD_F32).flags, 0);
+}
+
+TEST(OpTraits, ScalarConditionsReadSccVccOrExec) {
+  EXPECT_TRUE(traits(Op::S_CBRANCH_SCC1).has(kReadsScc));
+  EXPECT_TRUE(traits(Op::S_CSELECT_B64).has(kReadsScc));
+  EXPECT_TRUE(traits(Op::S_ADDC_U32).has(kReadsScc));
+  EXPECT_TRUE(traits(Op::S_CBRANCH_VCCZ).has(kReadsVcc));
+  EXPECT_TRUE(traits(Op::S_CBRANCH_EXECNZ).has(kReadsExec));
+  EXPECT_FALSE(traits(Op::S_ADD_U32).has(kReadsScc));
+}
+
+TEST(OpTraits, ExecutionClassesAreFlagged) {
+  EXPECT_TRUE(traits(Op::V_FMA_F64).has(kF64));
+  EXPECT_TRUE(traits(Op::V_EXP_F32).has(kTranscendental));
+  EXPECT_TRUE(traits(Op::V_RSQ_F64).has(kTranscendental | kF64));
+  EXPECT_FALSE(traits(Op::V_MUL_F32).has(kTranscendental));
+  EXPECT_TRUE(traits(Op::EXP).has(kExport));
+  EXPECT_TRUE(traits(Op::V_INTERP_P1_F32).has(kInterp));
+}
+
+TEST(OpTraits, MemoryOpsNameTheirMemoryAndAccess) {
+  EXPECT_EQ(traits(Op::BUFFER_STORE_DWORD).mem, MemKind::Buffer);
+  EXPECT_EQ(traits(Op::BUFFER_STORE_DWORD).access, MemAccess::Store);
+  EXPECT_EQ(traits(Op::BUFFER_LOAD_DWORD).access, MemAccess::Load);
+  EXPECT_EQ(traits(Op::TBUFFER_LOAD_FORMAT_X).mem, MemKind::Buffer);
+  EXPECT_EQ(traits(Op::FLAT_ATOMIC_ADD).mem, MemKind::Flat);
+  EXPECT_EQ(traits(Op::FLAT_ATOMIC_ADD).access, MemAccess::Atomic);
+  EXPECT_EQ(traits(Op::S_LOAD_DWORDX2).mem, MemKind::Scalar);
+  EXPECT_EQ(traits(Op::S_LOAD_DWORDX2).access, MemAccess::Load);
+  EXPECT_EQ(traits(Op::DS_READ_B32).mem, MemKind::Lds);
+  EXPECT_EQ(traits(Op::DS_WRITE_B32).access, MemAccess::Store);
+  EXPECT_EQ(traits(Op::DS_ADD_RTN_U32).access, MemAccess::Atomic);
+  EXPECT_EQ(traits(Op::BUFFER_WBINVL1).access, MemAccess::None);
+  EXPECT_EQ(traits(Op::V_ADD_F32).mem, MemKind::None);
+}
+
+TEST(OpTraits, ControlFlowAndSequencerOpsHaveTheirRole) {
+  EXPECT_EQ(traits(Op::S_SWAPPC_B64).control, Control::Call);
+  EXPECT_EQ(traits(Op::S_SETPC_B64).control, Control::Return);
+  EXPECT_EQ(traits(Op::S_BRANCH).control, Control::Branch);
+  EXPECT_EQ(traits(Op::S_CBRANCH_EXECZ).control, Control::Branch);
+  EXPECT_EQ(traits(Op::S_GETPC_B64).control, Control::None);
+  EXPECT_EQ(traits(Op::S_WAITCNT).control, Control::Waitcnt);
+  EXPECT_EQ(traits(Op::S_NOP).control, Control::Nop);
+  EXPECT_EQ(traits(Op::S_SLEEP).control, Control::Sleep);
+  EXPECT_EQ(traits(Op::S_BARRIER).control, Control::Barrier);
+  EXPECT_EQ(traits(Op::S_ENDPGM).control, Control::Endpgm);
+  EXPECT_EQ(traits(Op::S_SETPRIO).control, Control::Sequencer);
+}
+
+TEST(OpTraits, InvalidOpHasNoTraits) {
+  EXPECT_EQ(traits(Op::INVALID).mem, MemKind::None);
+  EXPECT_EQ(traits(Op::INVALID).control, Control::None);
+  EXPECT_EQ(traits(Op::INVALID).flags, 0);
+}
+
+// One generated row per Op: a missing row would silently read as "no traits".
+constexpr size_t kTraitRows = 0
+#define STROBE_OP_TRAITS(OP, MEM, ACCESS, CONTROL, FLAGS) +1
+#include "isa/op_traits.def"
+#undef STROBE_OP_TRAITS
+    ;
+static_assert(kTraitRows == size_t(Op::INVALID));
+
+// The table must be usable where a constant is needed (no run-time initialisation).
+static_assert(traits(Op::V_ADDC_U32).has(kReadsVccE32));
+
+}  // namespace
+}  // namespace strobe::isa
