@@ -126,9 +126,17 @@ void flat_atomic(Wave& w, const isa::Inst& in, ExecContext& ctx) {
     const U data = read_lane<U>(w, in.data0, l);
     const U cmp = A == AtomicOp::CmpSwap ? read_lane<U>(w, in.data0 + kDw, l) : U{0};
     U old;
-    flat_xfer<false>(w, in, ctx, l, addr, &old, sizeof(U));
-    U nv = atomic_apply<U>(A, old, data, cmp);
-    flat_xfer<true>(w, in, ctx, l, addr, &nv, sizeof(U));
+    if (route(addr) == Space::Global) {
+      // One translation for the read-modify-write, so an access past the end counts once.
+      uint8_t* p = atomic_ptr(w, in, ctx, "flat atomic", addr, sizeof(U), l);
+      std::memcpy(&old, p, sizeof(U));
+      const U nv = atomic_apply<U>(A, old, data, cmp);
+      std::memcpy(p, &nv, sizeof(U));
+    } else {
+      flat_xfer<false>(w, in, ctx, l, addr, &old, sizeof(U));
+      U nv = atomic_apply<U>(A, old, data, cmp);
+      flat_xfer<true>(w, in, ctx, l, addr, &nv, sizeof(U));
+    }
     if (in.glc && in.dst != of::kNone) {
       vreg(w, in.dst)[l] = uint32_t(old);
       if constexpr (kDw == 2) vreg(w, in.dst + 1)[l] = uint32_t(old >> 32);
