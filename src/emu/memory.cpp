@@ -1,6 +1,8 @@
 // Sparse, allocation-tracked device memory.
 #include "emu/memory.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -22,6 +24,18 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string tag)
                                  kMaxAllocation >> 30));
   if (align == 0 || (align & (align - 1)) != 0)
     throw InputError(fmt::format("device allocation alignment {} is not a power of two", align));
+  if (host_) {
+    // Identity mode: fresh zeroed pages of this process (page-aligned, which covers every
+    // alignment the runtime and the executor ask for).
+    if (align > kGpuPageSize)
+      throw InputError(fmt::format("device allocation alignment {} exceeds the {}-byte page", align, kGpuPageSize));
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw InputError(fmt::format("device allocation of {} bytes ({}): out of memory", bytes, tag));
+    const uint64_t a = reinterpret_cast<uint64_t>(p);
+    host_regions_.emplace(a, HostRegion{bytes, true, std::move(tag)});
+    bytes_allocated_ += bytes;
+    return a;
+  }
   align = std::max<uint64_t>({align, 256, kPageSize});
   uint64_t start = (next_ + align - 1) & ~(align - 1);
   uint64_t end = start + bytes;
@@ -42,6 +56,16 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string tag)
 }
 
 void GlobalMemory::free(uint64_t addr) {
+  if (host_) {
+    auto it = host_regions_.find(addr);
+    if (it == host_regions_.end() || !it->second.owned)
+      throw InputError(fmt::format("free of 0x{:x}: not the start of a live allocation", addr));
+    ::munmap(reinterpret_cast<void*>(addr), it->second.size);
+    bytes_allocated_ -= it->second.size;
+    host_regions_.erase(it);
+    hit_lo_ = hit_size_ = 0;
+    return;
+  }
   auto it = allocs_.find(addr);
   if (it == allocs_.end()) throw InputError(fmt::format("free of 0x{:x}: not the start of a live allocation", addr));
   uint64_t end = addr + it->second.size;
@@ -62,6 +86,10 @@ const GlobalMemory::Allocation* GlobalMemory::find(uint64_t addr) const {
 }
 
 bool GlobalMemory::is_mapped(uint64_t addr, uint64_t bytes) const {
+  if (host_) {
+    const auto* r = host_region(addr);
+    return r && bytes <= r->second.size - (addr - r->first);
+  }
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return false;
   --it;
@@ -85,7 +113,11 @@ uint64_t GlobalMemory::digest() const {
     h = ((h << 27) | (h >> 37)) * 0x94d049bb133111ebull;
   };
   uint64_t buf[kPageSize / 8];
-  for (const auto& [start, a] : allocs_) {
+  std::map<uint64_t, uint64_t> ranges;  // start -> size, of either mode
+  for (const auto& [start, a] : allocs_) ranges.emplace(start, a.size);
+  for (const auto& [start, r] : host_regions_) ranges.emplace(start, r.size);
+  for (const auto& [start, size] : ranges) {
+    const Allocation a{size, {}};
     mix(start);
     mix(a.size);
     for (uint64_t off = 0; off < a.size; off += kPageSize) {
@@ -101,6 +133,10 @@ uint64_t GlobalMemory::digest() const {
 void GlobalMemory::write(uint64_t addr, const void* src, uint64_t bytes) {
   if (!is_mapped(addr, bytes))
     throw InputError(fmt::format("host write of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));
+  if (host_) {
+    std::memcpy(reinterpret_cast<void*>(addr), src, bytes);
+    return;
+  }
   auto* s = static_cast<const uint8_t*>(src);
   while (bytes) {
     uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
@@ -112,6 +148,10 @@ void GlobalMemory::write(uint64_t addr, const void* src, uint64_t bytes) {
 void GlobalMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
   if (!is_mapped(addr, bytes))
     throw InputError(fmt::format("host read of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));
+  if (host_) {
+    std::memcpy(dst, reinterpret_cast<const void*>(addr), bytes);
+    return;
+  }
   auto* d = static_cast<uint8_t*>(dst);
   while (bytes) {
     uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
@@ -125,6 +165,10 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
 void GlobalMemory::fill(uint64_t addr, uint8_t value, uint64_t bytes) {
   if (!is_mapped(addr, bytes))
     throw InputError(fmt::format("host fill of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));
+  if (host_) {
+    std::memset(reinterpret_cast<void*>(addr), value, bytes);
+    return;
+  }
   while (bytes) {
     uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
     std::memset(translate(addr, n), value, n);
@@ -164,6 +208,78 @@ uint8_t* GlobalMemory::overlay_page(uint64_t index, const uint8_t* original) {
     std::memcpy(it->second.get(), original, kPageSize);
   }
   return it->second.get();
+}
+
+void GlobalMemory::use_host_addresses() {
+  if (!allocs_.empty() || next_ != kBase)
+    throw InputError("device memory: host-identity addressing must be chosen before the first allocation");
+  host_ = true;
+}
+
+void GlobalMemory::map_host(uint64_t addr, uint64_t bytes, std::string tag) {
+  if (!host_) throw InputError("device memory: map_host needs host-identity addressing");
+  if (bytes == 0 || addr + bytes < addr)
+    throw InputError(fmt::format("device memory: cannot map {} bytes at 0x{:x} ({})", bytes, addr, tag));
+  auto next = host_regions_.lower_bound(addr);
+  const bool overlaps_next = next != host_regions_.end() && next->first < addr + bytes;
+  const bool overlaps_prev = next != host_regions_.begin() && addr - std::prev(next)->first < std::prev(next)->second.size;
+  if (overlaps_next || overlaps_prev)
+    throw InputError(fmt::format("device memory: {} bytes at 0x{:x} ({}) overlap a range already mapped", bytes,
+                                 addr, tag));
+  host_regions_.emplace(addr, HostRegion{bytes, false, std::move(tag)});
+  bytes_allocated_ += bytes;
+}
+
+void GlobalMemory::unmap_host(uint64_t addr) {
+  auto it = host_regions_.find(addr);
+  if (!host_ || it == host_regions_.end() || it->second.owned)
+    throw InputError(fmt::format("device memory: 0x{:x} is not the start of a mapped host range", addr));
+  bytes_allocated_ -= it->second.size;
+  host_regions_.erase(it);
+  hit_lo_ = hit_size_ = 0;
+}
+
+const std::pair<const uint64_t, GlobalMemory::HostRegion>* GlobalMemory::host_region(uint64_t addr) const {
+  auto it = host_regions_.upper_bound(addr);
+  if (it == host_regions_.begin()) return nullptr;
+  --it;
+  return addr - it->first < it->second.size ? &*it : nullptr;
+}
+
+uint8_t* GlobalMemory::translate_host_slow(uint64_t addr, uint64_t bytes, bool past_end) {
+  auto it = host_regions_.upper_bound(addr);
+  if (it == host_regions_.begin()) return nullptr;
+  --it;
+  const uint64_t lo = it->first, size = it->second.size;
+  // Past the end: up to the end of the region's last 4 KiB page, which is mapped in this process.
+  const uint64_t hi = past_end ? ((lo + size + kGpuPageSize - 1) & ~(kGpuPageSize - 1)) : lo + size;
+  if (addr < lo || addr >= hi || bytes > hi - addr) return nullptr;
+  if (!past_end) hit_lo_ = lo, hit_size_ = size;
+  return overlay_ ? overlay_host(addr, bytes) : reinterpret_cast<uint8_t*>(addr);
+}
+
+uint8_t* GlobalMemory::overlay_host(uint64_t addr, uint64_t bytes) {
+  // Overlay pages are whole 64 KiB host pages; only the parts inside mapped regions are copied
+  // (the rest of the page may not be mapped in this process).
+  if ((addr & (kPageSize - 1)) + bytes > kPageSize) return nullptr;  // straddles: copy_kernel splits it
+  const uint64_t page_lo = addr & ~(kPageSize - 1), page_hi = page_lo + kPageSize;
+  auto [it, fresh] = overlay_pages_.try_emplace(page_lo >> kPageBits);
+  if (fresh) {
+    it->second = std::make_unique<uint8_t[]>(kPageSize);
+    for (auto r = host_regions_.upper_bound(page_lo); r != host_regions_.begin();) {
+      --r;
+      const uint64_t end = (r->first + r->second.size + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
+      if (end <= page_lo) break;
+      const uint64_t a = std::max(page_lo, r->first), b = std::min(page_hi, end);
+      if (a < b) std::memcpy(it->second.get() + (a - page_lo), reinterpret_cast<const void*>(a), b - a);
+    }
+    for (auto r = host_regions_.upper_bound(page_lo); r != host_regions_.end() && r->first < page_hi; ++r) {
+      const uint64_t end = (r->first + r->second.size + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
+      const uint64_t b = std::min(page_hi, end);
+      std::memcpy(it->second.get() + (r->first - page_lo), reinterpret_cast<const void*>(r->first), b - r->first);
+    }
+  }
+  return it->second.get() + (addr - page_lo);
 }
 
 void GlobalMemory::end_overlay() {

@@ -36,6 +36,14 @@ struct OverrunLog {
 /// Host-side reads and writes must fall inside a live allocation. Kernel-side accesses must too,
 /// except that under MemoryCheck::Page (the default) the tail of an allocation's last mapped page
 /// is accessible, as on hardware (see translate_mapped).
+///
+/// Two addressing modes, chosen once before the first allocation:
+/// - managed (the default): strobe hands out addresses from 4 GiB up and backs them itself;
+/// - host identity (use_host_addresses): a device address is an address of this process, so a
+///   program, its GPU runtime and the simulator share one address space (the HIP path). Only
+///   ranges made known with map_host() or allocate() are reachable; the managed page table stays
+///   empty, so identity lookups run only where a managed lookup has already missed and the
+///   managed mode's hot path is unchanged.
 class GlobalMemory {
  public:
   static constexpr uint64_t kPageBits = 16;
@@ -59,7 +67,8 @@ class GlobalMemory {
   /// (a straddling range returns nullptr; read()/write() handle it).
   uint8_t* translate(uint64_t addr, uint64_t bytes) {
     PageEntry* e = entry(addr);
-    if (!e || addr < e->lo || addr + bytes > e->hi) return nullptr;
+    if (!e || addr < e->lo || addr + bytes > e->hi) [[unlikely]]
+      return host_ ? translate_host(addr, bytes, false) : nullptr;
     uint64_t off = addr & (kPageSize - 1);
     if (off + bytes > kPageSize) return nullptr;  // straddles a page: caller uses the slow path
     uint8_t* d = e->data ? e->data : page((addr - kBase) >> kPageBits);
@@ -74,6 +83,7 @@ class GlobalMemory {
   /// a host pointer to `bytes` at `addr` when the range lies inside the allocation's mapped
   /// pages and the check mode is Page; nullptr otherwise, or when the range straddles a page.
   uint8_t* translate_mapped(uint64_t addr, uint64_t bytes) {
+    if (host_) return check_ == MemoryCheck::Page ? translate_host(addr, bytes, true) : nullptr;
     PageEntry* e = entry(addr);
     if (check_ != MemoryCheck::Page || !e || e->hi == 0 || addr < e->lo) return nullptr;
     const uint64_t mapped_hi = (e->hi + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
@@ -108,6 +118,18 @@ class GlobalMemory {
   /// Discards every overlay page: the image is as it was at begin_overlay().
   void end_overlay();
 
+  /// Switches to host-identity addressing (see the class comment). Throws InputError once
+  /// anything has been allocated in the managed mode.
+  void use_host_addresses();
+  /// True in host-identity addressing.
+  bool host_addresses() const { return host_; }
+  /// Host-identity mode: makes [addr, addr+bytes) of this process, which the caller owns and
+  /// keeps mapped until unmap_host(), reachable as device memory. Throws InputError for an
+  /// empty range, a range overlapping a known one, or in the managed mode.
+  void map_host(uint64_t addr, uint64_t bytes, std::string tag);
+  /// Forgets a range map_host() made known; throws InputError for an address it did not take.
+  void unmap_host(uint64_t addr);
+
   /// Total bytes currently allocated.
   uint64_t bytes_allocated() const { return bytes_allocated_; }
   /// A 64-bit digest of every live allocation's address, size and contents, in address order:
@@ -132,6 +154,24 @@ class GlobalMemory {
   MemoryCheck check_ = MemoryCheck::Page;
   OverrunLog overruns_;
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> overlay_pages_;  // page index -> copy
+
+  // Host-identity mode. A region is a range of this process that kernels may reach; owned
+  // regions were mmap'd by allocate() and are unmapped by free().
+  struct HostRegion { uint64_t size; bool owned; std::string tag; };
+  bool host_ = false;
+  std::map<uint64_t, HostRegion> host_regions_;  // start -> region
+  uint64_t hit_lo_ = 0, hit_size_ = 0;           // the region of the last lookup
+  const std::pair<const uint64_t, HostRegion>* host_region(uint64_t addr) const;
+  uint8_t* translate_host_slow(uint64_t addr, uint64_t bytes, bool past_end);
+  uint8_t* overlay_host(uint64_t addr, uint64_t bytes);
+  /// Identity translation: `addr` itself when the range lies inside one region (with
+  /// `past_end`, inside its mapped 4 KiB pages), else nullptr.
+  uint8_t* translate_host(uint64_t addr, uint64_t bytes, bool past_end) {
+    // The last region hit is checked inline: a kernel's accesses mostly stay in one buffer.
+    if (!overlay_ && addr >= hit_lo_ && addr + bytes <= hit_lo_ + hit_size_ && addr + bytes > addr)
+      return reinterpret_cast<uint8_t*>(addr);
+    return translate_host_slow(addr, bytes, past_end);
+  }
   uint8_t* overlay_page(uint64_t index, const uint8_t* original);
   const Allocation* find(uint64_t addr) const;
   uint8_t* page(uint64_t index);

@@ -25,7 +25,8 @@ uint32_t Module::private_bytes_per_lane(const loader::KernelInfo& kernel) {
   return it->second;
 }
 
-Device::Device() : memory_(std::make_unique<emu::GlobalMemory>()) {
+Device::Device(bool host_addresses) : memory_(std::make_unique<emu::GlobalMemory>()) {
+  if (host_addresses) memory_->use_host_addresses();
   queue_address_ = memory_->allocate(emu::amd_queue::kSize, 64, "amd_queue_t");
   emu::write_queue_descriptor(*memory_, queue_address_);
 }
@@ -177,17 +178,21 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
   d.queue_address = queue_address_;
   d.lds_bytes = ka.lds_total_bytes;
   d.private_bytes_per_lane = private_bytes;
-  d.dispatch_id = dispatch_count_++;
 
-  LaunchResult r;
-  r.kernel = k.name;
-  memory_->take_overruns();  // a log left by a launch that faulted is not this launch's
-  auto t0 = std::chrono::steady_clock::now();
   struct Release {  // frees the packet and kernarg however the dispatch ends
     emu::GlobalMemory& m;
     uint64_t a, b;
     ~Release() { m.free(a); m.free(b); }
   } release{*memory_, kernarg, packet};
+  return run(std::move(d));
+}
+
+LaunchResult Device::run(emu::Dispatch d) {
+  d.dispatch_id = dispatch_count_++;
+  LaunchResult r;
+  r.kernel = d.kernel_name;
+  memory_->take_overruns();  // a log left by a launch that faulted is not this launch's
+  auto t0 = std::chrono::steady_clock::now();
   if (runner_) {
     const std::string name = r.kernel;
     r = runner_->run(d, *memory_, *gpu_);

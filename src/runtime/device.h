@@ -98,7 +98,9 @@ class DispatchRunner {
 /// A simulated GPU as a host program sees it.
 class Device {
  public:
-  Device();
+  /// A device with strobe-managed memory; with `host_addresses`, its memory uses the process's
+  /// own addresses (emu::GlobalMemory::use_host_addresses), for a GPU runtime in the same process.
+  explicit Device(bool host_addresses = false);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -120,6 +122,11 @@ class Device {
   /// once enable_timing() was called. Throws InputError for a bad configuration and FaultError
   /// if the kernel faults.
   LaunchResult launch(Module& module, const std::string& kernel_name, const LaunchConfig& cfg);
+
+  /// Runs a dispatch the caller built (kernarg segment, packet and code already in device
+  /// memory) as launch() runs its own: functional, detailed timing, or through the sampling
+  /// runner. `d.dispatch_id` is replaced by the device's count. Throws FaultError if it faults.
+  LaunchResult run(emu::Dispatch d);
 
   /// Switches the device to detailed timing on a GPU built from `cfg` (validated; InputError
   /// names a bad key). Cache and DRAM state then persist across launches, as on hardware.
