@@ -1,0 +1,100 @@
+// Events: what ROCr's interrupt signals sleep on. Each event has a mailbox (HWData2) where the
+// command processor posts its id when it completes a signal; hsaKmtSetEvent and completion
+// both wake the waiters.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "hip/thunk.h"
+
+namespace strobe::hip {
+
+namespace {
+
+struct Event {
+  HsaEvent public_part{};  // first: ROCr holds HsaEvent*, which is this object's address
+  bool manual_reset = false;
+  bool signaled = false;
+  uint64_t mailbox = 0;
+};
+
+std::mutex g_mu;
+std::condition_variable g_cv;  // one for all events: waits are short and wake-ups rare
+std::unordered_map<uint32_t, std::unique_ptr<Event>> g_events;
+uint32_t g_next_id = 1;
+
+// ROCr re-reads its signal values after every wake-up, so a bounded sleep is never wrong and
+// covers a signal a kernel changes in memory without an event.
+constexpr auto kMaxSleep = std::chrono::milliseconds(5);
+
+Event* from_public(HsaEvent* e) { return reinterpret_cast<Event*>(e); }
+
+}  // namespace
+
+void set_event_by_id(uint32_t id) {
+  std::lock_guard lock(g_mu);
+  auto it = g_events.find(id);
+  if (it == g_events.end()) return;
+  it->second->signaled = true;
+  g_cv.notify_all();
+}
+
+}  // namespace strobe::hip
+
+using namespace strobe::hip;
+
+extern "C" {
+
+HSAKMT_STATUS HSAKMTAPI hsaKmtCreateEvent(HsaEventDescriptor* desc, bool manual_reset, bool is_signaled,
+                                          HsaEvent** event) {
+  if (!event) return HSAKMT_STATUS_INVALID_PARAMETER;
+  auto e = std::make_unique<Event>();
+  e->manual_reset = manual_reset;
+  e->signaled = is_signaled;
+  std::lock_guard lock(g_mu);
+  e->public_part.EventId = g_next_id++;
+  e->public_part.EventData.EventType = desc ? desc->EventType : HSA_EVENTTYPE_SIGNAL;
+  e->public_part.EventData.HWData2 = reinterpret_cast<HSAuint64>(&e->mailbox);
+  *event = &e->public_part;
+  g_events.emplace(e->public_part.EventId, std::move(e));
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+HSAKMT_STATUS HSAKMTAPI hsaKmtDestroyEvent(HsaEvent* event) {
+  if (!event) return HSAKMT_STATUS_INVALID_PARAMETER;
+  std::lock_guard lock(g_mu);
+  g_events.erase(event->EventId);
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+HSAKMT_STATUS HSAKMTAPI hsaKmtSetEvent(HsaEvent* event) {
+  if (!event) return HSAKMT_STATUS_INVALID_PARAMETER;
+  set_event_by_id(event->EventId);
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+HSAKMT_STATUS HSAKMTAPI hsaKmtWaitOnMultipleEvents(HsaEvent* events[], HSAuint32 n, bool wait_all,
+                                                   HSAuint32 milliseconds) {
+  if (!events || n == 0) return HSAKMT_STATUS_INVALID_PARAMETER;
+  auto ready = [&] {
+    HSAuint32 set = 0;
+    for (HSAuint32 i = 0; i < n; ++i) set += events[i] && from_public(events[i])->signaled;
+    return wait_all ? set == n : set > 0;
+  };
+  std::unique_lock lock(g_mu);
+  const auto limit = std::min<std::chrono::milliseconds>(kMaxSleep, std::chrono::milliseconds(milliseconds));
+  if (!g_cv.wait_for(lock, limit, ready)) return HSAKMT_STATUS_WAIT_TIMEOUT;
+  for (HSAuint32 i = 0; i < n; ++i)  // auto-reset events are consumed by the wait that saw them
+    if (events[i] && !from_public(events[i])->manual_reset) from_public(events[i])->signaled = false;
+  return HSAKMT_STATUS_SUCCESS;
+}
+
+HSAKMT_STATUS HSAKMTAPI hsaKmtWaitOnEvent(HsaEvent* event, HSAuint32 milliseconds) {
+  return hsaKmtWaitOnMultipleEvents(&event, 1, true, milliseconds);
+}
+
+}  // extern "C"

@@ -1,0 +1,83 @@
+// The simulated GPU behind strobe's KFD thunk: one runtime::Device in host-identity addressing
+// (so the program, ROCr, HIP and the simulator share addresses), the configuration the
+// environment asked for (the STROBE_* variables `strobe run` sets), the launch log the exit
+// report is made of, and the GPU timeline signal timestamps come from.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/device.h"
+#include "runtime/run_report.h"
+#include "sampling/method.h"
+#include "timing/config/gpu_config.h"
+
+namespace strobe::hip {
+
+/// What the environment asks of the simulator (the variables `strobe run -- PROGRAM` sets).
+struct Settings {
+  std::string mode = "functional";  ///< STROBE_MODE: functional or timing
+  std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
+  std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
+  std::string sampling = "none";    ///< STROBE_SAMPLING
+  std::string json;                 ///< STROBE_JSON: where the report goes at exit (empty: none)
+  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK
+};
+
+/// Reads the settings from the environment; throws strobe::InputError for a bad value.
+Settings settings_from_env();
+
+/// Prints "strobe: error: MESSAGE" on stderr, flushes the program's output, writes the report
+/// and ends the process with `code`: a GPU fault or an unsupported request must not hang the
+/// runtime above, which would wait forever for a queue that stopped.
+[[noreturn]] void fatal(const std::string& message, int code = 1);
+
+/// The process's simulated GPU (created by hsaKmtOpenKFD).
+class Simulator {
+ public:
+  /// The simulator, created on first use; a bad configuration is fatal (message, exit 2).
+  static Simulator& instance();
+
+  const Settings& settings() const { return settings_; }
+  const timing::GpuConfig& config() const { return config_; }
+  bool timing_mode() const { return settings_.mode == "timing"; }
+
+  /// Guards the device: its memory map, the kernel cache and every dispatch.
+  std::mutex& mutex() { return mu_; }
+  /// The simulated GPU; the caller holds mutex().
+  runtime::Device& device() { return *device_; }
+
+  /// The GPU clock in nanoseconds (the thunk's clock counters and signal timestamps): host
+  /// time in functional mode; in timing mode the simulated timeline, which only dispatches
+  /// advance, so hipEventElapsedTime reports simulated GPU time.
+  uint64_t gpu_now_ns() const;
+  /// Host monotonic time in nanoseconds (the system clock counter).
+  static uint64_t host_now_ns();
+  /// Records a finished dispatch and advances the simulated timeline by its duration; returns
+  /// its [start, end] on the GPU clock. The caller holds mutex().
+  std::pair<uint64_t, uint64_t> record_launch(runtime::LaunchRecord rec, uint64_t host_start_ns);
+
+  /// Writes the JSON report to settings().json (no-op when unset); at most once.
+  void write_report();
+
+ private:
+  Simulator(Settings s, timing::GpuConfig cfg);
+
+  Settings settings_;
+  timing::GpuConfig config_;
+  std::mutex mu_;
+  std::unique_ptr<sampling::SamplingMethod> method_;  // declared first: the device points at its runner
+  std::unique_ptr<runtime::Device> device_;
+  std::chrono::steady_clock::time_point t0_;
+  uint64_t timeline_base_ns_ = 0;         // timing mode: GPU clock value at simulated time 0
+  std::atomic<uint64_t> sim_ns_{0};       // timing mode: simulated time so far
+  std::vector<runtime::LaunchRecord> launches_;
+  std::atomic<bool> reported_{false};
+};
+
+}  // namespace strobe::hip
