@@ -109,6 +109,18 @@ std::string symbol_name(const ImageView& v, uint64_t kernel_object) {
   return {};
 }
 
+/// FNV-1a over the descriptor and up to 256 bytes of code from the entry.
+uint32_t content_hash(uint64_t ko, uint64_t entry, uint64_t code_end) {
+  uint32_t h = 2166136261u;
+  auto mix = [&h](uint64_t from, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) h = (h ^ load<uint8_t>(from + i)) * 16777619u;
+  };
+  mix(ko, 16);  // the descriptor's sizes (its entry offset depends on where it was placed)
+  mix(ko + 24, loader::kKernelDescriptorSize - 24);
+  mix(entry, std::min<uint64_t>(256, code_end - entry));
+  return h;
+}
+
 KernelCode decode(uint64_t ko) {
   Allocation a;
   if (!find_allocation(ko, &a) || ko + loader::kKernelDescriptorSize > a.address + a.size)
@@ -149,9 +161,11 @@ KernelCode decode(uint64_t ko) {
     k.name = symbol_name(image, ko);
     bias = image.base;
   }
-  if (k.name.empty()) k.name = v2 ? "runtime kernel (amd_kernel_code_t)" : fmt::format("kernel at 0x{:x}", ko);
   std::vector<uint8_t> code(hi - lo);
   std::memcpy(code.data(), reinterpret_cast<const void*>(lo), code.size());
+  // A kernel outside any ELF image (the runtimes' own copy and fill kernels) is named after its
+  // code, so the same kernel has the same name in every run and in every report.
+  if (k.name.empty()) k.name = fmt::format("runtime kernel {:08x}", content_hash(ko, k.entry_address, hi));
   const isa::ByteRange all{0, code.size()};
   auto program = std::make_shared<isa::Program>(isa::decode_program(code, lo, std::span(&all, 1)));
   program->load_bias = bias;

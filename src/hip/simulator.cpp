@@ -108,7 +108,7 @@ Simulator& Simulator::instance() {
 
 Simulator::Simulator(Settings s, timing::GpuConfig cfg)
     : settings_(std::move(s)), config_(std::move(cfg)), device_(std::make_unique<runtime::Device>(true)),
-      t0_(std::chrono::steady_clock::now()), timeline_base_ns_(host_now_ns()) {
+      t0_(std::chrono::steady_clock::now()) {
   device_->set_memory_check(settings_.memory_check);
   if (timing_mode()) device_->enable_timing(config_);
   if (settings_.sampling != "none") {
@@ -128,8 +128,17 @@ uint64_t Simulator::host_now_ns() {
   return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
 }
 
-uint64_t Simulator::gpu_now_ns() const {
-  return timing_mode() ? timeline_base_ns_ + sim_ns_.load() : host_now_ns();
+uint64_t Simulator::gpu_now_ns() {
+  if (!timing_mode()) return host_now_ns();
+  // The timeline starts at the first timestamp asked for, after ROCr's start-up: ROCr treats
+  // a timestamp older than its first clock sample as invalid and HIP then reports no time.
+  uint64_t base = timeline_base_ns_.load();
+  if (base == 0) {
+    const uint64_t now = host_now_ns();
+    timeline_base_ns_.compare_exchange_strong(base, now);
+    base = timeline_base_ns_.load();
+  }
+  return base + sim_ns_.load();
 }
 
 std::pair<uint64_t, uint64_t> Simulator::record_launch(runtime::LaunchRecord rec, uint64_t host_start_ns) {

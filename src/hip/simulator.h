@@ -55,7 +55,7 @@ class Simulator {
   /// The GPU clock in nanoseconds (the thunk's clock counters and signal timestamps): host
   /// time in functional mode; in timing mode the simulated timeline, which only dispatches
   /// advance, so hipEventElapsedTime reports simulated GPU time.
-  uint64_t gpu_now_ns() const;
+  uint64_t gpu_now_ns();
   /// Host monotonic time in nanoseconds (the system clock counter).
   static uint64_t host_now_ns();
   /// Records a finished dispatch and advances the simulated timeline by its duration; returns
@@ -74,7 +74,7 @@ class Simulator {
   std::unique_ptr<sampling::SamplingMethod> method_;  // declared first: the device points at its runner
   std::unique_ptr<runtime::Device> device_;
   std::chrono::steady_clock::time_point t0_;
-  uint64_t timeline_base_ns_ = 0;         // timing mode: GPU clock value at simulated time 0
+  std::atomic<uint64_t> timeline_base_ns_{0};  // timing mode: GPU clock at simulated time 0
   std::atomic<uint64_t> sim_ns_{0};       // timing mode: simulated time so far
   std::vector<runtime::LaunchRecord> launches_;
   std::atomic<bool> reported_{false};
