@@ -42,7 +42,10 @@ void s_sendmsg(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   // Only messages without a functional effect on a compute wave are accepted.
   const uint32_t msg = in.simm16 & 0xF;
   if (msg == 4) return;  // MSG_SAVEWAVE: context-save bookkeeping
-  fault(w, in, ctx, fmt::format("s_sendmsg with message id {} (interrupt/GS/system messages are not emulated)", msg));
+  // MSG_INTERRUPT only wakes the host early (ockl's hostcall rings it after posting the event id
+  // to the signal's mailbox); the wave goes on, and a host that polls the signal sees the same.
+  if (msg == 1) return;
+  fault(w, in, ctx, fmt::format("s_sendmsg with message id {} (GS and system messages are not emulated)", msg));
 }
 }  // namespace
 

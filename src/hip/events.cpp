@@ -8,7 +8,13 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
+#include <sys/mman.h>
+
+#include <fmt/format.h>
+
+#include "hip/simulator.h"
 #include "hip/thunk.h"
 
 namespace strobe::hip {
@@ -19,13 +25,31 @@ struct Event {
   HsaEvent public_part{};  // first: ROCr holds HsaEvent*, which is this object's address
   bool manual_reset = false;
   bool signaled = false;
-  uint64_t mailbox = 0;
 };
+
+// Event mailboxes live in one page range the simulated GPU can reach, as the KFD's event page:
+// device code completing an interrupt signal (a hostcall, device printf) writes the event id
+// there. Event ids index it modulo its size.
+constexpr uint32_t kMailboxes = 4096;
+uint64_t* g_mailboxes = nullptr;
+
+uint64_t* mailbox_area() {
+  if (!g_mailboxes) {
+    void* p = ::mmap(nullptr, kMailboxes * sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) not_implemented("hsaKmtCreateEvent", "no memory for the event mailboxes");
+    Simulator& sim = Simulator::instance();
+    std::lock_guard dev(sim.mutex());
+    sim.device().memory().map_host(reinterpret_cast<uint64_t>(p), kMailboxes * sizeof(uint64_t), "event mailboxes");
+    g_mailboxes = static_cast<uint64_t*>(p);
+  }
+  return g_mailboxes;
+}
 
 std::mutex g_mu;
 std::condition_variable g_cv;  // one for all events: waits are short and wake-ups rare
 std::unordered_map<uint32_t, std::unique_ptr<Event>> g_events;
 uint32_t g_next_id = 1;
+std::vector<bool> g_slot_used(kMailboxes);
 
 // ROCr re-reads its signal values after every wake-up, so a bounded sleep is never wrong and
 // covers a signal a kernel changes in memory without an event.
@@ -56,9 +80,15 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtCreateEvent(HsaEventDescriptor* desc, bool manual_
   e->manual_reset = manual_reset;
   e->signaled = is_signaled;
   std::lock_guard lock(g_mu);
-  e->public_part.EventId = g_next_id++;
+  if (g_events.size() + 1 >= kMailboxes)
+    not_implemented("hsaKmtCreateEvent", fmt::format("more than {} events at once", kMailboxes));
+  uint32_t id = g_next_id;
+  while (id % kMailboxes == 0 || g_slot_used[id % kMailboxes]) ++id;  // slot 0: id 0 means "no event"
+  g_slot_used[id % kMailboxes] = true;
+  g_next_id = id + 1;
+  e->public_part.EventId = id;
   e->public_part.EventData.EventType = desc ? desc->EventType : HSA_EVENTTYPE_SIGNAL;
-  e->public_part.EventData.HWData2 = reinterpret_cast<HSAuint64>(&e->mailbox);
+  e->public_part.EventData.HWData2 = reinterpret_cast<HSAuint64>(mailbox_area() + e->public_part.EventId % kMailboxes);
   *event = &e->public_part;
   g_events.emplace(e->public_part.EventId, std::move(e));
   return HSAKMT_STATUS_SUCCESS;
@@ -67,7 +97,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtCreateEvent(HsaEventDescriptor* desc, bool manual_
 HSAKMT_STATUS HSAKMTAPI hsaKmtDestroyEvent(HsaEvent* event) {
   if (!event) return HSAKMT_STATUS_INVALID_PARAMETER;
   std::lock_guard lock(g_mu);
-  g_events.erase(event->EventId);
+  if (g_events.erase(event->EventId)) g_slot_used[event->EventId % kMailboxes] = false;
   return HSAKMT_STATUS_SUCCESS;
 }
 

@@ -36,12 +36,13 @@ void add(const Allocation& a, const char* what) {
   g_registry[a.address] = a;
 }
 
-/// Removes the allocation starting at `address`; false if there is none.
-bool remove(uint64_t address, Allocation* out) {
+/// Removes the allocation starting at `address` if it is registered program memory
+/// (`registered`) or the thunk's own; false if there is no such allocation.
+bool remove(uint64_t address, bool registered, Allocation* out) {
   {
     std::lock_guard lock(g_registry_mu);
     auto it = g_registry.find(address);
-    if (it == g_registry.end()) return false;
+    if (it == g_registry.end() || it->second.registered != registered) return false;
     *out = it->second;
     g_registry.erase(it);
   }
@@ -91,7 +92,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtAllocMemory(HSAuint32 node, HSAuint64 size, HsaMem
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtFreeMemory(void* address, HSAuint64 size) {
   Allocation a;
-  if (!remove(reinterpret_cast<uint64_t>(address), &a) || a.registered) return HSAKMT_STATUS_INVALID_PARAMETER;
+  if (!remove(reinterpret_cast<uint64_t>(address), false, &a)) return HSAKMT_STATUS_INVALID_PARAMETER;
   ::munmap(address, a.size ? a.size : size);
   return HSAKMT_STATUS_SUCCESS;
 }
@@ -124,14 +125,8 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlags(void* address, HSAuint64 s
 
 HSAKMT_STATUS HSAKMTAPI hsaKmtDeregisterMemory(void* address) {
   Allocation a;
-  if (!remove(reinterpret_cast<uint64_t>(address), &a)) return HSAKMT_STATUS_INVALID_PARAMETER;
-  if (!a.registered) {  // deregistering our own allocation: keep it, as the KFD does
-    std::lock_guard lock(g_registry_mu);
-    g_registry[a.address] = a;
-    Simulator& sim = Simulator::instance();
-    std::lock_guard dev(sim.mutex());
-    sim.device().memory().map_host(a.address, a.size, "device memory");
-  }
+  // Only registered program memory is deregistered; the thunk's own allocations stay.
+  if (!remove(reinterpret_cast<uint64_t>(address), true, &a)) return HSAKMT_STATUS_INVALID_PARAMETER;
   return HSAKMT_STATUS_SUCCESS;
 }
 

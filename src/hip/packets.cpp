@@ -48,19 +48,25 @@ void dispatch(const uint8_t* slot, uint64_t amd_queue, uint64_t queue_id) {
   std::pair<uint64_t, uint64_t> span;
   {
     std::lock_guard lock(sim.mutex());
-    std::string name = fmt::format("kernel_object 0x{:x}", kernel_object);
+    const KernelCode* found = nullptr;
     try {
-      const KernelCode& k = find_kernel(kernel_object);
-      name = k.name;
+      found = &find_kernel(kernel_object);
+    } catch (const Error& e) {
+      fatal(fmt::format("dispatch on queue {}: {}", queue_id, e.what()), int(e.code()));
+    }
+    const KernelCode& k = *found;
+    try {
       const uint32_t dims = setup & 3;
       uint64_t items = 1;
       for (int i = 0; i < 3; ++i) items *= d.local[i];
       if (dims < 1 || items == 0 || items > 1024 || d.grid[0] == 0 || d.grid[1] == 0 || d.grid[2] == 0)
-        throw InputError(fmt::format("dispatch of {} dimensions, work-group {}x{}x{}, grid {}x{}x{}: not a valid launch",
-                                     dims, d.local[0], d.local[1], d.local[2], d.grid[0], d.grid[1], d.grid[2]));
+        throw InputError(fmt::format("kernel {}: dispatch of {} dimensions, work-group {}x{}x{}, grid {}x{}x{}: not "
+                                     "a valid launch",
+                                     k.name, dims, d.local[0], d.local[1], d.local[2], d.grid[0], d.grid[1], d.grid[2]));
       d.lds_bytes = std::max(group_bytes, k.kd.group_segment_fixed_size);
       if (d.lds_bytes > sim.config().lds_bytes_per_cu)
-        throw InputError(fmt::format("{} bytes of LDS asked for; a CU has {}", d.lds_bytes, sim.config().lds_bytes_per_cu));
+        throw InputError(fmt::format("kernel {}: {} bytes of LDS asked for; a CU has {}", k.name, d.lds_bytes,
+                                     sim.config().lds_bytes_per_cu));
       // The private segment comes from the simulator, so ROCr's on-demand scratch handshake is
       // never needed: whatever the packet asks for is provided.
       d.private_bytes_per_lane = std::max(private_bytes, k.kd.private_segment_fixed_size);
@@ -68,11 +74,12 @@ void dispatch(const uint8_t* slot, uint64_t amd_queue, uint64_t queue_id) {
         d.private_bytes_per_lane = std::max(d.private_bytes_per_lane, emu::kCallStackBytesPerLane);
       // Kernels turn LDS and private pointers into FLAT addresses with the apertures ROCr
       // copied into amd_queue_t from the topology; they must be the ones the emulator routes.
-      const uint32_t lds_hi = field<uint32_t>(reinterpret_cast<const uint8_t*>(amd_queue), emu::amd_queue::kGroupSegmentApertureBaseHi);
-      const uint32_t priv_hi = field<uint32_t>(reinterpret_cast<const uint8_t*>(amd_queue), emu::amd_queue::kPrivateSegmentApertureBaseHi);
+      const auto* queue = reinterpret_cast<const uint8_t*>(amd_queue);
+      const uint32_t lds_hi = field<uint32_t>(queue, emu::amd_queue::kGroupSegmentApertureBaseHi);
+      const uint32_t priv_hi = field<uint32_t>(queue, emu::amd_queue::kPrivateSegmentApertureBaseHi);
       if (lds_hi != emu::kSharedApertureHi || priv_hi != emu::kPrivateApertureHi)
-        throw InputError(fmt::format("queue {}: amd_queue_t apertures 0x{:x}/0x{:x} are not the simulator's 0x{:x}/0x{:x}",
-                                     queue_id, lds_hi, priv_hi, emu::kSharedApertureHi, emu::kPrivateApertureHi));
+        throw InputError(fmt::format("amd_queue_t apertures 0x{:x}/0x{:x} are not the simulator's 0x{:x}/0x{:x}",
+                                     lds_hi, priv_hi, emu::kSharedApertureHi, emu::kPrivateApertureHi));
       d.kernel_name = k.name;
       d.program = k.program.get();
       d.entry_address = k.entry_address;
@@ -81,9 +88,10 @@ void dispatch(const uint8_t* slot, uint64_t amd_queue, uint64_t queue_id) {
       rec.local = d.local;
       rec.result = sim.device().run(d);
     } catch (const Error& e) {
-      fatal(fmt::format("kernel {} (queue {}): {}", name, queue_id, e.what()), int(e.code()));
+      // Fault messages name the kernel, the wave and the instruction already.
+      fatal(fmt::format("dispatch on queue {}: {}", queue_id, e.what()), int(e.code()));
     } catch (const std::exception& e) {
-      fatal(fmt::format("kernel {} (queue {}): {}", name, queue_id, e.what()), 1);
+      fatal(fmt::format("dispatch of {} on queue {}: {}", k.name, queue_id, e.what()), 1);
     }
     span = sim.record_launch(std::move(rec), host_start);
   }
