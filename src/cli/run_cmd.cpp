@@ -134,7 +134,7 @@ int run_run(RunOptions o) {
 void add_run_command(CLI::App& app, Action& action, std::vector<std::string> program) {
   auto o = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "Run a built-in benchmark (see `strobe list`), or -- PROGRAM [ARGS...]: "
-                                        "an OpenCL host program on the simulated GPU");
+                                        "an OpenCL or HIP host program on the simulated GPU");
   cmd->add_option("benchmark", o->bench, "Benchmark name (omit with -- PROGRAM)");
   cmd->add_option("--param", o->params, "Benchmark parameter NAME=VALUE (repeatable)");
   cmd->add_option("--mode", o->mode, "functional or timing (default functional)");

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/gpu_config_options.h"
+#include "cli/hip_program.h"
 #include "common/error.h"
 #include "sampling/method.h"
 
@@ -27,16 +28,23 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The child's environment: ours, with the STROBE_* settings and the ICD directory replaced.
+/// With `library_dir` (a HIP program: strobe's libhsakmt.so.1) it goes first on LD_LIBRARY_PATH.
 std::vector<std::string> child_environment(const ProgramRunOptions& o, const std::string& vendors,
-                                           const std::string& json) {
+                                           const std::string& json, const std::string& library_dir) {
   const std::vector<std::string> replaced = {"OCL_ICD_VENDORS", "STROBE_MODE", "STROBE_ARCH", "STROBE_SET",
                                              "STROBE_JSON", "STROBE_SAMPLING", "STROBE_MEMORY_CHECK"};
   std::vector<std::string> env;
+  std::string library_path = library_dir;
   for (char** e = environ; *e; ++e) {
     std::string_view kv(*e);
     std::string_view name = kv.substr(0, kv.find('='));
+    if (!library_dir.empty() && name == "LD_LIBRARY_PATH") {
+      if (kv.size() > name.size() + 1) library_path += ":" + std::string(kv.substr(name.size() + 1));
+      continue;
+    }
     if (std::find(replaced.begin(), replaced.end(), name) == replaced.end()) env.emplace_back(kv);
   }
+  if (!library_path.empty()) env.push_back("LD_LIBRARY_PATH=" + library_path);
   std::string sets;
   for (const auto& s : o.sets) sets += (sets.empty() ? "" : "\n") + s;
   env.push_back("OCL_ICD_VENDORS=" + vendors);
@@ -93,7 +101,17 @@ void check_program_method(const std::string& method, const timing::GpuConfig& cf
 
 int spawn_program(const ProgramRunOptions& o, const std::string& vendors, const std::string& json,
                   bool stdout_to_stderr) {
-  std::vector<std::string> env = child_environment(o, vendors, json);
+  // A HIP program runs on strobe's KFD thunk under the real ROCr and HIP runtimes; device code
+  // for another GPU is refused here, before the runtimes start.
+  std::string library_dir;
+  if (!o.command.empty()) {
+    const HipProgram hip = inspect_hip_program(o.command[0]);
+    if (hip.is_hip) {
+      check_hip_targets(hip, o.command[0]);
+      library_dir = hsakmt_dir();
+    }
+  }
+  std::vector<std::string> env = child_environment(o, vendors, json, library_dir);
   std::vector<char*> envp, argv;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
