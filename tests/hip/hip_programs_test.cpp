@@ -1,0 +1,152 @@
+// Unmodified HIP programs, built by hipcc for gfx803, run under `strobe run --` on strobe's KFD
+// thunk with the real ROCr and HIP runtimes: each checks its results against the CPU and prints
+// PASS, in functional and in timing mode.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.h"
+
+namespace {
+
+using strobe::clitest::CliResult;
+using strobe::clitest::run_strobe;
+using strobe::clitest::TempDir;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string program(const std::string& name) { return std::string(STROBE_HIP_PROGRAM_DIR) + "/" + name; }
+
+/// Skips the test when hipcc was not found at configure time (no programs were built).
+#define REQUIRE_PROGRAM(name)                                                                        \
+  do {                                                                                               \
+    if (!std::filesystem::exists(program(name)))                                                     \
+      GTEST_SKIP() << "hipcc is not installed, so the HIP test programs were not built (scripts/setup)"; \
+  } while (0)
+
+/// Runs `name` under strobe in `mode` and expects it to pass its own CPU check.
+void expect_passes(const std::string& name, const std::string& mode) {
+  const CliResult r = run_strobe("run --mode " + mode + " -- " + program(name));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("PASS")) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(mode + " mode")) << "the run's summary line is missing";
+}
+
+void expect_passes_in_both_modes(const std::string& name) {
+  expect_passes(name, "functional");
+  expect_passes(name, "timing");
+}
+
+TEST(HipPrograms, VectorOpsOverRaggedSizesMatchTheCpu) {
+  REQUIRE_PROGRAM("vector_ops");
+  expect_passes_in_both_modes("vector_ops");
+}
+
+TEST(HipPrograms, ReductionsWithStaticAndDynamicSharedMemoryMatchTheCpu) {
+  REQUIRE_PROGRAM("reductions");
+  expect_passes_in_both_modes("reductions");
+}
+
+TEST(HipPrograms, ThirtyTwoAndSixtyFourBitAtomicsMatchTheCpu) {
+  REQUIRE_PROGRAM("atomics");
+  expect_passes_in_both_modes("atomics");
+}
+
+TEST(HipPrograms, DeviceMathMatchesTheHostLibm) {
+  REQUIRE_PROGRAM("device_math");
+  expect_passes_in_both_modes("device_math");
+}
+
+TEST(HipPrograms, TemplateKernelsMatchTheCpu) {
+  REQUIRE_PROGRAM("templates");
+  expect_passes_in_both_modes("templates");
+}
+
+TEST(HipPrograms, StreamsWithAsyncCopiesAndMemsetsMatchTheCpu) {
+  REQUIRE_PROGRAM("streams");
+  expect_passes_in_both_modes("streams");
+}
+
+TEST(HipPrograms, KernelsCallingOutOfLineFunctionsMatchTheCpu) {
+  REQUIRE_PROGRAM("calls");
+  expect_passes_in_both_modes("calls");
+}
+
+TEST(HipPrograms, DevicePrintfReachesTheProgramsOutput) {
+  REQUIRE_PROGRAM("device_printf");
+  const CliResult r = run_strobe("run -- " + program("device_printf"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("hello from block 0"));
+  EXPECT_THAT(r.out, HasSubstr("hello from block 1"));
+  EXPECT_THAT(r.out, HasSubstr("PASS"));
+}
+
+TEST(HipPrograms, EventsTimeSimulatedGpuTimeInTimingMode) {
+  REQUIRE_PROGRAM("events");
+  TempDir t;
+  const std::string json = (t.path / "report.json").string();
+  const CliResult r = run_strobe("run --mode timing --json " + json + " -- " + program("events"));
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("PASS"));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("elapsed_ms ([0-9.]+)"))) << r.out;
+  const double elapsed_ms = std::stod(m[1]);
+  // Four small kernels take microseconds of simulated time, while simulating them takes
+  // milliseconds of host time: the events measured the former.
+  nlohmann::json rep = nlohmann::json::parse(strobe::clitest::slurp(json));
+  double step_seconds = 0;
+  int steps = 0;
+  for (const auto& k : rep["kernels"])
+    if (k["name"] == "_Z4stepPfif") step_seconds += k["sim_seconds"].get<double>(), ++steps;
+  EXPECT_EQ(steps, 4);
+  EXPECT_GE(elapsed_ms, step_seconds * 1e3);
+  EXPECT_LT(elapsed_ms, 0.1) << "the events measured host time, not simulated time";
+  EXPECT_GT(rep.value("cycles", uint64_t{0}), 0u);
+}
+
+TEST(HipPrograms, ReportNamesTheProgramsKernelsAndTheRuntimesOwn) {
+  REQUIRE_PROGRAM("streams");
+  TempDir t;
+  const std::string json = (t.path / "report.json").string();
+  const CliResult r = run_strobe("run --json " + json + " -- " + program("streams"));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nlohmann::json rep = nlohmann::json::parse(strobe::clitest::slurp(json));
+  std::set<std::string> names;
+  for (const auto& k : rep["kernels"]) names.insert(k["name"].get<std::string>());
+  EXPECT_TRUE(names.count("_Z9add_indexPiii")) << rep["kernels"].dump();
+  EXPECT_TRUE(names.count("__amd_rocclr_fillBufferAligned")) << "hipMemsetAsync runs HIP's own fill kernel";
+  EXPECT_EQ(rep["benchmark"], "streams");
+}
+
+TEST(HipPrograms, ProgramBuiltForAnotherGpuIsRefusedNamingItsTarget) {
+  REQUIRE_PROGRAM("vector_ops_gfx906");
+  const CliResult r = run_strobe("run -- " + program("vector_ops_gfx906"));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_THAT(r.err, HasSubstr("built for gfx906 only; strobe simulates gfx803"));
+  EXPECT_THAT(r.out, Not(HasSubstr("PASS")));
+}
+
+TEST(HipPrograms, UnsupportedThunkServiceStopsTheProgramNamingIt) {
+  REQUIRE_PROGRAM("ipc_handle");
+  const CliResult r = run_strobe("run -- " + program("ipc_handle"));
+  EXPECT_NE(r.rc, 0);
+  EXPECT_THAT(r.err, HasSubstr("not implemented: hsaKmtShareMemory"));
+  EXPECT_THAT(r.out, Not(HasSubstr("PASS")));
+}
+
+TEST(HipPrograms, KernelStoringOutsideEveryAllocationFaultsNamingTheKernel) {
+  REQUIRE_PROGRAM("wild_store");
+  const CliResult r = run_strobe("run -- " + program("wild_store"));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_THAT(r.err, HasSubstr("kernel _Z13store_throughPi"));
+  EXPECT_THAT(r.err, HasSubstr("outside every live allocation"));
+  EXPECT_THAT(r.out, Not(HasSubstr("PASS")));
+}
+
+}  // namespace
