@@ -152,6 +152,19 @@ TEST(HipPrograms, MmRunsNextToTheOpenClBenchmarkOnTheSameGrid) {
   EXPECT_LT(h["cycles"].get<uint64_t>(), o["cycles"].get<uint64_t>());
 }
 
+TEST(HipPrograms, DevicePropertiesComeFromTheConfiguration) {
+  REQUIRE_PROGRAM("device_props");
+  const CliResult r9 = run_strobe("run -- " + program("device_props"));
+  ASSERT_EQ(r9.rc, 0) << r9.err;
+  EXPECT_THAT(r9.out, HasSubstr("name=gfx803 (strobe r9nano) arch=gfx803 cus=64 clock_khz=1000000 "
+                                "global_mem=4294967296 shared_per_block=65536 wavefront=64 l2=2097152"));
+  const CliResult small = run_strobe("run --mode timing --set gpu.num_cus=32 --set l2.size_kb=1024 -- " +
+                                     program("device_props"));
+  ASSERT_EQ(small.rc, 0) << small.err;
+  EXPECT_THAT(small.out, HasSubstr("cus=32 "));
+  EXPECT_THAT(small.out, HasSubstr("l2=1048576"));
+}
+
 TEST(HipPrograms, ProgramBuiltForAnotherGpuIsRefusedNamingItsTarget) {
   REQUIRE_PROGRAM("vector_ops_gfx906");
   const CliResult r = run_strobe("run -- " + program("vector_ops_gfx906"));
