@@ -47,7 +47,7 @@ std::vector<std::string> child_environment(const ProgramRunOptions& o, const std
   if (!library_path.empty()) env.push_back("LD_LIBRARY_PATH=" + library_path);
   std::string sets;
   for (const auto& s : o.sets) sets += (sets.empty() ? "" : "\n") + s;
-  env.push_back("OCL_ICD_VENDORS=" + vendors);
+  if (!vendors.empty()) env.push_back("OCL_ICD_VENDORS=" + vendors);
   env.push_back("STROBE_MODE=" + o.mode);
   env.push_back("STROBE_ARCH=" + o.arch);
   env.push_back("STROBE_SAMPLING=" + o.sampling);
@@ -168,7 +168,8 @@ int run_opencl_program(ProgramRunOptions o) {
   // to appear inside the program.
   (void)resolve_gpu_config(o.arch, o.sets);
   if (!o.sets.empty() && o.mode != "timing") throw InputError("--set configures the timing model; it needs --mode timing");
-  const std::string vendors = opencl_vendors_dir();
+  // A HIP program needs the KFD thunk, not the OpenCL platform (which may not be built).
+  const std::string vendors = inspect_hip_program(o.command[0]).is_hip ? std::string() : opencl_vendors_dir();
 
   ScratchDir scratch;
   const bool keep = !o.json.empty() && o.json != "-";
