@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <iterator>
 
 #include <fmt/core.h>
 
@@ -18,31 +16,6 @@ namespace strobe::hip {
 
 namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
-}
-
-/// The host program's command line, for the report.
-std::vector<std::string> command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::string> argv;
-  size_t start = 0;
-  for (size_t i = 0; i < all.size(); ++i)
-    if (all[i] == '\0') {
-      argv.push_back(all.substr(start, i - start));
-      start = i + 1;
-    }
-  return argv;
-}
-
 Simulator* g_simulator = nullptr;
 
 void write_report_at_exit() {
@@ -50,31 +23,6 @@ void write_report_at_exit() {
 }
 
 }  // namespace
-
-Settings settings_from_env() {
-  Settings s;
-  if (auto v = env("STROBE_MODE"); !v.empty()) s.mode = v;
-  if (s.mode != "functional" && s.mode != "timing")
-    throw InputError(fmt::format("STROBE_MODE '{}': expected functional or timing", s.mode));
-  if (auto v = env("STROBE_ARCH"); !v.empty()) s.arch = v;
-  std::string sets = env("STROBE_SET");
-  size_t start = 0;
-  for (size_t i = 0; i <= sets.size(); ++i) {
-    if (i == sets.size() || sets[i] == '\n' || sets[i] == ';') {
-      std::string item = trim(std::string_view(sets).substr(start, i - start));
-      if (!item.empty()) s.sets.push_back(item);
-      start = i + 1;
-    }
-  }
-  if (auto v = env("STROBE_SAMPLING"); !v.empty()) s.sampling = v;
-  s.json = env("STROBE_JSON");
-  if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) s.memory_check = emu::parse_memory_check(v);
-  if (!s.sets.empty() && s.mode != "timing")
-    throw InputError("STROBE_SET configures the timing model; it needs STROBE_MODE=timing");
-  if (s.sampling != "none" && s.mode != "timing")
-    throw InputError(fmt::format("STROBE_SAMPLING={} estimates detailed timing; it needs STROBE_MODE=timing", s.sampling));
-  return s;
-}
 
 void fatal(const std::string& message, int code) {
   std::fflush(nullptr);  // what the program printed so far comes before the error
@@ -88,7 +36,7 @@ void fatal(const std::string& message, int code) {
 Simulator& Simulator::instance() {
   static Simulator* s = []() -> Simulator* {
     try {
-      Settings settings = settings_from_env();
+      Settings settings = runtime::program_settings_from_env();
       timing::GpuConfig cfg = timing::load_config(settings.arch);
       for (const auto& kv : settings.sets) timing::apply_override(cfg, kv);
       timing::validate(cfg);
@@ -160,7 +108,7 @@ void Simulator::write_report() {
     // A fault reported from a dispatch holds the mutex; the report then reads the log as is.
     std::unique_lock lock(mu_, std::try_to_lock);
     runtime::RunReport rep;
-    std::vector<std::string> argv = command_line();
+    std::vector<std::string> argv = runtime::program_command_line();
     std::string name = argv.empty() ? "hip" : argv[0];
     if (auto slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
     rep.benchmark = name;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "runtime/program_settings.h"
 #include "runtime/run_report.h"
 #include "sampling/method.h"
 #include "timing/config/gpu_config.h"
@@ -20,17 +21,7 @@
 namespace strobe::hip {
 
 /// What the environment asks of the simulator (the variables `strobe run -- PROGRAM` sets).
-struct Settings {
-  std::string mode = "functional";  ///< STROBE_MODE: functional or timing
-  std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
-  std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
-  std::string sampling = "none";    ///< STROBE_SAMPLING
-  std::string json;                 ///< STROBE_JSON: where the report goes at exit (empty: none)
-  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK
-};
-
-/// Reads the settings from the environment; throws strobe::InputError for a bad value.
-Settings settings_from_env();
+using Settings = runtime::ProgramSettings;
 
 /// Prints "strobe: error: MESSAGE" on stderr, flushes the program's output, writes the report
 /// and ends the process with `code`: a GPU fault or an unsupported request must not hang the

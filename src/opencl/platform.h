@@ -12,24 +12,18 @@
 #include "opencl/objects.h"
 #include "opencl/scheduler.h"
 #include "runtime/device.h"
+#include "runtime/program_settings.h"
 #include "runtime/run_report.h"
 #include "sampling/method.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::opencl {
 
-/// What the environment asks of the platform.
-struct Settings {
-  std::string mode = "functional";  ///< STROBE_MODE: functional or timing
-  std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
-  std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
-  std::string sampling = "none";    ///< STROBE_SAMPLING
-  std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
-  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
-};
+/// What the environment asks of the platform (STROBE_MODE, STROBE_ARCH, ...).
+using Settings = runtime::ProgramSettings;
 
 /// Reads the settings from the environment; throws strobe::InputError for a bad value.
-Settings settings_from_env();
+inline Settings settings_from_env() { return runtime::program_settings_from_env(); }
 
 class Platform {
  public:
