@@ -43,6 +43,13 @@ TEST(TbpointMarkov, MatrixAndClosedFormAgreeForUnequalWarpsUpToTenWarps) {
   }
 }
 
+// A slowly mixing chain (second eigenvalue 0.985) at the largest matrix: power iteration must
+// run to the limit, not stop at its rounding-noise floor or give up.
+TEST(TbpointMarkov, SlowlyMixingTenWarpChainReachesItsLimit) {
+  const std::vector<double> m(kMarkovMaxMatrixWarps, 200.0);
+  EXPECT_NEAR(markov_ipc_matrix(0.01, m), markov_ipc_closed_form(0.01, m), 1e-10);
+}
+
 TEST(TbpointMarkov, TransitionMatrixFollowsEquationThree) {
   const std::vector<double> m{10, 20, 40, 80};
   const Eigen::MatrixXd t = markov_transition_matrix(0.1, m);

@@ -21,8 +21,9 @@ inline constexpr int kMarkovMaxMatrixWarps = 10;
 Eigen::MatrixXd markov_transition_matrix(double p, std::span<const double> m);
 
 /// lim V T^n from the all-runnable state V = e_{2^N-1} by power iteration, stopped when an
-/// iteration moves no probability by more than `tolerance` (L1) or after `max_iter` iterations
-/// (throws if it has not converged by then: p = 1 with M = 1 makes the chain periodic).
+/// iteration moves at most `tolerance` of probability (L1), or when the change has sat below
+/// 1e-12 without shrinking for 200 iterations (rounding noise). Throws after `max_iter`
+/// iterations without converging (p = 1 with M = 1 makes the chain periodic).
 Eigen::RowVectorXd markov_steady_state(const Eigen::MatrixXd& t, double tolerance = 1e-14, int max_iter = 1000000);
 
 /// IPC = 1 - R_0 (R_0: steady probability that every warp is stalled) from the explicit matrix.
