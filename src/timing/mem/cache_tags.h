@@ -38,7 +38,9 @@ class CacheTags {
   /// Builds the tag array; throws InputError if the policy cannot serve the geometry.
   explicit CacheTags(const CacheGeometry& g);
 
+  /// Number of sets.
   uint32_t sets() const { return g_.sets; }
+  /// Ways per set.
   uint32_t ways() const { return g_.ways; }
   /// The set `line` maps to.
   uint32_t set_of(uint64_t line) const {
@@ -59,6 +61,7 @@ class CacheTags {
   /// Makes `line` present in `set` (evicting an invalid way first, else the policy's victim,
   /// reported in `victim`), counts it as a use and returns its slot. A present line is only touched.
   uint32_t install(uint64_t line, uint32_t set, Victim& victim);
+  /// Marks the line in `slot` dirty (a write-back write or an atomic performed here).
   void set_dirty(uint32_t slot) { tag_[slot] |= kDirty; }
   /// Drops the line in `slot` (an atomic passing through a write-through cache).
   void invalidate(uint32_t slot) { tag_[slot] = 0; }
