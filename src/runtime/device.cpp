@@ -2,6 +2,7 @@
 // AQL packet and kernarg segment in device memory before handing the dispatch to the emulator.
 #include "runtime/device.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -190,6 +191,7 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
 
 LaunchResult Device::run(emu::Dispatch d) {
   d.dispatch_id = dispatch_count_++;
+  d.lds_limit_bytes = std::min(d.lds_limit_bytes, lds_limit_bytes_);  // the configured CU's LDS
   LaunchResult r;
   r.kernel = d.kernel_name;
   memory_->take_overruns();  // a log left by a launch that faulted is not this launch's

@@ -126,7 +126,8 @@ class Device {
 
   /// Runs a dispatch the caller built (kernarg segment, packet and code already in device
   /// memory) as launch() runs its own: functional, detailed timing, or through the sampling
-  /// runner. `d.dispatch_id` is replaced by the device's count. Throws FaultError if it faults.
+  /// runner. `d.dispatch_id` is replaced by the device's count and `d.lds_limit_bytes` capped at
+  /// the configured CU's LDS. Throws FaultError if it faults.
   LaunchResult run(emu::Dispatch d);
 
   /// Switches the device to detailed timing on a GPU built from `cfg` (validated; InputError
