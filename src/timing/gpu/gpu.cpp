@@ -11,6 +11,7 @@
 #include "emu/executor.h"
 #include "timing/cu/compute_unit.h"
 #include "timing/engine/engine.h"
+#include "timing/engine/events.h"
 #include "timing/gpu/dispatcher.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/dram.h"
@@ -28,7 +29,7 @@ class IpcSampler : public Component {
   void begin(Cycle start, uint64_t interval, uint32_t launch) {
     interval_ = interval, launch_ = launch, last_ = *counter_;
     trace.clear();
-    if (interval_) engine_.schedule(start + interval_, this, 0, launch_);
+    if (interval_) engine_.schedule(start + interval_, this, kSample, launch_);
   }
   void end(Cycle now, Cycle last_sample_end) {
     if (interval_ && now > last_sample_end) trace.push_back(double(*counter_ - last_) / double((now - last_sample_end).value()));
@@ -40,7 +41,7 @@ class IpcSampler : public Component {
     trace.push_back(double(*counter_ - last_) / double(interval_));
     last_ = *counter_;
     last_sample = now;
-    engine_.schedule(now + interval_, this, 0, launch_);
+    engine_.schedule(now + interval_, this, kSample, launch_);
   }
   std::vector<double> trace;
 
@@ -58,13 +59,13 @@ class ObserverPoller : public Component {
   void begin(Cycle start, LaunchObserver* o, uint32_t launch) {
     observer_ = o, launch_ = launch, base_ = *counter_;
     interval_ = o ? o->poll_interval() : 0;
-    if (interval_) engine_.schedule(start + interval_, this, 0, launch_);
+    if (interval_) engine_.schedule(start + interval_, this, kSample, launch_);
   }
   void end() { launch_ = UINT32_MAX, observer_ = nullptr; }
   void handle(Cycle now, uint32_t, uint32_t launch) override {
     if (launch != launch_) return;  // a poll of a finished launch
     observer_->poll(now.value(), *counter_ - base_);
-    engine_.schedule(now + interval_, this, 0, launch_);
+    engine_.schedule(now + interval_, this, kSample, launch_);
   }
 
  private:
@@ -250,13 +251,11 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   const std::vector<InstInfo> info = build_inst_info(*d.program, g.cu_params.timing);
   const uint32_t items = d.local[0] * d.local[1] * d.local[2];
   const uint32_t lds = std::max(d.lds_bytes, d.kd.group_segment_fixed_size);
+  WorkgroupLaunch kernel;
+  kernel.executor = &ex;
+  kernel.code = WaveCode{d.program, info.data(), uint32_t(info.size())};
+  kernel.needs = workgroup_needs(d.kd, items, lds, g.cu_params.res);
   LaunchContext lc;
-  lc.executor = &ex;
-  lc.program = d.program;
-  lc.info = &info;
-  lc.needs = workgroup_needs(d.kd, items, lds, g.cu_params.res);
-  lc.dispatcher = g.dispatcher.get();
-  lc.cus_with_room = g.dispatcher->room_mask();
   lc.wave_instructions = &g.wave_instructions;
   lc.observer = observer;
   std::vector<uint64_t> interval_sum;
@@ -270,19 +269,19 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   }
   LaunchTiming lt;
   lt.kernel = d.kernel_name;
-  lt.occupancy = occupancy(lc.needs, g.cu_params.res);
+  lt.occupancy = occupancy(kernel.needs, g.cu_params.res);
   if (lt.occupancy.workgroups_per_cu == 0)
     throw InputError(fmt::format("kernel {}: a work-group of {} waves ({} VGPRs, {} SGPRs per wave, {} bytes of LDS) "
                                  "does not fit on a CU (limited by {})",
-                                 d.kernel_name, lc.needs.waves, lc.needs.vgprs_per_wave, lc.needs.sgprs_per_wave,
-                                 lc.needs.lds_bytes, lt.occupancy.limiter));
+                                 d.kernel_name, kernel.needs.waves, kernel.needs.vgprs_per_wave,
+                                 kernel.needs.sgprs_per_wave, kernel.needs.lds_bytes, lt.occupancy.limiter));
 
   const StatsSnapshot before = g.stats.snapshot();
   const uint64_t detailed_before = g.wave_instructions;
   const Cycle start = g.engine.now();
   for (auto& c : g.cus) c->begin_launch(&lc);
   ++g.launches;
-  g.dispatcher->begin(start + uint64_t(cfg.launch_overhead_cycles), ex.workgroup_count());
+  g.dispatcher->begin(start + uint64_t(cfg.launch_overhead_cycles), kernel, ex.workgroup_count());
   g.sampler->last_sample = start;
   g.sampler->begin(start, uint64_t(cfg.ipc_trace_interval), uint32_t(g.launches));
   g.poller->begin(start, observer, uint32_t(g.launches));
