@@ -36,7 +36,10 @@ struct Fixture {
     mi.space = emu::MemAccessInfo::Space::Global;
     mi.bytes_per_lane = bytes;
     mi.is_store = mi.is_atomic = false;
-    for (uint32_t i = 0; i < lanes; ++i) mi.lane_addr[i] = base + uint64_t(i) * stride, mi.lane_mask |= uint64_t{1} << i;
+    for (uint32_t i = 0; i < lanes; ++i) {
+      mi.lane_addr[i] = base + uint64_t(i) * stride;
+      mi.lane_mask |= uint64_t{1} << i;
+    }
   }
 };
 

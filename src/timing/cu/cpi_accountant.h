@@ -66,7 +66,6 @@ class CpiAccountant {
   }
   /// Cycles charged to each category (stable addresses: registered as statistics).
   const Stack& stack() const { return stack_; }
-  Stack& stack() { return stack_; }
 
  private:
   /// Charges [until_, to) to `r`.
