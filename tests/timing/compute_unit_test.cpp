@@ -70,7 +70,7 @@ TEST(ComputeUnit, RunsWorkGroupsFromAnyWaveSourceAndReportsBackToIt) {
   WorkgroupLaunch wl;
   wl.source = &source;
   wl.executor = &ex;
-  wl.code = WaveCode{d.program, info.data(), uint32_t(info.size())};
+  wl.code = WaveCode{info.data(), uint32_t(info.size()), d.program};
   wl.needs = workgroup_needs(d.kd, kLocal, d.lds_bytes, p.res);
   for (uint64_t id = 0; id < kItems / kLocal; ++id) {
     ASSERT_TRUE(cu.can_accept(wl.needs));

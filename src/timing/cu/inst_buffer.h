@@ -27,7 +27,8 @@ struct FetchTag {
 
 /// One wave's buffered program bytes.
 struct InstBuffer {
-  uint64_t lo = 0, hi = 0;  ///< buffered program bytes [lo, hi)
+  // 32-bit offsets (as InstInfo::offset) keep the buffer in a wave's first cache line.
+  uint32_t lo = 0, hi = 0;  ///< buffered program bytes [lo, hi)
   uint32_t epoch = 0;       ///< bumped by every redirect: older fetches are stale
   bool fetching = false;    ///< a fetch of the block at `hi` is in flight
 
@@ -36,16 +37,16 @@ struct InstBuffer {
   void redirect(uint64_t off, uint32_t fetch_bytes) {
     ++epoch;
     fetching = false;
-    lo = hi = off / fetch_bytes * fetch_bytes;
+    lo = hi = uint32_t(off / fetch_bytes * fetch_bytes);
   }
   /// True if the instruction at `off` of `size` bytes is entirely buffered.
-  bool holds(uint64_t off, uint32_t size) const { return off >= lo && off + size <= hi; }
+  bool holds(uint32_t off, uint32_t size) const { return off >= lo && uint64_t(off) + size <= hi; }
   /// True if another fetch block fits behind the instruction at `off` and none is in flight.
-  bool wants_fetch(uint64_t off, uint32_t fetch_bytes, uint32_t ib_bytes) const {
-    return !fetching && hi - std::min(hi, off) + fetch_bytes <= ib_bytes;
+  bool wants_fetch(uint32_t off, uint32_t fetch_bytes, uint32_t ib_bytes) const {
+    return !fetching && uint64_t(hi - std::min(hi, off)) + fetch_bytes <= ib_bytes;
   }
   /// Drops the bytes before `end` (an instruction issued).
-  void consume(uint64_t end) { lo = end; }
+  void consume(uint32_t end) { lo = end; }
   /// Starts fetching the block at `hi` for wave `slot`; returns the request's tag.
   FetchTag start_fetch(uint32_t slot) {
     fetching = true;

@@ -23,15 +23,15 @@ inline constexpr uint32_t kMaxVm = 15, kMaxLgkm = 15, kMaxExp = 7, kVmFifo = 16;
 /// carries its own, so waves of different programs (kernels, graphics shader stages) can share
 /// a CU.
 struct WaveCode {
-  const isa::Program* program = nullptr;
   const InstInfo* info = nullptr;  ///< one per instruction of `program`
   uint32_t size = 0;               ///< instructions
+  const isa::Program* program = nullptr;
 };
 
-// Hot fields first: an evaluation reads the first cache line (plus the instruction's InstInfo
-// and, when a result is still in flight, the scoreboard).
+// Hot fields first: an evaluation reads only the first cache line (plus the instruction's
+// InstInfo and, when a result is still in flight, the scoreboard).
 /// A resident wave's timing state.
-struct WaveState {
+struct alignas(64) WaveState {
   bool active = false;
   bool halted = false, at_barrier = false;  // copies of the emulator's flags, refreshed at issue
   uint8_t simd = 0;
@@ -42,10 +42,10 @@ struct WaveState {
   uint32_t pc = 0;                  // copy of the emulator's PC, refreshed at issue
   uint32_t reason_op = UINT32_MAX;  // memory op whose progress the reason reflects
   uint32_t last_smem_op = UINT32_MAX;
-  uint32_t wg = 0;
   InstBuffer ib;
   Cycle ready_at{0};
-  WaveCode code;
+  WaveCode code;                    // info and size end the first cache line
+  uint32_t wg = 0;
   emu::Wave* w = nullptr;
   std::array<uint32_t, kVmFifo> vm_fifo{};  // vmcnt ops in issue order (ring)
   Scoreboard sb;

@@ -253,7 +253,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   const uint32_t lds = std::max(d.lds_bytes, d.kd.group_segment_fixed_size);
   WorkgroupLaunch kernel;
   kernel.executor = &ex;
-  kernel.code = WaveCode{d.program, info.data(), uint32_t(info.size())};
+  kernel.code = WaveCode{info.data(), uint32_t(info.size()), d.program};
   kernel.needs = workgroup_needs(d.kd, items, lds, g.cu_params.res);
   LaunchContext lc;
   lc.wave_instructions = &g.wave_instructions;
