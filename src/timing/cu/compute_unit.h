@@ -24,6 +24,7 @@
 #include "emu/executor.h"
 #include "timing/cu/cpi_accountant.h"
 #include "timing/cu/cu_memory.h"
+#include "timing/cu/cu_params.h"
 #include "timing/cu/inst_info.h"
 #include "timing/cu/issue_arbiter.h"
 #include "timing/cu/occupancy.h"
@@ -36,17 +37,6 @@
 #include "timing/stats/stats.h"
 
 namespace strobe::timing {
-
-struct CuParams {
-  CuResources res;
-  InstTimingParams timing;
-  uint32_t simd_width = 16;
-  uint32_t ib_bytes = 64, fetch_bytes = 32, fetches_per_cycle = 1;
-  uint32_t wave_launch_cycles = 32, barrier_cycles = 4;
-  uint32_t lds_banks = 32, lds_lanes_per_cycle = 32, lds_latency = 64;
-  uint32_t line_bits = 6;
-  std::string scheduler = "oldest";
-};
 
 /// What every CU shares during one launch (work itself arrives through a WaveSource).
 struct LaunchContext {

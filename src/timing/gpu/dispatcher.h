@@ -12,12 +12,25 @@
 
 namespace strobe::timing {
 
+struct GpuConfig;
+
+/// The dispatcher's timing.
+struct DispatcherParams {
+  uint64_t launch_overhead_cycles = 1000;  ///< from a launch to its first work-group dispatch
+  uint32_t interval_cycles = 1;            ///< minimum gap between two work-group dispatches
+
+  /// Reads the `dispatch.*` keys (the wave launch delay belongs to the CU: CuParams).
+  static DispatcherParams from_config(const GpuConfig& c);
+};
+
+/// Hands a launch's work-groups to the CUs (see the file comment): the compute WaveSource.
 class Dispatcher final : public WaveSource {
  public:
-  Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, uint32_t interval_cycles);
-  /// Starts dispatching `workgroups` groups of `kernel` (ids 0.., in order) at `start`.
-  /// finished() turns true, and the engine stops, when the last one retires.
-  void begin(Cycle start, const WorkgroupLaunch& kernel, uint64_t workgroups);
+  Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, const DispatcherParams& p);
+  /// Starts a launch of `workgroups` groups of `kernel` (ids 0.., in order) at `launch`: the
+  /// first dispatch comes after the launch overhead; finished() turns true, and the engine
+  /// stops, when the last one retires.
+  void begin(Cycle launch, const WorkgroupLaunch& kernel, uint64_t workgroups);
   /// CU `cu` may have room for a work-group again (one of its waves retired).
   void mark_room(uint32_t cu) override { room_[cu / 64] |= uint64_t{1} << (cu % 64); }
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
@@ -36,7 +49,7 @@ class Dispatcher final : public WaveSource {
   // A CU found full keeps its bit clear until one of its waves retires (the only way to gain
   // room), so checking only the set bits finds the same CU as checking every CU in turn.
   std::vector<uint64_t> room_;
-  uint32_t interval_;
+  DispatcherParams p_;
   WorkgroupLaunch kernel_;  // the launch's code and needs; `id` is the next group's
   uint64_t total_ = 0, retired_ = 0;
   uint32_t rr_ = 0;

@@ -12,6 +12,7 @@
 
 #include "emu/dispatch.h"
 #include "timing/config/gpu_config.h"
+#include "timing/cu/cu_params.h"
 #include "timing/cu/inst_info.h"
 #include "timing/cu/occupancy.h"
 #include "timing/engine/cycle.h"
@@ -44,9 +45,6 @@ struct LaunchTiming {
   ///  "occupancy", "cpi_stack", "units", "caches", "dram", "ipc_trace", "counters"}.
   nlohmann::json to_json() const;
 };
-
-/// The instruction timings (unit occupancies) a configuration gives build_inst_info().
-InstTimingParams inst_timing_params(const GpuConfig& cfg);
 
 /// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
 /// cycles, cache and DRAM totals over all instances. Shared by LaunchTiming and Gpu.
