@@ -20,7 +20,7 @@
 #include "sampling/method.h"
 #include "sampling/photon/kernel_match.h"
 #include "sampling/photon/online_analysis.h"
-#include "sampling/stats/least_squares.h"
+#include "sampling/numeric/least_squares.h"
 #include "timing/gpu/gpu.h"
 
 namespace strobe::sampling {

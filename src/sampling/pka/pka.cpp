@@ -16,8 +16,8 @@
 #include "emu/executor.h"
 #include "sampling/method.h"
 #include "sampling/pka/ipc_stability.h"
-#include "sampling/stats/kmeans.h"
-#include "sampling/stats/pca.h"
+#include "sampling/numeric/kmeans.h"
+#include "sampling/numeric/pca.h"
 #include "timing/gpu/gpu.h"
 
 namespace strobe::sampling {
