@@ -28,7 +28,6 @@ struct MethodOptions {
   /// Every declared parameter by name, defaults filled in. Methods read it only through the
   /// struct STROBE_METHOD_PARAMS generates, never by a name spelt out by hand.
   std::map<std::string, double> params;
-  double param(const std::string& name) const { return params.at(name); }
 };
 
 namespace detail {
