@@ -27,7 +27,7 @@ struct RunOptions {
   std::string bench;
   std::vector<std::string> params, sets, sampling_sets;
   std::string mode = "functional", arch = "r9nano", sampling = "none", json, memory_check = "page";
-  bool verify = false, progress = false, corrupt = false, counters = false, skip_functional = false;
+  bool verify = false, progress = false, corrupt = false, counters = false, skip_functional = false, digest = false;
   bool mode_given = false;
 };
 
@@ -123,6 +123,7 @@ int run_run(RunOptions o) {
   rep.raw_counters = o.counters;
   if (method) rep.sampling_summary = sr.summary;
   attach_timing(rep, out.context->device());
+  if (o.digest) rep.memory_digest = fmt::format("{:016x}", out.context->device().memory().digest());
   emit_report(rep, o.json);
   if (out.verified && o.json != "-") fmt::print("verification passed\n");
   return 0;
@@ -148,6 +149,9 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   cmd->add_option("--memory-check", o->memory_check,
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
                   "warning) or strict (every such access is a fault)");
+  cmd->add_flag("--digest", o->digest,
+                "Include a digest of device memory after the run (memory_digest) in the JSON: equal digests mean "
+                "the same results in the same buffers");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
@@ -160,10 +164,10 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       return;
     }
     if (!o->bench.empty()) throw CLI::ValidationError("run", "give a benchmark or -- PROGRAM, not both");
-    if (o->verify || o->corrupt || o->counters || o->progress || !o->params.empty() || !o->sampling_sets.empty() ||
+    if (o->verify || o->corrupt || o->counters || o->digest || o->progress || !o->params.empty() || !o->sampling_sets.empty() ||
         o->skip_functional)
-      throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set and "
-                                        "--sampling-skip-functional apply to benchmarks, not to -- PROGRAM");
+      throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set, "
+                                        "--sampling-skip-functional, --digest apply to benchmarks, not to -- PROGRAM");
     ProgramRunOptions p{program, o->mode, o->arch, o->sampling, o->json, o->sets,
                         cmd->get_option("--mode")->count() > 0, o->memory_check};
     action = [p] { return run_opencl_program(p); };

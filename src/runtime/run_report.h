@@ -32,6 +32,7 @@ struct RunReport {
   nlohmann::json config;          ///< timing mode: the fully expanded effective GPU configuration
   nlohmann::json timing_summary;  ///< timing mode: CPI stack, units, caches, DRAM over the whole run
   nlohmann::json sampling_summary;  ///< with a sampling method: instructions per level, method facts
+  std::string memory_digest;        ///< `run --digest`: device memory's digest after the run (omitted when empty)
 };
 
 /// Fills `config` and `timing_summary` from the device's timing model (no-op in functional mode).
