@@ -35,12 +35,19 @@ class PhotonObserver final : public timing::LaunchObserver {
   PhotonObserver(const PhotonParams& p, const timing::GpuConfig& gpu, bool skip_functional, const OnlineAnalysis& a,
                  const ProgramTables& t);
 
+  // The LaunchObserver hooks (timing/gpu/launch_observer.h documents when the model calls them).
+  /// Starts wave `w`'s block key and start-up measurement.
   void wave_begin(timing::WaveKey w, uint64_t cycle) override;
+  /// Feeds the block's detector; switches to basic-block sampling once the stable share is reached.
   void basic_block(timing::WaveKey w, uint32_t start, uint32_t insts, uint64_t issue, uint64_t end) override;
+  /// Feeds the warp detector with dominant-type warps; switches to warp sampling when stable.
   void wave_end(timing::WaveKey w, uint64_t cycle) override;
+  /// Feeds the group-residency detector in dispatch order.
   void workgroup_end(uint64_t id, uint64_t dispatched, uint64_t cycle) override;
+  /// nullopt while detailed; afterwards runs the group (unless skipping) and returns its predicted cycles.
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
                                             uint64_t cycle) override;
+  /// Keeps the model's per-instruction interval sums for the interval model.
   void intervals(const uint64_t* sum, const uint32_t* count) override { sum_ = sum, count_ = count; }
 
   /// The level the launch switched to (Detailed: never switched).
