@@ -6,6 +6,7 @@
 
 #include "emu/emu_test_util.h"
 #include "timing/config/gpu_config.h"
+#include "timing/cu/cu_params.h"
 #include "timing/gpu/gpu.h"
 
 namespace strobe::sampling {

@@ -1,7 +1,7 @@
 // Per-program tables, built once per program.
 #include "sampling/common/program_tables.h"
 
-#include "timing/gpu/gpu.h"
+#include "timing/cu/cu_params.h"
 
 namespace strobe::sampling {
 

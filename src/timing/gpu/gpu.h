@@ -12,6 +12,7 @@
 
 #include "emu/dispatch.h"
 #include "timing/config/gpu_config.h"
+#include "timing/cu/cu_params.h"
 #include "timing/cu/inst_info.h"
 #include "timing/cu/occupancy.h"
 #include "timing/engine/cycle.h"
@@ -56,9 +57,6 @@ struct LaunchTiming {
 LaunchTiming predicted_launch_timing(std::string kernel, uint64_t cycles, uint64_t wave_instructions,
                                      uint64_t thread_instructions, const emu::DispatchStats& functional,
                                      double clock_mhz);
-
-/// The instruction timings (unit occupancies) a configuration gives build_inst_info().
-InstTimingParams inst_timing_params(const GpuConfig& cfg);
 
 /// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
 /// cycles, cache and DRAM totals over all instances. Shared by LaunchTiming and Gpu.
