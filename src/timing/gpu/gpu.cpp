@@ -230,12 +230,9 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   lt.detailed_wave_instructions = g.wave_instructions - detailed_before;
   lt.ipc_trace = std::move(g.sampler->trace);
   lt.ipc_trace_interval = uint64_t(cfg.ipc_trace_interval);
-  lt.cycles = (end - start).value();
+  lt.set_totals((end - start).value(), lt.functional.wave_instructions, lt.functional.thread_instructions,
+                cfg.clock_mhz);
   g.cycles_total += lt.cycles;
-  lt.sim_seconds = double(lt.cycles) / (cfg.clock_mhz * 1e6);
-  lt.wave_instructions = lt.functional.wave_instructions;
-  lt.thread_instructions = lt.functional.thread_instructions;
-  lt.ipc = lt.cycles ? double(lt.wave_instructions) / double(lt.cycles) : 0;
   lt.stats = g.stats.snapshot() - before;
   return lt;
 }
@@ -274,6 +271,24 @@ nlohmann::json summarize(const StatsSnapshot& s, uint64_t cycles) {
   dram["bandwidth_bytes_per_cycle"] = cycles ? double(s.get("dram.bytes")) / double(cycles) : 0.0;
   j["dram"] = dram;
   return j;
+}
+
+void LaunchTiming::set_totals(uint64_t c, uint64_t wave_insts, uint64_t thread_insts, double clock_mhz) {
+  cycles = c;
+  sim_seconds = double(cycles) / (clock_mhz * 1e6);
+  wave_instructions = wave_insts;
+  thread_instructions = thread_insts;
+  ipc = cycles ? double(wave_instructions) / double(cycles) : 0;
+}
+
+LaunchTiming predicted_launch_timing(std::string kernel, uint64_t cycles, uint64_t wave_instructions,
+                                     uint64_t thread_instructions, const emu::DispatchStats& functional,
+                                     double clock_mhz) {
+  LaunchTiming lt;
+  lt.kernel = std::move(kernel);
+  lt.functional = functional;
+  lt.set_totals(cycles, wave_instructions, thread_instructions, clock_mhz);
+  return lt;
 }
 
 nlohmann::json LaunchTiming::to_json() const {

@@ -1,5 +1,5 @@
 // Complete-linkage agglomerative clustering cut at a distance threshold.
-#include "sampling/stats/hierarchical.h"
+#include "sampling/numeric/hierarchical.h"
 
 #include <algorithm>
 #include <cmath>

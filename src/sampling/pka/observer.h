@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sampling/profile/profiler.h"
 #include "timing/gpu/launch_observer.h"
 
 namespace strobe::sampling {
@@ -57,6 +58,7 @@ class IpcStabilityObserver final : public timing::LaunchObserver {
   uint64_t stop_cycles_ = 0, stop_insts_ = 0;
   double stop_ipc_ = 0;
   bool stopped_ = false, polled_ = false;
+  profile::Profiler profiler_;  ///< runs the groups predicted after the stop
 };
 
 }  // namespace strobe::sampling

@@ -1,5 +1,5 @@
 // Least-squares line fitting and Photon's per-unit-type stability detector.
-#include "sampling/stats/least_squares.h"
+#include "sampling/numeric/least_squares.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,5 @@
-#include "sampling/pka/ipc_stability.h"
+// PKA's IPC-stability observer.
+#include "sampling/pka/observer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +23,10 @@ void IpcStabilityObserver::basic_block(timing::WaveKey, uint32_t, uint32_t, uint
 std::optional<uint64_t> IpcStabilityObserver::predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg,
                                                                 emu::DispatchStats& stats, uint64_t) {
   if (!stopped_) return std::nullopt;
-  if (!skip_) ex.run_workgroup(wg, stats);
+  if (!skip_) {
+    profile::Collector none;
+    profiler_.run_workgroup(ex, wg, stats, none);
+  }
   return 0;
 }
 

@@ -5,7 +5,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-#include "sampling/stats/pca.h"
+#include "sampling/numeric/pca.h"
 
 #include <Eigen/Dense>
 #if defined(__GNUC__) && !defined(__clang__)

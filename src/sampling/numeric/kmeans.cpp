@@ -1,10 +1,10 @@
 // Deterministic k-means clustering of matrix rows, with a rule for choosing k.
-#include "sampling/stats/kmeans.h"
+#include "sampling/numeric/kmeans.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
 
-#include "sampling/stats/mix.h"
+#include "sampling/numeric/mix.h"
 
 namespace strobe::sampling {
 namespace {
