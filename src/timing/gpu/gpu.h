@@ -39,18 +39,11 @@ struct LaunchTiming {
   StatsSnapshot stats;               ///< every counter, this launch only (difference of snapshots)
   uint64_t ipc_trace_interval = 0;   ///< cycles per IPC trace sample (0: no trace)
   std::vector<double> ipc_trace;     ///< wave instructions per cycle in each interval
-
-  /// {"kernel", "cycles", "sim_seconds", "wave_instructions", "thread_instructions", "ipc",
-  ///  "occupancy", "cpi_stack", "units", "caches", "dram", "ipc_trace", "counters"}.
-  nlohmann::json to_json() const;
+  // Reports render this through report/timing_json.h: the model counts, it does not format.
 };
 
 /// The instruction timings (unit occupancies) a configuration gives build_inst_info().
 InstTimingParams inst_timing_params(const GpuConfig& cfg);
-
-/// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
-/// cycles, cache and DRAM totals over all instances. Shared by LaunchTiming and Gpu.
-nlohmann::json summarize(const StatsSnapshot& s, uint64_t cycles);
 
 class Gpu {
  public:
