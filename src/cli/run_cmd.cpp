@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 struct RunOptions {
   experiment::RunSpec spec;
   std::string json;
-  bool progress = false, counters = false;
+  bool progress = false, counters = false, digest = false;
 };
 
 /// A one-line progress display on stderr, redrawn at most ten times a second.
@@ -69,6 +69,7 @@ int run_benchmark(RunOptions o) {
   experiment::RunResult r = experiment::run(v, on_launch);
   progress.reset();
   r.report.raw_counters = o.counters;
+  if (o.digest) report::attach_memory_digest(r.report, r.outcome.context->device());
   emit_report(r.report, o.json);
   if (r.outcome.verified && o.json != "-") fmt::print("verification passed\n");
   return 0;
@@ -112,6 +113,9 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   cmd->add_option("--memory-check", s.memory_check,
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
                   "warning) or strict (every such access is a fault)");
+  cmd->add_flag("--digest", o->digest,
+                "Include a digest of device memory after the run (memory_digest) in the JSON: equal digests mean "
+                "the same results in the same buffers");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
@@ -125,10 +129,10 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       return;
     }
     if (!s.benchmark.empty()) throw CLI::ValidationError("run", "give a benchmark or -- PROGRAM, not both");
-    if (s.verify || s.corrupt_for_test || o->counters || o->progress || !s.params.empty() || !s.sampling_sets.empty() ||
-        s.skip_functional)
-      throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set and "
-                                        "--sampling-skip-functional apply to benchmarks, not to -- PROGRAM");
+    if (s.verify || s.corrupt_for_test || o->counters || o->digest || o->progress || !s.params.empty() ||
+        !s.sampling_sets.empty() || s.skip_functional)
+      throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set, "
+                                        "--sampling-skip-functional, --digest apply to benchmarks, not to -- PROGRAM");
     s.workload = experiment::Workload::Program;
     s.program = program;
     action = [o] { return run_program(*o); };

@@ -76,6 +76,28 @@ uint8_t* GlobalMemory::page(uint64_t index) {
   return table_[index].data;
 }
 
+uint64_t GlobalMemory::digest() const {
+  // Word-wise multiply-rotate mixing: fast enough to hash a DNN's weights in a fraction of a
+  // second, and any changed byte changes the result with overwhelming probability.
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  auto mix = [&h](uint64_t w) {
+    h ^= w * 0xbf58476d1ce4e5b9ull;
+    h = ((h << 27) | (h >> 37)) * 0x94d049bb133111ebull;
+  };
+  uint64_t buf[kPageSize / 8];
+  for (const auto& [start, a] : allocs_) {
+    mix(start);
+    mix(a.size);
+    for (uint64_t off = 0; off < a.size; off += kPageSize) {
+      const uint64_t n = std::min(kPageSize, a.size - off);
+      std::memset(buf, 0, sizeof buf);
+      read(start + off, buf, n);
+      for (uint64_t i = 0; i < (n + 7) / 8; ++i) mix(buf[i]);
+    }
+  }
+  return h;
+}
+
 void GlobalMemory::write(uint64_t addr, const void* src, uint64_t bytes) {
   if (!is_mapped(addr, bytes))
     throw InputError(fmt::format("host write of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));

@@ -110,6 +110,9 @@ class GlobalMemory {
 
   /// Total bytes currently allocated.
   uint64_t bytes_allocated() const { return bytes_allocated_; }
+  /// A 64-bit digest of every live allocation's address, size and contents, in address order:
+  /// two runs that computed the same results in the same buffers have the same digest.
+  uint64_t digest() const;
 
  private:
   // Every allocation starts on its own page, so a page belongs to at most one allocation and

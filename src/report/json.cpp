@@ -70,6 +70,7 @@ nlohmann::json to_json(const RunReport& r) {
   j["kernels"] = std::move(kernels);
   if (!r.timing_summary.is_null()) j["timing"] = r.timing_summary;
   if (!r.sampling_summary.is_null()) j["sampling_summary"] = r.sampling_summary;
+  if (!r.memory_digest.empty()) j["memory_digest"] = r.memory_digest;
   if (!r.config.is_null()) j["config"] = r.config;
   return j;
 }

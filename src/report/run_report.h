@@ -33,9 +33,13 @@ struct RunReport {
   nlohmann::json config;          ///< timing mode: the fully expanded effective GPU configuration
   nlohmann::json timing_summary;  ///< timing mode: CPI stack, units, caches, DRAM over the whole run
   nlohmann::json sampling_summary;  ///< with a sampling method: instructions per level, method facts
+  std::string memory_digest;        ///< `run --digest`: device memory's digest after the run (omitted when empty)
 };
 
 /// Fills `config` and `timing_summary` from the device's timing model (no-op in functional mode).
 void attach_timing(RunReport& r, runtime::Device& dev);
+
+/// Fills `memory_digest` with the digest of the device's memory (16 hex digits).
+void attach_memory_digest(RunReport& r, runtime::Device& dev);
 
 }  // namespace strobe::report
