@@ -25,6 +25,9 @@ struct Dispatch {
   uint64_t kernarg_address = 0;               ///< kernarg segment in device memory
   uint64_t queue_address = 0;                 ///< fake amd_queue_t (for queue_ptr), may be 0
   uint32_t lds_bytes = 0;                     ///< static + dynamic group segment size
+  /// LDS a work-group may have: the configured CU's capacity (the runtime sets it from
+  /// `cu.lds_bytes`; the emulator knows no configuration). The default leaves it unchecked.
+  uint32_t lds_limit_bytes = UINT32_MAX;
   uint32_t private_bytes_per_lane = 0;        ///< private segment size per work-item
   uint64_t dispatch_id = 0;
 };

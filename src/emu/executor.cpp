@@ -20,7 +20,6 @@ constexpr uint8_t kMemClass[] = {
 static_assert(std::size(kMemClass) == size_t(isa::Encoding::Invalid) + 1);
 
 constexpr uint32_t kMaxWorkgroupSize = 1024;
-constexpr uint32_t kMaxLds = 64 * 1024;
 
 uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 }  // namespace
@@ -41,9 +40,9 @@ Executor::Executor(const Dispatch& d, GlobalMemory& mem, uint32_t slots) : d_(d)
                                  kMaxWorkgroupSize));
   waves_per_group_ = uint32_t(div_up(uint32_t(wg_items), kWaveSize));
   lds_bytes_ = std::max(d_.lds_bytes, d_.kd.group_segment_fixed_size);
-  if (lds_bytes_ > kMaxLds)
-    throw InputError(fmt::format("kernel {}: {} bytes of LDS exceed the 64 KiB per work-group", d_.kernel_name,
-                                 lds_bytes_));
+  if (lds_bytes_ > d_.lds_limit_bytes)
+    throw InputError(fmt::format("kernel {}: {} bytes of LDS exceed the {} bytes of a CU", d_.kernel_name,
+                                 lds_bytes_, d_.lds_limit_bytes));
   const uint64_t base = d_.program->base_address;
   if (d_.entry_address) {
     int32_t pc = d_.entry_address >= base ? d_.program->index_at(d_.entry_address - base) : -1;

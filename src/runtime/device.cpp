@@ -41,6 +41,7 @@ void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) { memory_->fill
 void Device::enable_timing(const timing::GpuConfig& cfg) {
   timing::validate(cfg);
   gpu_ = std::make_unique<timing::Gpu>(cfg);
+  lds_limit_bytes_ = uint32_t(cfg.lds_bytes_per_cu);
 }
 
 Module& Device::load(const std::string& path) { return load(loader::CodeObject::load(path)); }
@@ -109,8 +110,6 @@ void validate_geometry(const loader::KernelInfo& kernel, const LaunchConfig& cfg
 
 namespace {
 
-constexpr uint32_t kMaxLdsBytes = 64 * 1024;
-
 /// Writes an hsa_kernel_dispatch_packet_t (64 bytes) describing the launch.
 std::array<uint8_t, 64> make_packet(const LaunchConfig& cfg, uint32_t private_bytes, uint32_t lds_bytes,
                                     uint64_t kernel_object, uint64_t kernarg) {
@@ -144,14 +143,15 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
   hidden.private_aperture_hi = uint32_t(emu::kPrivateApertureBase >> 32);
   hidden.shared_aperture_hi = uint32_t(emu::kSharedApertureBase >> 32);
   // Checked alone first so that adding it to the static size cannot wrap.
-  if (cfg.dynamic_lds_bytes > kMaxLdsBytes)
+  if (cfg.dynamic_lds_bytes > lds_limit_bytes_)
     throw InputError(fmt::format("kernel '{}': {} bytes of dynamic LDS asked for; a CU has {}", k.name,
-                                 cfg.dynamic_lds_bytes, kMaxLdsBytes));
+                                 cfg.dynamic_lds_bytes, lds_limit_bytes_));
   hidden.dynamic_lds_bytes = cfg.dynamic_lds_bytes;
   KernargLayout ka = build_kernargs(k, cfg.args, hidden);
-  if (ka.lds_total_bytes > kMaxLdsBytes)
+  if (ka.lds_total_bytes > lds_limit_bytes_)
     throw InputError(fmt::format("kernel '{}' needs {} bytes of LDS (static {} + dynamic {}); a CU has {}", k.name,
-                                 ka.lds_total_bytes, k.group_segment_fixed_size, ka.dynamic_lds_bytes, kMaxLdsBytes));
+                                 ka.lds_total_bytes, k.group_segment_fixed_size, ka.dynamic_lds_bytes,
+                                 lds_limit_bytes_));
 
   // Kernarg segment and packet live in device memory for the duration of the dispatch, as on
   // hardware: kernels read them with scalar loads through the kernarg and dispatch pointers.
@@ -170,6 +170,7 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
   d.program = &module.program();
   d.entry_address = module.load_base() + k.entry_address;
   d.kd = k.kd;
+  d.lds_limit_bytes = lds_limit_bytes_;
   d.grid = cfg.grid;
   d.local = cfg.local;
   d.packet_address = packet;

@@ -1,4 +1,5 @@
-// The device runtime: device memory, loaded code objects and kernel launches (functional).
+// The device runtime: device memory, loaded code objects and kernel launches, each run by the
+// functional emulator, by the timing model (enable_timing) or by a sampling method's runner.
 #pragma once
 
 #include <array>
@@ -141,6 +142,8 @@ class Device {
   std::unique_ptr<emu::GlobalMemory> memory_;
   std::unique_ptr<timing::Gpu> gpu_;
   DispatchRunner* runner_ = nullptr;
+  /// LDS per work-group: the timing configuration's CU, else the declared default CU's.
+  uint32_t lds_limit_bytes_ = uint32_t(timing::GpuConfig{}.lds_bytes_per_cu);
   std::vector<std::unique_ptr<Module>> modules_;
   uint64_t queue_address_ = 0;
   uint64_t dispatch_count_ = 0;

@@ -51,18 +51,28 @@ class Registry {
   std::vector<std::unique_ptr<BenchmarkInfo>> entries_;
 };
 
-/// Registers `T` (constructible from `const Params&`) under `name`.
-template <typename T>
-bool register_benchmark(std::string name, std::string description, std::vector<ParamSpec> params) {
-  return Registry::instance().add(
-      {std::move(name), std::move(description), std::move(params),
-       [](const Params& p) -> std::unique_ptr<Benchmark> { return std::make_unique<T>(p); }});
+/// Registers `T` (constructible from its parameter struct `S`) under `name`, with the
+/// parameters `fields` declares and binds to the fields of `S`.
+template <typename T, typename S>
+bool register_benchmark(std::string name, std::string description, std::vector<ParamField<S>> fields) {
+  std::vector<ParamSpec> specs = param_specs(fields);
+  return Registry::instance().add({std::move(name), std::move(description), std::move(specs),
+                                   [fields = std::move(fields)](const Params& p) -> std::unique_ptr<Benchmark> {
+                                     return std::make_unique<T>(bind_params(fields, p));
+                                   }});
+}
+
+/// The same with a braced list of fields (what STROBE_BENCHMARK usually passes).
+template <typename T, typename S>
+bool register_benchmark(std::string name, std::string description, std::initializer_list<ParamField<S>> fields) {
+  return register_benchmark<T, S>(std::move(name), std::move(description), std::vector<ParamField<S>>(fields));
 }
 
 }  // namespace strobe::workloads
 
-/// Registers benchmark class `Class` as NAME with a one-line DESCRIPTION and a braced list of
-/// ParamSpecs, e.g. STROBE_BENCHMARK(Fir, "fir", "...", {int_param("n", ...)}).
-#define STROBE_BENCHMARK(Class, NAME, DESCRIPTION, ...)                                             \
-  [[maybe_unused]] static const bool strobe_benchmark_registered_##Class =                           \
-      ::strobe::workloads::register_benchmark<Class>(NAME, DESCRIPTION, std::vector<::strobe::workloads::ParamSpec> __VA_ARGS__)
+/// Registers benchmark class `Class` as NAME with a one-line DESCRIPTION and its parameters: a
+/// braced list (or a vector) of fields of the struct Class is built from, e.g.
+/// STROBE_BENCHMARK(Fir, "fir", "...", {int_param(&FirParams::n, "n", ...)}).
+#define STROBE_BENCHMARK(Class, NAME, DESCRIPTION, ...)                   \
+  [[maybe_unused]] static const bool strobe_benchmark_registered_##Class = \
+      ::strobe::workloads::register_benchmark<Class>(NAME, DESCRIPTION, __VA_ARGS__)

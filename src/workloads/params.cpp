@@ -36,6 +36,11 @@ int64_t Params::i(const std::string& name) const {
 }
 
 double Params::f(const std::string& name) const {
+  if (spec(name).kind != ParamKind::Float) throw std::logic_error("parameter '" + name + "' is not a real number");
+  return values_.at(name);
+}
+
+double Params::value(const std::string& name) const {
   spec(name);
   return values_.at(name);
 }

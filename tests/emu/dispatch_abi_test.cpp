@@ -100,6 +100,15 @@ TEST(DispatchAbi, OversizedWorkgroupIsInputError) {
   EXPECT_THROW(l.run(), InputError);
 }
 
+TEST(DispatchAbi, LdsBeyondTheDispatchLimitIsInputError) {
+  AsmLaunch l("s_endpgm", KdSpec{}, {64, 1, 1}, {64, 1, 1});
+  l.d.lds_bytes = 4096;
+  l.d.lds_limit_bytes = 4096;
+  EXPECT_NO_THROW(l.run());
+  l.d.lds_limit_bytes = 4095;
+  EXPECT_THROW(l.run(), InputError);
+}
+
 TEST(DispatchAbi, QueueDescriptorCarriesApertureBases) {
   GlobalMemory m;
   uint64_t q = m.allocate(amd_queue::kSize);

@@ -248,6 +248,13 @@ TEST(HipLaunch, DynamicLdsBeyondACuIsBadInput) {
   EXPECT_NE(r.err.find("70000 bytes of dynamic LDS asked for; a CU has 65536"), std::string::npos) << r.err;
 }
 
+TEST(HipLaunch, TheLdsLimitIsTheConfiguredCusInTimingMode) {
+  Launch l(hip_object("O3", "dynamic_shared"), "reverse_block");
+  auto r = l.zeros(256).zeros(256).option("--mode timing --set cu.lds_bytes=32768 --dynamic-lds 40000").run(64, 64);
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("40000 bytes of dynamic LDS asked for; a CU has 32768"), std::string::npos) << r.err;
+}
+
 TEST_P(HipKernel, DevicePrintfStopsWithNotImplementedNamingTheHostcall) {
   Launch l(object("printf"), "_Z5helloPi");
   auto r = l.zeros(256).run(64, 64);

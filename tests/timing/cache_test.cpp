@@ -41,9 +41,9 @@ struct CacheFixture : ::testing::Test {
   std::unique_ptr<Cache> make(bool write_back, uint32_t mshrs = 4, uint32_t sets = 2, uint32_t ways = 2,
                               const char* replacement = "lru") {
     CacheParams p;
-    p.sets = sets;
-    p.ways = ways;
-    p.replacement = replacement;
+    p.geometry.sets = sets;
+    p.geometry.ways = ways;
+    p.geometry.replacement = replacement;
     p.hit_latency = 10;
     p.fill_latency = 10;
     p.mshrs = mshrs;

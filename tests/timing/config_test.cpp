@@ -131,10 +131,53 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
 }
 
 TEST(GpuConfig, PolicyChoicesAreExactlyTheRegisteredPlugIns) {
+  // The built-in policies register from static initialisers: a link that dropped one would
+  // shrink both lists alike, so pin them too.
+  EXPECT_EQ(sorted(issue_policy_names()), (std::vector<std::string>{"gto", "oldest", "rr"}));
+  EXPECT_EQ(sorted(dram_scheduler_names()), (std::vector<std::string>{"fcfs", "frfcfs"}));
+  EXPECT_EQ(sorted(replacement_policy_names()), (std::vector<std::string>{"lru", "plru", "random"}));
   EXPECT_EQ(choices_of("cu.scheduler"), sorted(issue_policy_names()));
   EXPECT_EQ(choices_of("dram.scheduler"), sorted(dram_scheduler_names()));
   for (const char* key : {"l1v.replacement", "scache.replacement", "l1i.replacement", "l2.replacement"})
     EXPECT_EQ(choices_of(key), sorted(replacement_policy_names())) << key;
+}
+
+TEST(GpuConfig, EveryRegisteredPolicyIsAcceptedAndBuilds) {
+  GpuConfig c = load_config("r9nano");
+  for (const std::string& name : issue_policy_names()) {
+    EXPECT_NO_THROW(apply_override(c, "cu.scheduler=" + name)) << name;
+    EXPECT_NE(make_issue_policy(name), nullptr) << name;
+  }
+  for (const std::string& name : dram_scheduler_names()) {
+    EXPECT_NO_THROW(apply_override(c, "dram.scheduler=" + name)) << name;
+    EXPECT_NE(make_dram_scheduler(name, DramSchedulerParams{}), nullptr) << name;
+  }
+  for (const std::string& name : replacement_policy_names()) {
+    EXPECT_NO_THROW(apply_override(c, "l2.replacement=" + name)) << name;
+    EXPECT_NE(make_replacement_policy(name, ReplacementGeometry{4, 4, 1}), nullptr) << name;
+  }
+  EXPECT_NO_THROW(validate(c));
+  EXPECT_THROW(apply_override(c, "cu.scheduler=fifo"), InputError);
+}
+
+TEST(GpuConfig, PlruWayRuleIsTheSameInValidationAndConstruction) {
+  GpuConfig c = load_config("r9nano");
+  apply_override(c, "scache.size_kb=3");
+  apply_override(c, "scache.ways=3");
+  apply_override(c, "scache.replacement=plru");
+  std::string from_validate, from_policy;
+  try {
+    validate(c);
+  } catch (const InputError& e) {
+    from_validate = e.what();
+  }
+  try {
+    make_replacement_policy("plru", ReplacementGeometry{16, 3, 0});
+  } catch (const InputError& e) {
+    from_policy = e.what();
+  }
+  ASSERT_FALSE(from_policy.empty());
+  EXPECT_NE(from_validate.find(from_policy), std::string::npos) << from_validate;
 }
 
 TEST(GpuConfig, UnknownPresetListsTheKnownOnes) {

@@ -72,10 +72,52 @@ TEST(Verify, ToleranceIsRelativePlusAbsoluteAndNanNeverMatches) {
   EXPECT_THROW(expect_close<float>("y", {1.0f}, {1.0f, 2.0f}, 1, 1), VerificationError);
 }
 
+/// A parameter struct of every field kind a benchmark may bind.
+struct DemoParams {
+  uint32_t n = 0;
+  bool flag = false;
+  float alpha = 0;
+};
+
+std::vector<ParamField<DemoParams>> demo_fields() {
+  return {int_param(STROBE_FIELD(DemoParams, n), 100, 1, 1000, "elements").with_small(10),
+          int_param(STROBE_FIELD(DemoParams, flag), 0, 0, 1, "a switch"),
+          float_param(STROBE_FIELD(DemoParams, alpha), 0.5, 0, 1, "weight")};
+}
+
+TEST(ParamFields, DeclareTheFieldNameKindDefaultAndQuickValue) {
+  const std::vector<ParamSpec> specs = param_specs(demo_fields());
+  ASSERT_EQ(specs.size(), 3u);
+  EXPECT_EQ(specs[0].name, "n");
+  EXPECT_EQ(specs[0].kind, ParamKind::Int);
+  EXPECT_EQ(specs[0].small, 10);
+  EXPECT_EQ(specs[1].name, "flag");
+  EXPECT_EQ(specs[2].name, "alpha");
+  EXPECT_EQ(specs[2].kind, ParamKind::Float);
+  EXPECT_EQ(specs[2].small, 0.5);  // no with_small: the default
+}
+
+TEST(ParamFields, BindResolvedValuesIntoTheStruct) {
+  const auto fields = demo_fields();
+  const DemoParams d = bind_params(fields, resolve_params("demo", param_specs(fields), {}));
+  EXPECT_EQ(d.n, 100u);
+  EXPECT_FALSE(d.flag);
+  EXPECT_FLOAT_EQ(d.alpha, 0.5f);
+  const DemoParams s = bind_params(fields, resolve_params("demo", param_specs(fields), {"n=7", "flag=1", "alpha=0.25"}));
+  EXPECT_EQ(s.n, 7u);
+  EXPECT_TRUE(s.flag);
+  EXPECT_FLOAT_EQ(s.alpha, 0.25f);
+}
+
+/// TwiceAdd's parameters.
+struct TwiceAddParams {
+  uint32_t n = 0;
+};
+
 /// A benchmark defined by the test itself: vecadd's kernel launched twice, c = a + b then c += b.
 class TwiceAdd : public Benchmark {
  public:
-  explicit TwiceAdd(const Params& p) : n_(uint32_t(p.i("n"))) {}
+  explicit TwiceAdd(const TwiceAddParams& p) : n_(p.n) {}
   void setup(Context& ctx) override {
     std::vector<float> a(n_), b(n_);
     for (uint32_t i = 0; i < n_; ++i) a[i] = float(i), b[i] = 2.0f * float(i);
@@ -98,7 +140,16 @@ class TwiceAdd : public Benchmark {
   uint64_t da_ = 0, db_ = 0, dc_ = 0;
   Kernel k_;
 };
-STROBE_BENCHMARK(TwiceAdd, "test_twice_add", "test-only benchmark", {int_param("n", 200, 1, 100000, "elements")});
+STROBE_BENCHMARK(TwiceAdd, "test_twice_add", "test-only benchmark",
+                 {int_param(STROBE_FIELD(TwiceAddParams, n), 200, 1, 100000, "elements")});
+
+TEST(ParamFields, ARegisteredBenchmarkListsItsBoundDeclarations) {
+  const BenchmarkInfo* b = Registry::instance().find("test_twice_add");
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(b->params.size(), 1u);
+  EXPECT_EQ(b->params[0].name, "n");
+  EXPECT_EQ(b->params[0].def, 200);
+}
 
 TEST(Runner, RecordsEveryLaunchWithGeometryAndCounters) {
   RunRequest req;

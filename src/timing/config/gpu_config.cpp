@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 #include <variant>
 
 #include <fmt/format.h>
@@ -14,6 +15,9 @@
 #include <toml++/toml.h>
 
 #include "common/error.h"
+#include "timing/cu/issue_policy.h"
+#include "timing/mem/dram_scheduler.h"
+#include "timing/mem/replacement.h"
 
 namespace strobe::timing {
 
@@ -26,6 +30,14 @@ struct Param {
   Member member;
 };
 
+/// A plug-in parameter's choices: the registry's names, kept alive for the table's views. Read
+/// on first use of the table, after every static registration has run.
+template <class Tag>
+std::string_view registered_choices() {
+  static const std::string joined = Registry<Tag>::choices();
+  return joined;
+}
+
 const std::vector<Param>& params() {
   static const std::vector<Param> table = [] {
     std::vector<Param> t;
@@ -36,11 +48,14 @@ const std::vector<Param>& params() {
   t.push_back({{key, K::Float, #def, double(lo), double(hi), {}, unit, doc}, &GpuConfig::field});
 #define STROBE_ENUM(field, key, def, choices, doc) \
   t.push_back({{key, K::Enum, def, 0, 0, choices, "", doc}, &GpuConfig::field});
+#define STROBE_PLUGIN(field, key, def, registry, doc) \
+  t.push_back({{key, K::Enum, def, 0, 0, registered_choices<registry>(), "", doc}, &GpuConfig::field});
 #define STROBE_STR(field, key, def, doc) t.push_back({{key, K::Str, def, 0, 0, {}, "", doc}, &GpuConfig::field});
 #include "timing/config/params.def"
 #undef STROBE_INT
 #undef STROBE_FLOAT
 #undef STROBE_ENUM
+#undef STROBE_PLUGIN
 #undef STROBE_STR
     return t;
   }();
@@ -230,13 +245,13 @@ void validate(const GpuConfig& c) {
   check(c.fetch_bytes <= c.ib_bytes, "cu.fetch_bytes", "must not exceed cu.ib_bytes");
   check(c.simds_per_cu * c.wave_slots_per_simd <= 64, "cu.wave_slots_per_simd", "a CU holds at most 64 waves");
   check(c.vgprs_per_simd % c.vgpr_granule == 0, "cu.vgprs_per_simd", "must be a multiple of cu.vgpr_granule");
-  const std::pair<const std::string*, int64_t> plru_levels[] = {
-      {&c.l1v_replacement, c.l1v_ways}, {&c.scache_replacement, c.scache_ways},
-      {&c.l1i_replacement, c.l1i_ways}, {&c.l2_replacement, c.l2_ways}};
-  const char* const plru_keys[] = {"l1v.replacement", "scache.replacement", "l1i.replacement", "l2.replacement"};
-  for (size_t i = 0; i < std::size(plru_levels); ++i)
-    check(*plru_levels[i].first != "plru" || std::has_single_bit(uint64_t(plru_levels[i].second)), plru_keys[i],
-          fmt::format("tree pseudo-LRU needs a power-of-two number of ways, not {}", plru_levels[i].second));
+  const std::tuple<const char*, const std::string&, int64_t> levels[] = {
+      {"l1v.replacement", c.l1v_replacement, c.l1v_ways}, {"scache.replacement", c.scache_replacement, c.scache_ways},
+      {"l1i.replacement", c.l1i_replacement, c.l1i_ways}, {"l2.replacement", c.l2_replacement, c.l2_ways}};
+  for (const auto& [key, policy, ways] : levels) {
+    const std::string why = replacement_geometry_error(policy, uint32_t(ways));
+    check(why.empty(), key, why);
+  }
 }
 
 nlohmann::json to_json(const GpuConfig& cfg) {

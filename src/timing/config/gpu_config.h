@@ -17,11 +17,13 @@ struct GpuConfig {
 #define STROBE_INT(field, key, def, lo, hi, unit, doc) int64_t field = def;
 #define STROBE_FLOAT(field, key, def, lo, hi, unit, doc) double field = def;
 #define STROBE_ENUM(field, key, def, choices, doc) std::string field = def;
+#define STROBE_PLUGIN(field, key, def, registry, doc) std::string field = def;
 #define STROBE_STR(field, key, def, doc) std::string field = def;
 #include "timing/config/params.def"
 #undef STROBE_INT
 #undef STROBE_FLOAT
 #undef STROBE_ENUM
+#undef STROBE_PLUGIN
 #undef STROBE_STR
 };
 
@@ -32,7 +34,7 @@ struct ParamInfo {
   Kind kind;
   std::string_view default_text;  ///< the default as written in params.def
   double min = 0, max = 0;        ///< bounds (Int, Float)
-  std::string_view choices;       ///< "a|b|c" (Enum)
+  std::string_view choices;       ///< "a|b|c" (Enum; a plug-in's list comes from its registry)
   std::string_view unit;
   std::string_view doc;
 };

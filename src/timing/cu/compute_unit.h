@@ -13,6 +13,7 @@
 
 #include "emu/dispatch.h"
 #include "emu/executor.h"
+#include "timing/cu/cu_params.h"
 #include "timing/cu/inst_info.h"
 #include "timing/cu/issue_policy.h"
 #include "timing/cu/scoreboard.h"
@@ -27,17 +28,6 @@ namespace strobe::timing {
 /// CPI stack categories: every CU cycle of a launch lands in exactly one.
 enum class CpiReason : uint8_t { Issue, Dependency, L1, L2, Dram, MshrQueue, DramQueue, Barrier, Fetch, Other, COUNT };
 const char* cpi_name(CpiReason r);
-
-struct CuParams {
-  CuResources res;
-  InstTimingParams timing;
-  uint32_t simd_width = 16;
-  uint32_t ib_bytes = 64, fetch_bytes = 32, fetches_per_cycle = 1;
-  uint32_t wave_launch_cycles = 32, barrier_cycles = 4;
-  uint32_t lds_banks = 32, lds_lanes_per_cycle = 32, lds_latency = 64;
-  uint32_t line_bits = 6;
-  std::string scheduler = "oldest";
-};
 
 /// What every CU shares during one launch.
 struct LaunchContext {

@@ -2,14 +2,21 @@
 
 #include <fmt/format.h>
 
+#include "timing/config/gpu_config.h"
+
 namespace strobe::timing {
 
-Dispatcher::Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, uint32_t interval_cycles)
-    : Component("dispatcher"), engine_(engine), cus_(std::move(cus)), interval_(interval_cycles) {
+DispatcherParams DispatcherParams::from_config(const GpuConfig& c) {
+  return {uint64_t(c.launch_overhead_cycles), uint32_t(c.wg_dispatch_cycles)};
+}
+
+Dispatcher::Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, const DispatcherParams& p)
+    : Component("dispatcher"), engine_(engine), cus_(std::move(cus)), p_(p) {
   room_.assign((cus_.size() + 63) / 64, 0);
 }
 
-void Dispatcher::begin(Cycle start, uint64_t workgroups) {
+void Dispatcher::begin(Cycle launch, uint64_t workgroups) {
+  const Cycle start = launch + p_.launch_overhead_cycles;
   total_ = workgroups;
   next_ = retired_ = 0;
   rr_ = 0;
@@ -52,7 +59,7 @@ void Dispatcher::try_dispatch(Cycle now) {
     }
     cus_[c]->launch_workgroup(now, next_++);
     rr_ = (c + 1) % n;
-    next_allowed_ = now + uint64_t(interval_);
+    next_allowed_ = now + uint64_t(p_.interval_cycles);
     if (next_ < total_) {
       try_pending_ = true;
       engine_.schedule(next_allowed_, this, kTry);

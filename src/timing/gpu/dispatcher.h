@@ -11,11 +11,24 @@
 
 namespace strobe::timing {
 
+struct GpuConfig;
+
+/// The dispatcher's timing.
+struct DispatcherParams {
+  uint64_t launch_overhead_cycles = 1000;  ///< from a launch to its first work-group dispatch
+  uint32_t interval_cycles = 1;            ///< minimum gap between two work-group dispatches
+
+  /// Reads the `dispatch.*` keys (the wave launch delay belongs to the CU: CuParams).
+  static DispatcherParams from_config(const GpuConfig& c);
+};
+
+/// Hands a launch's work-groups to the CUs (see the file comment).
 class Dispatcher : public Component {
  public:
-  Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, uint32_t interval_cycles);
-  /// Starts dispatching `workgroups` at `start`; `on_done` is called when the last retires.
-  void begin(Cycle start, uint64_t workgroups);
+  Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, const DispatcherParams& p);
+  /// Starts a launch of `workgroups` at `launch`: the first dispatch comes after the launch
+  /// overhead; finished() turns true when the last work-group retires.
+  void begin(Cycle launch, uint64_t workgroups);
   /// Bit per CU that may have room for a work-group; a CU sets its bit whenever a wave retires.
   uint64_t* room_mask() { return room_.data(); }
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
@@ -33,7 +46,7 @@ class Dispatcher : public Component {
   // A CU found full keeps its bit clear until one of its waves retires (the only way to gain
   // room), so checking only the set bits finds the same CU as checking every CU in turn.
   std::vector<uint64_t> room_;
-  uint32_t interval_;
+  DispatcherParams p_;
   uint64_t total_ = 0, next_ = 0, retired_ = 0;
   uint32_t rr_ = 0;
   Cycle next_allowed_{0}, finish_{0};

@@ -1,8 +1,6 @@
 #include "timing/gpu/gpu.h"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,8 +16,6 @@
 namespace strobe::timing {
 
 namespace {
-
-uint32_t u32(int64_t v) { return uint32_t(v); }
 
 /// Samples the GPU-wide wave instruction count every `interval` cycles during a launch.
 class IpcSampler : public Component {
@@ -75,45 +71,7 @@ class ObserverPoller : public Component {
   uint32_t launch_ = UINT32_MAX;
 };
 
-/// A cache's own seed: the configured seed mixed with the cache's name (FNV-1a), so every cache
-/// draws a different, reproducible stream.
-uint64_t cache_seed(const GpuConfig& c, const std::string& name) {
-  uint64_t h = 0xcbf29ce484222325ull ^ uint64_t(c.seed);
-  for (unsigned char ch : name) h = (h ^ ch) * 0x100000001b3ull;
-  return h;
-}
-
-CacheParams cache_params(int64_t size_kb, int64_t ways, int64_t line, uint32_t latency, int64_t mshrs, uint16_t noc,
-                         const std::string& replacement) {
-  CacheParams p;
-  p.replacement = replacement;
-  p.ways = u32(ways);
-  p.sets = u32(size_kb * 1024 / (ways * line));
-  p.hit_latency = latency;
-  p.fill_latency = latency;
-  p.mshrs = u32(mshrs);
-  p.lower_latency = noc;
-  p.stage = MemStage::L1;
-  return p;
-}
-
-uint32_t core_cycles(int64_t dram_cycles, const GpuConfig& c) {
-  return u32(int64_t(std::ceil(double(dram_cycles) * c.clock_mhz / c.dram_clock_mhz - 1e-9)));
-}
-
 }  // namespace
-
-InstTimingParams inst_timing_params(const GpuConfig& cfg) {
-  InstTimingParams t;
-  t.valu = uint16_t(cfg.valu_cycles);
-  t.valu_f64 = uint16_t(cfg.valu_f64_cycles);
-  t.valu_trans = uint16_t(cfg.valu_trans_cycles);
-  t.salu = uint16_t(cfg.salu_cycles);
-  t.branch = uint16_t(cfg.branch_cycles);
-  t.vmem = uint16_t(cfg.vmem_issue_cycles);
-  t.smem = uint16_t(cfg.smem_issue_cycles);
-  return t;
-}
 
 struct Gpu::Impl {
   GpuConfig cfg;
@@ -132,93 +90,40 @@ struct Gpu::Impl {
 
   explicit Impl(const GpuConfig& c) : cfg(c) {
     validate(cfg);
-    const int64_t line = cfg.line_bytes;
-    const uint16_t noc = uint16_t(cfg.noc_latency);
-    // L2 banks over DRAM.
-    DramParams dp;
-    dp.channels = u32(cfg.dram_channels);
-    dp.banks = u32(cfg.dram_banks);
-    dp.line_bytes = u32(line);
-    dp.row_bytes = u32(cfg.dram_row_bytes);
-    dp.interleave_bytes = u32(cfg.dram_interleave_bytes);
-    dp.tcl = core_cycles(cfg.dram_tcl, cfg);
-    dp.trcd = core_cycles(cfg.dram_trcd, cfg);
-    dp.trp = core_cycles(cfg.dram_trp, cfg);
-    dp.tccd = core_cycles(cfg.dram_tccd, cfg);
-    dp.controller_latency = u32(cfg.dram_controller_cycles);
-    const double bytes_per_cycle = cfg.dram_bandwidth_gbs * 1000.0 / cfg.clock_mhz / double(cfg.dram_channels);
-    dp.burst_fp = uint64_t(std::llround(double(line) / bytes_per_cycle * 256.0));
-    dp.open_page = cfg.dram_row_policy == "open";
-    dp.turnaround = core_cycles(cfg.dram_turnaround, cfg);
-    dp.scheduler = cfg.dram_scheduler;
-    dp.sched.bypass_cap = u32(cfg.dram_frfcfs_cap);
-    dram = std::make_unique<Dram>("dram", dp, engine, pool, stats);
-    const uint32_t data_fp = u32(line * 256 / cfg.noc_bytes_per_cycle);
+    // Each component reads its own parameters (from_config beside its struct); this only wires
+    // the hierarchy: L2 banks over DRAM, per-array scalar and instruction caches, per-CU L1Vs.
+    dram = std::make_unique<Dram>("dram", DramParams::from_config(cfg), engine, pool, stats);
     std::vector<Component*> l2_ports;
     for (int64_t b = 0; b < cfg.l2_banks; ++b) {
-      CacheParams p = cache_params(cfg.l2_size_kb / cfg.l2_banks, cfg.l2_ways, line, u32(cfg.l2_latency), cfg.l2_mshrs, 0,
-                                   cfg.l2_replacement);
-      p.sets = u32(cfg.l2_size_kb * 1024 / cfg.l2_banks / (cfg.l2_ways * line));
-      p.index_divisor = u32(cfg.l2_banks);
-      p.miss_latency = u32(cfg.l2_latency);
-      p.fill_latency = 0;
-      p.lookup_fp = u32(256 / cfg.l2_lookups_per_cycle);
-      p.write_in_fp = std::max(p.lookup_fp, data_fp);
-      p.data_out_fp = data_fp;
-      p.atomic_cycles = u32(cfg.l2_atomic_cycles);
-      p.write_back = true;
-      p.atomics_here = true;
-      p.stage = MemStage::L2;
       const std::string name = fmt::format("l2.{}", b);
-      p.seed = cache_seed(cfg, name);
-      l2.push_back(std::make_unique<Cache>(name, p, engine, pool, stats));
+      l2.push_back(std::make_unique<Cache>(name, CacheParams::from_config(cfg, CacheLevel::L2, name), engine, pool,
+                                           stats));
       l2.back()->set_lower({dram.get()});
       l2_ports.push_back(l2.back().get());
     }
     const int64_t arrays = cfg.num_cus / cfg.cus_per_shader_array;
     for (int64_t a = 0; a < arrays; ++a) {
       const std::string sname = fmt::format("scache.{}", a), iname = fmt::format("l1i.{}", a);
-      CacheParams sp = cache_params(cfg.scache_size_kb, cfg.scache_ways, line, u32(cfg.scache_latency), cfg.scache_mshrs,
-                                    noc, cfg.scache_replacement);
-      sp.seed = cache_seed(cfg, sname);
-      scache.push_back(std::make_unique<Cache>(sname, sp, engine, pool, stats));
-      CacheParams ip = cache_params(cfg.l1i_size_kb, cfg.l1i_ways, line, u32(cfg.l1i_latency), cfg.l1i_mshrs, noc,
-                                    cfg.l1i_replacement);
-      ip.lookup_fp = u32(256 / cfg.l1i_lookups_per_cycle);
-      ip.seed = cache_seed(cfg, iname);
-      l1i.push_back(std::make_unique<Cache>(iname, ip, engine, pool, stats));
+      scache.push_back(std::make_unique<Cache>(sname, CacheParams::from_config(cfg, CacheLevel::Scalar, sname), engine,
+                                               pool, stats));
+      l1i.push_back(std::make_unique<Cache>(iname, CacheParams::from_config(cfg, CacheLevel::L1I, iname), engine, pool,
+                                            stats));
       scache.back()->set_lower(l2_ports);
       l1i.back()->set_lower(l2_ports);
     }
-    cu_params.res = CuResources{u32(cfg.simds_per_cu), u32(cfg.wave_slots_per_simd), u32(cfg.vgprs_per_simd),
-                                u32(cfg.vgpr_granule), u32(cfg.sgprs_per_simd), u32(cfg.sgpr_granule),
-                                u32(cfg.lds_bytes_per_cu), u32(cfg.lds_granule), u32(cfg.max_workgroups_per_cu)};
-    cu_params.timing = inst_timing_params(cfg);
-    cu_params.simd_width = u32(cfg.simd_width);
-    cu_params.ib_bytes = u32(cfg.ib_bytes);
-    cu_params.fetch_bytes = u32(cfg.fetch_bytes);
-    cu_params.fetches_per_cycle = u32(cfg.fetches_per_cycle);
-    cu_params.wave_launch_cycles = u32(cfg.wave_launch_cycles);
-    cu_params.barrier_cycles = u32(cfg.barrier_cycles);
-    cu_params.lds_banks = u32(cfg.lds_banks);
-    cu_params.lds_lanes_per_cycle = u32(cfg.lds_lanes_per_cycle);
-    cu_params.lds_latency = u32(cfg.lds_latency);
-    cu_params.line_bits = u32(std::countr_zero(uint64_t(line)));
-    cu_params.scheduler = cfg.scheduler;
+    cu_params = CuParams::from_config(cfg);
     std::vector<ComputeUnit*> cu_ptrs;
     for (int64_t i = 0; i < cfg.num_cus; ++i) {
       const std::string vname = fmt::format("l1v.{}", i);
-      CacheParams vp = cache_params(cfg.l1v_size_kb, cfg.l1v_ways, line, u32(cfg.l1v_latency), cfg.l1v_mshrs, noc,
-                                    cfg.l1v_replacement);
-      vp.seed = cache_seed(cfg, vname);
-      l1v.push_back(std::make_unique<Cache>(vname, vp, engine, pool, stats));
+      l1v.push_back(std::make_unique<Cache>(vname, CacheParams::from_config(cfg, CacheLevel::L1V, vname), engine, pool,
+                                            stats));
       l1v.back()->set_lower(l2_ports);
       const size_t a = size_t(i / cfg.cus_per_shader_array);
       cus.push_back(std::make_unique<ComputeUnit>(fmt::format("cu.{}", i), uint32_t(i), cu_params, engine, pool, stats,
                                                   l1v.back().get(), scache[a].get(), l1i[a].get()));
       cu_ptrs.push_back(cus.back().get());
     }
-    dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, u32(cfg.wg_dispatch_cycles));
+    dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, DispatcherParams::from_config(cfg));
     sampler = std::make_unique<IpcSampler>(engine, &wave_instructions);
     poller = std::make_unique<ObserverPoller>(engine, &wave_instructions);
     stats.add("gpu.cycles", &cycles_total);
@@ -282,7 +187,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   const Cycle start = g.engine.now();
   for (auto& c : g.cus) c->begin_launch(&lc);
   ++g.launches;
-  g.dispatcher->begin(start + uint64_t(cfg.launch_overhead_cycles), ex.workgroup_count());
+  g.dispatcher->begin(start, ex.workgroup_count());
   g.sampler->last_sample = start;
   g.sampler->begin(start, uint64_t(cfg.ipc_trace_interval), uint32_t(g.launches));
   g.poller->begin(start, observer, uint32_t(g.launches));

@@ -12,6 +12,7 @@
 
 #include "emu/dispatch.h"
 #include "timing/config/gpu_config.h"
+#include "timing/cu/cu_params.h"
 #include "timing/cu/inst_info.h"
 #include "timing/cu/occupancy.h"
 #include "timing/engine/cycle.h"
@@ -41,9 +42,6 @@ struct LaunchTiming {
   std::vector<double> ipc_trace;     ///< wave instructions per cycle in each interval
   // Reports render this through report/timing_json.h: the model counts, it does not format.
 };
-
-/// The instruction timings (unit occupancies) a configuration gives build_inst_info().
-InstTimingParams inst_timing_params(const GpuConfig& cfg);
 
 class Gpu {
  public:

@@ -5,18 +5,80 @@
 
 #include <fmt/format.h>
 
+#include "timing/config/gpu_config.h"
+
 namespace strobe::timing {
 
 namespace {
 constexpr uint32_t kWritebackTag = UINT32_MAX;
+
+/// A cache's own seed: the configured seed mixed with the cache's name (FNV-1a), so every cache
+/// draws a different, reproducible stream.
+uint64_t cache_seed(const GpuConfig& c, const std::string& name) {
+  uint64_t h = 0xcbf29ce484222325ull ^ uint64_t(c.seed);
+  for (unsigned char ch : name) h = (h ^ ch) * 0x100000001b3ull;
+  return h;
+}
+
+/// The fields every level sets alike: geometry, hit latency, MSHRs, one-way latency below.
+CacheParams level_params(int64_t size_bytes, int64_t ways, int64_t line, int64_t latency, int64_t mshrs,
+                         int64_t lower_latency, const std::string& replacement) {
+  CacheParams p;
+  p.geometry.replacement = replacement;
+  p.geometry.ways = uint32_t(ways);
+  p.geometry.sets = uint32_t(size_bytes / (ways * line));
+  p.hit_latency = uint32_t(latency);
+  p.fill_latency = uint32_t(latency);
+  p.mshrs = uint32_t(mshrs);
+  p.lower_latency = uint16_t(lower_latency);
+  p.stage = MemStage::L1;
+  return p;
+}
+}  // namespace
+
+CacheParams CacheParams::from_config(const GpuConfig& c, CacheLevel level, const std::string& name) {
+  const int64_t line = c.line_bytes;
+  CacheParams p;
+  switch (level) {
+    case CacheLevel::L1V:
+      p = level_params(c.l1v_size_kb * 1024, c.l1v_ways, line, c.l1v_latency, c.l1v_mshrs, c.noc_latency,
+                       c.l1v_replacement);
+      break;
+    case CacheLevel::Scalar:
+      p = level_params(c.scache_size_kb * 1024, c.scache_ways, line, c.scache_latency, c.scache_mshrs, c.noc_latency,
+                       c.scache_replacement);
+      break;
+    case CacheLevel::L1I:
+      p = level_params(c.l1i_size_kb * 1024, c.l1i_ways, line, c.l1i_latency, c.l1i_mshrs, c.noc_latency,
+                       c.l1i_replacement);
+      p.lookup_fp = uint32_t(256 / c.l1i_lookups_per_cycle);
+      break;
+    case CacheLevel::L2: {
+      // One bank: DRAM sits right below (no interconnect), a miss leaves after the tag lookup,
+      // a fill answers at once, writes carry a line through the bank's port, atomics happen here.
+      p = level_params(c.l2_size_kb * 1024 / c.l2_banks, c.l2_ways, line, c.l2_latency, c.l2_mshrs, 0,
+                       c.l2_replacement);
+      const uint32_t data_fp = uint32_t(line * 256 / c.noc_bytes_per_cycle);
+      p.geometry.index_divisor = uint32_t(c.l2_banks);
+      p.miss_latency = uint32_t(c.l2_latency);
+      p.fill_latency = 0;
+      p.lookup_fp = uint32_t(256 / c.l2_lookups_per_cycle);
+      p.write_in_fp = std::max(p.lookup_fp, data_fp);
+      p.data_out_fp = data_fp;
+      p.atomic_cycles = uint32_t(c.l2_atomic_cycles);
+      p.write_back = true;
+      p.atomics_here = true;
+      p.stage = MemStage::L2;
+      break;
+    }
+  }
+  p.geometry.seed = cache_seed(c, name);
+  return p;
 }
 
 Cache::Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats)
-    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool) {
-  tag_.assign(size_t(p_.sets) * p_.ways, 0);
-  set_mshrs_.assign(p_.sets, RequestPool::kNil);
-  if (std::has_single_bit(p_.index_divisor)) index_shift_ = uint32_t(std::countr_zero(p_.index_divisor));
-  repl_ = make_replacement_policy(p_.replacement, ReplacementGeometry{p_.sets, p_.ways, p_.seed});
+    : Component(std::move(name)), p_(p), engine_(engine), pool_(pool), tags_(p.geometry) {
+  set_mshrs_.assign(p_.geometry.sets, RequestPool::kNil);
   mshr_.resize(p_.mshrs);
   for (uint32_t i = p_.mshrs; i-- > 0;) free_mshrs_.push_back(i);
   blocked_.reserve(256);
@@ -40,21 +102,6 @@ void Cache::set_lower(std::vector<Component*> lowers) {
   lower_mask_ = lowers_.empty() ? 0 : lowers_.size() - 1;
 }
 
-int Cache::find(uint64_t line, uint32_t set) const {
-  const uint64_t* t = &tag_[size_t(set) * p_.ways];
-  for (uint32_t w = 0; w < p_.ways; ++w)
-    if ((t[w] & ~kDirty) == line + 1) return int(w);
-  return -1;
-}
-
-bool Cache::contains(uint64_t line) const { return find(line, set_of(line)) >= 0; }
-
-bool Cache::is_dirty(uint64_t line) const {
-  uint32_t set = set_of(line);
-  int w = find(line, set);
-  return w >= 0 && (tag_[size_t(set) * p_.ways + w] & kDirty);
-}
-
 void Cache::send_lower(Cycle when, uint32_t r) {
   MemReq& q = pool_[r];
   q.return_latency = p_.lower_latency;
@@ -62,32 +109,22 @@ void Cache::send_lower(Cycle when, uint32_t r) {
 }
 
 uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
-  const size_t base = size_t(set) * p_.ways;
-  int w = find(line, set);
-  if (w < 0) {
-    uint32_t victim = UINT32_MAX;  // an invalid way if there is one, else the policy's choice
-    for (uint32_t i = 0; i < p_.ways && victim == UINT32_MAX; ++i)
-      if (tag_[base + i] == 0) victim = i;
-    if (victim == UINT32_MAX) victim = repl_->victim(set);
-    const size_t s = base + victim;
-    if (tag_[s] != 0) {
-      ++c_.evictions;
-      if ((tag_[s] & kDirty) && p_.write_back && !lowers_.empty()) {
-        ++c_.writebacks;
-        uint32_t wb = pool_.alloc();
-        MemReq& q = pool_[wb];
-        q.line = (tag_[s] & ~kDirty) - 1;
-        q.kind = ReqKind::Write;
-        q.reply_to = this;
-        q.tag = kWritebackTag;
-        send_lower(now, wb);
-      }
+  CacheTags::Victim v;
+  const uint32_t slot = tags_.install(line, set, v);
+  if (v.valid) {
+    ++c_.evictions;
+    if (v.dirty && p_.write_back && !lowers_.empty()) {
+      ++c_.writebacks;
+      uint32_t wb = pool_.alloc();
+      MemReq& q = pool_[wb];
+      q.line = v.line;
+      q.kind = ReqKind::Write;
+      q.reply_to = this;
+      q.tag = kWritebackTag;
+      send_lower(now, wb);
     }
-    tag_[s] = line + 1;
-    w = int(victim);
   }
-  repl_->touch(set, uint32_t(w));
-  return uint32_t(base + w);
+  return slot;
 }
 
 Cycle Cache::data_out(Cycle when) {
@@ -116,8 +153,8 @@ void Cache::request(Cycle now, uint32_t r, bool replay) {
   MemReq& q = pool_[r];
   const Cycle start = reserve_port(now, q.kind);
   q.mark(p_.stage);
-  const uint32_t set = set_of(q.line);
-  serve(start, r, set, find(q.line, set), replay);
+  const uint32_t set = tags_.set_of(q.line);
+  serve(start, r, set, tags_.find(q.line, set), replay);
 }
 
 void Cache::request_batch(Cycle now, uint32_t b) {
@@ -129,14 +166,14 @@ void Cache::request_batch(Cycle now, uint32_t b) {
   for (uint32_t i = 0; i < head.count; ++i) {
     const uint64_t line = lines[i];
     const Cycle start = reserve_port(now, head.kind);
-    const uint32_t set = set_of(line);
-    const int way = find(line, set);
+    const uint32_t set = tags_.set_of(line);
+    const int way = tags_.find(line, set);
     if (head.kind == ReqKind::Read && way >= 0) {
       // A read hit needs no request record: its response time only counts towards the batch's
       // (the data port serialises the hits, so the last is the latest).
       ++c_.reads;
       ++c_.read_hits;
-      repl_->touch(set, uint32_t(way));
+      tags_.touch(set, uint32_t(way));
       hit_done = data_out(start + uint64_t(p_.hit_latency));
       ++hits;
       continue;
@@ -159,7 +196,7 @@ void Cache::request_batch(Cycle now, uint32_t b) {
 
 void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
   MemReq& q = pool_[r];
-  const size_t slot = size_t(set) * p_.ways + uint32_t(way < 0 ? 0 : way);
+  const uint32_t slot = tags_.slot(set, uint32_t(way < 0 ? 0 : way));
   if (q.kind == ReqKind::Write || (q.kind == ReqKind::Atomic && !p_.atomics_here)) {
     if (q.kind == ReqKind::Write) {
       ++c_.writes;
@@ -169,12 +206,12 @@ void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
     }
     if (!p_.write_back) {  // write-through: update a present line (atomics invalidate it), forward
       if (way >= 0) {
-        if (q.kind == ReqKind::Atomic) tag_[slot] = 0; else repl_->touch(set, uint32_t(way));
+        if (q.kind == ReqKind::Atomic) tags_.invalidate(slot); else tags_.touch(set, uint32_t(way));
       }
       send_lower(start + uint64_t(p_.miss_latency), r);
       return;
     }
-    tag_[install(start, q.line, set)] |= kDirty;  // write-allocate; byte masks make a fetch unnecessary
+    tags_.set_dirty(install(start, q.line, set));  // write-allocate; byte masks make a fetch unnecessary
     respond(start + uint64_t(p_.hit_latency), r, false);
     return;
   }
@@ -182,9 +219,9 @@ void Cache::serve(Cycle start, uint32_t r, uint32_t set, int way, bool replay) {
   if (!replay) ++(q.kind == ReqKind::Atomic ? c_.atomics : c_.reads);
   if (way >= 0) {
     if (q.kind == ReqKind::Read) ++c_.read_hits;
-    repl_->touch(set, uint32_t(way));
+    tags_.touch(set, uint32_t(way));
     uint64_t lat = p_.hit_latency;
-    if (q.kind == ReqKind::Atomic) { tag_[slot] |= kDirty; lat += p_.atomic_cycles; }
+    if (q.kind == ReqKind::Atomic) { tags_.set_dirty(slot); lat += p_.atomic_cycles; }
     respond(start + lat, r, true);
     return;
   }
@@ -229,12 +266,12 @@ void Cache::miss(Cycle start, uint32_t r, uint32_t set, bool replay) {
 
 void Cache::fill(Cycle now, uint32_t mi) {
   Mshr& m = mshr_[mi];
-  const uint32_t set = set_of(m.line);
+  const uint32_t set = tags_.set_of(m.line);
   const uint32_t slot = install(now, m.line, set);
   for (uint32_t r = m.head; r != RequestPool::kNil;) {
     const uint32_t next = pool_[r].next;
     uint64_t lat = p_.fill_latency;
-    if (pool_[r].kind == ReqKind::Atomic) { tag_[slot] |= kDirty; lat += p_.atomic_cycles; }
+    if (pool_[r].kind == ReqKind::Atomic) { tags_.set_dirty(slot); lat += p_.atomic_cycles; }
     respond(now + lat, r, true);
     r = next;
   }

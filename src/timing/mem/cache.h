@@ -1,6 +1,6 @@
-// A set-associative cache with a replacement plug-in (LRU, tree-PLRU, random), MSHRs that merge misses to the same line, a
-// lookup port with finite throughput and either write-back/write-allocate (L2) or
-// write-through/no-write-allocate (L1V) stores. One class serves L1V, L1I, scalar cache and
+// The timed cache: a CacheTags array (tags, replacement, hit/miss/evict) behind a lookup port
+// with finite throughput, MSHRs that merge misses to the same line, and either
+// write-back/write-allocate (L2) or write-through/no-write-allocate (L1V) stores. One class serves L1V, L1I, scalar cache and
 // each L2 bank; the parameters differ. A request may carry a batch of lines (one vector memory
 // instruction's coalesced lines): they are looked up one after another exactly as separate
 // requests would be, and the read hits among them answer with one response.
@@ -12,15 +12,20 @@
 #include <vector>
 
 #include "timing/engine/engine.h"
+#include "timing/mem/cache_tags.h"
 #include "timing/mem/mem_req.h"
-#include "timing/mem/replacement.h"
 #include "timing/stats/stats.h"
 
 namespace strobe::timing {
 
+struct GpuConfig;
+
+/// The cache levels of the GPU (each reads its own keys of the configuration).
+enum class CacheLevel : uint8_t { L1V, Scalar, L1I, L2 };
+
+/// Everything one cache instance is built from.
 struct CacheParams {
-  uint32_t sets = 64, ways = 4;
-  uint32_t index_divisor = 1;   ///< line / divisor selects the set (removes bank-interleave bits)
+  CacheGeometry geometry;
   uint32_t hit_latency = 1;     ///< lookup to response on a hit
   uint32_t miss_latency = 0;    ///< lookup to the request leaving for the lower level
   uint32_t fill_latency = 0;    ///< fill arrival to response for the waiting requests
@@ -33,9 +38,13 @@ struct CacheParams {
   bool write_back = false;      ///< true: write-back + write-allocate; false: write-through, no allocate
   bool atomics_here = false;    ///< true: perform atomics (L2); false: forward them (L1)
   MemStage stage = MemStage::L1;///< CPI stage of requests waiting on this level
-  std::string replacement = "lru"; ///< replacement policy (replacement.h registry name)
-  uint64_t seed = 0;            ///< this cache's seed for randomised replacement
+
+  /// The parameters of cache `name` ("l1v.3", "l2.0": it seeds the replacement stream) at
+  /// `level`, read from the configuration; an L2 instance is one of `l2.banks` banks.
+  static CacheParams from_config(const GpuConfig& c, CacheLevel level, const std::string& name);
 };
+
+/// A cache level's timing around its CacheTags (see the file comment).
 
 class Cache : public Component {
  public:
@@ -47,9 +56,11 @@ class Cache : public Component {
   std::string describe_state() const override;
 
   /// True if `line` is present (tests).
-  bool contains(uint64_t line) const;
+  bool contains(uint64_t line) const { return tags_.contains(line); }
   /// True if `line` is present and dirty (tests).
-  bool is_dirty(uint64_t line) const;
+  bool is_dirty(uint64_t line) const { return tags_.is_dirty(line); }
+  /// The tag array (functional state).
+  const CacheTags& tags() const { return tags_; }
   uint32_t mshrs_in_use() const { return mshr_used_; }
 
   struct Counters {
@@ -64,7 +75,6 @@ class Cache : public Component {
     uint32_t head = RequestPool::kNil, tail = RequestPool::kNil;  // waiting requests
     uint32_t next_in_set = RequestPool::kNil;                     // the set's next busy MSHR
   };
-  static constexpr uint64_t kDirty = uint64_t{1} << 63;  // tag bit: the line is dirty
   void request(Cycle now, uint32_t r, bool replay = false);
   /// A batch request: every line in order; read hits answer together with one response.
   void request_batch(Cycle now, uint32_t b);
@@ -79,15 +89,9 @@ class Cache : public Component {
   /// The line MSHR `mi` fetched has arrived.
   void fill(Cycle now, uint32_t mi);
   void respond(Cycle when, uint32_t r, bool data);
-  /// Way index holding `line` in its set, or -1.
-  int find(uint64_t line, uint32_t set) const;
-  /// Installs `line`, evicting (and writing back) the LRU way if needed; returns the slot.
+  /// Installs `line`, evicting (and writing back a dirty victim) if needed; returns the slot.
   uint32_t install(Cycle now, uint64_t line, uint32_t set);
   void send_lower(Cycle when, uint32_t r);
-  uint32_t set_of(uint64_t line) const {
-    const uint64_t index = index_shift_ != UINT32_MAX ? line >> index_shift_ : line / p_.index_divisor;
-    return uint32_t(index & (p_.sets - 1));
-  }
   Component* lower_of(uint64_t line) const {
     return lowers_[lower_pow2_ ? line & lower_mask_ : line % lowers_.size()];
   }
@@ -98,9 +102,7 @@ class Cache : public Component {
   std::vector<Component*> lowers_;
   uint64_t lower_mask_ = 0;  // lowers_.size() - 1
   bool lower_pow2_ = true;
-  std::unique_ptr<ReplacementPolicy> repl_;
-  std::vector<uint64_t> tag_;    // line + 1 per slot (| kDirty), 0 = invalid
-  uint32_t index_shift_ = UINT32_MAX;  // log2(index_divisor) when a power of two
+  CacheTags tags_;
   std::vector<Mshr> mshr_;
   std::vector<uint32_t> free_mshrs_;  // stack of free MSHR indices
   std::vector<uint32_t> set_mshrs_;   // per set: chain of the MSHRs fetching its lines (few)

@@ -2,10 +2,41 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include <fmt/format.h>
 
+#include "timing/config/gpu_config.h"
+
 namespace strobe::timing {
+
+namespace {
+/// DRAM-clock cycles as core cycles, rounded up.
+uint32_t core_cycles(int64_t dram_cycles, const GpuConfig& c) {
+  return uint32_t(int64_t(std::ceil(double(dram_cycles) * c.clock_mhz / c.dram_clock_mhz - 1e-9)));
+}
+}  // namespace
+
+DramParams DramParams::from_config(const GpuConfig& c) {
+  DramParams p;
+  p.channels = uint32_t(c.dram_channels);
+  p.banks = uint32_t(c.dram_banks);
+  p.line_bytes = uint32_t(c.line_bytes);
+  p.row_bytes = uint32_t(c.dram_row_bytes);
+  p.interleave_bytes = uint32_t(c.dram_interleave_bytes);
+  p.tcl = core_cycles(c.dram_tcl, c);
+  p.trcd = core_cycles(c.dram_trcd, c);
+  p.trp = core_cycles(c.dram_trp, c);
+  p.tccd = core_cycles(c.dram_tccd, c);
+  p.controller_latency = uint32_t(c.dram_controller_cycles);
+  const double bytes_per_cycle = c.dram_bandwidth_gbs * 1000.0 / c.clock_mhz / double(c.dram_channels);
+  p.burst_fp = uint64_t(std::llround(double(c.line_bytes) / bytes_per_cycle * 256.0));
+  p.open_page = c.dram_row_policy == "open";
+  p.turnaround = core_cycles(c.dram_turnaround, c);
+  p.scheduler = c.dram_scheduler;
+  p.sched.bypass_cap = uint32_t(c.dram_frfcfs_cap);
+  return p;
+}
 
 Dram::Dram(std::string name, const DramParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats)
     : Component(std::move(name)), p_(p), engine_(engine), pool_(pool), sched_(make_dram_scheduler(p.scheduler, p.sched)) {

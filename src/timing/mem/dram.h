@@ -16,6 +16,9 @@
 
 namespace strobe::timing {
 
+struct GpuConfig;
+
+/// The DRAM's geometry, timings (in core cycles) and controller policy.
 struct DramParams {
   uint32_t channels = 8, banks = 8;
   uint32_t line_bytes = 64, row_bytes = 2048, interleave_bytes = 256;
@@ -26,7 +29,12 @@ struct DramParams {
   bool open_page = true;
   std::string scheduler = "frfcfs";
   DramSchedulerParams sched;
+
+  /// Reads the `dram.*` keys, converting DRAM-clock timings and the bandwidth to core cycles.
+  static DramParams from_config(const GpuConfig& c);
 };
+
+/// Main memory: channels of banks behind a scheduling memory controller (see the file comment).
 
 class Dram : public Component {
  public:

@@ -1,7 +1,7 @@
 // DRAM request scheduling: the plug-in point of the memory controller. A scheduler decides which
 // of a bank's queued requests issues next and, when several banks issue in the same cycle, in
-// which order they take the channel's data bus. A policy is one file defining a class and a
-// registration line in dram_scheduler.cpp.
+// which order they take the channel's data bus. A policy is one file under mem/policies/ defining
+// a class and registering its factory with STROBE_DRAM_SCHEDULER.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "timing/config/registry.h"
 
 namespace strobe::timing {
 
@@ -23,6 +25,7 @@ struct DramQueued {
   bool write = false;
 };
 
+/// Chooses the next request of a bank and the bus order of simultaneous issues.
 class DramScheduler {
  public:
   virtual ~DramScheduler() = default;
@@ -39,15 +42,19 @@ struct DramSchedulerParams {
   uint32_t bypass_cap = 16;  ///< younger row hits that may issue ahead of an older request
 };
 
-using DramSchedulerFactory = std::unique_ptr<DramScheduler> (*)(const DramSchedulerParams&);
+/// The DRAM scheduler plug-in point.
+struct DramSchedulers {
+  using Factory = std::unique_ptr<DramScheduler> (*)(const DramSchedulerParams&);
+  using Check = void*;  ///< schedulers accept every geometry
+  static constexpr const char* kWhat = "DRAM scheduler";
+};
 
 /// Creates the scheduler registered as `name`; throws InputError listing the known names.
 std::unique_ptr<DramScheduler> make_dram_scheduler(std::string_view name, const DramSchedulerParams& p);
-/// Names of every registered scheduler.
+/// Names of every registered scheduler, sorted.
 std::vector<std::string> dram_scheduler_names();
 
-// Factories defined one per file.
-std::unique_ptr<DramScheduler> make_dram_fcfs(const DramSchedulerParams& p);
-std::unique_ptr<DramScheduler> make_dram_frfcfs(const DramSchedulerParams& p);
-
 }  // namespace strobe::timing
+
+/// Registers a DRAM scheduler: NAME and its factory.
+#define STROBE_DRAM_SCHEDULER(NAME, FACTORY) STROBE_REGISTER(::strobe::timing::DramSchedulers, NAME, FACTORY)

@@ -6,30 +6,22 @@
 
 namespace strobe::timing {
 
-namespace {
-struct Entry {
-  const char* name;
-  ReplacementFactory make;
-};
-// The registry: one line per policy.
-constexpr Entry kPolicies[] = {
-    {"lru", make_lru},
-    {"plru", make_tree_plru},
-    {"random", make_random_replacement},
-};
-}  // namespace
+using Policies = Registry<ReplacementPolicies>;
 
 std::unique_ptr<ReplacementPolicy> make_replacement_policy(std::string_view name, const ReplacementGeometry& g) {
-  for (const Entry& e : kPolicies)
-    if (name == e.name) return e.make(g);
-  throw InputError(fmt::format("unknown replacement policy '{}' (known: {})", name,
-                               fmt::join(replacement_policy_names(), ", ")));
+  const Policies::Entry* e = Policies::find(name);
+  if (!e)
+    throw InputError(fmt::format("unknown replacement policy '{}' (known: {})", name,
+                                 fmt::join(replacement_policy_names(), ", ")));
+  if (std::string why = replacement_geometry_error(name, g.ways); !why.empty()) throw InputError(why);
+  return e->make(g);
 }
 
-std::vector<std::string> replacement_policy_names() {
-  std::vector<std::string> v;
-  for (const Entry& e : kPolicies) v.emplace_back(e.name);
-  return v;
+std::vector<std::string> replacement_policy_names() { return Policies::names(); }
+
+std::string replacement_geometry_error(std::string_view name, uint32_t ways) {
+  const Policies::Entry* e = Policies::find(name);
+  return e && e->check ? e->check(ways) : std::string();
 }
 
 }  // namespace strobe::timing

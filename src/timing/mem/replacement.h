@@ -1,6 +1,6 @@
 // Cache replacement: the plug-in point that picks which way of a full set to evict. A policy
-// keeps its own state for every set of one cache and is one file defining a class plus a
-// registration line in replacement.cpp.
+// keeps its own state for every set of one cache and is one file under mem/policies/ defining a
+// class and registering its factory with STROBE_REPLACEMENT_POLICY.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "timing/config/registry.h"
+
 namespace strobe::timing {
 
+/// The eviction choice of one cache: told every use, asked for a victim when a set is full.
 class ReplacementPolicy {
  public:
   virtual ~ReplacementPolicy() = default;
@@ -26,17 +29,24 @@ struct ReplacementGeometry {
   uint64_t seed = 0;  ///< the cache's own seed (randomised policies)
 };
 
-using ReplacementFactory = std::unique_ptr<ReplacementPolicy> (*)(const ReplacementGeometry&);
+/// The replacement plug-in point: factories and optional geometry checks.
+struct ReplacementPolicies {
+  using Factory = std::unique_ptr<ReplacementPolicy> (*)(const ReplacementGeometry&);
+  /// Why a policy cannot serve `ways` ways ("" if it can).
+  using Check = std::string (*)(uint32_t ways);
+  static constexpr const char* kWhat = "replacement policy";
+};
 
 /// Creates the policy registered as `name`; throws InputError listing the known names, or if
 /// the policy cannot handle the geometry.
 std::unique_ptr<ReplacementPolicy> make_replacement_policy(std::string_view name, const ReplacementGeometry& g);
-/// Names of every registered policy.
+/// Names of every registered policy, sorted.
 std::vector<std::string> replacement_policy_names();
-
-// Factories defined one per file.
-std::unique_ptr<ReplacementPolicy> make_lru(const ReplacementGeometry& g);
-std::unique_ptr<ReplacementPolicy> make_tree_plru(const ReplacementGeometry& g);
-std::unique_ptr<ReplacementPolicy> make_random_replacement(const ReplacementGeometry& g);
+/// Why policy `name` cannot serve a cache of `ways` ways, or "" if it can (or is unknown: the
+/// schema rejects unknown names). The one place each policy's geometry rule is evaluated.
+std::string replacement_geometry_error(std::string_view name, uint32_t ways);
 
 }  // namespace strobe::timing
+
+/// Registers a replacement policy: NAME, its factory and optionally a geometry check.
+#define STROBE_REPLACEMENT_POLICY(NAME, ...) STROBE_REGISTER(::strobe::timing::ReplacementPolicies, NAME, __VA_ARGS__)

@@ -11,6 +11,11 @@
 namespace strobe::workloads {
 namespace {
 
+/// aes's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct AesParams {
+  int64_t blocks = 0;
+};
+
 using Sbox = std::array<uint8_t, 256>;
 
 uint8_t xtime(uint8_t x) { return uint8_t((x << 1) ^ ((x & 0x80) ? 0x1b : 0)); }
@@ -71,7 +76,7 @@ void encrypt_block(const uint8_t* in, uint8_t* out, const std::vector<uint8_t>& 
 /// AES-256: integer/byte-heavy, table lookups with data-dependent addresses.
 class Aes : public Benchmark {
  public:
-  explicit Aes(const Params& p) : blocks_(uint32_t(p.i("blocks"))) {}
+  explicit Aes(const AesParams& p) : blocks_(uint32_t(p.blocks)) {}
 
   void setup(Context& ctx) override {
     // FIPS-197 appendix C.3 key and plaintext as block 0, so the reference is itself checked.
@@ -114,6 +119,6 @@ class Aes : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Aes, "aes", "AES-256 ECB encryption, byte-oriented with an S-box table (FIPS-197 checked)",
-                 {int_param("blocks", 1 << 16, 1, 1 << 24, "16-byte blocks (one per work-item)").with_small(300)});
+                 {int_param(STROBE_FIELD(AesParams, blocks), 1 << 16, 1, 1 << 24, "16-byte blocks (one per work-item)").with_small(300)});
 
 }  // namespace strobe::workloads

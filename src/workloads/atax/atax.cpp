@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// atax's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct AtaxParams {
+  int64_t rows = 0, cols = 0;
+};
+
 /// PolyBench ATAX: a row-wise then a column-wise matrix-vector product.
 class Atax : public Benchmark {
  public:
-  explicit Atax(const Params& p) : rows_(uint32_t(p.i("rows"))), cols_(uint32_t(p.i("cols"))) {}
+  explicit Atax(const AtaxParams& p) : rows_(uint32_t(p.rows)), cols_(uint32_t(p.cols)) {}
 
   void setup(Context& ctx) override {
     Rng rng(9);
@@ -57,6 +62,6 @@ class Atax : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Atax, "atax", "PolyBench ATAX y = A^T (A x): row- then column-wise matrix-vector products",
-                 {int_param("rows", 2048, 1, 16384, "rows of A").with_small(100), int_param("cols", 2048, 1, 16384, "columns of A").with_small(70)});
+                 {int_param(STROBE_FIELD(AtaxParams, rows), 2048, 1, 16384, "rows of A").with_small(100), int_param(STROBE_FIELD(AtaxParams, cols), 2048, 1, 16384, "columns of A").with_small(70)});
 
 }  // namespace strobe::workloads

@@ -12,6 +12,11 @@
 namespace strobe::workloads {
 namespace {
 
+/// backprop's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct BackpropParams {
+  int64_t inputs = 0;
+};
+
 constexpr uint32_t kH = 16;
 constexpr float kEta = 0.3f, kMomentum = 0.3f;
 
@@ -21,7 +26,7 @@ float squash(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 /// hidden/output layer work on the host between them, as in the original.
 class Backprop : public Benchmark {
  public:
-  explicit Backprop(const Params& p) : n_(uint32_t(p.i("inputs"))) {
+  explicit Backprop(const BackpropParams& p) : n_(uint32_t(p.inputs)) {
     if (n_ % kH) throw InputError(fmt::format("backprop: inputs={} must be a multiple of {}", n_, kH));
   }
 
@@ -98,6 +103,6 @@ class Backprop : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Backprop, "backprop", "Rodinia backprop training step: LDS-reduced forward layer, momentum weight update",
-                 {int_param("inputs", 1 << 16, 16, 1 << 22, "input units (multiple of 16)").with_small(1024)});
+                 {int_param(STROBE_FIELD(BackpropParams, inputs), 1 << 16, 16, 1 << 22, "input units (multiple of 16)").with_small(1024)});
 
 }  // namespace strobe::workloads

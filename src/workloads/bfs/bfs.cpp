@@ -11,12 +11,17 @@
 namespace strobe::workloads {
 namespace {
 
+/// bfs's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct BfsParams {
+  int64_t vertices = 0, degree = 0, uniform = 0;
+};
+
 /// Level-synchronous BFS with an explicit frontier queue built by atomics; the host reads the
 /// next frontier's size after each launch, as a real GPU BFS driver does.
 class Bfs : public Benchmark {
  public:
-  explicit Bfs(const Params& p)
-      : n_(uint32_t(p.i("vertices"))), degree_(uint32_t(p.i("degree"))), uniform_(p.i("uniform") != 0) {}
+  explicit Bfs(const BfsParams& p)
+      : n_(uint32_t(p.vertices)), degree_(uint32_t(p.degree)), uniform_(p.uniform != 0) {}
 
   void setup(Context& ctx) override {
     g_ = make_graph(n_, n_, degree_, !uniform_, 17);
@@ -64,8 +69,8 @@ class Bfs : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Bfs, "bfs", "Frontier-based BFS from vertex 0 on a power-law graph, one launch per level",
-                 {int_param("vertices", 1 << 17, 2, 1 << 24, "vertices").with_small(3000),
-                  int_param("degree", 8, 1, 256, "average out-degree").with_small(4),
-                  int_param("uniform", 0, 0, 1, "1: uniform out-degrees instead of power-law")});
+                 {int_param(STROBE_FIELD(BfsParams, vertices), 1 << 17, 2, 1 << 24, "vertices").with_small(3000),
+                  int_param(STROBE_FIELD(BfsParams, degree), 8, 1, 256, "average out-degree").with_small(4),
+                  int_param(STROBE_FIELD(BfsParams, uniform), 0, 0, 1, "1: uniform out-degrees instead of power-law")});
 
 }  // namespace strobe::workloads

@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// bicg's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct BicgParams {
+  int64_t rows = 0, cols = 0;
+};
+
 /// PolyBench BICG: two independent matrix-vector products, one per kernel.
 class Bicg : public Benchmark {
  public:
-  explicit Bicg(const Params& p) : rows_(uint32_t(p.i("rows"))), cols_(uint32_t(p.i("cols"))) {}
+  explicit Bicg(const BicgParams& p) : rows_(uint32_t(p.rows)), cols_(uint32_t(p.cols)) {}
 
   void setup(Context& ctx) override {
     Rng rng(10);
@@ -58,6 +63,6 @@ class Bicg : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Bicg, "bicg", "PolyBench BICG q = A p, s = A^T r",
-                 {int_param("rows", 2048, 1, 16384, "rows of A").with_small(100), int_param("cols", 2048, 1, 16384, "columns of A").with_small(70)});
+                 {int_param(STROBE_FIELD(BicgParams, rows), 2048, 1, 16384, "rows of A").with_small(100), int_param(STROBE_FIELD(BicgParams, cols), 2048, 1, 16384, "columns of A").with_small(70)});
 
 }  // namespace strobe::workloads

@@ -11,10 +11,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// bitonicsort's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct BitonicSortParams {
+  int64_t n = 0;
+};
+
 /// Bitonic sort (AMD APP SDK BitonicSort): log2(n)(log2(n)+1)/2 short dependent launches.
 class BitonicSort : public Benchmark {
  public:
-  explicit BitonicSort(const Params& p) : n_(uint32_t(p.i("n"))) {
+  explicit BitonicSort(const BitonicSortParams& p) : n_(uint32_t(p.n)) {
     if (!std::has_single_bit(n_)) throw InputError(fmt::format("bitonicsort: n={} must be a power of two", n_));
   }
 
@@ -51,6 +56,6 @@ class BitonicSort : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(BitonicSort, "bitonicsort", "Bitonic sorting network over 32-bit keys, one launch per pass",
-                 {int_param("n", 1 << 16, 2, 1 << 24, "keys (power of two)").with_small(1024)});
+                 {int_param(STROBE_FIELD(BitonicSortParams, n), 1 << 16, 2, 1 << 24, "keys (power of two)").with_small(1024)});
 
 }  // namespace strobe::workloads

@@ -10,6 +10,11 @@
 namespace strobe::workloads {
 namespace {
 
+/// blackscholes's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct BlackScholesParams {
+  int64_t options = 0;
+};
+
 double cnd(double d) {
   const double a1 = 0.319381530, a2 = -0.356563782, a3 = 1.781477937, a4 = -1.821255978, a5 = 1.330274429;
   double k = 1.0 / (1.0 + 0.2316419 * std::fabs(d));
@@ -20,7 +25,7 @@ double cnd(double d) {
 /// Black-Scholes: floating-point and transcendental throughput, no data reuse.
 class BlackScholes : public Benchmark {
  public:
-  explicit BlackScholes(const Params& p) : n_(uint32_t(p.i("options"))) {}
+  explicit BlackScholes(const BlackScholesParams& p) : n_(uint32_t(p.options)) {}
 
   void setup(Context& ctx) override {
     Rng rng(27);
@@ -65,6 +70,6 @@ class BlackScholes : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(BlackScholes, "blackscholes", "Black-Scholes option pricing: exp, log, sqrt and a CND polynomial",
-                 {int_param("options", 1 << 18, 1, 1 << 26, "options priced").with_small(3000)});
+                 {int_param(STROBE_FIELD(BlackScholesParams, options), 1 << 18, 1, 1 << 26, "options priced").with_small(3000)});
 
 }  // namespace strobe::workloads

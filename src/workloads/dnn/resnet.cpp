@@ -36,13 +36,13 @@ Tensor block(Network& net, const std::string& n, const Tensor& x, ResBlock kind,
 
 }  // namespace
 
-ResNet::ResNet(const Params& p, const ResNetSpec& spec)
+ResNet::ResNet(const NetParams& p, const ResNetSpec& spec)
     : spec_(spec),
-      batch_(uint32_t(p.i("batch"))),
-      size_(uint32_t(p.i("input"))),
-      div_(uint32_t(p.i("width_div"))),
-      classes_(uint32_t(p.i("classes"))),
-      algo_(p.i("direct") ? ConvAlgo::Direct : ConvAlgo::Gemm) {
+      batch_(uint32_t(p.batch)),
+      size_(uint32_t(p.input)),
+      div_(uint32_t(p.width_div)),
+      classes_(uint32_t(p.classes)),
+      algo_(p.direct ? ConvAlgo::Direct : ConvAlgo::Gemm) {
   if (64 % div_) throw InputError(fmt::format("{}: width_div={} must divide 64", spec_.name, div_));
 }
 
@@ -62,12 +62,12 @@ void ResNet::setup(Context& ctx) {
   ctx.expect_launches(net_->launches());
 }
 
-std::vector<ParamSpec> resnet_params(int64_t small_input, int64_t small_div, bool small_direct) {
-  return {int_param("batch", 1, 1, 256, "images per batch"),
-          int_param("input", 224, 32, 224, "input height and width").with_small(double(small_input)),
-          int_param("width_div", 1, 1, 64, "divide every channel count by this").with_small(double(small_div)),
-          int_param("classes", 1000, 1, 100000, "output classes").with_small(100),
-          int_param("direct", 0, 0, 1, "1: direct convolution kernels instead of im2col + GEMM")
+std::vector<ParamField<NetParams>> resnet_params(int64_t small_input, int64_t small_div, bool small_direct) {
+  return {int_param(STROBE_FIELD(NetParams, batch), 1, 1, 256, "images per batch"),
+          int_param(STROBE_FIELD(NetParams, input), 224, 32, 224, "input height and width").with_small(double(small_input)),
+          int_param(STROBE_FIELD(NetParams, width_div), 1, 1, 64, "divide every channel count by this").with_small(double(small_div)),
+          int_param(STROBE_FIELD(NetParams, classes), 1000, 1, 100000, "output classes").with_small(100),
+          int_param(STROBE_FIELD(NetParams, direct), 0, 0, 1, "1: direct convolution kernels instead of im2col + GEMM")
               .with_small(small_direct ? 1 : 0)};
 }
 

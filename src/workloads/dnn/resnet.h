@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "workloads/benchmark.h"
+#include "workloads/dnn/net_params.h"
 #include "workloads/dnn/network.h"
 
 namespace strobe::workloads::dnn {
@@ -31,7 +32,7 @@ struct ResNetSpec {
 /// A ResNet inference benchmark: 7x7/2 stem, four stages, global average pool, FC, softmax.
 class ResNet : public Benchmark {
  public:
-  ResNet(const Params& p, const ResNetSpec& spec);
+  ResNet(const NetParams& p, const ResNetSpec& spec);
   void setup(Context& ctx) override;
   void run(Context& ctx) override { net_->run(ctx); }
   void verify(Context& ctx) override { net_->verify(ctx); }
@@ -44,6 +45,6 @@ class ResNet : public Benchmark {
 };
 
 /// The parameters every ResNet benchmark declares, with the given quick-test input, width divisor and algorithm.
-std::vector<ParamSpec> resnet_params(int64_t small_input, int64_t small_div, bool small_direct);
+std::vector<ParamField<NetParams>> resnet_params(int64_t small_input, int64_t small_div, bool small_direct);
 
 }  // namespace strobe::workloads::dnn

@@ -10,13 +10,13 @@
 
 namespace strobe::workloads::dnn {
 
-Vgg::Vgg(const Params& p, VggSpec spec)
+Vgg::Vgg(const NetParams& p, VggSpec spec)
     : spec_(std::move(spec)),
-      batch_(uint32_t(p.i("batch"))),
-      size_(uint32_t(p.i("input"))),
-      div_(uint32_t(p.i("width_div"))),
-      classes_(uint32_t(p.i("classes"))),
-      algo_(p.i("direct") ? ConvAlgo::Direct : ConvAlgo::Gemm) {
+      batch_(uint32_t(p.batch)),
+      size_(uint32_t(p.input)),
+      div_(uint32_t(p.width_div)),
+      classes_(uint32_t(p.classes)),
+      algo_(p.direct ? ConvAlgo::Direct : ConvAlgo::Gemm) {
   if (size_ % 32)
     throw InputError(fmt::format("{}: input={} must be a multiple of 32 (five 2x2 pools)", spec_.name, size_));
   if (64 % div_) throw InputError(fmt::format("{}: width_div={} must divide 64", spec_.name, div_));
@@ -38,12 +38,12 @@ void Vgg::setup(Context& ctx) {
   ctx.expect_launches(net_->launches());
 }
 
-std::vector<ParamSpec> vgg_params() {
-  return {int_param("batch", 1, 1, 256, "images per batch"),
-          int_param("input", 224, 32, 224, "input height and width (multiple of 32)").with_small(32),
-          int_param("width_div", 1, 1, 64, "divide every channel count and FC width by this").with_small(8),
-          int_param("classes", 1000, 1, 100000, "output classes").with_small(100),
-          int_param("direct", 0, 0, 1, "1: direct convolution kernels instead of im2col + GEMM")};
+std::vector<ParamField<NetParams>> vgg_params() {
+  return {int_param(STROBE_FIELD(NetParams, batch), 1, 1, 256, "images per batch"),
+          int_param(STROBE_FIELD(NetParams, input), 224, 32, 224, "input height and width (multiple of 32)").with_small(32),
+          int_param(STROBE_FIELD(NetParams, width_div), 1, 1, 64, "divide every channel count and FC width by this").with_small(8),
+          int_param(STROBE_FIELD(NetParams, classes), 1000, 1, 100000, "output classes").with_small(100),
+          int_param(STROBE_FIELD(NetParams, direct), 0, 0, 1, "1: direct convolution kernels instead of im2col + GEMM")};
 }
 
 }  // namespace strobe::workloads::dnn

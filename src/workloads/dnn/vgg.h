@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "workloads/benchmark.h"
+#include "workloads/dnn/net_params.h"
 #include "workloads/dnn/network.h"
 
 namespace strobe::workloads::dnn {
@@ -21,7 +22,7 @@ struct VggSpec {
 /// A VGG inference benchmark: 3x3 convolutions with ReLU, five max pools, fc6/fc7/fc8, softmax.
 class Vgg : public Benchmark {
  public:
-  Vgg(const Params& p, VggSpec spec);
+  Vgg(const NetParams& p, VggSpec spec);
   void setup(Context& ctx) override;
   void run(Context& ctx) override { net_->run(ctx); }
   void verify(Context& ctx) override { net_->verify(ctx); }
@@ -34,6 +35,6 @@ class Vgg : public Benchmark {
 };
 
 /// The parameters every VGG benchmark declares.
-std::vector<ParamSpec> vgg_params();
+std::vector<ParamField<NetParams>> vgg_params();
 
 }  // namespace strobe::workloads::dnn

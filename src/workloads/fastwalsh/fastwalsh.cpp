@@ -10,10 +10,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// fastwalsh's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct FastWalshParams {
+  int64_t n = 0;
+};
+
 /// In-place FWHT (AMD APP SDK FastWalshTransform): log2(n) dependent launches.
 class FastWalsh : public Benchmark {
  public:
-  explicit FastWalsh(const Params& p) : n_(uint32_t(p.i("n"))) {
+  explicit FastWalsh(const FastWalshParams& p) : n_(uint32_t(p.n)) {
     if (!std::has_single_bit(n_)) throw InputError(fmt::format("fastwalsh: n={} must be a power of two", n_));
   }
 
@@ -54,6 +59,6 @@ class FastWalsh : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(FastWalsh, "fastwalsh", "Fast Walsh-Hadamard transform, one launch per butterfly stage",
-                 {int_param("n", 1 << 18, 2, 1 << 22, "elements (power of two; exact up to 2^22)").with_small(1024)});
+                 {int_param(STROBE_FIELD(FastWalshParams, n), 1 << 18, 2, 1 << 22, "elements (power of two; exact up to 2^22)").with_small(1024)});
 
 }  // namespace strobe::workloads

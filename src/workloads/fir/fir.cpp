@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// fir's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct FirParams {
+  int64_t n = 0, taps = 0, blocks = 0;
+};
+
 /// FIR filter; the history of each block is the tail of the previous one, as in Hetero-Mark.
 class Fir : public Benchmark {
  public:
-  explicit Fir(const Params& p) : n_(uint32_t(p.i("n"))), taps_(uint32_t(p.i("taps"))), blocks_(uint32_t(p.i("blocks"))) {
+  explicit Fir(const FirParams& p) : n_(uint32_t(p.n)), taps_(uint32_t(p.taps)), blocks_(uint32_t(p.blocks)) {
     if (n_ % blocks_) throw InputError(fmt::format("fir: n={} is not a multiple of blocks={}", n_, blocks_));
   }
 
@@ -56,8 +61,8 @@ class Fir : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Fir, "fir", "FIR filter over a signal in blocks, one launch per block (Hetero-Mark)",
-                 {int_param("n", 1 << 18, 64, 1 << 26, "total samples").with_small(4096),
-                  int_param("taps", 16, 1, 1024, "filter taps"),
-                  int_param("blocks", 4, 1, 1024, "blocks (launches); must divide n")});
+                 {int_param(STROBE_FIELD(FirParams, n), 1 << 18, 64, 1 << 26, "total samples").with_small(4096),
+                  int_param(STROBE_FIELD(FirParams, taps), 16, 1, 1024, "filter taps"),
+                  int_param(STROBE_FIELD(FirParams, blocks), 4, 1, 1024, "blocks (launches); must divide n")});
 
 }  // namespace strobe::workloads

@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// floydwarshall's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct FloydWarshallParams {
+  int64_t n = 0;
+};
+
 /// Floyd-Warshall (AMD APP SDK): n dependent launches over an n x n distance matrix.
 class FloydWarshall : public Benchmark {
  public:
-  explicit FloydWarshall(const Params& p) : n_(uint32_t(p.i("n"))) {}
+  explicit FloydWarshall(const FloydWarshallParams& p) : n_(uint32_t(p.n)) {}
 
   void setup(Context& ctx) override {
     // Random edge weights below 1000: no path sum can overflow 32 bits.
@@ -54,6 +59,6 @@ class FloydWarshall : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(FloydWarshall, "floydwarshall", "Floyd-Warshall all-pairs shortest paths, one launch per k",
-                 {int_param("n", 256, 1, 4096, "vertices (launches)").with_small(40)});
+                 {int_param(STROBE_FIELD(FloydWarshallParams, n), 256, 1, 4096, "vertices (launches)").with_small(40)});
 
 }  // namespace strobe::workloads

@@ -12,10 +12,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// gaussian's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct GaussianParams {
+  int64_t n = 0;
+};
+
 /// Forward elimination on the device with ever-shrinking launches; the host back-substitutes.
 class Gaussian : public Benchmark {
  public:
-  explicit Gaussian(const Params& p) : n_(uint32_t(p.i("n"))) {}
+  explicit Gaussian(const GaussianParams& p) : n_(uint32_t(p.n)) {}
 
   void setup(Context& ctx) override {
     // Diagonally dominant, so elimination without pivoting is stable; b = A x_true.
@@ -78,6 +83,6 @@ class Gaussian : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Gaussian, "gaussian", "Gaussian elimination (Rodinia), two shrinking launches per pivot",
-                 {int_param("n", 256, 1, 4096, "equations").with_small(48)});
+                 {int_param(STROBE_FIELD(GaussianParams, n), 256, 1, 4096, "equations").with_small(48)});
 
 }  // namespace strobe::workloads

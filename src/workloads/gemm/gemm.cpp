@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// gemm's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct GemmParams {
+  int64_t ni = 0, nj = 0, nk = 0;
+};
+
 /// Naive GEMM: every operand from global memory, the cache-dependent counterpart of `mm`.
 class Gemm : public Benchmark {
  public:
-  explicit Gemm(const Params& p) : ni_(uint32_t(p.i("ni"))), nj_(uint32_t(p.i("nj"))), nk_(uint32_t(p.i("nk"))) {}
+  explicit Gemm(const GemmParams& p) : ni_(uint32_t(p.ni)), nj_(uint32_t(p.nj)), nk_(uint32_t(p.nk)) {}
 
   void setup(Context& ctx) override {
     Rng rng(33);
@@ -52,8 +57,8 @@ class Gemm : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Gemm, "gemm", "PolyBench GEMM C = alpha*A*B + beta*C, operands straight from global memory",
-                 {int_param("ni", 256, 1, 8192, "rows of A and C").with_small(40),
-                  int_param("nj", 256, 1, 8192, "columns of B and C").with_small(36),
-                  int_param("nk", 256, 1, 8192, "columns of A, rows of B").with_small(20)});
+                 {int_param(STROBE_FIELD(GemmParams, ni), 256, 1, 8192, "rows of A and C").with_small(40),
+                  int_param(STROBE_FIELD(GemmParams, nj), 256, 1, 8192, "columns of B and C").with_small(36),
+                  int_param(STROBE_FIELD(GemmParams, nk), 256, 1, 8192, "columns of A, rows of B").with_small(20)});
 
 }  // namespace strobe::workloads

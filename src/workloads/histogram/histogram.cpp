@@ -9,11 +9,16 @@
 namespace strobe::workloads {
 namespace {
 
+/// histogram's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct HistogramParams {
+  int64_t n = 0, bins = 0, groups = 0;
+};
+
 /// Histogram with a skewed key distribution, so some bins see heavy atomic contention.
 class Histogram : public Benchmark {
  public:
-  explicit Histogram(const Params& p)
-      : n_(uint32_t(p.i("n"))), bins_(uint32_t(p.i("bins"))), groups_(uint32_t(p.i("groups"))) {}
+  explicit Histogram(const HistogramParams& p)
+      : n_(uint32_t(p.n)), bins_(uint32_t(p.bins)), groups_(uint32_t(p.groups)) {}
 
   void setup(Context& ctx) override {
     Rng rng(12);
@@ -46,8 +51,8 @@ class Histogram : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Histogram, "histogram", "Histogram with local (LDS) atomics merged by global atomics",
-                 {int_param("n", 1 << 20, 1, 1 << 28, "keys").with_small(10000),
-                  int_param("bins", 256, 1, 16384, "bins (LDS holds them all)"),
-                  int_param("groups", 64, 1, 65536, "work-groups of 256").with_small(4)});
+                 {int_param(STROBE_FIELD(HistogramParams, n), 1 << 20, 1, 1 << 28, "keys").with_small(10000),
+                  int_param(STROBE_FIELD(HistogramParams, bins), 256, 1, 16384, "bins (LDS holds them all)"),
+                  int_param(STROBE_FIELD(HistogramParams, groups), 64, 1, 65536, "work-groups of 256").with_small(4)});
 
 }  // namespace strobe::workloads

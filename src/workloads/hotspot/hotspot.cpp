@@ -10,11 +10,16 @@
 namespace strobe::workloads {
 namespace {
 
+/// hotspot's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct HotspotParams {
+  int64_t rows = 0, cols = 0, iterations = 0;
+};
+
 /// Rodinia hotspot with the original chip constants; LDS-tiled 5-point update per step.
 class Hotspot : public Benchmark {
  public:
-  explicit Hotspot(const Params& p)
-      : w_(uint32_t(p.i("cols"))), h_(uint32_t(p.i("rows"))), iters_(uint32_t(p.i("iterations"))) {
+  explicit Hotspot(const HotspotParams& p)
+      : w_(uint32_t(p.cols)), h_(uint32_t(p.rows)), iters_(uint32_t(p.iterations)) {
     // Rodinia's constants: a 16 mm x 16 mm x 0.5 mm silicon chip.
     const double t_chip = 0.0005, chip = 0.016, factor = 0.5, heat = 1.75e6, k_si = 100, max_pd = 3.0e6,
                  precision = 0.001;
@@ -71,8 +76,8 @@ class Hotspot : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Hotspot, "hotspot", "Rodinia hotspot thermal simulation: LDS-tiled stencil with halo, one launch per step",
-                 {int_param("rows", 512, 1, 16384, "grid rows").with_small(40),
-                  int_param("cols", 512, 1, 16384, "grid columns").with_small(50),
-                  int_param("iterations", 10, 1, 10000, "time steps (launches)").with_small(3)});
+                 {int_param(STROBE_FIELD(HotspotParams, rows), 512, 1, 16384, "grid rows").with_small(40),
+                  int_param(STROBE_FIELD(HotspotParams, cols), 512, 1, 16384, "grid columns").with_small(50),
+                  int_param(STROBE_FIELD(HotspotParams, iterations), 10, 1, 10000, "time steps (launches)").with_small(3)});
 
 }  // namespace strobe::workloads

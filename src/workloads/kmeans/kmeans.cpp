@@ -13,13 +13,18 @@
 namespace strobe::workloads {
 namespace {
 
+/// kmeans's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct KMeansParams {
+  int64_t points = 0, clusters = 0, features = 0, iterations = 0;
+};
+
 /// k-means with one assignment launch per iteration. Verification checks every iteration's
 /// assignment against the centroids that iteration used, allowing near-ties to go either way.
 class KMeans : public Benchmark {
  public:
-  explicit KMeans(const Params& p)
-      : n_(uint32_t(p.i("points"))), k_(uint32_t(p.i("clusters"))), f_(uint32_t(p.i("features"))),
-        iters_(uint32_t(p.i("iterations"))) {
+  explicit KMeans(const KMeansParams& p)
+      : n_(uint32_t(p.points)), k_(uint32_t(p.clusters)), f_(uint32_t(p.features)),
+        iters_(uint32_t(p.iterations)) {
     if (k_ > n_) throw InputError(fmt::format("kmeans: clusters={} exceeds points={}", k_, n_));
   }
 
@@ -108,9 +113,9 @@ class KMeans : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(KMeans, "kmeans", "Lloyd's k-means: device assignment, host centroid update (Rodinia kmeans)",
-                 {int_param("points", 1 << 15, 1, 1 << 22, "points").with_small(1000),
-                  int_param("clusters", 8, 1, 256, "clusters k").with_small(4),
-                  int_param("features", 16, 1, 256, "features per point").with_small(4),
-                  int_param("iterations", 5, 1, 1000, "iterations (launches)").with_small(2)});
+                 {int_param(STROBE_FIELD(KMeansParams, points), 1 << 15, 1, 1 << 22, "points").with_small(1000),
+                  int_param(STROBE_FIELD(KMeansParams, clusters), 8, 1, 256, "clusters k").with_small(4),
+                  int_param(STROBE_FIELD(KMeansParams, features), 16, 1, 256, "features per point").with_small(4),
+                  int_param(STROBE_FIELD(KMeansParams, iterations), 5, 1, 1000, "iterations (launches)").with_small(2)});
 
 }  // namespace strobe::workloads

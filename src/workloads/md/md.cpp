@@ -10,10 +10,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// md's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct MolecularDynamicsParams {
+  int64_t atoms = 0, neighbors = 0;
+};
+
 /// Molecular dynamics force kernel: data-dependent gathers of neighbour positions.
 class MolecularDynamics : public Benchmark {
  public:
-  explicit MolecularDynamics(const Params& p) : n_(uint32_t(p.i("atoms"))), maxn_(uint32_t(p.i("neighbors"))) {}
+  explicit MolecularDynamics(const MolecularDynamicsParams& p) : n_(uint32_t(p.atoms)), maxn_(uint32_t(p.neighbors)) {}
 
   void setup(Context& ctx) override {
     // Atoms on a jittered cubic lattice (spacing 1, jitter +-0.2): no pair closer than 0.6,
@@ -92,7 +97,7 @@ class MolecularDynamics : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(MolecularDynamics, "md", "Lennard-Jones forces over neighbour lists (SHOC MD): irregular gathers",
-                 {int_param("atoms", 1 << 15, 1, 1 << 22, "atoms").with_small(2000),
-                  int_param("neighbors", 64, 1, 128, "neighbour-list capacity per atom").with_small(32)});
+                 {int_param(STROBE_FIELD(MolecularDynamicsParams, atoms), 1 << 15, 1, 1 << 22, "atoms").with_small(2000),
+                  int_param(STROBE_FIELD(MolecularDynamicsParams, neighbors), 64, 1, 128, "neighbour-list capacity per atom").with_small(32)});
 
 }  // namespace strobe::workloads

@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// mm's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct MatMulParams {
+  int64_t m = 0, n = 0, k = 0;
+};
+
 /// Tiled SGEMM: compute-bound, LDS- and barrier-heavy.
 class MatMul : public Benchmark {
  public:
-  explicit MatMul(const Params& p) : m_(uint32_t(p.i("m"))), n_(uint32_t(p.i("n"))), k_(uint32_t(p.i("k"))) {
+  explicit MatMul(const MatMulParams& p) : m_(uint32_t(p.m)), n_(uint32_t(p.n)), k_(uint32_t(p.k)) {
     for (auto [name, v] : {std::pair{"m", m_}, {"n", n_}, {"k", k_}})
       if (v % 16) throw InputError(fmt::format("mm: {}={} must be a multiple of 16", name, v));
   }
@@ -53,8 +58,8 @@ class MatMul : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(MatMul, "mm", "Dense SGEMM C = A*B with 16x16 LDS tiles",
-                 {int_param("m", 512, 16, 8192, "rows of A and C (multiple of 16)").with_small(64),
-                  int_param("n", 512, 16, 8192, "columns of B and C (multiple of 16)").with_small(48),
-                  int_param("k", 512, 16, 8192, "columns of A, rows of B (multiple of 16)").with_small(32)});
+                 {int_param(STROBE_FIELD(MatMulParams, m), 512, 16, 8192, "rows of A and C (multiple of 16)").with_small(64),
+                  int_param(STROBE_FIELD(MatMulParams, n), 512, 16, 8192, "columns of B and C (multiple of 16)").with_small(48),
+                  int_param(STROBE_FIELD(MatMulParams, k), 512, 16, 8192, "columns of A, rows of B (multiple of 16)").with_small(32)});
 
 }  // namespace strobe::workloads

@@ -11,10 +11,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// nbody's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct NBodyParams {
+  int64_t n = 0, steps = 0;
+};
+
 /// N-body (AMD APP SDK NBody): O(n^2) float work per step, one launch per step.
 class NBody : public Benchmark {
  public:
-  explicit NBody(const Params& p) : n_(uint32_t(p.i("n"))), steps_(uint32_t(p.i("steps"))) {
+  explicit NBody(const NBodyParams& p) : n_(uint32_t(p.n)), steps_(uint32_t(p.steps)) {
     if (n_ % kWg) throw InputError(fmt::format("nbody: n={} must be a multiple of {}", n_, kWg));
   }
 
@@ -79,7 +84,7 @@ class NBody : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(NBody, "nbody", "All-pairs gravitational n-body, LDS-tiled, one launch per step (APP SDK NBody)",
-                 {int_param("n", 4096, 128, 65536, "bodies (multiple of 128)").with_small(256),
-                  int_param("steps", 2, 1, 1000, "time steps (launches)")});
+                 {int_param(STROBE_FIELD(NBodyParams, n), 4096, 128, 65536, "bodies (multiple of 128)").with_small(256),
+                  int_param(STROBE_FIELD(NBodyParams, steps), 2, 1, 1000, "time steps (launches)")});
 
 }  // namespace strobe::workloads

@@ -10,10 +10,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// nw's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct NeedlemanWunschParams {
+  int64_t length = 0, penalty = 0;
+};
+
 /// Rodinia nw: a wavefront of blocks whose parallelism grows then shrinks across launches.
 class NeedlemanWunsch : public Benchmark {
  public:
-  explicit NeedlemanWunsch(const Params& p) : n_(uint32_t(p.i("length"))), penalty_(int32_t(p.i("penalty"))) {
+  explicit NeedlemanWunsch(const NeedlemanWunschParams& p) : n_(uint32_t(p.length)), penalty_(int32_t(p.penalty)) {
     if (n_ % 16) throw InputError(fmt::format("nw: length={} must be a multiple of 16", n_));
   }
 
@@ -67,7 +72,7 @@ class NeedlemanWunsch : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(NeedlemanWunsch, "nw", "Needleman-Wunsch alignment, 16x16 LDS blocks, one launch per block diagonal",
-                 {int_param("length", 1024, 16, 8192, "sequence length (multiple of 16)").with_small(96),
-                  int_param("penalty", 10, 0, 1000, "gap penalty")});
+                 {int_param(STROBE_FIELD(NeedlemanWunschParams, length), 1024, 16, 8192, "sequence length (multiple of 16)").with_small(96),
+                  int_param(STROBE_FIELD(NeedlemanWunschParams, penalty), 10, 0, 1000, "gap penalty")});
 
 }  // namespace strobe::workloads

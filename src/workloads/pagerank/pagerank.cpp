@@ -10,11 +10,16 @@
 namespace strobe::workloads {
 namespace {
 
+/// pagerank's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct PageRankParams {
+  int64_t vertices = 0, degree = 0, iterations = 0;
+};
+
 /// PageRank on a power-law graph: per iteration, a contribution kernel and a gather over in-edges.
 class PageRank : public Benchmark {
  public:
-  explicit PageRank(const Params& p)
-      : n_(uint32_t(p.i("vertices"))), degree_(uint32_t(p.i("degree"))), iters_(uint32_t(p.i("iterations"))) {}
+  explicit PageRank(const PageRankParams& p)
+      : n_(uint32_t(p.vertices)), degree_(uint32_t(p.degree)), iters_(uint32_t(p.iterations)) {}
 
   void setup(Context& ctx) override {
     Csr g = make_graph(n_, n_, degree_, true, 20);
@@ -63,8 +68,8 @@ class PageRank : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(PageRank, "pagerank", "Iterative PageRank (pull) on a power-law graph, two launches per iteration",
-                 {int_param("vertices", 1 << 16, 2, 1 << 24, "vertices").with_small(2000),
-                  int_param("degree", 8, 1, 256, "average out-degree").with_small(4),
-                  int_param("iterations", 10, 1, 1000, "iterations").with_small(3)});
+                 {int_param(STROBE_FIELD(PageRankParams, vertices), 1 << 16, 2, 1 << 24, "vertices").with_small(2000),
+                  int_param(STROBE_FIELD(PageRankParams, degree), 8, 1, 256, "average out-degree").with_small(4),
+                  int_param(STROBE_FIELD(PageRankParams, iterations), 10, 1, 1000, "iterations").with_small(3)});
 
 }  // namespace strobe::workloads

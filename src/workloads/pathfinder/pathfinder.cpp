@@ -10,10 +10,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// pathfinder's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct PathFinderParams {
+  int64_t rows = 0, cols = 0;
+};
+
 /// Rodinia pathfinder: many short, dependent, memory-bound launches.
 class PathFinder : public Benchmark {
  public:
-  explicit PathFinder(const Params& p) : rows_(uint32_t(p.i("rows"))), cols_(uint32_t(p.i("cols"))) {}
+  explicit PathFinder(const PathFinderParams& p) : rows_(uint32_t(p.rows)), cols_(uint32_t(p.cols)) {}
 
   void setup(Context& ctx) override {
     Rng rng(30);
@@ -55,7 +60,7 @@ class PathFinder : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(PathFinder, "pathfinder", "Rodinia pathfinder: grid dynamic programming, one launch per row",
-                 {int_param("rows", 100, 2, 100000, "rows (launches + 1)").with_small(20),
-                  int_param("cols", 1 << 16, 1, 1 << 24, "columns").with_small(1000)});
+                 {int_param(STROBE_FIELD(PathFinderParams, rows), 100, 2, 100000, "rows (launches + 1)").with_small(20),
+                  int_param(STROBE_FIELD(PathFinderParams, cols), 1 << 16, 1, 1 << 24, "columns").with_small(1000)});
 
 }  // namespace strobe::workloads

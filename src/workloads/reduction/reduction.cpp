@@ -10,10 +10,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// reduction's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct ReductionParams {
+  int64_t n = 0, groups = 0;
+};
+
 /// Sum reduction: grid-stride accumulation, LDS tree, then atomics across groups.
 class Reduction : public Benchmark {
  public:
-  explicit Reduction(const Params& p) : n_(uint32_t(p.i("n"))), groups_(uint32_t(p.i("groups"))) {}
+  explicit Reduction(const ReductionParams& p) : n_(uint32_t(p.n)), groups_(uint32_t(p.groups)) {}
 
   void setup(Context& ctx) override {
     Rng rng(11);
@@ -45,7 +50,7 @@ class Reduction : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Reduction, "reduction", "Integer sum: grid-stride loads, LDS tree per group, then global atomics",
-                 {int_param("n", 1 << 20, 1, 1 << 28, "elements").with_small(10000),
-                  int_param("groups", 64, 1, 65536, "work-groups of 256").with_small(4)});
+                 {int_param(STROBE_FIELD(ReductionParams, n), 1 << 20, 1, 1 << 28, "elements").with_small(10000),
+                  int_param(STROBE_FIELD(ReductionParams, groups), 64, 1, 65536, "work-groups of 256").with_small(4)});
 
 }  // namespace strobe::workloads

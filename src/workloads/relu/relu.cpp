@@ -10,10 +10,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// relu's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct ReluParams {
+  int64_t n = 0;
+};
+
 /// Element-wise ReLU: a purely memory-bound single kernel.
 class Relu : public Benchmark {
  public:
-  explicit Relu(const Params& p) : n_(uint32_t(p.i("n"))) {}
+  explicit Relu(const ReluParams& p) : n_(uint32_t(p.n)) {}
 
   void setup(Context& ctx) override {
     Rng rng(2);
@@ -44,6 +49,6 @@ class Relu : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Relu, "relu", "Element-wise ReLU y = max(x, 0) (memory-bound)",
-                 {int_param("n", 1 << 20, 1, 1 << 28, "elements").with_small(5000)});
+                 {int_param(STROBE_FIELD(ReluParams, n), 1 << 20, 1, 1 << 28, "elements").with_small(5000)});
 
 }  // namespace strobe::workloads

@@ -9,7 +9,7 @@ namespace {
 /// ResNet-101: 3, 4, 23, 3 blocks per stage.
 class ResNet101 : public dnn::ResNet {
  public:
-  explicit ResNet101(const Params& p) : ResNet(p, {"resnet101", dnn::ResBlock::Bottleneck, {3, 4, 23, 3}, 29}) {}
+  explicit ResNet101(const dnn::NetParams& p) : ResNet(p, {"resnet101", dnn::ResBlock::Bottleneck, {3, 4, 23, 3}, 29}) {}
 };
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace {
 /// ResNet-152: 3, 8, 36, 3 blocks per stage.
 class ResNet152 : public dnn::ResNet {
  public:
-  explicit ResNet152(const Params& p) : ResNet(p, {"resnet152", dnn::ResBlock::Bottleneck, {3, 8, 36, 3}, 30}) {}
+  explicit ResNet152(const dnn::NetParams& p) : ResNet(p, {"resnet152", dnn::ResBlock::Bottleneck, {3, 8, 36, 3}, 30}) {}
 };
 
 }  // namespace

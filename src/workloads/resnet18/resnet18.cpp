@@ -8,7 +8,7 @@ namespace {
 /// ResNet-18: 2, 2, 2, 2 blocks per stage.
 class ResNet18 : public dnn::ResNet {
  public:
-  explicit ResNet18(const Params& p) : ResNet(p, {"resnet18", dnn::ResBlock::Basic, {2, 2, 2, 2}, 26}) {}
+  explicit ResNet18(const dnn::NetParams& p) : ResNet(p, {"resnet18", dnn::ResBlock::Basic, {2, 2, 2, 2}, 26}) {}
 };
 
 }  // namespace

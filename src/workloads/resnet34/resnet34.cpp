@@ -8,7 +8,7 @@ namespace {
 /// ResNet-34: 3, 4, 6, 3 blocks per stage.
 class ResNet34 : public dnn::ResNet {
  public:
-  explicit ResNet34(const Params& p) : ResNet(p, {"resnet34", dnn::ResBlock::Basic, {3, 4, 6, 3}, 27}) {}
+  explicit ResNet34(const dnn::NetParams& p) : ResNet(p, {"resnet34", dnn::ResBlock::Basic, {3, 4, 6, 3}, 27}) {}
 };
 
 }  // namespace

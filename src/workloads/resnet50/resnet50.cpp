@@ -9,7 +9,7 @@ namespace {
 /// ResNet-50: 3, 4, 6, 3 blocks per stage.
 class ResNet50 : public dnn::ResNet {
  public:
-  explicit ResNet50(const Params& p) : ResNet(p, {"resnet50", dnn::ResBlock::Bottleneck, {3, 4, 6, 3}, 28}) {}
+  explicit ResNet50(const dnn::NetParams& p) : ResNet(p, {"resnet50", dnn::ResBlock::Bottleneck, {3, 4, 6, 3}, 28}) {}
 };
 
 }  // namespace

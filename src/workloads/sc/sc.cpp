@@ -9,11 +9,16 @@
 namespace strobe::workloads {
 namespace {
 
+/// sc's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct SimpleConvolutionParams {
+  int64_t width = 0, height = 0, mask = 0;
+};
+
 /// 2D convolution, zero outside the image; one work-item per output pixel.
 class SimpleConvolution : public Benchmark {
  public:
-  explicit SimpleConvolution(const Params& p)
-      : w_(uint32_t(p.i("width"))), h_(uint32_t(p.i("height"))), m_(uint32_t(p.i("mask"))) {
+  explicit SimpleConvolution(const SimpleConvolutionParams& p)
+      : w_(uint32_t(p.width)), h_(uint32_t(p.height)), m_(uint32_t(p.mask)) {
     if (m_ % 2 == 0) throw InputError(fmt::format("sc: mask={} must be odd", m_));
   }
 
@@ -60,8 +65,8 @@ class SimpleConvolution : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(SimpleConvolution, "sc", "2D convolution of an image with a square mask (APP SDK SimpleConvolution)",
-                 {int_param("width", 512, 1, 16384, "image width").with_small(67),
-                  int_param("height", 512, 1, 16384, "image height").with_small(45),
-                  int_param("mask", 5, 1, 31, "mask width and height (odd)")});
+                 {int_param(STROBE_FIELD(SimpleConvolutionParams, width), 512, 1, 16384, "image width").with_small(67),
+                  int_param(STROBE_FIELD(SimpleConvolutionParams, height), 512, 1, 16384, "image height").with_small(45),
+                  int_param(STROBE_FIELD(SimpleConvolutionParams, mask), 5, 1, 31, "mask width and height (odd)")});
 
 }  // namespace strobe::workloads

@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// scan's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct ScanParams {
+  int64_t n = 0;
+};
+
 /// Multi-level scan (SHOC Scan): 2 launches per level plus one for the top level.
 class Scan : public Benchmark {
  public:
-  explicit Scan(const Params& p) : n_(uint32_t(p.i("n"))) {}
+  explicit Scan(const ScanParams& p) : n_(uint32_t(p.n)) {}
 
   void setup(Context& ctx) override {
     Rng rng(28);
@@ -65,6 +70,6 @@ class Scan : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Scan, "scan", "Exclusive prefix sum: LDS block scans and a recursive block-sum hierarchy (SHOC Scan)",
-                 {int_param("n", 1 << 20, 1, 1 << 28, "elements").with_small(70000)});
+                 {int_param(STROBE_FIELD(ScanParams, n), 1 << 20, 1, 1 << 28, "elements").with_small(70000)});
 
 }  // namespace strobe::workloads

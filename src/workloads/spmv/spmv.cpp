@@ -11,12 +11,17 @@
 namespace strobe::workloads {
 namespace {
 
+/// spmv's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct SpmvParams {
+  int64_t rows = 0, degree = 0, uniform = 0, vector = 0;
+};
+
 /// Scalar CSR SpMV: with power-law rows, work per work-item varies by orders of magnitude.
 class Spmv : public Benchmark {
  public:
-  explicit Spmv(const Params& p)
-      : rows_(uint32_t(p.i("rows"))), degree_(uint32_t(p.i("degree"))), uniform_(p.i("uniform") != 0),
-        vector_(p.i("vector") != 0) {}
+  explicit Spmv(const SpmvParams& p)
+      : rows_(uint32_t(p.rows)), degree_(uint32_t(p.degree)), uniform_(p.uniform != 0),
+        vector_(p.vector != 0) {}
 
   void setup(Context& ctx) override {
     a_ = make_graph(rows_, rows_, degree_, !uniform_, 15);
@@ -69,9 +74,9 @@ class Spmv : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Spmv, "spmv", "CSR sparse matrix-vector product, power-law row lengths (scalar kernel)",
-                 {int_param("rows", 1 << 16, 1, 1 << 24, "rows and columns").with_small(2000),
-                  int_param("degree", 16, 1, 1024, "average non-zeros per row").with_small(8),
-                  int_param("uniform", 0, 0, 1, "1: uniform row lengths instead of power-law"),
-                  int_param("vector", 0, 0, 1, "1: one wavefront per row (vector CSR) instead of one work-item")});
+                 {int_param(STROBE_FIELD(SpmvParams, rows), 1 << 16, 1, 1 << 24, "rows and columns").with_small(2000),
+                  int_param(STROBE_FIELD(SpmvParams, degree), 16, 1, 1024, "average non-zeros per row").with_small(8),
+                  int_param(STROBE_FIELD(SpmvParams, uniform), 0, 0, 1, "1: uniform row lengths instead of power-law"),
+                  int_param(STROBE_FIELD(SpmvParams, vector), 0, 0, 1, "1: one wavefront per row (vector CSR) instead of one work-item")});
 
 }  // namespace strobe::workloads

@@ -12,12 +12,17 @@
 namespace strobe::workloads {
 namespace {
 
+/// srad's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct SradParams {
+  int64_t rows = 0, cols = 0, iterations = 0;
+};
+
 /// SRAD: the host computes the region-of-interest statistic q0^2 from the image each iteration
 /// (as Rodinia's srad_v2 does), the device the coefficients and the update.
 class Srad : public Benchmark {
  public:
-  explicit Srad(const Params& p)
-      : rows_(uint32_t(p.i("rows"))), cols_(uint32_t(p.i("cols"))), iters_(uint32_t(p.i("iterations"))) {
+  explicit Srad(const SradParams& p)
+      : rows_(uint32_t(p.rows)), cols_(uint32_t(p.cols)), iters_(uint32_t(p.iterations)) {
     // One pixel has no variance: q0^2 = 0 and the coefficient is 0/0.
     if (uint64_t(rows_) * cols_ < 2) throw InputError("srad: the image needs at least 2 pixels");
   }
@@ -99,8 +104,8 @@ class Srad : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Srad, "srad", "Rodinia SRAD v2 speckle-reducing diffusion, two launches per iteration",
-                 {int_param("rows", 512, 1, 8192, "image rows").with_small(37),
-                  int_param("cols", 512, 1, 8192, "image columns").with_small(41),
-                  int_param("iterations", 4, 1, 1000, "iterations").with_small(2)});
+                 {int_param(STROBE_FIELD(SradParams, rows), 512, 1, 8192, "image rows").with_small(37),
+                  int_param(STROBE_FIELD(SradParams, cols), 512, 1, 8192, "image columns").with_small(41),
+                  int_param(STROBE_FIELD(SradParams, iterations), 4, 1, 1000, "iterations").with_small(2)});
 
 }  // namespace strobe::workloads

@@ -12,13 +12,18 @@
 namespace strobe::workloads {
 namespace {
 
+/// sssp's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct SsspParams {
+  int64_t vertices = 0, degree = 0, uniform = 0;
+};
+
 constexpr uint32_t kInf = 0xffffffffu;
 
 /// Data-driven Bellman-Ford with atomic_min; rounds continue until no distance changes.
 class Sssp : public Benchmark {
  public:
-  explicit Sssp(const Params& p)
-      : n_(uint32_t(p.i("vertices"))), degree_(uint32_t(p.i("degree"))), uniform_(p.i("uniform") != 0) {}
+  explicit Sssp(const SsspParams& p)
+      : n_(uint32_t(p.vertices)), degree_(uint32_t(p.degree)), uniform_(p.uniform != 0) {}
 
   void setup(Context& ctx) override {
     g_ = make_graph(n_, n_, degree_, !uniform_, 18);
@@ -70,8 +75,8 @@ class Sssp : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Sssp, "sssp", "Single-source shortest paths: active-set Bellman-Ford with atomic_min",
-                 {int_param("vertices", 1 << 16, 2, 1 << 24, "vertices").with_small(2000),
-                  int_param("degree", 8, 1, 256, "average out-degree").with_small(4),
-                  int_param("uniform", 0, 0, 1, "1: uniform out-degrees instead of power-law")});
+                 {int_param(STROBE_FIELD(SsspParams, vertices), 1 << 16, 2, 1 << 24, "vertices").with_small(2000),
+                  int_param(STROBE_FIELD(SsspParams, degree), 8, 1, 256, "average out-degree").with_small(4),
+                  int_param(STROBE_FIELD(SsspParams, uniform), 0, 0, 1, "1: uniform out-degrees instead of power-law")});
 
 }  // namespace strobe::workloads

@@ -10,11 +10,16 @@
 namespace strobe::workloads {
 namespace {
 
+/// stencil2d's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct Stencil2DParams {
+  int64_t width = 0, height = 0, iterations = 0;
+};
+
 /// 5-point Jacobi stencil (SHOC Stencil2D), one launch per iteration.
 class Stencil2D : public Benchmark {
  public:
-  explicit Stencil2D(const Params& p)
-      : w_(uint32_t(p.i("width"))), h_(uint32_t(p.i("height"))), iters_(uint32_t(p.i("iterations"))) {}
+  explicit Stencil2D(const Stencil2DParams& p)
+      : w_(uint32_t(p.width)), h_(uint32_t(p.height)), iters_(uint32_t(p.iterations)) {}
 
   void setup(Context& ctx) override {
     Rng rng(8);
@@ -61,8 +66,8 @@ class Stencil2D : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Stencil2D, "stencil2d", "5-point Jacobi stencil, one launch per sweep (SHOC Stencil2D)",
-                 {int_param("width", 512, 3, 16384, "grid columns").with_small(40),
-                  int_param("height", 512, 3, 16384, "grid rows").with_small(33),
-                  int_param("iterations", 8, 1, 10000, "sweeps (launches)").with_small(3)});
+                 {int_param(STROBE_FIELD(Stencil2DParams, width), 512, 3, 16384, "grid columns").with_small(40),
+                  int_param(STROBE_FIELD(Stencil2DParams, height), 512, 3, 16384, "grid rows").with_small(33),
+                  int_param(STROBE_FIELD(Stencil2DParams, iterations), 8, 1, 10000, "sweeps (launches)").with_small(3)});
 
 }  // namespace strobe::workloads

@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// transpose's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct TransposeParams {
+  int64_t width = 0, height = 0;
+};
+
 /// Matrix transpose: memory-bound, with LDS staging so reads and writes both coalesce.
 class Transpose : public Benchmark {
  public:
-  explicit Transpose(const Params& p) : w_(uint32_t(p.i("width"))), h_(uint32_t(p.i("height"))) {}
+  explicit Transpose(const TransposeParams& p) : w_(uint32_t(p.width)), h_(uint32_t(p.height)) {}
 
   void setup(Context& ctx) override {
     Rng rng(6);
@@ -44,7 +49,7 @@ class Transpose : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(Transpose, "transpose", "Matrix transpose through padded 16x16 LDS tiles",
-                 {int_param("width", 1024, 1, 16384, "input columns").with_small(70),
-                  int_param("height", 1024, 1, 16384, "input rows").with_small(45)});
+                 {int_param(STROBE_FIELD(TransposeParams, width), 1024, 1, 16384, "input columns").with_small(70),
+                  int_param(STROBE_FIELD(TransposeParams, height), 1024, 1, 16384, "input rows").with_small(45)});
 
 }  // namespace strobe::workloads

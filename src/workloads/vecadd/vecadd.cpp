@@ -9,10 +9,15 @@
 namespace strobe::workloads {
 namespace {
 
+/// vecadd's parameters, bound to their declarations in STROBE_BENCHMARK below.
+struct VecAddParams {
+  int64_t n = 0;
+};
+
 /// Vector addition: the simplest streaming kernel, a baseline for memory-bound behaviour.
 class VecAdd : public Benchmark {
  public:
-  explicit VecAdd(const Params& p) : n_(uint32_t(p.i("n"))) {}
+  explicit VecAdd(const VecAddParams& p) : n_(uint32_t(p.n)) {}
 
   void setup(Context& ctx) override {
     Rng rng(3);
@@ -43,6 +48,6 @@ class VecAdd : public Benchmark {
 }  // namespace
 
 STROBE_BENCHMARK(VecAdd, "vecadd", "Vector addition c = a + b (streaming baseline)",
-                 {int_param("n", 1 << 20, 1, 1 << 28, "elements").with_small(5000)});
+                 {int_param(STROBE_FIELD(VecAddParams, n), 1 << 20, 1, 1 << 28, "elements").with_small(5000)});
 
 }  // namespace strobe::workloads

@@ -8,7 +8,7 @@ namespace {
 /// VGG-16 (configuration D): 2, 2, 3, 3, 3 convolutions per block.
 class Vgg16 : public dnn::Vgg {
  public:
-  explicit Vgg16(const Params& p) : Vgg(p, {"vgg16", {2, 2, 3, 3, 3}, 25}) {}
+  explicit Vgg16(const dnn::NetParams& p) : Vgg(p, {"vgg16", {2, 2, 3, 3, 3}, 25}) {}
 };
 
 }  // namespace

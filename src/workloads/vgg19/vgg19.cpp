@@ -8,7 +8,7 @@ namespace {
 /// VGG-19 (configuration E): 2, 2, 4, 4, 4 convolutions per block.
 class Vgg19 : public dnn::Vgg {
  public:
-  explicit Vgg19(const Params& p) : Vgg(p, {"vgg19", {2, 2, 4, 4, 4}, 27}) {}
+  explicit Vgg19(const dnn::NetParams& p) : Vgg(p, {"vgg19", {2, 2, 4, 4, 4}, 27}) {}
 };
 
 }  // namespace

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "common/error.h"
 #include "timing/mem/replacement.h"
 
 namespace strobe::timing {
@@ -35,10 +34,15 @@ class TreePlru final : public ReplacementPolicy {
   uint32_t ways_, levels_;
   std::vector<uint8_t> bits_;  // per set: ways - 1 tree nodes (heap order), one byte spare
 };
-}  // namespace
-std::unique_ptr<ReplacementPolicy> make_tree_plru(const ReplacementGeometry& g) {
-  if (!std::has_single_bit(g.ways))
-    throw InputError(fmt::format("tree pseudo-LRU needs a power-of-two number of ways, not {}", g.ways));
-  return std::make_unique<TreePlru>(g);
+
+/// The tree needs a leaf per way: the one statement of this rule (config validation asks it too).
+std::string plru_geometry_error(uint32_t ways) {
+  if (std::has_single_bit(ways)) return {};
+  return fmt::format("tree pseudo-LRU needs a power-of-two number of ways, not {}", ways);
 }
+
+std::unique_ptr<ReplacementPolicy> make_tree_plru(const ReplacementGeometry& g) { return std::make_unique<TreePlru>(g); }
+}  // namespace
 }  // namespace strobe::timing
+
+STROBE_REPLACEMENT_POLICY("plru", strobe::timing::make_tree_plru, strobe::timing::plru_geometry_error);

@@ -7,6 +7,9 @@ class OldestFirst final : public IssuePolicy {
  public:
   int pick(uint64_t ready, const uint64_t* age) override { return oldest_in(ready, age); }
 };
-}  // namespace
+
 std::unique_ptr<IssuePolicy> make_oldest_first() { return std::make_unique<OldestFirst>(); }
+}  // namespace
 }  // namespace strobe::timing
+
+STROBE_ISSUE_POLICY("oldest", strobe::timing::make_oldest_first);

@@ -21,8 +21,11 @@ class FrFcfs final : public DramScheduler {
  private:
   uint32_t cap_;
 };
-}  // namespace
+
 std::unique_ptr<DramScheduler> make_dram_frfcfs(const DramSchedulerParams& p) {
   return std::make_unique<FrFcfs>(p.bypass_cap);
 }
+}  // namespace
 }  // namespace strobe::timing
+
+STROBE_DRAM_SCHEDULER("frfcfs", strobe::timing::make_dram_frfcfs);

@@ -15,6 +15,9 @@ class GreedyThenOldest final : public IssuePolicy {
  private:
   int last_ = -1;
 };
-}  // namespace
+
 std::unique_ptr<IssuePolicy> make_greedy_then_oldest() { return std::make_unique<GreedyThenOldest>(); }
+}  // namespace
 }  // namespace strobe::timing
+
+STROBE_ISSUE_POLICY("gto", strobe::timing::make_greedy_then_oldest);

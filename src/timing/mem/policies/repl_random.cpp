@@ -28,8 +28,11 @@ class RandomReplacement final : public ReplacementPolicy {
   uint32_t ways_;
   uint64_t state_;
 };
-}  // namespace
+
 std::unique_ptr<ReplacementPolicy> make_random_replacement(const ReplacementGeometry& g) {
   return std::make_unique<RandomReplacement>(g);
 }
+}  // namespace
 }  // namespace strobe::timing
+
+STROBE_REPLACEMENT_POLICY("random", strobe::timing::make_random_replacement);

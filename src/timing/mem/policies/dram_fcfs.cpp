@@ -9,6 +9,9 @@ class Fcfs final : public DramScheduler {
   uint32_t pick(std::span<const DramQueued>, uint64_t, uint64_t) const override { return 0; }
   bool before(const DramQueued& a, bool, const DramQueued& b, bool) const override { return a.seq < b.seq; }
 };
-}  // namespace
+
 std::unique_ptr<DramScheduler> make_dram_fcfs(const DramSchedulerParams&) { return std::make_unique<Fcfs>(); }
+}  // namespace
 }  // namespace strobe::timing
+
+STROBE_DRAM_SCHEDULER("fcfs", strobe::timing::make_dram_fcfs);

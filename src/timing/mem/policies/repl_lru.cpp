@@ -29,6 +29,9 @@ class Lru final : public ReplacementPolicy {
   uint32_t ways_;
   std::vector<uint8_t> rank_;  // ways <= 256 (params.def bounds)
 };
-}  // namespace
+
 std::unique_ptr<ReplacementPolicy> make_lru(const ReplacementGeometry& g) { return std::make_unique<Lru>(g); }
+}  // namespace
 }  // namespace strobe::timing
+
+STROBE_REPLACEMENT_POLICY("lru", strobe::timing::make_lru);

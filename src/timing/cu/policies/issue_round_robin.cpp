@@ -17,6 +17,9 @@ class RoundRobin final : public IssuePolicy {
  private:
   int last_ = -1;
 };
-}  // namespace
+
 std::unique_ptr<IssuePolicy> make_round_robin() { return std::make_unique<RoundRobin>(); }
+}  // namespace
 }  // namespace strobe::timing
+
+STROBE_ISSUE_POLICY("rr", strobe::timing::make_round_robin);
