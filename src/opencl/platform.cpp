@@ -10,7 +10,9 @@
 
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "experiment/run_spec.h"
 #include "opencl/api.h"
+#include "report/json.h"
 
 namespace strobe::opencl {
 
@@ -48,41 +50,41 @@ void write_report_at_exit() {
 }  // namespace
 
 Settings settings_from_env() {
-  Settings s;
-  if (auto v = env("STROBE_MODE"); !v.empty()) s.mode = v;
-  if (s.mode != "functional" && s.mode != "timing")
-    throw InputError(fmt::format("STROBE_MODE '{}': expected functional or timing", s.mode));
-  if (auto v = env("STROBE_ARCH"); !v.empty()) s.arch = v;
+  experiment::RunSpec spec;
+  spec.workload = experiment::Workload::Program;
+  // The environment states the mode outright (functional unless STROBE_MODE says otherwise), so
+  // a sampling method never implies timing here.
+  spec.mode_given = true;
+  if (auto v = env("STROBE_MODE"); !v.empty()) spec.mode = v;
+  if (auto v = env("STROBE_ARCH"); !v.empty()) spec.arch = v;
   std::string sets = env("STROBE_SET");
   size_t start = 0;
   for (size_t i = 0; i <= sets.size(); ++i) {
     if (i == sets.size() || sets[i] == '\n' || sets[i] == ';') {
       std::string item = trim(std::string_view(sets).substr(start, i - start));
-      if (!item.empty()) s.sets.push_back(item);
+      if (!item.empty()) spec.sets.push_back(item);
       start = i + 1;
     }
   }
-  if (auto v = env("STROBE_SAMPLING"); !v.empty()) s.sampling = v;
+  if (auto v = env("STROBE_SAMPLING"); !v.empty()) spec.sampling = v;
+  if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) spec.memory_check = v;
+  experiment::ValidatedRun v = experiment::validate(spec, experiment::Spelling::Environment);
+  Settings s;
+  s.mode = v.spec.mode;
+  s.arch = v.spec.arch;
+  s.sets = v.spec.sets;
+  s.sampling = v.spec.sampling;
   s.json = env("STROBE_JSON");
-  if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) s.memory_check = emu::parse_memory_check(v);
-  if (!s.sets.empty() && s.mode != "timing")
-    throw InputError("STROBE_SET configures the timing model; it needs STROBE_MODE=timing");
-  if (s.sampling != "none") {
-    if (s.mode != "timing")
-      throw InputError(fmt::format("STROBE_SAMPLING={} estimates detailed timing; it needs STROBE_MODE=timing", s.sampling));
-  }
+  s.memory_check = v.memory_check;
+  s.config = std::move(v.gpu);
   return s;
 }
 
 Platform* Platform::instance() {
   static Platform* p = []() -> Platform* {
     try {
-      Settings s = settings_from_env();
-      timing::GpuConfig cfg = timing::load_config(s.arch);
-      for (const auto& kv : s.sets) timing::apply_override(cfg, kv);
-      timing::validate(cfg);
       // Never destroyed: the host program may call the API from its own exit handlers.
-      auto* platform = new Platform(std::move(s), std::move(cfg));
+      auto* platform = new Platform(settings_from_env());
       if (!platform->settings_.json.empty()) std::atexit(write_report_at_exit);
       return platform;
     } catch (const std::exception& e) {
@@ -93,18 +95,14 @@ Platform* Platform::instance() {
   return p;
 }
 
-Platform::Platform(Settings s, timing::GpuConfig cfg)
-    : settings_(std::move(s)), config_(std::move(cfg)), device_(std::make_unique<runtime::Device>()),
+Platform::Platform(Settings s)
+    : settings_(std::move(s)), config_(settings_.config), device_(std::make_unique<runtime::Device>()),
       t0_(std::chrono::steady_clock::now()) {
   device_->set_memory_check(settings_.memory_check);
   if (timing_mode()) device_->enable_timing(config_);
   if (settings_.sampling != "none") {
-    // A program runs once, so only single-pass methods (no profiling pass) can sample it.
+    // settings_from_env() admitted only single-pass methods: a program runs once.
     method_ = sampling::make_method(settings_.sampling, config_, {}, false);
-    if (method_->passes() != 1)
-      throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload, and a "
-                                            "program runs once",
-                                            settings_.sampling, method_->passes()));
     device_->set_dispatch_runner(&method_->runner(0));
   }
   register_object(&platform_);
@@ -122,7 +120,7 @@ uint64_t Platform::now_ns() const {
   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());
 }
 
-void Platform::record_launch(runtime::LaunchRecord rec) {
+void Platform::record_launch(report::LaunchRecord rec) {
   if (rec.result.timing) sim_ns_ += uint64_t(rec.result.timing->sim_seconds * 1e9 + 0.5);
   launches_.push_back(std::move(rec));
 }
@@ -131,7 +129,7 @@ void Platform::write_report() {
   if (settings_.json.empty()) return;
   try {
     std::lock_guard lock(device_mu_);
-    runtime::RunReport rep;
+    report::RunReport rep;
     std::vector<std::string> argv = command_line();
     std::string name = argv.empty() ? "opencl" : argv[0];
     if (auto slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
@@ -142,8 +140,8 @@ void Platform::write_report() {
     rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     rep.params = {{"argv", argv}};
     rep.launches = launches_;
-    runtime::attach_timing(rep, *device_);
-    write_file_atomic(settings_.json, runtime::to_json(rep).dump(2) + "\n");
+    report::attach_timing(rep, *device_);
+    write_file_atomic(settings_.json, report::to_json(rep).dump(2) + "\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "strobe: error: cannot write the report: %s\n", e.what());
   }

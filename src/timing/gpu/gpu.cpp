@@ -237,42 +237,6 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   return lt;
 }
 
-nlohmann::json summarize(const StatsSnapshot& s, uint64_t cycles) {
-  nlohmann::json j;
-  nlohmann::json cpi = nlohmann::json::object();
-  uint64_t cpi_total = 0;
-  for (size_t r = 0; r < size_t(CpiReason::COUNT); ++r)
-    cpi_total += s.sum("cu.", std::string(".cpi.") + cpi_name(CpiReason(r)));
-  for (size_t r = 0; r < size_t(CpiReason::COUNT); ++r) {
-    const uint64_t v = s.sum("cu.", std::string(".cpi.") + cpi_name(CpiReason(r)));
-    cpi[cpi_name(CpiReason(r))] = {{"cycles", v}, {"fraction", cpi_total ? double(v) / double(cpi_total) : 0.0}};
-  }
-  j["cpi_stack"] = cpi;
-  nlohmann::json units = nlohmann::json::object();
-  for (const char* u : {"valu", "scalar", "vmem", "lds", "branch"})
-    units[u] = {{"busy_cycles", s.sum("cu.", std::string(".busy.") + u)},
-                {"instructions", s.sum("cu.", std::string(".issued.") + u)}};
-  units["internal"] = {{"instructions", s.sum("cu.", ".issued.internal")}};
-  j["units"] = units;
-  nlohmann::json caches = nlohmann::json::object();
-  for (const char* c : {"l1v", "scache", "l1i", "l2"}) {
-    nlohmann::json e;
-    for (const char* k : {"reads", "read_hits", "read_misses", "mshr_merges", "mshr_full", "writes", "write_hits",
-                          "write_misses", "atomics", "writebacks", "evictions"})
-      e[k] = s.sum(std::string(c) + ".", std::string(".") + k);
-    const uint64_t reads = e["reads"];
-    e["read_hit_rate"] = reads ? double(uint64_t(e["read_hits"])) / double(reads) : 0.0;
-    caches[c] = e;
-  }
-  j["caches"] = caches;
-  nlohmann::json dram;
-  for (const char* k : {"reads", "writes", "bytes", "row_hits", "row_misses", "row_conflicts", "queue_cycles"})
-    dram[k] = s.get(std::string("dram.") + k);
-  dram["bandwidth_bytes_per_cycle"] = cycles ? double(s.get("dram.bytes")) / double(cycles) : 0.0;
-  j["dram"] = dram;
-  return j;
-}
-
 void LaunchTiming::set_totals(uint64_t c, uint64_t wave_insts, uint64_t thread_insts, double clock_mhz) {
   cycles = c;
   sim_seconds = double(cycles) / (clock_mhz * 1e6);
@@ -289,24 +253,6 @@ LaunchTiming predicted_launch_timing(std::string kernel, uint64_t cycles, uint64
   lt.functional = functional;
   lt.set_totals(cycles, wave_instructions, thread_instructions, clock_mhz);
   return lt;
-}
-
-nlohmann::json LaunchTiming::to_json() const {
-  nlohmann::json j = summarize(stats, cycles);
-  j["kernel"] = kernel;
-  j["cycles"] = cycles;
-  j["sim_seconds"] = sim_seconds;
-  j["wave_instructions"] = wave_instructions;
-  j["thread_instructions"] = thread_instructions;
-  j["ipc"] = ipc;
-  j["occupancy"] = {{"waves_per_simd", occupancy.waves_per_simd},
-                    {"workgroups_per_cu", occupancy.workgroups_per_cu},
-                    {"waves_per_cu", occupancy.waves_per_cu},
-                    {"limiter", occupancy.limiter},
-                    {"peak_waves_per_cu", peak_waves_per_cu}};
-  j["ipc_trace"] = {{"interval_cycles", ipc_trace_interval}, {"ipc", ipc_trace}};
-  j["counters"] = stats.to_json();
-  return j;
 }
 
 }  // namespace strobe::timing

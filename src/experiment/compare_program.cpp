@@ -1,6 +1,6 @@
 // Comparing sampling methods on an OpenCL host program (see compare_program.h): every run is a
 // separate process under the strobe platform, and the runs are matched through their reports.
-#include "cli/compare_program.h"
+#include "experiment/compare_program.h"
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -8,15 +8,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/compare_report.h"
-#include "cli/compare_run.h"
-#include "cli/gpu_config_options.h"
-#include "cli/run_program.h"
-#include "common/atomic_file.h"
+#include "experiment/compare.h"
+#include "experiment/program.h"
 #include "common/error.h"
 #include "sampling/eval/compare_stats.h"
 
-namespace strobe::cli {
+namespace strobe::experiment {
 
 namespace {
 
@@ -27,21 +24,22 @@ struct ProgramRun {
 };
 
 /// Runs the program with `sampling` ("none": full detail) and reads back its report.
-ProgramRun run_once(const ProgramCompareOptions& o, const std::string& sampling, const std::string& vendors,
-                    const std::string& json) {
-  ProgramRunOptions p;
-  p.command = o.command;
+ProgramRun run_once(const ValidatedCompare& c, const std::string& sampling, const std::string& json) {
+  RunSpec p;
+  p.workload = Workload::Program;
+  p.program = c.spec.run.program;
   p.mode = "timing";
-  p.arch = o.arch;
+  p.arch = c.spec.run.arch;
   p.sampling = sampling;
-  p.sets = o.sets;
+  p.sets = c.spec.run.sets;
+  const std::vector<std::string>& command = p.program;
   const std::string what = sampling == "none" ? "the full detailed run" : "the " + sampling + " run";
-  const int status = spawn_program(p, vendors, json, /*stdout_to_stderr=*/true);
-  if (status != 0) throw InputError(fmt::format("{}: exited with status {} in {}", o.command[0], status, what));
+  const int status = run_program(p, json, /*stdout_to_stderr=*/true);
+  if (status != 0) throw InputError(fmt::format("{}: exited with status {} in {}", command[0], status, what));
   std::ifstream in(json);
   if (!in)
     throw InputError(
-        fmt::format("{}: made no use of the strobe OpenCL platform (no report was written)", o.command[0]));
+        fmt::format("{}: made no use of the strobe OpenCL platform (no report was written)", command[0]));
   ProgramRun r;
   r.report = nlohmann::json::parse(in, nullptr, false);
   if (r.report.is_discarded() || !r.report.contains("kernels"))
@@ -106,76 +104,80 @@ void check_same_launches(const nlohmann::json& full, const nlohmann::json& other
                     full.size(), other.size(), other_run));
 }
 
-int compare_program(const ProgramCompareOptions& o) {
-  if (o.command.empty()) throw InputError("nothing to run after --");
-  const timing::GpuConfig cfg = resolve_gpu_config(o.arch, o.sets);
-  for (const auto& m : o.methods) check_program_method(m, cfg, "compare");
-  const std::string vendors = opencl_vendors_dir();
+report::RunComparison compare_program(const ValidatedCompare& c) {
+  const std::vector<std::string>& methods = c.methods;
+  const int repeat = c.spec.repeat;
   ScratchDir scratch;
 
-  std::vector<ProgramRun> full(o.repeat);
-  std::vector<std::vector<ProgramRun>> sampled(o.methods.size(), std::vector<ProgramRun>(o.repeat));
+  std::vector<ProgramRun> full(repeat);
+  std::vector<std::vector<ProgramRun>> sampled(methods.size(), std::vector<ProgramRun>(repeat));
   // Interleaved, as for benchmarks, so that drift in the machine's speed affects all alike.
-  for (int r = 0; r < o.repeat; ++r) {
-    full[r] = run_once(o, "none", vendors, fmt::format("{}/full-{}.json", scratch.path(), r));
+  for (int r = 0; r < repeat; ++r) {
+    full[r] = run_once(c, "none", fmt::format("{}/full-{}.json", scratch.path(), r));
     check_same_launches(full[0].report["kernels"], full[r].report["kernels"], fmt::format("full repeat {}", r + 1));
-    for (size_t m = 0; m < o.methods.size(); ++m) {
-      sampled[m][r] = run_once(o, o.methods[m], vendors, fmt::format("{}/{}-{}.json", scratch.path(), o.methods[m], r));
+    for (size_t m = 0; m < methods.size(); ++m) {
+      sampled[m][r] = run_once(c, methods[m], fmt::format("{}/{}-{}.json", scratch.path(), methods[m], r));
       check_same_launches(
           full[0].report["kernels"], sampled[m][r].report["kernels"],
-          fmt::format("the {} run{}", o.methods[m], o.repeat > 1 ? fmt::format(" (repeat {})", r + 1) : ""));
+          fmt::format("the {} run{}", methods[m], repeat > 1 ? fmt::format(" (repeat {})", r + 1) : ""));
     }
   }
 
   const nlohmann::json& fk = full.back().report["kernels"];
   std::vector<double> full_seconds;
   for (const auto& f : full) full_seconds.push_back(f.launch_seconds);
-  nlohmann::json jm = nlohmann::json::object();
-  for (size_t m = 0; m < o.methods.size(); ++m) {
+  report::RunComparison out;
+  for (size_t m = 0; m < methods.size(); ++m) {
     const nlohmann::json& sk = sampled[m].back().report["kernels"];
     std::vector<double> seconds, speedups;
-    for (int r = 0; r < o.repeat; ++r) {
+    for (int r = 0; r < repeat; ++r) {
       seconds.push_back(sampled[m][r].launch_seconds);
       speedups.push_back(seconds.back() > 0 ? full[r].launch_seconds / seconds.back() : 0.0);
     }
+    report::MethodComparison mc;
+    mc.name = methods[m];
     std::vector<std::string> levels;
-    nlohmann::json kernels = nlohmann::json::array();
     for (size_t i = 0; i < sk.size(); ++i) {
       levels.push_back(level_of(sk[i]));
-      kernels.push_back(launch_entry_json(i, sk[i].value("name", ""), cycles_of(fk[i]), cycles_of(sk[i]), levels.back(),
-                                          fk[i].value("wall_seconds", 0.0), sk[i].value("wall_seconds", 0.0)));
+      report::LaunchComparison lc;
+      lc.launch = i;
+      lc.name = sk[i].value("name", "");
+      lc.full_cycles = cycles_of(fk[i]);
+      lc.estimated_cycles = cycles_of(sk[i]);
+      lc.error_pct = sampling::error_pct(lc.estimated_cycles, lc.full_cycles);
+      lc.level = levels.back();
+      lc.full_wall_seconds = fk[i].value("wall_seconds", 0.0);
+      lc.sampled_wall_seconds = sk[i].value("wall_seconds", 0.0);
       if (sk[i].contains("sampling")) {
         const auto& s = sk[i]["sampling"];
-        kernels.back()["detailed_instructions"] = s["detailed_instructions"];
-        kernels.back()["predicted_instructions"] = s["predicted_instructions"];
-        kernels.back()["detail"] = s["detail"];
+        lc.has_sampling = true;
+        lc.detailed_instructions = s["detailed_instructions"];
+        lc.predicted_instructions = s["predicted_instructions"];
+        lc.detail = s["detail"];
       }
+      mc.launches.push_back(std::move(lc));
     }
-    const sampling::RunScore score{total(fk),
-                                   total(sk),
-                                   sampling::median(full_seconds),
-                                   sampling::median(seconds),
-                                   sampling::median(speedups),
-                                   sampling::is_fallback(levels)};
-    jm[o.methods[m]] = method_entry_json(score, speedups, levels, sampled[m].back().report.value("verified", false),
-                                         summary_of(sk), kernels);
+    const sampling::Spread sp = sampling::spread_of(speedups);
+    mc.full_cycles = total(fk);
+    mc.estimated_cycles = total(sk);
+    mc.error_pct = sampling::error_pct(mc.estimated_cycles, mc.full_cycles);
+    mc.full_wall_seconds = sampling::median(full_seconds);
+    mc.sampled_wall_seconds = sampling::median(seconds);
+    mc.speedup = {sp.median, sp.min, sp.max};
+    mc.speedups = speedups;
+    mc.levels = level_counts(levels);
+    mc.fallback = sampling::is_fallback(levels);
+    mc.verified = sampled[m].back().report.value("verified", false);
+    mc.sampling = summary_of(sk);
+    mc.detailed_share = mc.sampling["shares"]["detailed"].get<double>();
+    out.methods.push_back(std::move(mc));
   }
 
   // The full run's own report, as `strobe compare BENCH` gives the full benchmark run's.
-  nlohmann::json j = full.back().report;
-  j["sampling"] = fmt::format("{}", fmt::join(o.methods, ","));
-  j["methods"] = jm;
-  j["repeat"] = o.repeat;
-  if (o.json == "-") {
-    fmt::print("{}\n", j.dump(2));
-    return 0;
-  }
-  if (!o.json.empty()) write_file_atomic(o.json, j.dump(2) + "\n");
-  fmt::print("{}: full detailed simulation {} cycles in {:.3f} s ({} launch{}, median of {} run{})\n",
-             j.value("benchmark", o.command[0]), total(fk), sampling::median(full_seconds), fk.size(),
-             fk.size() == 1 ? "" : "es", o.repeat, o.repeat == 1 ? "" : "s");
-  fmt::print("{}", method_table_text(o.methods, jm));
-  return 0;
+  out.reference = full.back().report;
+  out.reference["sampling"] = fmt::format("{}", fmt::join(methods, ","));
+  out.repeat = repeat;
+  return out;
 }
 
-}  // namespace strobe::cli
+}  // namespace strobe::experiment

@@ -1,5 +1,6 @@
-// Runs a benchmark under a sampling method (every pass the method needs) and summarises how its
-// launches were handled; shared by `strobe run --sampling` and `strobe compare`.
+// The pass driver: runs a benchmark under a sampling method (every pass the method needs, a
+// profiling pass first where it has one) and summarises how its launches were handled; shared
+// by experiment::run and experiment::compare.
 #pragma once
 
 #include <functional>
@@ -11,7 +12,7 @@
 #include "sampling/method.h"
 #include "workloads/runner.h"
 
-namespace strobe::cli {
+namespace strobe::experiment {
 
 /// What a benchmark run under one method produced.
 struct SampledRun {
@@ -28,12 +29,9 @@ SampledRun run_sampled(const std::string& bench, const std::vector<std::string>&
                        const std::function<void(const workloads::LaunchStat&, size_t)>& on_launch,
                        emu::MemoryCheck memory_check = emu::MemoryCheck::Page);
 
-/// The registered methods' names, comma-separated (for help texts).
-std::string method_names();
-
 /// Totals over launches run by a method: wave instructions timed in detail, predicted and
 /// emulated only for analysis (plus `earlier_analysis` from earlier passes), their shares of the
 /// timed instructions, and how many launches each level handled.
 nlohmann::json sampling_summary(const std::vector<workloads::LaunchStat>& launches, uint64_t earlier_analysis = 0);
 
-}  // namespace strobe::cli
+}  // namespace strobe::experiment

@@ -1,5 +1,6 @@
-// The run report (DESIGN.md §5 JSON) every simulating front end emits: `strobe launch`,
-// `strobe run` and the OpenCL platform's exit report share this shape.
+// The report of one run (DESIGN.md §5): what `strobe launch`, `strobe run`, the reference of
+// `strobe compare` and the OpenCL platform's exit report all say about a run. This is data only;
+// report/json.h and report/text.h write it.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,13 +9,13 @@
 
 #include "runtime/device.h"
 
-namespace strobe::runtime {
+namespace strobe::report {
 
 /// One kernel launch in a report.
 struct LaunchRecord {
-  LaunchResult result;
-  Dim3 grid{1, 1, 1};
-  Dim3 local{1, 1, 1};
+  runtime::LaunchResult result;
+  runtime::Dim3 grid{1, 1, 1};
+  runtime::Dim3 local{1, 1, 1};
 };
 
 /// Everything a run reports.
@@ -36,9 +37,9 @@ struct RunReport {
 };
 
 /// Fills `config` and `timing_summary` from the device's timing model (no-op in functional mode).
-void attach_timing(RunReport& r, Device& dev);
+void attach_timing(RunReport& r, runtime::Device& dev);
 
-/// The report as DESIGN.md §5 JSON.
-nlohmann::json to_json(const RunReport& r);
+/// Fills `memory_digest` with the digest of the device's memory (16 hex digits).
+void attach_memory_digest(RunReport& r, runtime::Device& dev);
 
-}  // namespace strobe::runtime
+}  // namespace strobe::report

@@ -1,7 +1,7 @@
-// The pass driver behind `strobe run --sampling` and `strobe compare`.
-#include "cli/sampled_run.h"
+// The pass driver (see passes.h).
+#include "experiment/passes.h"
 
-namespace strobe::cli {
+namespace strobe::experiment {
 
 SampledRun run_sampled(const std::string& bench, const std::vector<std::string>& params, const timing::GpuConfig& cfg,
                        const std::string& method_name, sampling::SamplingMethod& method, bool verify,
@@ -40,12 +40,6 @@ SampledRun run_sampled(const std::string& bench, const std::vector<std::string>&
   return out;
 }
 
-std::string method_names() {
-  std::string out;
-  for (const auto& [name, info] : sampling::methods()) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
 nlohmann::json sampling_summary(const std::vector<workloads::LaunchStat>& launches, uint64_t earlier_analysis) {
   uint64_t detailed = 0, predicted = 0, functional = earlier_analysis;
   bool emulated = true;
@@ -67,4 +61,4 @@ nlohmann::json sampling_summary(const std::vector<workloads::LaunchStat>& launch
           {"emulated", emulated}};
 }
 
-}  // namespace strobe::cli
+}  // namespace strobe::experiment
