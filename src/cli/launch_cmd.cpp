@@ -11,8 +11,8 @@
 
 #include "cli/arg_spec.h"
 #include "cli/commands.h"
-#include "cli/gpu_config_options.h"
 #include "cli/report.h"
+#include "experiment/run_spec.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "runtime/device.h"
@@ -69,12 +69,10 @@ Materialised materialise(runtime::Device& dev, const ArgSpec& spec) {
 }
 
 int run_launch(const LaunchOptions& o) {
-  if (o.mode != "functional" && o.mode != "timing")
-    throw InputError(fmt::format("--mode '{}': expected functional or timing", o.mode));
-  if (!o.sets.empty() && o.mode != "timing")
-    throw InputError("--set configures the timing model; it needs --mode timing");
+  experiment::check_mode(o.mode);
+  experiment::require_timing_for_sets(o.sets, o.mode);
   // The configuration is resolved (and every --set checked) before anything runs.
-  timing::GpuConfig gpu_cfg = resolve_gpu_config(o.arch, o.sets);
+  timing::GpuConfig gpu_cfg = experiment::resolve_gpu_config(o.arch, o.sets);
 
   std::vector<ArgSpec> specs;
   for (const auto& s : o.args) specs.push_back(parse_arg_spec(s));
@@ -112,14 +110,14 @@ int run_launch(const LaunchOptions& o) {
     }
   }
 
-  RunReport rep;
+  report::RunReport rep;
   rep.benchmark = fmt::format("{}:{}", std::filesystem::path(o.file).filename().string(), o.kernel);
   rep.mode = o.mode;
   rep.arch = o.arch;
   rep.wall_seconds = wall;
   rep.launches.push_back({r, cfg.grid, cfg.local});
   rep.raw_counters = o.counters;
-  attach_timing(rep, dev);
+  report::attach_timing(rep, dev);
   emit_report(rep, o.json);
   return 0;
 }

@@ -1,38 +1,52 @@
-// Text rendering of run reports and where their JSON goes.
+// Where reports go (see report.h); their content comes from src/report.
 #include "cli/report.h"
 
+#include <fstream>
+
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "common/atomic_file.h"
+#include "report/json.h"
+#include "report/text.h"
 
 namespace strobe::cli {
 
-void emit_report(const RunReport& r, const std::string& json_target) {
+void emit_report(const report::RunReport& r, const std::string& json_target) {
   if (json_target == "-") {
-    fmt::print("{}\n", to_json(r).dump(2));
+    fmt::print("{}\n", report::to_json(r).dump(2));
     return;
   }
-  if (!json_target.empty()) write_file_atomic(json_target, to_json(r).dump(2) + "\n");
-  uint64_t wave = 0, cycles = 0;
-  double kernel_wall = 0, sim_seconds = 0;
-  for (const auto& l : r.launches) {
-    wave += l.result.stats.wave_instructions;
-    kernel_wall += l.result.wall_seconds;
-    std::string timing;
-    if (const auto& t = l.result.timing) {
-      cycles += t->cycles;
-      sim_seconds += t->sim_seconds;
-      timing = fmt::format("  {} cycles  IPC {:.2f}", t->cycles, t->ipc);
-    }
-    fmt::print("{:<24} grid {}x{}x{} local {}x{}x{}  {} waves  {} wave instructions{}\n", l.result.kernel, l.grid[0],
-               l.grid[1], l.grid[2], l.local[0], l.local[1], l.local[2], l.result.stats.wavefronts,
-               l.result.stats.wave_instructions, timing);
+  if (!json_target.empty()) write_file_atomic(json_target, report::to_json(r).dump(2) + "\n");
+  fmt::print("{}", report::run_text(r));
+}
+
+void summarize_program_report(const std::string& program, const std::string& mode, const std::string& json_path,
+                              const std::string& shown_path) {
+  std::ifstream in(json_path);
+  if (!in) {
+    fmt::print(stderr, "strobe: {} made no use of the strobe OpenCL platform (no report was written)\n", program);
+    return;
   }
-  if (cycles) fmt::print("simulated: {} cycles, {:.6f} ms\n", cycles, sim_seconds * 1e3);
-  double rate = kernel_wall > 0 ? double(wave) / kernel_wall : 0;
-  fmt::print("{}: {} mode, {} launch{}, {} wave instructions, {:.3f} s wall ({:.2f} M wave instructions/s)\n",
-             r.benchmark, r.mode, r.launches.size(), r.launches.size() == 1 ? "" : "es", wave, r.wall_seconds,
-             rate / 1e6);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded()) {
+    fmt::print(stderr, "strobe: the report {} is not valid JSON\n", json_path);
+    return;
+  }
+  const size_t launches = j.value("kernels", nlohmann::json::array()).size();
+  std::string line = fmt::format("strobe: {}: {} mode, {} kernel launch{}, {} wave instructions", j.value("benchmark", ""),
+                                 mode, launches, launches == 1 ? "" : "es", j.value("wave_instructions", uint64_t{0}));
+  if (j.contains("cycles"))
+    line += fmt::format(", {} cycles ({:.6f} ms simulated)", j["cycles"].get<uint64_t>(), j["sim_seconds"].get<double>() * 1e3);
+  if (!shown_path.empty()) line += "; report: " + shown_path;
+  fmt::print(stderr, "{}\n", line);
+}
+
+void write_output(const std::string& where, const std::string& content) {
+  if (where == "-")
+    fmt::print("{}", content);
+  else
+    write_file_atomic(where, content);
 }
 
 }  // namespace strobe::cli

@@ -1,20 +1,23 @@
-// The run report every command emits: DESIGN.md §5 JSON (runtime/run_report.h, shared with the
-// OpenCL platform), or a short human summary.
+// Where a run's report goes: its JSON (report/json.h) to a file or stdout, and the text view
+// (report/text.h) on stdout unless the JSON went there.
 #pragma once
 
 #include <string>
 
-#include "runtime/run_report.h"
+#include "report/run_report.h"
 
 namespace strobe::cli {
 
-using runtime::attach_timing;
-using runtime::LaunchRecord;
-using runtime::RunReport;
-using runtime::to_json;
-
 /// Writes the report: JSON to `json_target` ("-" = stdout, a path = atomic file write), and a
 /// human summary on stdout unless the JSON went there.
-void emit_report(const RunReport& r, const std::string& json_target);
+void emit_report(const report::RunReport& r, const std::string& json_target);
+
+/// One line on stderr about the report an OpenCL program's platform wrote to `json_path`
+/// (naming `shown_path` when not empty), or why there is none.
+void summarize_program_report(const std::string& program, const std::string& mode, const std::string& json_path,
+                              const std::string& shown_path);
+
+/// Writes `content` to `where`: "-" for stdout, else a file replaced atomically.
+void write_output(const std::string& where, const std::string& content);
 
 }  // namespace strobe::cli

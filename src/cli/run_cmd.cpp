@@ -1,9 +1,13 @@
 // `strobe run BENCH`: run a registered benchmark, optionally verify it, and report (DESIGN.md §5).
 // `strobe run [options] -- PROGRAM [ARGS...]`: run an OpenCL host program on the simulator.
+// Options become an experiment::RunSpec; the experiment layer validates and runs it.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,23 +16,22 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
-#include "cli/gpu_config_options.h"
 #include "cli/report.h"
-#include "cli/run_program.h"
-#include "cli/sampled_run.h"
-#include "common/error.h"
-#include "workloads/runner.h"
+#include "cli/spec_options.h"
+#include "experiment/program.h"
+#include "experiment/run.h"
 
 namespace strobe::cli {
 
 namespace {
 
+namespace fs = std::filesystem;
+
+/// `strobe run`'s options: the spec, and what only concerns output.
 struct RunOptions {
-  std::string bench;
-  std::vector<std::string> params, sets, sampling_sets;
-  std::string mode = "functional", arch = "r9nano", sampling = "none", json, memory_check = "page";
-  bool verify = false, progress = false, corrupt = false, counters = false, skip_functional = false, digest = false;
-  bool mode_given = false;
+  experiment::RunSpec spec;
+  std::string json;
+  bool progress = false, counters = false, digest = false;
 };
 
 /// A one-line progress display on stderr, redrawn at most ten times a second.
@@ -55,98 +58,59 @@ class Progress {
   bool drawn_ = false;
 };
 
-int run_run(RunOptions o) {
-  if (o.mode != "functional" && o.mode != "timing")
-    throw InputError(fmt::format("--mode '{}': expected functional or timing", o.mode));
-  const bool sampled = o.sampling != "none";
-  // A sampling method estimates detailed timing, so it implies the timing model.
-  if (sampled && o.mode_given && o.mode != "timing")
-    throw InputError(fmt::format("--sampling {} estimates detailed timing; it needs --mode timing", o.sampling));
-  if (sampled) o.mode = "timing";
-  // The configuration is resolved (arch and every --set checked) before anything runs.
-  timing::GpuConfig gpu_cfg = resolve_gpu_config(o.arch, o.sets);
-  const emu::MemoryCheck memory_check = emu::parse_memory_check(o.memory_check);
-  // Fail loudly rather than silently running something other than what was asked for.
-  if (!o.sets.empty() && o.mode != "timing")
-    throw InputError("--set configures the timing model; it needs --mode timing");
-  if (!sampled && (!o.sampling_sets.empty() || o.skip_functional))
-    throw InputError("--sampling-set and --sampling-skip-functional need --sampling METHOD");
-  std::unique_ptr<sampling::SamplingMethod> method;
-  if (sampled) {
-    sampling::check_sampling_sets({o.sampling}, o.sampling_sets);
-    method = sampling::make_method(o.sampling, gpu_cfg, o.sampling_sets, o.skip_functional);
-    if (o.skip_functional && o.verify)
-      throw InputError("--verify: with --sampling-skip-functional predicted work is not emulated, so the results "
-                       "cannot be verified");
-  }
-
-  workloads::RunRequest req;
-  req.benchmark = o.bench;
-  req.params = o.params;
-  req.verify = o.verify;
-  req.corrupt_for_test = o.corrupt;
-  req.memory_check = memory_check;
-  if (o.mode == "timing") req.prepare_device = [&gpu_cfg](runtime::Device& dev) { dev.enable_timing(gpu_cfg); };
+int run_benchmark(RunOptions o) {
+  experiment::ValidatedRun v = experiment::validate(std::move(o.spec));
   std::unique_ptr<Progress> progress;
+  experiment::LaunchCallback on_launch;
   if (o.progress || ::isatty(STDERR_FILENO)) {
-    progress = std::make_unique<Progress>(o.bench);
-    req.on_launch = [p = progress.get()](const workloads::LaunchStat& s, size_t expected) { p->update(s, expected); };
+    progress = std::make_unique<Progress>(v.spec.benchmark);
+    on_launch = [p = progress.get()](const workloads::LaunchStat& s, size_t expected) { p->update(s, expected); };
   }
-  workloads::RunOutcome out;
-  SampledRun sr;
-  if (method) {
-    sr = run_sampled(o.bench, o.params, gpu_cfg, o.sampling, *method, o.verify, req.on_launch, memory_check);
-    out = std::move(sr.outcome);
-    out.run_seconds = sr.run_seconds;
-    out.wall_seconds = sr.wall_seconds;
-  } else {
-    out = workloads::run_benchmark(std::move(req));
-  }
+  experiment::RunResult r = experiment::run(v, on_launch);
   progress.reset();
-
-  RunReport rep;
-  rep.benchmark = out.benchmark;
-  rep.mode = o.mode;
-  rep.arch = o.arch;
-  rep.sampling = o.sampling;
-  rep.verified = out.verified;
-  rep.wall_seconds = out.wall_seconds;
-  rep.phase_seconds = {{"setup", out.setup_seconds}, {"run", out.run_seconds}, {"verify", out.verify_seconds}};
-  rep.params = out.params.to_json();
-  for (const auto& l : out.launches) {
-    LaunchRecord rec;
-    rec.result = l.result;
-    rec.grid = l.grid;
-    rec.local = l.local;
-    rep.launches.push_back(std::move(rec));
-  }
-  rep.raw_counters = o.counters;
-  if (method) rep.sampling_summary = sr.summary;
-  attach_timing(rep, out.context->device());
-  if (o.digest) rep.memory_digest = fmt::format("{:016x}", out.context->device().memory().digest());
-  emit_report(rep, o.json);
-  if (out.verified && o.json != "-") fmt::print("verification passed\n");
+  r.report.raw_counters = o.counters;
+  if (o.digest) report::attach_memory_digest(r.report, r.outcome.context->device());
+  emit_report(r.report, o.json);
+  if (r.outcome.verified && o.json != "-") fmt::print("verification passed\n");
   return 0;
+}
+
+/// Runs the program with the strobe OpenCL platform as the only one it can see, and prints a
+/// summary of the platform's report on stderr. Returns the program's exit status.
+int run_program(RunOptions o) {
+  const experiment::ValidatedRun v = experiment::validate(std::move(o.spec));
+  experiment::ScratchDir scratch;
+  const bool keep = !o.json.empty() && o.json != "-";
+  const std::string json = keep ? fs::absolute(o.json).string() : scratch.path() + "/report.json";
+  std::error_code ec;
+  if (keep) fs::remove(json, ec);  // a report left from an earlier run must not pass for this one
+
+  const int exit_status = experiment::run_program(v.spec, json);
+  if (o.json == "-") {
+    std::ifstream in(json);
+    if (in) std::cout << in.rdbuf();
+  }
+  summarize_program_report(v.spec.program[0], v.spec.mode, json, keep ? json : "");
+  return exit_status;
 }
 
 }  // namespace
 
 void add_run_command(CLI::App& app, Action& action, std::vector<std::string> program) {
   auto o = std::make_shared<RunOptions>();
+  experiment::RunSpec& s = o->spec;
   auto* cmd = app.add_subcommand("run", "Run a built-in benchmark (see `strobe list`), or -- PROGRAM [ARGS...]: "
                                         "an OpenCL or HIP host program on the simulated GPU");
-  cmd->add_option("benchmark", o->bench, "Benchmark name (omit with -- PROGRAM)");
-  cmd->add_option("--param", o->params, "Benchmark parameter NAME=VALUE (repeatable)");
-  cmd->add_option("--mode", o->mode, "functional or timing (default functional)");
-  cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
-  cmd->add_option("--set", o->sets, "Override a GPU configuration parameter KEY=VALUE (timing mode; repeatable)");
-  cmd->add_option("--sampling", o->sampling, "Sampling method: none (default), " + method_names());
-  cmd->add_option("--sampling-set", o->sampling_sets, "Override a sampling-method parameter KEY=VALUE (repeatable)");
-  cmd->add_flag("--sampling-skip-functional", o->skip_functional,
-                "Do not emulate predicted work at all (faster; the results are then unverifiable)");
-  cmd->add_flag("--verify", o->verify, "Check the results against the CPU reference (exit 1 on mismatch)");
-  cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
-  cmd->add_option("--memory-check", o->memory_check,
+  cmd->add_option("benchmark", s.benchmark, "Benchmark name (omit with -- PROGRAM)");
+  add_param_option(*cmd, s);
+  cmd->add_option("--mode", s.mode, "functional or timing (default functional)");
+  add_arch_option(*cmd, s);
+  add_set_option(*cmd, s, "Override a GPU configuration parameter KEY=VALUE (timing mode; repeatable)");
+  cmd->add_option("--sampling", s.sampling, "Sampling method: none (default), " + experiment::method_names());
+  add_method_options(*cmd, s);
+  add_verify_flag(*cmd, s, "Check the results against the CPU reference (exit 1 on mismatch)");
+  add_json_option(*cmd, o->json);
+  cmd->add_option("--memory-check", s.memory_check,
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
                   "warning) or strict (every such access is a fault)");
   cmd->add_flag("--digest", o->digest,
@@ -155,22 +119,23 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
-  cmd->add_flag("--test-corrupt-output", o->corrupt)->group("");
+  cmd->add_flag("--test-corrupt-output", s.corrupt_for_test)->group("");
   cmd->callback([o, cmd, &action, program = std::move(program)] {
+    experiment::RunSpec& s = o->spec;
+    s.mode_given = cmd->get_option("--mode")->count() > 0;
     if (program.empty()) {
-      if (o->bench.empty()) throw CLI::ValidationError("run", "give a benchmark name, or -- PROGRAM [ARGS...]");
-      o->mode_given = cmd->get_option("--mode")->count() > 0;
-      action = [o] { return run_run(*o); };
+      if (s.benchmark.empty()) throw CLI::ValidationError("run", "give a benchmark name, or -- PROGRAM [ARGS...]");
+      action = [o] { return run_benchmark(*o); };
       return;
     }
-    if (!o->bench.empty()) throw CLI::ValidationError("run", "give a benchmark or -- PROGRAM, not both");
-    if (o->verify || o->corrupt || o->counters || o->digest || o->progress || !o->params.empty() || !o->sampling_sets.empty() ||
-        o->skip_functional)
+    if (!s.benchmark.empty()) throw CLI::ValidationError("run", "give a benchmark or -- PROGRAM, not both");
+    if (s.verify || s.corrupt_for_test || o->counters || o->digest || o->progress || !s.params.empty() ||
+        !s.sampling_sets.empty() || s.skip_functional)
       throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set, "
                                         "--sampling-skip-functional, --digest apply to benchmarks, not to -- PROGRAM");
-    ProgramRunOptions p{program, o->mode, o->arch, o->sampling, o->json, o->sets,
-                        cmd->get_option("--mode")->count() > 0, o->memory_check};
-    action = [p] { return run_opencl_program(p); };
+    s.workload = experiment::Workload::Program;
+    s.program = program;
+    action = [o] { return run_program(*o); };
   });
 }
 

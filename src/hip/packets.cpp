@@ -14,7 +14,7 @@
 #include "hip/kernel_code.h"
 #include "hip/simulator.h"
 #include "hip/thunk.h"
-#include "runtime/run_report.h"
+#include "report/run_report.h"
 
 namespace strobe::hip {
 
@@ -43,7 +43,7 @@ void dispatch(const uint8_t* slot, uint64_t amd_queue, uint64_t queue_id) {
   d.packet_address = reinterpret_cast<uint64_t>(slot);
   d.queue_address = amd_queue;
 
-  runtime::LaunchRecord rec;
+  report::LaunchRecord rec;
   const uint64_t host_start = Simulator::host_now_ns();
   std::pair<uint64_t, uint64_t> span;
   {

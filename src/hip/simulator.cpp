@@ -11,6 +11,7 @@
 
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "report/json.h"
 
 namespace strobe::hip {
 
@@ -89,7 +90,7 @@ uint64_t Simulator::gpu_now_ns() {
   return base + sim_ns_.load();
 }
 
-std::pair<uint64_t, uint64_t> Simulator::record_launch(runtime::LaunchRecord rec, uint64_t host_start_ns) {
+std::pair<uint64_t, uint64_t> Simulator::record_launch(report::LaunchRecord rec, uint64_t host_start_ns) {
   std::pair<uint64_t, uint64_t> span;
   if (timing_mode()) {
     const uint64_t start = gpu_now_ns();
@@ -107,7 +108,7 @@ void Simulator::write_report() {
   try {
     // A fault reported from a dispatch holds the mutex; the report then reads the log as is.
     std::unique_lock lock(mu_, std::try_to_lock);
-    runtime::RunReport rep;
+    report::RunReport rep;
     std::vector<std::string> argv = runtime::program_command_line();
     std::string name = argv.empty() ? "hip" : argv[0];
     if (auto slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
@@ -118,8 +119,8 @@ void Simulator::write_report() {
     rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     rep.params = {{"argv", argv}};
     rep.launches = launches_;
-    runtime::attach_timing(rep, *device_);
-    write_file_atomic(settings_.json, runtime::to_json(rep).dump(2) + "\n");
+    report::attach_timing(rep, *device_);
+    write_file_atomic(settings_.json, report::to_json(rep).dump(2) + "\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "strobe: error: cannot write the report: %s\n", e.what());
   }

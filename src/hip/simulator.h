@@ -14,7 +14,7 @@
 
 #include "runtime/device.h"
 #include "runtime/program_settings.h"
-#include "runtime/run_report.h"
+#include "report/run_report.h"
 #include "sampling/method.h"
 #include "timing/config/gpu_config.h"
 
@@ -51,7 +51,7 @@ class Simulator {
   static uint64_t host_now_ns();
   /// Records a finished dispatch and advances the simulated timeline by its duration; returns
   /// its [start, end] on the GPU clock. The caller holds mutex().
-  std::pair<uint64_t, uint64_t> record_launch(runtime::LaunchRecord rec, uint64_t host_start_ns);
+  std::pair<uint64_t, uint64_t> record_launch(report::LaunchRecord rec, uint64_t host_start_ns);
 
   /// Writes the JSON report to settings().json (no-op when unset); at most once.
   void write_report();
@@ -67,7 +67,7 @@ class Simulator {
   std::chrono::steady_clock::time_point t0_;
   std::atomic<uint64_t> timeline_base_ns_{0};  // timing mode: GPU clock at simulated time 0
   std::atomic<uint64_t> sim_ns_{0};       // timing mode: simulated time so far
-  std::vector<runtime::LaunchRecord> launches_;
+  std::vector<report::LaunchRecord> launches_;
   std::atomic<bool> reported_{false};
 };
 

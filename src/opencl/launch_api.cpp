@@ -128,7 +128,7 @@ cl_int enqueue_kernel(cl_command_queue q, cl_kernel kernel, cl_uint work_dim, co
   auto work = [=] {
     Platform& p = platform();
     for (cl_mem m : mems) sync_to_device(m, 0, m->size);
-    runtime::LaunchRecord rec;
+    report::LaunchRecord rec;
     rec.result = p.device().launch(*module, name, cfg);
     rec.grid = cfg.grid;
     rec.local = cfg.local;

@@ -3,16 +3,45 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #include <fmt/core.h>
 
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "experiment/run_spec.h"
 #include "opencl/api.h"
+#include "report/json.h"
 
 namespace strobe::opencl {
 
 namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+/// The host program's command line, for the report.
+std::vector<std::string> command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> argv;
+  size_t start = 0;
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i] == '\0') {
+      argv.push_back(all.substr(start, i - start));
+      start = i + 1;
+    }
+  return argv;
+}
 
 void write_report_at_exit() {
   if (Platform* p = Platform::instance()) p->write_report();
@@ -20,15 +49,42 @@ void write_report_at_exit() {
 
 }  // namespace
 
+Settings settings_from_env() {
+  experiment::RunSpec spec;
+  spec.workload = experiment::Workload::Program;
+  // The environment states the mode outright (functional unless STROBE_MODE says otherwise), so
+  // a sampling method never implies timing here.
+  spec.mode_given = true;
+  if (auto v = env("STROBE_MODE"); !v.empty()) spec.mode = v;
+  if (auto v = env("STROBE_ARCH"); !v.empty()) spec.arch = v;
+  std::string sets = env("STROBE_SET");
+  size_t start = 0;
+  for (size_t i = 0; i <= sets.size(); ++i) {
+    if (i == sets.size() || sets[i] == '\n' || sets[i] == ';') {
+      std::string item = trim(std::string_view(sets).substr(start, i - start));
+      if (!item.empty()) spec.sets.push_back(item);
+      start = i + 1;
+    }
+  }
+  if (auto v = env("STROBE_SAMPLING"); !v.empty()) spec.sampling = v;
+  if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) spec.memory_check = v;
+  experiment::ValidatedRun v = experiment::validate(spec, experiment::Spelling::Environment);
+  Settings s;
+  s.mode = v.spec.mode;
+  s.arch = v.spec.arch;
+  s.sets = v.spec.sets;
+  s.sampling = v.spec.sampling;
+  s.json = env("STROBE_JSON");
+  s.memory_check = v.memory_check;
+  s.config = std::move(v.gpu);
+  return s;
+}
+
 Platform* Platform::instance() {
   static Platform* p = []() -> Platform* {
     try {
-      Settings s = settings_from_env();
-      timing::GpuConfig cfg = timing::load_config(s.arch);
-      for (const auto& kv : s.sets) timing::apply_override(cfg, kv);
-      timing::validate(cfg);
       // Never destroyed: the host program may call the API from its own exit handlers.
-      auto* platform = new Platform(std::move(s), std::move(cfg));
+      auto* platform = new Platform(settings_from_env());
       if (!platform->settings_.json.empty()) std::atexit(write_report_at_exit);
       return platform;
     } catch (const std::exception& e) {
@@ -39,18 +95,14 @@ Platform* Platform::instance() {
   return p;
 }
 
-Platform::Platform(Settings s, timing::GpuConfig cfg)
-    : settings_(std::move(s)), config_(std::move(cfg)), device_(std::make_unique<runtime::Device>()),
+Platform::Platform(Settings s)
+    : settings_(std::move(s)), config_(settings_.config), device_(std::make_unique<runtime::Device>()),
       t0_(std::chrono::steady_clock::now()) {
   device_->set_memory_check(settings_.memory_check);
   if (timing_mode()) device_->enable_timing(config_);
   if (settings_.sampling != "none") {
-    // A program runs once, so only single-pass methods (no profiling pass) can sample it.
+    // settings_from_env() admitted only single-pass methods: a program runs once.
     method_ = sampling::make_method(settings_.sampling, config_, {}, false);
-    if (method_->passes() != 1)
-      throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload, and a "
-                                            "program runs once",
-                                            settings_.sampling, method_->passes()));
     device_->set_dispatch_runner(&method_->runner(0));
   }
   register_object(&platform_);
@@ -68,7 +120,7 @@ uint64_t Platform::now_ns() const {
   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());
 }
 
-void Platform::record_launch(runtime::LaunchRecord rec) {
+void Platform::record_launch(report::LaunchRecord rec) {
   if (rec.result.timing) sim_ns_ += uint64_t(rec.result.timing->sim_seconds * 1e9 + 0.5);
   launches_.push_back(std::move(rec));
 }
@@ -77,8 +129,8 @@ void Platform::write_report() {
   if (settings_.json.empty()) return;
   try {
     std::lock_guard lock(device_mu_);
-    runtime::RunReport rep;
-    std::vector<std::string> argv = runtime::program_command_line();
+    report::RunReport rep;
+    std::vector<std::string> argv = command_line();
     std::string name = argv.empty() ? "opencl" : argv[0];
     if (auto slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
     rep.benchmark = name;
@@ -88,8 +140,8 @@ void Platform::write_report() {
     rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     rep.params = {{"argv", argv}};
     rep.launches = launches_;
-    runtime::attach_timing(rep, *device_);
-    write_file_atomic(settings_.json, runtime::to_json(rep).dump(2) + "\n");
+    report::attach_timing(rep, *device_);
+    write_file_atomic(settings_.json, report::to_json(rep).dump(2) + "\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "strobe: error: cannot write the report: %s\n", e.what());
   }

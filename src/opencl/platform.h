@@ -12,18 +12,27 @@
 #include "opencl/objects.h"
 #include "opencl/scheduler.h"
 #include "runtime/device.h"
-#include "runtime/program_settings.h"
-#include "runtime/run_report.h"
+#include "report/run_report.h"
 #include "sampling/method.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::opencl {
 
-/// What the environment asks of the platform (STROBE_MODE, STROBE_ARCH, ...).
-using Settings = runtime::ProgramSettings;
+/// What the environment asks of the platform.
+struct Settings {
+  std::string mode = "functional";  ///< STROBE_MODE: functional or timing
+  std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
+  std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
+  std::string sampling = "none";    ///< STROBE_SAMPLING
+  std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
+  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
+  timing::GpuConfig config;  ///< STROBE_ARCH with every STROBE_SET applied
+};
 
-/// Reads the settings from the environment; throws strobe::InputError for a bad value.
-inline Settings settings_from_env() { return runtime::program_settings_from_env(); }
+/// Reads the settings from the environment and checks them with the rules every front end
+/// shares (experiment::validate); throws strobe::InputError for a bad value or combination and
+/// NotImplementedError for a method that needs more than the program's one pass.
+Settings settings_from_env();
 
 class Platform {
  public:
@@ -47,7 +56,7 @@ class Platform {
   uint64_t now_ns() const;
   /// Records a finished launch and advances the simulated clock by its duration; the caller
   /// holds device_mutex().
-  void record_launch(runtime::LaunchRecord rec);
+  void record_launch(report::LaunchRecord rec);
 
   Scheduler& scheduler() { return scheduler_; }
 
@@ -55,7 +64,7 @@ class Platform {
   void write_report();
 
  private:
-  Platform(Settings s, timing::GpuConfig cfg);
+  explicit Platform(Settings s);
 
   Settings settings_;
   timing::GpuConfig config_;
@@ -66,7 +75,7 @@ class Platform {
   std::unique_ptr<runtime::Device> device_;
   std::chrono::steady_clock::time_point t0_;
   std::atomic<uint64_t> sim_ns_{0};
-  std::vector<runtime::LaunchRecord> launches_;
+  std::vector<report::LaunchRecord> launches_;
   Scheduler scheduler_;
 };
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/device.h"
@@ -24,9 +25,20 @@ struct MethodParam {
 struct MethodOptions {
   timing::GpuConfig gpu;         ///< the configuration being simulated
   bool skip_functional = false;  ///< predicted work is not emulated (results unverifiable)
-  std::map<std::string, double> params;  ///< every declared parameter, defaults filled in
-  double param(const std::string& name) const { return params.at(name); }
+  /// Every declared parameter by name, defaults filled in. Methods read it only through the
+  /// struct STROBE_METHOD_PARAMS generates, never by a name spelt out by hand.
+  std::map<std::string, double> params;
 };
+
+namespace detail {
+/// A resolved parameter converted to its declared type (bools: non-zero is true).
+template <class T>
+T param_value(const MethodOptions& o, const char* name) {
+  const double v = o.params.at(name);  // declared by the same list that reads it: always present
+  if constexpr (std::is_same_v<T, bool>) return v != 0;
+  else return T(v);
+}
+}  // namespace detail
 
 /// A sampling method: the dispatch runner for each pass it makes over the workload.
 class SamplingMethod {
@@ -70,3 +82,26 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
 /// Registers a sampling method at static-initialisation time.
 #define STROBE_SAMPLING_METHOD(var, ...) \
   static const bool var = ::strobe::sampling::register_method(::strobe::sampling::MethodInfo{__VA_ARGS__})
+
+/// Declares a method's parameters once. `LIST(X)` calls `X(type, name, default, lo, hi, doc)` for
+/// each; this generates `struct Name` with one typed field per parameter (initialised to its
+/// default), `Name::schema()` (the MethodParam list to register, in declaration order) and
+/// `Name::from(const MethodOptions&)` (the resolved values). Field and user-facing name are the
+/// same token, so a misspelt parameter is a compile error, not a run-time lookup failure.
+#define STROBE_METHOD_PARAMS(Name, LIST)                                                          \
+  struct Name {                                                                                   \
+    LIST(STROBE_DETAIL_PARAM_FIELD)                                                               \
+    static std::vector<::strobe::sampling::MethodParam> schema() {                               \
+      return {LIST(STROBE_DETAIL_PARAM_SCHEMA)};                                                  \
+    }                                                                                             \
+    static Name from(const ::strobe::sampling::MethodOptions& o) {                               \
+      Name p;                                                                                     \
+      LIST(STROBE_DETAIL_PARAM_READ)                                                              \
+      return p;                                                                                   \
+    }                                                                                             \
+  }
+#define STROBE_DETAIL_PARAM_FIELD(type, name, def, lo, hi, doc) type name = type(def);
+#define STROBE_DETAIL_PARAM_SCHEMA(type, name, def, lo, hi, doc) \
+  ::strobe::sampling::MethodParam{#name, double(def), double(lo), double(hi), doc},
+#define STROBE_DETAIL_PARAM_READ(type, name, def, lo, hi, doc) \
+  p.name = ::strobe::sampling::detail::param_value<type>(o, #name);

@@ -35,8 +35,8 @@ struct LaunchStat {
   runtime::LaunchResult result;
 };
 
-/// Where launches go: the functional emulator today; a timing model can replace it without any
-/// benchmark noticing.
+/// Where a benchmark's launches go, so a harness can interpose on them without any benchmark
+/// noticing. How a launch is simulated is not chosen here but by the device (see DeviceBackend).
 class LaunchBackend {
  public:
   virtual ~LaunchBackend() = default;
@@ -45,8 +45,10 @@ class LaunchBackend {
                                        const runtime::LaunchConfig& cfg) = 0;
 };
 
-/// Runs every launch on the functional emulator (runtime::Device::launch).
-class FunctionalBackend : public LaunchBackend {
+/// Hands every launch to runtime::Device::launch, which simulates it as the device was set up:
+/// functional emulation by default, detailed timing after Device::enable_timing, or whatever a
+/// sampling method's DispatchRunner decides per launch. The default backend of every run.
+class DeviceBackend : public LaunchBackend {
  public:
   runtime::LaunchResult launch(runtime::Device& dev, runtime::Module& module, const std::string& kernel,
                                const runtime::LaunchConfig& cfg) override {
@@ -66,7 +68,7 @@ enum class Phase { Setup, Run, Verify };
 /// The per-run context owned by the runner and handed to each benchmark phase.
 class Context {
  public:
-  explicit Context(std::unique_ptr<LaunchBackend> backend = std::make_unique<FunctionalBackend>());
+  explicit Context(std::unique_ptr<LaunchBackend> backend = std::make_unique<DeviceBackend>());
 
   /// Kernel `kernel` of build/kernels/workloads/<file>.hsaco (loaded once per file).
   Kernel kernel(const std::string& file, const std::string& kernel);

@@ -24,7 +24,7 @@ RunOutcome run_benchmark(RunRequest req) {
   using Clock = std::chrono::steady_clock;
   auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   auto t0 = Clock::now();
-  out.context = std::make_unique<Context>(req.backend ? std::move(req.backend) : std::make_unique<FunctionalBackend>());
+  out.context = std::make_unique<Context>(req.backend ? std::move(req.backend) : std::make_unique<DeviceBackend>());
   Context& ctx = *out.context;
   ctx.device().set_memory_check(req.memory_check);
   if (req.prepare_device) req.prepare_device(ctx.device());

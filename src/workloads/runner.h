@@ -16,7 +16,7 @@ struct RunRequest {
   std::string benchmark;
   std::vector<std::string> params;  ///< "K=V" assignments
   bool verify = false;
-  std::unique_ptr<LaunchBackend> backend;  ///< null: functional emulation
+  std::unique_ptr<LaunchBackend> backend;  ///< null: DeviceBackend (the device decides)
   std::function<void(const LaunchStat&, size_t expected)> on_launch;
   /// Called on the fresh device before setup, e.g. to switch it to detailed timing.
   std::function<void(runtime::Device&)> prepare_device;

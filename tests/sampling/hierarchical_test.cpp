@@ -1,6 +1,6 @@
 // Complete-linkage clustering checked against a deliberately naive reference (recompute every
 // cluster pair's diameter from the points at every step) on random inputs, and on edge cases.
-#include "sampling/stats/hierarchical.h"
+#include "sampling/numeric/hierarchical.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "sampling/stats/mix.h"
+#include "sampling/numeric/mix.h"
 
 namespace strobe::sampling {
 namespace {

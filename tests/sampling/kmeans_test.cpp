@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-#include "sampling/stats/kmeans.h"
+#include "sampling/numeric/kmeans.h"
 
 namespace strobe::sampling {
 namespace {

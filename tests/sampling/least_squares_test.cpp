@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "sampling/stats/least_squares.h"
+#include "sampling/numeric/least_squares.h"
 
 namespace strobe::sampling {
 namespace {

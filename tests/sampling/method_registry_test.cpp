@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "sampling/photon/params.h"
+#include "sampling/pka/params.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::sampling {
@@ -58,6 +60,70 @@ TEST(MethodRegistry, BadParameterSettingsAreInputErrors) {
   EXPECT_THROW(check_sampling_sets({"photon"}, {"ipc_variance=0.1"}), InputError);  // pka's, not photon's
   EXPECT_NO_THROW(check_sampling_sets({"photon", "pka"}, {"ipc_variance=0.1", "delta=0.05"}));
   EXPECT_NE(make_method("photon", cfg, {"delta=0.05", "ipc_variance=0.1"}, false), nullptr);
+}
+
+TEST(MethodRegistry, UnknownParameterErrorListsTheValidNamesInDeclarationOrder) {
+  try {
+    check_sampling_sets({"pka"}, {"ipc_varaince=0.1"});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown parameter 'ipc_varaince' (valid: ipc_variance, ipc_window, "
+                                         "ipc_interval, pca_variance, max_clusters, cluster_explained)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+/// Options holding every parameter of `schema` at its upper bound.
+MethodOptions at_upper_bounds(const std::vector<MethodParam>& schema) {
+  MethodOptions o;
+  for (const MethodParam& p : schema) o.params[p.name] = p.hi;
+  return o;
+}
+
+TEST(MethodParams, TheRegisteredSchemaIsTheParameterStructs) {
+  const auto names = [](const std::vector<MethodParam>& v) {
+    std::vector<std::string> n;
+    for (const MethodParam& p : v) n.push_back(p.name);
+    return n;
+  };
+  EXPECT_EQ(names(methods().at("photon").params), names(PhotonParams::schema()));
+  EXPECT_EQ(names(methods().at("pka").params), names(PkaParams::schema()));
+}
+
+TEST(MethodParams, FieldDefaultsAreTheDeclaredDefaults) {
+  MethodOptions o;
+  for (const MethodParam& p : PhotonParams::schema()) o.params[p.name] = p.value;
+  const PhotonParams d, r = PhotonParams::from(o);
+  EXPECT_EQ(d.bb_window, r.bb_window);
+  EXPECT_DOUBLE_EQ(d.bb_stable_share, 0.95);
+  EXPECT_EQ(d.bbv_dims, 16u);
+  EXPECT_TRUE(d.kernel_level && d.warp_level && d.bb_level);
+  const PkaParams k;
+  EXPECT_EQ(k.ipc_window, 3000u);
+  EXPECT_EQ(k.max_clusters, 20);
+}
+
+TEST(MethodParams, FromReadsEachUserFacingNameIntoItsTypedField) {
+  const PhotonParams p = PhotonParams::from(at_upper_bounds(PhotonParams::schema()));
+  EXPECT_DOUBLE_EQ(p.bb_stable_share, 1.0);
+  EXPECT_DOUBLE_EQ(p.dominant_warp_share, 1.0);
+  EXPECT_DOUBLE_EQ(p.max_warp_imbalance, 1e9);
+  EXPECT_EQ(p.bbv_dims, 256u);
+  EXPECT_EQ(p.bb_window, 1u << 20);
+  EXPECT_TRUE(p.bb_level);
+  const PkaParams k = PkaParams::from(at_upper_bounds(PkaParams::schema()));
+  EXPECT_EQ(k.ipc_interval, 1000000u);
+  EXPECT_EQ(k.max_clusters, 1000);
+  EXPECT_DOUBLE_EQ(k.cluster_explained, 1.0);
+}
+
+TEST(MethodParams, ZeroTurnsABoolParameterOff) {
+  MethodOptions o = at_upper_bounds(PhotonParams::schema());
+  o.params["warp_level"] = 0;
+  const PhotonParams p = PhotonParams::from(o);
+  EXPECT_FALSE(p.warp_level);
+  EXPECT_TRUE(p.kernel_level);
 }
 
 }  // namespace

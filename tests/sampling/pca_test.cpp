@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "sampling/stats/pca.h"
+#include "sampling/numeric/pca.h"
 
 namespace strobe::sampling {
 namespace {

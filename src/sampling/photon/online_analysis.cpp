@@ -6,7 +6,7 @@
 #include <map>
 
 #include "emu/executor.h"
-#include "sampling/block_run.h"
+#include "sampling/profile/profiler.h"
 
 namespace strobe::sampling {
 
@@ -102,11 +102,12 @@ OnlineAnalysis analyze_sample(const emu::Dispatch& d, emu::GlobalMemory& mem, co
     OverlayGuard overlay(mem);
     emu::WorkGroup wg;
     emu::DispatchStats stats;
+    profile::Profiler profiler;
     for (uint64_t i = 0; i < samples; ++i) {
       ex.init_workgroup(wg, (2 * i + 1) * groups / (2 * samples), 0);
       const size_t first = warps.size();
       warps.resize(first + wg.waves.size());
-      run_workgroup_blocks(ex, wg, stats, ends, [&](uint32_t w, uint32_t start, uint32_t len) {
+      profile::run_blocks(profiler, ex, wg, stats, ends, [&](uint32_t w, uint32_t start, uint32_t len) {
         ++warps[first + w][start];
         bb_length[start] = len;
       });

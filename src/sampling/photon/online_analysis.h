@@ -10,7 +10,7 @@
 
 #include "emu/dispatch.h"
 #include "emu/memory.h"
-#include "sampling/stats/mix.h"
+#include "sampling/numeric/mix.h"
 
 namespace strobe::sampling {
 

@@ -4,7 +4,7 @@
 // emulator) into per-kernel features, which are standardised, reduced by PCA and clustered by
 // k-means. Pass 2 simulates the first launch of each cluster in detail until its IPC, measured
 // from its first issued instruction, is stable (variance below s over the last 3000 cycles), then
-// extrapolates the rest of it from that IPC (ipc_stability.h); every other launch takes its
+// extrapolates the rest of it from that IPC (observer.h); every other launch takes its
 // representative's lead and IPC.
 #include <algorithm>
 #include <cmath>
@@ -14,93 +14,22 @@
 
 #include "common/error.h"
 #include "emu/executor.h"
+#include "sampling/common/program_tables.h"
 #include "sampling/method.h"
-#include "sampling/pka/ipc_stability.h"
-#include "sampling/stats/kmeans.h"
-#include "sampling/stats/pca.h"
+#include "sampling/numeric/kmeans.h"
+#include "sampling/numeric/pca.h"
+#include "sampling/pka/features.h"
+#include "sampling/pka/observer.h"
+#include "sampling/pka/params.h"
 #include "timing/gpu/gpu.h"
 
 namespace strobe::sampling {
 
 namespace {
 
-using timing::InstInfo;
-using timing::IssueType;
-
-/// PKA-style per-kernel features measurable by emulation.
-constexpr int kFeatures = 13;
-
-struct Profile {
-  std::string kernel;
-  std::array<double, kFeatures> features{};
-  emu::DispatchStats stats;
-};
-
-/// Emulates a dispatch one instruction at a time, classifying each, and returns its profile.
-Profile profile_dispatch(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<InstInfo>& info,
-                         uint32_t line_bits) {
-  emu::Executor ex(d, mem, 1);
-  emu::WorkGroup wg;
-  emu::MemAccessInfo mi;
-  Profile p;
-  p.kernel = d.kernel_name;
-  emu::DispatchStats& st = p.stats;
-  uint64_t valu = 0, salu = 0, loads = 0, stores = 0, lds = 0, smem = 0, branch = 0, lines = 0;
-  uint64_t addr[64];
-  for (uint64_t g = 0; g < ex.workgroup_count(); ++g) {
-    ex.init_workgroup(wg, g, 0);
-    do {
-      for (emu::Wave& w : wg.waves) {
-        while (!w.halted && !w.at_barrier) {
-          const uint32_t pc = w.pc;
-          const InstInfo* in = pc < info.size() ? &info[pc] : nullptr;
-          const bool vmem = in && in->type == IssueType::Vmem;
-          if (vmem) mi.lane_mask = 0;
-          wg.ctx.mem_info = vmem ? &mi : nullptr;
-          ex.step(w, wg, st);
-          if (!in) continue;
-          switch (in->type) {
-            case IssueType::Valu: ++valu; break;
-            case IssueType::Scalar: ++(in->is_scalar_mem ? smem : salu); break;
-            case IssueType::Lds: ++lds; break;
-            case IssueType::Branch: ++branch; break;
-            case IssueType::Vmem: {
-              ++(in->is_store ? stores : loads);
-              int n = 0;
-              for (uint64_t m = mi.lane_mask; m; m &= m - 1) addr[n++] = mi.lane_addr[std::countr_zero(m)] >> line_bits;
-              std::sort(addr, addr + n);
-              lines += uint64_t(std::unique(addr, addr + n) - addr);
-              break;
-            }
-            default: break;
-          }
-        }
-      }
-    } while (emu::Executor::try_release_barrier(wg));
-    st.wavefronts += wg.waves.size();
-    ++st.workgroups;
-  }
-  const double insts = double(std::max<uint64_t>(st.wave_instructions, 1));
-  const uint64_t vm = loads + stores;
-  p.features = {std::log1p(double(st.wave_instructions)),
-                std::log1p(double(st.thread_instructions)),
-                double(st.thread_instructions) / (insts * 64.0),
-                double(valu) / insts,
-                double(salu) / insts,
-                double(loads) / insts,
-                double(stores) / insts,
-                double(lds) / insts,
-                double(smem) / insts,
-                double(branch) / insts,
-                vm ? double(lines) / double(vm) : 0.0,
-                std::log1p(double(st.workgroups)),
-                st.workgroups ? double(st.wavefronts) / double(st.workgroups) : 0.0};
-  return p;
-}
-
 class Pka final : public SamplingMethod {
  public:
-  explicit Pka(const MethodOptions& o) : o_(o), profile_(*this), sampled_(*this) {}
+  explicit Pka(const MethodOptions& o) : o_(o), p_(PkaParams::from(o)), tables_(o.gpu), profile_(*this), sampled_(*this) {}
   int passes() const override { return 2; }
   runtime::DispatchRunner& runner(int pass) override {
     if (pass == 0) return profile_;
@@ -118,7 +47,7 @@ class Pka final : public SamplingMethod {
   struct ProfileRunner final : runtime::DispatchRunner {
     explicit ProfileRunner(Pka& m) : m(m) {}
     runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) override {
-      Profile p = profile_dispatch(d, mem, m.info(*d.program), uint32_t(std::countr_zero(uint64_t(m.o_.gpu.line_bytes))));
+      PkaProfile p = profile_pka_features(d, mem, m.tables_.get(*d.program).info, uint32_t(m.o_.gpu.line_bytes));
       runtime::LaunchResult r;
       r.stats = p.stats;
       auto rec = std::make_shared<runtime::SampledLaunch>();
@@ -139,23 +68,17 @@ class Pka final : public SamplingMethod {
     Pka& m;
   };
 
-  const std::vector<InstInfo>& info(const isa::Program& p) {
-    auto& v = info_[&p];
-    if (v.empty()) v = timing::build_inst_info(p, timing::inst_timing_params(o_.gpu));
-    return v;
-  }
-
   void cluster() {
     const size_t n = profiles_.size();
     labels_.assign(n, 0);
     if (n == 0) return;
-    Eigen::MatrixXd x(Eigen::Index(n), kFeatures);
+    Eigen::MatrixXd x(Eigen::Index(n), kPkaFeatures);
     for (size_t i = 0; i < n; ++i)
-      for (int f = 0; f < kFeatures; ++f) x(Eigen::Index(i), f) = profiles_[i].features[size_t(f)];
-    const PcaResult pc = pca(x, o_.param("pca_variance"));
+      for (int f = 0; f < kPkaFeatures; ++f) x(Eigen::Index(i), f) = profiles_[i].features[size_t(f)];
+    const PcaResult pc = pca(x, p_.pca_variance);
     components_ = pc.components;
     const KMeansResult km =
-        kmeans_choose_k(pc.projected, int(o_.param("max_clusters")), o_.param("cluster_explained"), 0x504B41);
+        kmeans_choose_k(pc.projected, p_.max_clusters, p_.cluster_explained, 0x504B41);
     k_ = km.k;
     for (size_t i = 0; i < n; ++i) labels_[i] = km.labels.empty() ? 0 : km.labels[i];
     rep_of_.assign(size_t(std::max(k_, 1)), -1);
@@ -184,8 +107,7 @@ class Pka final : public SamplingMethod {
     runtime::LaunchResult r;
     std::shared_ptr<timing::LaunchTiming> lt;
     if (rep_of_[c] == int(i)) {
-      IpcStabilityObserver obs(uint64_t(o_.param("ipc_interval")), uint64_t(o_.param("ipc_window")),
-                               o_.param("ipc_variance"), o_.skip_functional);
+      IpcStabilityObserver obs(p_.ipc_interval, p_.ipc_window, p_.ipc_variance, o_.skip_functional);
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       rec->detailed_instructions = lt->detailed_wave_instructions;
       rec->predicted_instructions = insts - std::min(insts, lt->detailed_wave_instructions);
@@ -205,19 +127,15 @@ class Pka final : public SamplingMethod {
       rec->detail["lead_cycles"] = lead;
       rep_lead_[c] = lead;
       r.stats = lt->functional;
+      lt->set_totals(lt->cycles, insts, profiles_[i].stats.thread_instructions, gpu.config().clock_mhz);
     } else {
       if (!o_.skip_functional) r.stats = emu::run_dispatch(d, mem);
-      lt = std::make_shared<timing::LaunchTiming>();
-      lt->kernel = d.kernel_name;
-      lt->cycles = rep_ipc_[c] > 0 ? rep_lead_[c] + uint64_t(std::llround(double(insts) / rep_ipc_[c])) : 0;
-      lt->functional = r.stats;
+      const uint64_t cycles = rep_ipc_[c] > 0 ? rep_lead_[c] + uint64_t(std::llround(double(insts) / rep_ipc_[c])) : 0;
+      lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
+          d.kernel_name, cycles, insts, profiles_[i].stats.thread_instructions, r.stats, gpu.config().clock_mhz));
       rec->level = "cluster";
       rec->predicted_instructions = insts;
     }
-    lt->wave_instructions = insts;
-    lt->thread_instructions = profiles_[i].stats.thread_instructions;
-    lt->ipc = lt->cycles ? double(insts) / double(lt->cycles) : 0.0;
-    lt->sim_seconds = double(lt->cycles) / (gpu.config().clock_mhz * 1e6);
     rec->estimated_cycles = lt->cycles;
     r.timing = lt;
     r.sampling = rec;
@@ -225,10 +143,11 @@ class Pka final : public SamplingMethod {
   }
 
   MethodOptions o_;
+  PkaParams p_;
+  ProgramTableCache tables_;
   ProfileRunner profile_;
   SampledRunner sampled_;
-  std::map<const isa::Program*, std::vector<InstInfo>> info_;
-  std::vector<Profile> profiles_;
+  std::vector<PkaProfile> profiles_;
   std::vector<int> labels_, rep_of_;
   std::vector<double> rep_ipc_;   ///< each cluster's representative's IPC after its first issue
   std::vector<uint64_t> rep_lead_;  ///< each representative's cycles from launch to first issue
@@ -241,15 +160,8 @@ std::unique_ptr<SamplingMethod> make_pka(const MethodOptions& o) { return std::m
 
 }  // namespace
 
-STROBE_SAMPLING_METHOD(
-    kPkaRegistered, "pka",
-    "PKA (MICRO'21): kernel clustering on profiled features, IPC-stability projection within a kernel",
-    {{"ipc_variance", 0.25, 0.0, 1e9, "s: IPC variance threshold over the window"},
-     {"ipc_window", 3000, 1, 1e9, "cycles of IPC history the variance is taken over"},
-     {"ipc_interval", 100, 1, 1e6, "cycles between IPC samples"},
-     {"pca_variance", 0.95, 0.01, 1.0, "share of feature variance the kept principal components explain"},
-     {"max_clusters", 20, 1, 1000, "largest k tried"},
-     {"cluster_explained", 0.95, 0.0, 1.0, "smallest k whose clustering explains this share of the variance"}},
-    make_pka);
+STROBE_SAMPLING_METHOD(kPkaRegistered, "pka",
+                       "PKA (MICRO'21): kernel clustering on profiled features, IPC-stability projection within a kernel",
+                       PkaParams::schema(), make_pka);
 
 }  // namespace strobe::sampling

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sampling/stats/hierarchical.h"
+#include "sampling/numeric/hierarchical.h"
 
 namespace strobe::sampling::tbpoint {
 namespace {

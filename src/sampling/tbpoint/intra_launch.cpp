@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "sampling/stats/hierarchical.h"
+#include "sampling/numeric/hierarchical.h"
 
 namespace strobe::sampling::tbpoint {
 

@@ -8,7 +8,7 @@
 
 #include <Eigen/Dense>
 
-#include "sampling/stats/mix.h"
+#include "sampling/numeric/mix.h"
 
 namespace strobe::sampling::tbpoint {
 namespace {

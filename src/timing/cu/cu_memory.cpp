@@ -1,48 +1,71 @@
-// The compute unit's memory side: coalescing per-lane addresses into line requests, the
-// scalar and instruction fetch requests, LDS bank-conflict serialisation, and the in-order
-// (vmcnt) or any-order (lgkmcnt for SMEM) retirement of outstanding memory instructions.
+#include "timing/cu/cu_memory.h"
+
 #include <algorithm>
 #include <bit>
 
-#include "timing/cu/compute_unit.h"
+#include "timing/engine/events.h"
 
 namespace strobe::timing {
 
 using Space = emu::MemAccessInfo::Space;
 
-uint32_t ComputeUnit::alloc_op(uint32_t s) {
+CuMemory::CuMemory(const CuMemoryParams& p, uint32_t slots, Engine& engine, RequestPool& pool, Component* owner,
+                   Component* l1v, Component* scache, Component* l1i, CuCounters& counters)
+    : p_(p), engine_(engine), pool_(pool), owner_(owner), l1v_(l1v), scache_(scache), l1i_(l1i), c_(counters) {
+  ops_.resize(size_t(slots) * (kMaxVm + kMaxLgkm + 2));
+  reset();
+}
+
+void CuMemory::reset() {
+  free_ops_.clear();
+  for (uint32_t i = uint32_t(ops_.size()); i-- > 0;) free_ops_.push_back(i);
+}
+
+uint32_t CuMemory::alloc_op(uint32_t s) {
   const uint32_t op = free_ops_.back();
   free_ops_.pop_back();
-  ops_[op] = MemOp{s, 0, 0, false, false, false};
+  ops_[op] = MemOp{s, 0, AccessProgress{}, false, false, false};
   return op;
 }
 
-uint32_t ComputeUnit::send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag) {
+uint32_t CuMemory::send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag) {
   const uint32_t r = pool_.alloc();
   MemReq& q = pool_[r];
   q.line = line;
   q.kind = kind;
-  q.reply_to = this;
+  q.reply_to = owner_;
   q.tag = tag;
-  q.stage = op == UINT32_MAX ? nullptr : &ops_[op].stage;
+  q.progress = op == UINT32_MAX ? nullptr : &ops_[op].progress;
   engine_.schedule(when, to, kMemRequest, r);
   return r;
 }
 
-void ComputeUnit::issue_vmem(uint32_t s, const InstInfo& info, Cycle now) {
-  WaveState& ws = waves_[s];
-  if (mi_.space == Space::Lds) return issue_lds(s, now, true);  // FLAT into the LDS aperture
+void CuMemory::push_vm(WaveState& ws, uint32_t op) {
+  ws.vm_fifo[(ws.vm_head + ws.vm_count) % kVmFifo] = op;
+  ++ws.vm_count;
+  ++ws.vm;
+}
+
+void CuMemory::fetch(WaveState& ws, uint32_t s, uint64_t code_base, Cycle now) {
+  ++c_.fetches;
+  const uint64_t addr = code_base + ws.ib.hi;
+  send(l1i_, now, UINT32_MAX, addr >> p_.line_bits, ReqKind::Read, ws.ib.start_fetch(s).encode());
+}
+
+bool CuMemory::issue_vmem(WaveState& ws, uint32_t s, const InstInfo& info, Cycle now) {
+  if (mi_.space == Space::Lds) {  // FLAT into the LDS aperture
+    issue_lds(ws, s, now, true);
+    return true;
+  }
   const uint32_t op = alloc_op(s);
   MemOp& o = ops_[op];
   o.in_vm = true;
   o.counts_lgkm = info.is_flat;  // FLAT counts in both vmcnt and lgkmcnt
   if (info.is_flat) ++ws.lgkm;
-  ws.vm_fifo[(ws.vm_head + ws.vm_count) % kFifo] = op;
-  ++ws.vm_count;
-  ++ws.vm;
+  push_vm(ws, op);
   if (info.is_store) {
     ++ws.exp;
-    engine_.schedule(now + uint64_t(info.busy), this, kExpDone, s);
+    engine_.schedule(now + uint64_t(info.busy), owner_, kCuExportDone, s);
   }
   // Coalesce: the distinct lines the active lanes touch, in lane order.
   uint64_t lines[2 * emu::kWaveSize];
@@ -59,8 +82,8 @@ void ComputeUnit::issue_vmem(uint32_t s, const InstInfo& info, Cycle now) {
   }
   c_.vmem_lines += n;
   if (n == 0) {  // no active lane: retires after address processing
-    engine_.schedule(now + uint64_t(info.busy), this, kOpDone, op);
-    return;
+    engine_.schedule(now + uint64_t(info.busy), owner_, kCuOpDone, op);
+    return false;
   }
   o.pending = uint16_t(n);
   const ReqKind kind = mi_.is_atomic ? ReqKind::Atomic : mi_.is_store ? ReqKind::Write : ReqKind::Read;
@@ -72,15 +95,15 @@ void ComputeUnit::issue_vmem(uint32_t s, const InstInfo& info, Cycle now) {
     q.lines = pool_.alloc_lines(lines, n);
     q.count = uint16_t(n);
   }
+  return false;
 }
 
-void ComputeUnit::issue_smem(uint32_t s, Cycle now) {
-  WaveState& ws = waves_[s];
+void CuMemory::issue_smem(WaveState& ws, uint32_t s, Cycle now) {
   const uint32_t op = alloc_op(s);
   ++ws.lgkm;
   ws.last_smem_op = op;
   if (mi_.lane_mask == 0) {
-    engine_.schedule(now + 1, this, kOpDone, op);
+    engine_.schedule(now + 1, owner_, kCuOpDone, op);
     return;
   }
   const uint64_t a = mi_.lane_addr[0];
@@ -90,7 +113,7 @@ void ComputeUnit::issue_smem(uint32_t s, Cycle now) {
   for (uint64_t line = first; line <= last; ++line) send(scache_, now, op, line, kind, op);
 }
 
-uint32_t ComputeUnit::lds_cycles() const {
+uint32_t CuMemory::lds_cycles() const {
   // Lanes are served in groups; within a group each bank serves one distinct dword per cycle
   // (lanes reading the same dword share it), so a group takes as many cycles as its most
   // contended bank has distinct dwords, for each dword of the access. Dword d of every lane is
@@ -144,8 +167,7 @@ uint32_t ComputeUnit::lds_cycles() const {
   return std::max<uint32_t>(1, total);
 }
 
-void ComputeUnit::issue_lds(uint32_t s, Cycle now, bool via_flat) {
-  WaveState& ws = waves_[s];
+void CuMemory::issue_lds(WaveState& ws, uint32_t s, Cycle now, bool via_flat) {
   const uint32_t cycles = lds_cycles();
   const uint32_t ideal = std::max<uint32_t>(
       1, uint32_t(std::popcount(mi_.lane_mask) + p_.lds_lanes_per_cycle - 1) / p_.lds_lanes_per_cycle *
@@ -153,30 +175,27 @@ void ComputeUnit::issue_lds(uint32_t s, Cycle now, bool via_flat) {
   if (cycles > ideal) c_.lds_conflict_cycles += cycles - ideal;
   const Cycle start = max(now, lds_free_);
   lds_free_ = start + uint64_t(cycles);
-  unit_free_[size_t(IssueType::Lds)] = max(unit_free_[size_t(IssueType::Lds)], now + uint64_t(1));
   c_.busy[size_t(IssueType::Lds)] += cycles;
   const uint32_t op = alloc_op(s);
   ++ws.lgkm;
   if (via_flat) {  // a FLAT instruction counts in both vmcnt and lgkmcnt
     ops_[op].in_vm = true;
     ops_[op].counts_lgkm = true;
-    ws.vm_fifo[(ws.vm_head + ws.vm_count) % kFifo] = op;
-    ++ws.vm_count;
-    ++ws.vm;
+    push_vm(ws, op);
   }
-  engine_.schedule(start + uint64_t(cycles) + p_.lds_latency, this, kOpDone, op);
+  engine_.schedule(start + uint64_t(cycles) + p_.lds_latency, owner_, kCuOpDone, op);
 }
 
-void ComputeUnit::complete_op(uint32_t op, Cycle now) {
+uint32_t CuMemory::complete(std::vector<WaveState>& waves, uint32_t op) {
   MemOp& o = ops_[op];
   const uint32_t s = o.slot;
-  WaveState& ws = waves_[s];
-  if (!ws.active) return;  // launch aborted
+  WaveState& ws = waves[s];
+  if (!ws.active) return UINT32_MAX;  // launch aborted
   if (o.in_vm) {
     o.done = true;
     while (ws.vm_count && ops_[ws.vm_fifo[ws.vm_head]].done) {  // vmcnt retires in issue order
       const uint32_t h = ws.vm_fifo[ws.vm_head];
-      ws.vm_head = uint8_t((ws.vm_head + 1) % kFifo);
+      ws.vm_head = uint8_t((ws.vm_head + 1) % kVmFifo);
       --ws.vm_count;
       --ws.vm;
       if (ops_[h].counts_lgkm) --ws.lgkm;
@@ -187,22 +206,7 @@ void ComputeUnit::complete_op(uint32_t op, Cycle now) {
     if (ws.last_smem_op == op) ws.last_smem_op = UINT32_MAX;
     free_ops_.push_back(op);
   }
-  wake_wave(s, now);
-  retire_if_done(s, now);
-}
-
-void ComputeUnit::response(Cycle now, uint32_t tag, uint32_t lines) {
-  if (tag & 0x80000000u) {  // instruction fetch
-    const uint32_t s = (tag >> 24) & 0x3F;
-    WaveState& ws = waves_[s];
-    if (!ws.active || !ws.fetching || (ws.epoch & 0xFFFFFF) != (tag & 0xFFFFFF)) return;  // stale
-    ws.fetching = false;
-    ws.ib_hi += p_.fetch_bytes;
-    wake_wave(s, now);
-    return;
-  }
-  ops_[tag].pending = uint16_t(ops_[tag].pending - lines);
-  if (ops_[tag].pending == 0) complete_op(tag, now);
+  return s;
 }
 
 }  // namespace strobe::timing

@@ -20,7 +20,7 @@ class Component {
   Component(const Component&) = delete;
   Component& operator=(const Component&) = delete;
 
-  /// Handles one event of a component-defined `kind` with a component-defined argument.
+  /// Handles one event: `kind` is an Event (events.h), `arg` means what that kind documents.
   virtual void handle(Cycle now, uint32_t kind, uint32_t arg) = 0;
   /// One line describing what the component is waiting for (the watchdog's deadlock dump).
   virtual std::string describe_state() const { return "idle"; }

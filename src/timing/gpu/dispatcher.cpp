@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "timing/config/gpu_config.h"
+#include "timing/engine/events.h"
 
 namespace strobe::timing {
 
@@ -11,40 +12,47 @@ DispatcherParams DispatcherParams::from_config(const GpuConfig& c) {
 }
 
 Dispatcher::Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, const DispatcherParams& p)
-    : Component("dispatcher"), engine_(engine), cus_(std::move(cus)), p_(p) {
+    : WaveSource("dispatcher"), engine_(engine), cus_(std::move(cus)), p_(p) {
   room_.assign((cus_.size() + 63) / 64, 0);
 }
 
-void Dispatcher::begin(Cycle launch, uint64_t workgroups) {
+void Dispatcher::begin(Cycle launch, const WorkgroupLaunch& kernel, uint64_t workgroups) {
   const Cycle start = launch + p_.launch_overhead_cycles;
+  kernel_ = kernel;
+  kernel_.source = this;
+  kernel_.id = 0;
   total_ = workgroups;
-  next_ = retired_ = 0;
+  retired_ = 0;
   rr_ = 0;
-  for (size_t c = 0; c < cus_.size(); ++c) room_[c / 64] |= uint64_t{1} << (c % 64);
+  for (size_t c = 0; c < cus_.size(); ++c) mark_room(uint32_t(c));
   next_allowed_ = start;
   try_pending_ = true;
-  engine_.schedule(start, this, kTry);
+  engine_.schedule(start, this, kDispatchTry);
 }
 
-void Dispatcher::handle(Cycle now, uint32_t kind, uint32_t arg) {
-  if (kind == kRetired) {
-    if (++retired_ == total_) {
-      finish_ = now;
-      engine_.stop();
+void Dispatcher::handle(Cycle now, uint32_t kind, uint32_t) {
+  switch (kind) {
+    case kWorkgroupRetired:
+      if (++retired_ == total_) {
+        finish_ = now;
+        engine_.stop();
+        return;
+      }
+      if (!try_pending_ && kernel_.id < total_) try_dispatch(now);
       return;
-    }
-    if (!try_pending_ && next_ < total_) try_dispatch(now);
-    return;
+    case kDispatchTry:
+      try_pending_ = false;
+      try_dispatch(now);
+      return;
+    default: return;
   }
-  try_pending_ = false;
-  try_dispatch(now);
 }
 
 void Dispatcher::try_dispatch(Cycle now) {
-  if (next_ >= total_) return;
+  if (kernel_.id >= total_) return;
   if (now < next_allowed_) {
     try_pending_ = true;
-    engine_.schedule(next_allowed_, this, kTry);
+    engine_.schedule(next_allowed_, this, kDispatchTry);
     return;
   }
   const uint32_t n = uint32_t(cus_.size());
@@ -53,16 +61,17 @@ void Dispatcher::try_dispatch(Cycle now) {
     uint64_t& word = room_[c / 64];
     const uint64_t bit = uint64_t{1} << (c % 64);
     if (!(word & bit)) continue;  // known full
-    if (!cus_[c]->can_accept()) {
+    if (!cus_[c]->can_accept(kernel_.needs)) {
       word &= ~bit;
       continue;
     }
-    cus_[c]->launch_workgroup(now, next_++);
+    cus_[c]->launch_workgroup(now, kernel_);
+    ++kernel_.id;
     rr_ = (c + 1) % n;
     next_allowed_ = now + uint64_t(p_.interval_cycles);
-    if (next_ < total_) {
+    if (kernel_.id < total_) {
       try_pending_ = true;
-      engine_.schedule(next_allowed_, this, kTry);
+      engine_.schedule(next_allowed_, this, kDispatchTry);
     }
     return;
   }
@@ -70,7 +79,7 @@ void Dispatcher::try_dispatch(Cycle now) {
 }
 
 std::string Dispatcher::describe_state() const {
-  return fmt::format("{} of {} work-groups dispatched, {} retired", next_, total_, retired_);
+  return fmt::format("{} of {} work-groups dispatched, {} retired", kernel_.id, total_, retired_);
 }
 
 }  // namespace strobe::timing

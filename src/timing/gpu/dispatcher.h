@@ -1,12 +1,13 @@
-// The dispatcher: after the launch overhead, hands work-groups to CUs in order (round-robin
-// over the CUs, skipping those without room), at most one per interval; sleeps while no CU has
-// room and wakes when a CU retires a work-group.
+// The dispatcher: after the launch overhead, hands a kernel's work-groups to CUs in order
+// (round-robin over the CUs, skipping those without room), at most one per interval; sleeps
+// while no CU has room and wakes when a CU retires a work-group. The compute WaveSource.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "timing/cu/compute_unit.h"
+#include "timing/cu/wave_source.h"
 #include "timing/engine/engine.h"
 
 namespace strobe::timing {
@@ -22,24 +23,26 @@ struct DispatcherParams {
   static DispatcherParams from_config(const GpuConfig& c);
 };
 
-/// Hands a launch's work-groups to the CUs (see the file comment).
-class Dispatcher : public Component {
+/// Hands a launch's work-groups to the CUs (see the file comment): the compute WaveSource.
+class Dispatcher final : public WaveSource {
  public:
   Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, const DispatcherParams& p);
-  /// Starts a launch of `workgroups` at `launch`: the first dispatch comes after the launch
-  /// overhead; finished() turns true when the last work-group retires.
-  void begin(Cycle launch, uint64_t workgroups);
-  /// Bit per CU that may have room for a work-group; a CU sets its bit whenever a wave retires.
-  uint64_t* room_mask() { return room_.data(); }
+  /// Starts a launch of `workgroups` groups of `kernel` (ids 0.., in order) at `launch`: the
+  /// first dispatch comes after the launch overhead; finished() turns true, and the engine
+  /// stops, when the last one retires.
+  void begin(Cycle launch, const WorkgroupLaunch& kernel, uint64_t workgroups);
+  /// CU `cu` may have room for a work-group again (one of its waves retired).
+  void mark_room(uint32_t cu) override { room_[cu / 64] |= uint64_t{1} << (cu % 64); }
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
   std::string describe_state() const override;
+  /// True once every work-group of the launch has retired.
   bool finished() const { return retired_ == total_; }
   /// Work-groups retired so far in this launch.
   uint64_t retired() const { return retired_; }
+  /// Cycle the last work-group retired.
   Cycle finish_time() const { return finish_; }
 
  private:
-  enum Kind : uint32_t { kRetired = 0, kTry = 1 };
   void try_dispatch(Cycle now);
   Engine& engine_;
   std::vector<ComputeUnit*> cus_;
@@ -47,7 +50,8 @@ class Dispatcher : public Component {
   // room), so checking only the set bits finds the same CU as checking every CU in turn.
   std::vector<uint64_t> room_;
   DispatcherParams p_;
-  uint64_t total_ = 0, next_ = 0, retired_ = 0;
+  WorkgroupLaunch kernel_;  // the launch's code and needs; `id` is the next group's
+  uint64_t total_ = 0, retired_ = 0;
   uint32_t rr_ = 0;
   Cycle next_allowed_{0}, finish_{0};
   bool try_pending_ = false;

@@ -9,6 +9,7 @@
 #include "emu/executor.h"
 #include "timing/cu/compute_unit.h"
 #include "timing/engine/engine.h"
+#include "timing/engine/events.h"
 #include "timing/gpu/dispatcher.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/dram.h"
@@ -24,7 +25,7 @@ class IpcSampler : public Component {
   void begin(Cycle start, uint64_t interval, uint32_t launch) {
     interval_ = interval, launch_ = launch, last_ = *counter_;
     trace.clear();
-    if (interval_) engine_.schedule(start + interval_, this, 0, launch_);
+    if (interval_) engine_.schedule(start + interval_, this, kSample, launch_);
   }
   void end(Cycle now, Cycle last_sample_end) {
     if (interval_ && now > last_sample_end) trace.push_back(double(*counter_ - last_) / double((now - last_sample_end).value()));
@@ -36,7 +37,7 @@ class IpcSampler : public Component {
     trace.push_back(double(*counter_ - last_) / double(interval_));
     last_ = *counter_;
     last_sample = now;
-    engine_.schedule(now + interval_, this, 0, launch_);
+    engine_.schedule(now + interval_, this, kSample, launch_);
   }
   std::vector<double> trace;
 
@@ -54,13 +55,13 @@ class ObserverPoller : public Component {
   void begin(Cycle start, LaunchObserver* o, uint32_t launch) {
     observer_ = o, launch_ = launch, base_ = *counter_;
     interval_ = o ? o->poll_interval() : 0;
-    if (interval_) engine_.schedule(start + interval_, this, 0, launch_);
+    if (interval_) engine_.schedule(start + interval_, this, kSample, launch_);
   }
   void end() { launch_ = UINT32_MAX, observer_ = nullptr; }
   void handle(Cycle now, uint32_t, uint32_t launch) override {
     if (launch != launch_) return;  // a poll of a finished launch
     observer_->poll(now.value(), *counter_ - base_);
-    engine_.schedule(now + interval_, this, 0, launch_);
+    engine_.schedule(now + interval_, this, kSample, launch_);
   }
 
  private:
@@ -155,13 +156,11 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   const std::vector<InstInfo> info = build_inst_info(*d.program, g.cu_params.timing);
   const uint32_t items = d.local[0] * d.local[1] * d.local[2];
   const uint32_t lds = std::max(d.lds_bytes, d.kd.group_segment_fixed_size);
+  WorkgroupLaunch kernel;
+  kernel.executor = &ex;
+  kernel.code = WaveCode{info.data(), uint32_t(info.size()), d.program};
+  kernel.needs = workgroup_needs(d.kd, items, lds, g.cu_params.res);
   LaunchContext lc;
-  lc.executor = &ex;
-  lc.program = d.program;
-  lc.info = &info;
-  lc.needs = workgroup_needs(d.kd, items, lds, g.cu_params.res);
-  lc.dispatcher = g.dispatcher.get();
-  lc.cus_with_room = g.dispatcher->room_mask();
   lc.wave_instructions = &g.wave_instructions;
   lc.observer = observer;
   std::vector<uint64_t> interval_sum;
@@ -175,19 +174,19 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   }
   LaunchTiming lt;
   lt.kernel = d.kernel_name;
-  lt.occupancy = occupancy(lc.needs, g.cu_params.res);
+  lt.occupancy = occupancy(kernel.needs, g.cu_params.res);
   if (lt.occupancy.workgroups_per_cu == 0)
     throw InputError(fmt::format("kernel {}: a work-group of {} waves ({} VGPRs, {} SGPRs per wave, {} bytes of LDS) "
                                  "does not fit on a CU (limited by {})",
-                                 d.kernel_name, lc.needs.waves, lc.needs.vgprs_per_wave, lc.needs.sgprs_per_wave,
-                                 lc.needs.lds_bytes, lt.occupancy.limiter));
+                                 d.kernel_name, kernel.needs.waves, kernel.needs.vgprs_per_wave,
+                                 kernel.needs.sgprs_per_wave, kernel.needs.lds_bytes, lt.occupancy.limiter));
 
   const StatsSnapshot before = g.stats.snapshot();
   const uint64_t detailed_before = g.wave_instructions;
   const Cycle start = g.engine.now();
   for (auto& c : g.cus) c->begin_launch(&lc);
   ++g.launches;
-  g.dispatcher->begin(start, ex.workgroup_count());
+  g.dispatcher->begin(start, kernel, ex.workgroup_count());
   g.sampler->last_sample = start;
   g.sampler->begin(start, uint64_t(cfg.ipc_trace_interval), uint32_t(g.launches));
   g.poller->begin(start, observer, uint32_t(g.launches));
@@ -231,68 +230,29 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   lt.detailed_wave_instructions = g.wave_instructions - detailed_before;
   lt.ipc_trace = std::move(g.sampler->trace);
   lt.ipc_trace_interval = uint64_t(cfg.ipc_trace_interval);
-  lt.cycles = (end - start).value();
+  lt.set_totals((end - start).value(), lt.functional.wave_instructions, lt.functional.thread_instructions,
+                cfg.clock_mhz);
   g.cycles_total += lt.cycles;
-  lt.sim_seconds = double(lt.cycles) / (cfg.clock_mhz * 1e6);
-  lt.wave_instructions = lt.functional.wave_instructions;
-  lt.thread_instructions = lt.functional.thread_instructions;
-  lt.ipc = lt.cycles ? double(lt.wave_instructions) / double(lt.cycles) : 0;
   lt.stats = g.stats.snapshot() - before;
   return lt;
 }
 
-nlohmann::json summarize(const StatsSnapshot& s, uint64_t cycles) {
-  nlohmann::json j;
-  nlohmann::json cpi = nlohmann::json::object();
-  uint64_t cpi_total = 0;
-  for (size_t r = 0; r < size_t(CpiReason::COUNT); ++r)
-    cpi_total += s.sum("cu.", std::string(".cpi.") + cpi_name(CpiReason(r)));
-  for (size_t r = 0; r < size_t(CpiReason::COUNT); ++r) {
-    const uint64_t v = s.sum("cu.", std::string(".cpi.") + cpi_name(CpiReason(r)));
-    cpi[cpi_name(CpiReason(r))] = {{"cycles", v}, {"fraction", cpi_total ? double(v) / double(cpi_total) : 0.0}};
-  }
-  j["cpi_stack"] = cpi;
-  nlohmann::json units = nlohmann::json::object();
-  for (const char* u : {"valu", "scalar", "vmem", "lds", "branch"})
-    units[u] = {{"busy_cycles", s.sum("cu.", std::string(".busy.") + u)},
-                {"instructions", s.sum("cu.", std::string(".issued.") + u)}};
-  units["internal"] = {{"instructions", s.sum("cu.", ".issued.internal")}};
-  j["units"] = units;
-  nlohmann::json caches = nlohmann::json::object();
-  for (const char* c : {"l1v", "scache", "l1i", "l2"}) {
-    nlohmann::json e;
-    for (const char* k : {"reads", "read_hits", "read_misses", "mshr_merges", "mshr_full", "writes", "write_hits",
-                          "write_misses", "atomics", "writebacks", "evictions"})
-      e[k] = s.sum(std::string(c) + ".", std::string(".") + k);
-    const uint64_t reads = e["reads"];
-    e["read_hit_rate"] = reads ? double(uint64_t(e["read_hits"])) / double(reads) : 0.0;
-    caches[c] = e;
-  }
-  j["caches"] = caches;
-  nlohmann::json dram;
-  for (const char* k : {"reads", "writes", "bytes", "row_hits", "row_misses", "row_conflicts", "queue_cycles"})
-    dram[k] = s.get(std::string("dram.") + k);
-  dram["bandwidth_bytes_per_cycle"] = cycles ? double(s.get("dram.bytes")) / double(cycles) : 0.0;
-  j["dram"] = dram;
-  return j;
+void LaunchTiming::set_totals(uint64_t c, uint64_t wave_insts, uint64_t thread_insts, double clock_mhz) {
+  cycles = c;
+  sim_seconds = double(cycles) / (clock_mhz * 1e6);
+  wave_instructions = wave_insts;
+  thread_instructions = thread_insts;
+  ipc = cycles ? double(wave_instructions) / double(cycles) : 0;
 }
 
-nlohmann::json LaunchTiming::to_json() const {
-  nlohmann::json j = summarize(stats, cycles);
-  j["kernel"] = kernel;
-  j["cycles"] = cycles;
-  j["sim_seconds"] = sim_seconds;
-  j["wave_instructions"] = wave_instructions;
-  j["thread_instructions"] = thread_instructions;
-  j["ipc"] = ipc;
-  j["occupancy"] = {{"waves_per_simd", occupancy.waves_per_simd},
-                    {"workgroups_per_cu", occupancy.workgroups_per_cu},
-                    {"waves_per_cu", occupancy.waves_per_cu},
-                    {"limiter", occupancy.limiter},
-                    {"peak_waves_per_cu", peak_waves_per_cu}};
-  j["ipc_trace"] = {{"interval_cycles", ipc_trace_interval}, {"ipc", ipc_trace}};
-  j["counters"] = stats.to_json();
-  return j;
+LaunchTiming predicted_launch_timing(std::string kernel, uint64_t cycles, uint64_t wave_instructions,
+                                     uint64_t thread_instructions, const emu::DispatchStats& functional,
+                                     double clock_mhz) {
+  LaunchTiming lt;
+  lt.kernel = std::move(kernel);
+  lt.functional = functional;
+  lt.set_totals(cycles, wave_instructions, thread_instructions, clock_mhz);
+  return lt;
 }
 
 }  // namespace strobe::timing

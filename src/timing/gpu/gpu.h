@@ -40,15 +40,20 @@ struct LaunchTiming {
   StatsSnapshot stats;               ///< every counter, this launch only (difference of snapshots)
   uint64_t ipc_trace_interval = 0;   ///< cycles per IPC trace sample (0: no trace)
   std::vector<double> ipc_trace;     ///< wave instructions per cycle in each interval
+  // Reports render this through report/timing_json.h: the model counts, it does not format.
 
-  /// {"kernel", "cycles", "sim_seconds", "wave_instructions", "thread_instructions", "ipc",
-  ///  "occupancy", "cpi_stack", "units", "caches", "dram", "ipc_trace", "counters"}.
-  nlohmann::json to_json() const;
+  /// Sets the launch's cycles and instruction counts and what follows from them: sim_seconds
+  /// at `clock_mhz` and ipc (wave instructions per cycle, 0 for no cycles). Used by the model
+  /// at the end of a launch and by sampling methods that replace its cycles with an estimate.
+  void set_totals(uint64_t cycles, uint64_t wave_instructions, uint64_t thread_instructions, double clock_mhz);
 };
 
-/// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
-/// cycles, cache and DRAM totals over all instances. Shared by LaunchTiming and Gpu.
-nlohmann::json summarize(const StatsSnapshot& s, uint64_t cycles);
+/// The timing of a launch whose cycles a sampling method predicted without simulating it:
+/// the given totals (set_totals), the emulator's counters `functional` (empty when the launch
+/// was not emulated) and no model counters.
+LaunchTiming predicted_launch_timing(std::string kernel, uint64_t cycles, uint64_t wave_instructions,
+                                     uint64_t thread_instructions, const emu::DispatchStats& functional,
+                                     double clock_mhz);
 
 class Gpu {
  public:

@@ -260,7 +260,7 @@ void Cache::miss(Cycle start, uint32_t r, uint32_t set, bool replay) {
   fq.kind = ReqKind::Read;
   fq.reply_to = this;
   fq.tag = mi;
-  fq.stage = oq.stage;
+  fq.progress = oq.progress;
   send_lower(start + uint64_t(p_.miss_latency), f);
 }
 

@@ -91,7 +91,7 @@ void Dram::decide_by(uint32_t channel, Cycle at) {
   Channel& ch = channels_[channel];
   if (ch.decide_at <= at) return;
   ch.decide_at = at;
-  engine_.schedule(at, this, kDecide, channel);
+  engine_.schedule(at, this, kDramDecide, channel);
 }
 
 void Dram::arrive(Cycle now, uint32_t r) {

@@ -53,7 +53,6 @@ class Dram : public Component {
   const Counters& counters() const { return c_; }
 
  private:
-  enum Kind : uint32_t { kDecide = 1 };  // requests arrive as kMemRequest
   struct Bank {
     Cycle ready{0};                 // earliest cycle the bank accepts its next command
     Cycle next = Cycle::never();    // max(ready, oldest arrival): when it can issue; never if idle

@@ -8,20 +8,14 @@
 #include <vector>
 
 #include "timing/engine/engine.h"
+#include "timing/engine/events.h"
 
 namespace strobe::timing {
 
-/// Event kinds every memory-side component understands. A request event's argument is the
-/// request's pool index. A response event's argument is the requester's tag and its kind carries,
-/// above the low 16 bits, how many lines it answers: the responder has already released the
-/// request, so the requester never reads the (by then cold) pool entry.
-enum MemEvent : uint32_t { kMemRequest = 100, kMemResponse = 101 };
-
-/// The kind of a response answering `lines` lines.
-constexpr uint32_t response_kind(uint32_t lines) { return kMemResponse | (lines << 16); }
-constexpr bool is_response(uint32_t kind) { return (kind & 0xFFFF) == kMemResponse; }
-/// Lines a response of this kind answers.
-constexpr uint32_t response_lines(uint32_t kind) { return kind >> 16; }
+// Memory-side components understand kMemRequest and kMemResponse (events.h). A request
+// event's argument is the request's pool index. A response event's argument is the requester's
+// tag and its kind carries, above the low 16 bits, how many lines it answers: the responder has
+// already released the request, so the requester never reads the (by then cold) pool entry.
 
 enum class ReqKind : uint8_t { Read, Write, Atomic };
 
@@ -29,13 +23,29 @@ enum class ReqKind : uint8_t { Read, Write, Atomic };
 /// reads it to attribute a stalled cycle in its CPI stack.
 enum class MemStage : uint8_t { None, L1, MshrQueue, L2, Dram, DramQueue };
 
+/// How far an outstanding access has travelled down the hierarchy. The requester owns it; each
+/// level the access reaches raises it through the request (MemReq::mark), which is the only way
+/// a cache or DRAM reports back before the response.
+class AccessProgress {
+ public:
+  /// The access reached `s` (a shallower stage than the one recorded changes nothing).
+  void reach(MemStage s) {
+    if (stage_ < s) stage_ = s;
+  }
+  /// The deepest stage reached so far.
+  MemStage stage() const { return stage_; }
+
+ private:
+  MemStage stage_ = MemStage::None;
+};
+
 /// Most lines one request can carry: a 64-lane access whose every lane straddles two lines.
 constexpr uint32_t kMaxBatchLines = 128;
 
 struct MemReq {
   uint64_t line = 0;               ///< line address (byte address >> line bits); the first of a batch
   Component* reply_to = nullptr;   ///< who receives the kMemResponse
-  uint8_t* stage = nullptr;        ///< CPI stage sink of the originating instruction (may be null)
+  AccessProgress* progress = nullptr;  ///< the originating instruction's progress (may be null)
   uint32_t tag = 0;                ///< requester-defined (op record, MSHR index, ...)
   uint32_t next = 0;               ///< MSHR target chain link (pool index; kNil ends it)
   uint32_t lines = UINT32_MAX;     ///< a batch: its line list in the pool (`count` lines)
@@ -43,8 +53,9 @@ struct MemReq {
   uint16_t return_latency = 0;     ///< cycles the response spends on its way back
   ReqKind kind = ReqKind::Read;
 
+  /// Records that the request reached `s` (for the requester's CPI stack).
   void mark(MemStage s) {
-    if (stage && *stage < uint8_t(s)) *stage = uint8_t(s);
+    if (progress) progress->reach(s);
   }
   bool is_batch() const { return lines != UINT32_MAX; }
 };

@@ -1,0 +1,34 @@
+// Shared option declarations (see spec_options.h).
+#include "cli/spec_options.h"
+
+#include <CLI/CLI.hpp>
+
+namespace strobe::cli {
+
+void add_param_option(CLI::App& cmd, experiment::RunSpec& spec) {
+  cmd.add_option("--param", spec.params, "Benchmark parameter NAME=VALUE (repeatable)");
+}
+
+void add_arch_option(CLI::App& cmd, experiment::RunSpec& spec) {
+  cmd.add_option("--arch", spec.arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
+}
+
+void add_set_option(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help) {
+  cmd.add_option("--set", spec.sets, help);
+}
+
+void add_method_options(CLI::App& cmd, experiment::RunSpec& spec) {
+  cmd.add_option("--sampling-set", spec.sampling_sets, "Override a sampling-method parameter KEY=VALUE (repeatable)");
+  cmd.add_flag("--sampling-skip-functional", spec.skip_functional,
+               "Do not emulate predicted work at all (faster; the results are then unverifiable)");
+}
+
+void add_verify_flag(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help) {
+  cmd.add_flag("--verify", spec.verify, help);
+}
+
+void add_json_option(CLI::App& cmd, std::string& json) {
+  cmd.add_option("--json", json, "Write the JSON report to FILE, or - for stdout");
+}
+
+}  // namespace strobe::cli

@@ -1,0 +1,28 @@
+// The options `strobe run` and `strobe compare` share, each declared once here and written
+// straight into an experiment::RunSpec; help texts that differ between the two are parameters.
+#pragma once
+
+#include <string>
+
+#include "experiment/run_spec.h"
+
+namespace CLI {
+class App;
+}
+
+namespace strobe::cli {
+
+/// --param NAME=VALUE (repeatable): a benchmark parameter.
+void add_param_option(CLI::App& cmd, experiment::RunSpec& spec);
+/// --arch PRESET|FILE.toml.
+void add_arch_option(CLI::App& cmd, experiment::RunSpec& spec);
+/// --set (repeatable), with the subcommand's help text (compare also takes set names there).
+void add_set_option(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help);
+/// --sampling-set KEY=VALUE (repeatable) and --sampling-skip-functional.
+void add_method_options(CLI::App& cmd, experiment::RunSpec& spec);
+/// --verify, with the subcommand's help text.
+void add_verify_flag(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help);
+/// --json FILE|-.
+void add_json_option(CLI::App& cmd, std::string& json);
+
+}  // namespace strobe::cli

@@ -1,0 +1,220 @@
+// The repeated, determinism-checked comparison behind `strobe compare` (see compare.h).
+#include "experiment/compare.h"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include "common/error.h"
+#include "experiment/run.h"
+#include "report/json.h"
+
+namespace strobe::experiment {
+
+namespace {
+
+std::vector<uint64_t> launch_cycles(const std::vector<workloads::LaunchStat>& ls) {
+  std::vector<uint64_t> out;
+  for (const auto& l : ls) out.push_back(l.result.timing ? l.result.timing->cycles : 0);
+  return out;
+}
+
+/// Throws unless `now` equals `first`: a repeat that simulates different cycles means the
+/// simulator is not deterministic, and no error or speedup from it can be trusted.
+void check_same(const std::vector<uint64_t>& first, const std::vector<uint64_t>& now, const std::string& what,
+                int repeat) {
+  for (size_t i = 0; i < first.size() && i < now.size(); ++i)
+    if (first[i] != now[i])
+      throw FaultError(fmt::format("not deterministic: {}, launch {}: {} cycles in repeat 1, {} in repeat {}", what, i,
+                                   first[i], now[i], repeat + 1));
+  if (first.size() != now.size())
+    throw FaultError(fmt::format("not deterministic: {}: {} launches in repeat 1, {} in repeat {}", what, first.size(),
+                                 now.size(), repeat + 1));
+}
+
+report::Spread spread(const std::vector<double>& v) {
+  const sampling::Spread s = sampling::spread_of(v);
+  return {s.median, s.min, s.max};
+}
+
+/// The parts of a method's result a one-run entry and a set row share.
+report::MethodComparison method_result(const ComparedRun& run, size_t m) {
+  const MethodRuns& mr = run.methods[m];
+  const sampling::RunScore s = score(run, m);
+  report::MethodComparison out;
+  out.name = mr.name;
+  out.estimated_cycles = s.estimated_cycles;
+  out.full_cycles = s.full_cycles;
+  out.error_pct = sampling::error_pct(s.estimated_cycles, s.full_cycles);
+  out.full_wall_seconds = s.full_seconds;
+  out.sampled_wall_seconds = s.sampled_seconds;
+  out.speedup = spread(mr.speedups);
+  out.speedups = mr.speedups;
+  out.levels = level_counts(mr.levels);
+  out.fallback = s.fallback;
+  out.verified = mr.last.outcome.verified;
+  out.sampling = mr.last.summary;
+  out.detailed_share = mr.last.summary["shares"]["detailed"].get<double>();
+  return out;
+}
+
+}  // namespace
+
+uint64_t total_cycles(const std::vector<workloads::LaunchStat>& ls) {
+  uint64_t c = 0;
+  for (const auto& l : ls)
+    if (l.result.timing) c += l.result.timing->cycles;
+  return c;
+}
+
+std::map<std::string, int> level_counts(const std::vector<std::string>& levels) {
+  std::map<std::string, int> out;
+  for (const auto& l : levels) ++out[l];
+  return out;
+}
+
+ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params) {
+  const RunSpec& spec = c.spec.run;
+  ComparedRun out;
+  out.methods.resize(c.methods.size());
+  std::vector<uint64_t> full_first;
+  std::vector<std::vector<uint64_t>> method_first(c.methods.size());
+  const std::string label = fmt::format("{} {}", bench, fmt::join(params, " "));
+  for (int r = 0; r < c.spec.repeat; ++r) {
+    workloads::RunRequest req;
+    req.benchmark = bench;
+    req.params = params;
+    req.verify = spec.verify;
+    req.prepare_device = [&c](runtime::Device& dev) { dev.enable_timing(c.gpu); };
+    out.full = workloads::run_benchmark(std::move(req));
+    const std::vector<uint64_t> fc = launch_cycles(out.full.launches);
+    if (r == 0) full_first = fc;
+    check_same(full_first, fc, label + " (full detail)", r);
+    out.full_seconds.push_back(out.full.run_seconds);
+    for (size_t m = 0; m < c.methods.size(); ++m) {
+      MethodRuns& mr = out.methods[m];
+      mr.name = c.methods[m];
+      // A fresh method each repeat: methods keep state across launches (PKA's clusters).
+      auto method = sampling::make_method(mr.name, c.gpu, spec.sampling_sets, spec.skip_functional);
+      mr.last = run_sampled(bench, params, c.gpu, mr.name, *method, spec.verify, nullptr);
+      const auto& ls = mr.last.outcome.launches;
+      if (ls.size() != out.full.launches.size())
+        throw FaultError(fmt::format("{}: {}: the sampled run made {} launches, the full run {}", label, mr.name,
+                                     ls.size(), out.full.launches.size()));
+      const std::vector<uint64_t> ec = launch_cycles(ls);
+      if (r == 0) method_first[m] = ec;
+      check_same(method_first[m], ec, label + " (" + mr.name + ")", r);
+      mr.sampled_seconds.push_back(mr.last.run_seconds);
+      mr.speedups.push_back(mr.last.run_seconds > 0 ? out.full.run_seconds / mr.last.run_seconds : 0.0);
+    }
+  }
+  out.full_cycles = total_cycles(out.full.launches);
+  for (auto& mr : out.methods) {
+    mr.estimated_cycles = total_cycles(mr.last.outcome.launches);
+    mr.levels.clear();
+    for (const auto& l : mr.last.outcome.launches) mr.levels.push_back(l.result.sampling ? l.result.sampling->level : "detailed");
+  }
+  return out;
+}
+
+sampling::RunScore score(const ComparedRun& run, size_t m) {
+  const MethodRuns& mr = run.methods[m];
+  return {run.full_cycles,
+          mr.estimated_cycles,
+          sampling::median(run.full_seconds),
+          sampling::median(mr.sampled_seconds),
+          sampling::median(mr.speedups),
+          sampling::is_fallback(mr.levels)};
+}
+
+BenchmarkComparison compare(const ValidatedCompare& c) {
+  BenchmarkComparison out;
+  out.run = compare_run(c, c.spec.run.benchmark, c.spec.run.params);
+  const ComparedRun& run = out.run;
+  const workloads::RunOutcome& full = run.full;
+  // The reference's report is `strobe run`'s for the full run; its wall time covers every run.
+  report::RunReport ref = run_report(full, "timing", c.spec.run.arch, c.spec.run.sampling);
+  for (size_t m = 0; m < run.methods.size(); ++m) {
+    const MethodRuns& mr = run.methods[m];
+    const auto& ls = mr.last.outcome.launches;
+    ref.wall_seconds += mr.last.wall_seconds;
+    report::MethodComparison mc = method_result(run, m);
+    for (size_t i = 0; i < ls.size(); ++i) {
+      report::LaunchComparison lc;
+      lc.launch = i;
+      lc.name = ls[i].result.kernel;
+      lc.full_cycles = full.launches[i].result.timing ? full.launches[i].result.timing->cycles : 0;
+      lc.estimated_cycles = ls[i].result.timing ? ls[i].result.timing->cycles : 0;
+      lc.error_pct = sampling::error_pct(lc.estimated_cycles, lc.full_cycles);
+      lc.level = mr.levels[i];
+      lc.full_wall_seconds = full.launches[i].result.wall_seconds;
+      lc.sampled_wall_seconds = ls[i].result.wall_seconds;
+      if (const auto& sl = ls[i].result.sampling) {
+        lc.has_sampling = true;
+        lc.detailed_instructions = sl->detailed_instructions;
+        lc.predicted_instructions = sl->predicted_instructions;
+        lc.detail = sl->detail;
+      }
+      mc.launches.push_back(std::move(lc));
+    }
+    out.report.methods.push_back(std::move(mc));
+  }
+  out.report.reference = report::to_json(ref);
+  out.report.repeat = c.spec.repeat;
+  return out;
+}
+
+report::SetRunRow set_row(const ComparedRun& run, const std::vector<std::string>& args) {
+  report::SetRunRow row;
+  row.benchmark = run.full.benchmark;
+  row.args = args;
+  row.params = run.full.params.to_json();
+  row.launches = run.full.launches.size();
+  for (const auto& l : run.full.launches) row.wave_instructions += l.result.stats.wave_instructions;
+  row.full_cycles = run.full_cycles;
+  row.full_seconds = spread(run.full_seconds);
+  row.repeats = run.full_seconds.size();
+  for (size_t m = 0; m < run.methods.size(); ++m) row.methods.push_back(method_result(run, m));
+  return row;
+}
+
+report::AggregateRow aggregate_row(const sampling::Aggregate& a) {
+  return {a.runs,          a.total_speedup, a.geomean_speedup,          a.mean_abs_error_pct, a.max_abs_error_pct,
+          a.summed_cycles_error_pct, a.fallback_runs, a.sampled_runs, a.mean_abs_error_pct_sampled};
+}
+
+report::SetComparison compare_set(const ValidatedCompare& c, const workloads::BenchSet& set,
+                                  const std::function<void(size_t, size_t, const workloads::SetRun&)>& on_run) {
+  report::SetComparison rep;
+  rep.set = set.name;
+  rep.size = set.size;
+  rep.description = set.description;
+  rep.arch = c.spec.run.arch;
+  rep.methods = c.methods;
+  rep.repeat = c.spec.repeat;
+  std::vector<std::vector<sampling::RunScore>> scores(c.methods.size());
+  for (size_t i = 0; i < set.runs.size(); ++i) {
+    const workloads::SetRun& r = set.runs[i];
+    if (on_run) on_run(i, set.runs.size(), r);
+    const ComparedRun run = compare_run(c, r.benchmark, r.params);
+    for (size_t m = 0; m < c.methods.size(); ++m) scores[m].push_back(score(run, m));
+    rep.runs.push_back(set_row(run, r.params));
+  }
+  for (size_t m = 0; m < c.methods.size(); ++m)
+    rep.aggregates.emplace_back(c.methods[m], aggregate_row(sampling::aggregate(scores[m])));
+  return rep;
+}
+
+report::SetComparison one_run_set(const ComparedRun& run, const ValidatedCompare& c) {
+  report::SetComparison rep;
+  rep.set = run.full.benchmark;
+  rep.size = "-";
+  rep.arch = c.spec.run.arch;
+  rep.methods = c.methods;
+  rep.repeat = c.spec.repeat;
+  rep.runs.push_back(set_row(run, c.spec.run.params));
+  for (size_t m = 0; m < run.methods.size(); ++m)
+    rep.aggregates.emplace_back(run.methods[m].name, aggregate_row(sampling::aggregate({score(run, m)})));
+  return rep;
+}
+
+}  // namespace strobe::experiment

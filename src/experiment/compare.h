@@ -1,0 +1,77 @@
+// Comparison of sampling methods against full detailed simulation on benchmarks: the reference
+// and each method repeated in this process, the cycles checked identical across repeats, and the
+// errors and speedups the comparison report carries.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "experiment/passes.h"
+#include "experiment/run_spec.h"
+#include "report/comparison.h"
+#include "sampling/eval/compare_stats.h"
+#include "workloads/bench_set.h"
+
+namespace strobe::experiment {
+
+/// One method's runs of the benchmark.
+struct MethodRuns {
+  std::string name;
+  uint64_t estimated_cycles = 0;
+  std::vector<double> sampled_seconds;  ///< per repeat, every pass
+  std::vector<double> speedups;         ///< per repeat: that repeat's full seconds / its sampled seconds
+  std::vector<std::string> levels;      ///< the level of each launch
+  SampledRun last;                      ///< the last repeat (launch records, summary)
+};
+
+/// The reference and every method on one benchmark.
+struct ComparedRun {
+  workloads::RunOutcome full;  ///< the last full repeat (launch records, device state)
+  uint64_t full_cycles = 0;
+  std::vector<double> full_seconds;  ///< per repeat
+  std::vector<MethodRuns> methods;
+};
+
+/// Runs the reference and each method of `c` on `bench` with `params`, `repeat` times,
+/// interleaved so that drift in the machine's speed affects them alike. Throws FaultError when
+/// any launch's cycles differ between repeats (the simulator must be deterministic) or a method
+/// changes the launch count.
+ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params);
+
+/// Method `m`'s result on `run` as the aggregates need it (median times and speedup).
+sampling::RunScore score(const ComparedRun& run, size_t m);
+
+/// One benchmark compared: the runs, and the report contract's view of them (the reference's
+/// run report and each method's estimate, error, speedup and per-launch rows).
+struct BenchmarkComparison {
+  ComparedRun run;
+  report::RunComparison report;
+};
+
+/// Compares the methods of `c` on its benchmark (c.spec.run.benchmark and params).
+BenchmarkComparison compare(const ValidatedCompare& c);
+
+/// `run` as a row of a set report; `args` are the run's parameters as given.
+report::SetRunRow set_row(const ComparedRun& run, const std::vector<std::string>& args);
+
+/// Every run of `set` compared, then the per-method aggregates. `on_run` is told each run
+/// before it starts (index, count).
+report::SetComparison compare_set(const ValidatedCompare& c, const workloads::BenchSet& set,
+                                  const std::function<void(size_t, size_t, const workloads::SetRun&)>& on_run = {});
+
+/// A one-run set (for CSV of a single comparison): the run's row and its aggregates.
+report::SetComparison one_run_set(const ComparedRun& run, const ValidatedCompare& c);
+
+/// One method's aggregates in the report's terms.
+report::AggregateRow aggregate_row(const sampling::Aggregate& a);
+
+/// Sum of the launches' cycles.
+uint64_t total_cycles(const std::vector<workloads::LaunchStat>& launches);
+
+/// How many launches ended at each level, e.g. {"detailed": 3, "kernel": 1}.
+std::map<std::string, int> level_counts(const std::vector<std::string>& levels);
+
+}  // namespace strobe::experiment

@@ -1,0 +1,183 @@
+// Comparing sampling methods on an OpenCL host program (see compare_program.h): every run is a
+// separate process under the strobe platform, and the runs are matched through their reports.
+#include "experiment/compare_program.h"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "experiment/compare.h"
+#include "experiment/program.h"
+#include "common/error.h"
+#include "sampling/eval/compare_stats.h"
+
+namespace strobe::experiment {
+
+namespace {
+
+/// One run of the program: its report and the simulation time of its launches.
+struct ProgramRun {
+  nlohmann::json report;
+  double launch_seconds = 0;  ///< the launches' wall seconds: what sampling speeds up
+};
+
+/// Runs the program with `sampling` ("none": full detail) and reads back its report.
+ProgramRun run_once(const ValidatedCompare& c, const std::string& sampling, const std::string& json) {
+  RunSpec p;
+  p.workload = Workload::Program;
+  p.program = c.spec.run.program;
+  p.mode = "timing";
+  p.arch = c.spec.run.arch;
+  p.sampling = sampling;
+  p.sets = c.spec.run.sets;
+  const std::vector<std::string>& command = p.program;
+  const std::string what = sampling == "none" ? "the full detailed run" : "the " + sampling + " run";
+  const int status = run_program(p, json, /*stdout_to_stderr=*/true);
+  if (status != 0) throw InputError(fmt::format("{}: exited with status {} in {}", command[0], status, what));
+  std::ifstream in(json);
+  if (!in)
+    throw InputError(
+        fmt::format("{}: made no use of the strobe OpenCL platform (no report was written)", command[0]));
+  ProgramRun r;
+  r.report = nlohmann::json::parse(in, nullptr, false);
+  if (r.report.is_discarded() || !r.report.contains("kernels"))
+    throw Error(ExitCode::Failure, fmt::format("the report {} of {} is not valid", json, what));
+  for (const auto& k : r.report["kernels"]) r.launch_seconds += k.value("wall_seconds", 0.0);
+  return r;
+}
+
+uint64_t cycles_of(const nlohmann::json& kernel) { return kernel.value("cycles", uint64_t{0}); }
+
+std::string level_of(const nlohmann::json& kernel) {
+  return kernel.contains("sampling") ? kernel["sampling"].value("level", "detailed") : "detailed";
+}
+
+/// sampling_summary()'s shape from a report's launches: instructions per level and their shares.
+nlohmann::json summary_of(const nlohmann::json& kernels) {
+  uint64_t detailed = 0, predicted = 0, functional = 0;
+  bool emulated = true;
+  nlohmann::json levels = nlohmann::json::object();
+  for (const auto& k : kernels) {
+    if (!k.contains("sampling")) continue;
+    const auto& s = k["sampling"];
+    detailed += s.value("detailed_instructions", uint64_t{0});
+    predicted += s.value("predicted_instructions", uint64_t{0});
+    functional += s.value("functional_instructions", uint64_t{0});
+    emulated = emulated && s.value("emulated", true);
+    levels[level_of(k)] = levels.value(level_of(k), 0) + 1;
+  }
+  const double timed = double(std::max<uint64_t>(detailed + predicted, 1));
+  return {{"instructions", {{"detailed", detailed}, {"predicted", predicted}, {"functional", functional}}},
+          {"shares",
+           {{"detailed", double(detailed) / timed},
+            {"predicted", double(predicted) / timed},
+            {"functional", double(functional) / timed}}},
+          {"launch_levels", levels},
+          {"emulated", emulated}};
+}
+
+uint64_t total(const nlohmann::json& kernels) {
+  uint64_t c = 0;
+  for (const auto& k : kernels) c += cycles_of(k);
+  return c;
+}
+
+}  // namespace
+
+void check_same_launches(const nlohmann::json& full, const nlohmann::json& other, const std::string& other_run) {
+  const auto differs = [&](size_t i, const std::string& what, const nlohmann::json& a, const nlohmann::json& b) {
+    throw InputError(
+        fmt::format("the program launches differently from run to run: launch {}: {} {} in the full "
+                    "detailed run, {} in {}; compare needs the same launches in every run",
+                    i, what, a.dump(), b.dump(), other_run));
+  };
+  for (size_t i = 0; i < full.size() && i < other.size(); ++i)
+    for (const char* key : {"name", "grid", "local"})
+      if (full[i].value(key, nlohmann::json()) != other[i].value(key, nlohmann::json()))
+        differs(i, std::string(key == std::string("name") ? "kernel" : key), full[i][key], other[i][key]);
+  if (full.size() != other.size())
+    throw InputError(
+        fmt::format("the program launches differently from run to run: {} launches in the full detailed "
+                    "run, {} in {}; compare needs the same launches in every run",
+                    full.size(), other.size(), other_run));
+}
+
+report::RunComparison compare_program(const ValidatedCompare& c) {
+  const std::vector<std::string>& methods = c.methods;
+  const int repeat = c.spec.repeat;
+  ScratchDir scratch;
+
+  std::vector<ProgramRun> full(repeat);
+  std::vector<std::vector<ProgramRun>> sampled(methods.size(), std::vector<ProgramRun>(repeat));
+  // Interleaved, as for benchmarks, so that drift in the machine's speed affects all alike.
+  for (int r = 0; r < repeat; ++r) {
+    full[r] = run_once(c, "none", fmt::format("{}/full-{}.json", scratch.path(), r));
+    check_same_launches(full[0].report["kernels"], full[r].report["kernels"], fmt::format("full repeat {}", r + 1));
+    for (size_t m = 0; m < methods.size(); ++m) {
+      sampled[m][r] = run_once(c, methods[m], fmt::format("{}/{}-{}.json", scratch.path(), methods[m], r));
+      check_same_launches(
+          full[0].report["kernels"], sampled[m][r].report["kernels"],
+          fmt::format("the {} run{}", methods[m], repeat > 1 ? fmt::format(" (repeat {})", r + 1) : ""));
+    }
+  }
+
+  const nlohmann::json& fk = full.back().report["kernels"];
+  std::vector<double> full_seconds;
+  for (const auto& f : full) full_seconds.push_back(f.launch_seconds);
+  report::RunComparison out;
+  for (size_t m = 0; m < methods.size(); ++m) {
+    const nlohmann::json& sk = sampled[m].back().report["kernels"];
+    std::vector<double> seconds, speedups;
+    for (int r = 0; r < repeat; ++r) {
+      seconds.push_back(sampled[m][r].launch_seconds);
+      speedups.push_back(seconds.back() > 0 ? full[r].launch_seconds / seconds.back() : 0.0);
+    }
+    report::MethodComparison mc;
+    mc.name = methods[m];
+    std::vector<std::string> levels;
+    for (size_t i = 0; i < sk.size(); ++i) {
+      levels.push_back(level_of(sk[i]));
+      report::LaunchComparison lc;
+      lc.launch = i;
+      lc.name = sk[i].value("name", "");
+      lc.full_cycles = cycles_of(fk[i]);
+      lc.estimated_cycles = cycles_of(sk[i]);
+      lc.error_pct = sampling::error_pct(lc.estimated_cycles, lc.full_cycles);
+      lc.level = levels.back();
+      lc.full_wall_seconds = fk[i].value("wall_seconds", 0.0);
+      lc.sampled_wall_seconds = sk[i].value("wall_seconds", 0.0);
+      if (sk[i].contains("sampling")) {
+        const auto& s = sk[i]["sampling"];
+        lc.has_sampling = true;
+        lc.detailed_instructions = s["detailed_instructions"];
+        lc.predicted_instructions = s["predicted_instructions"];
+        lc.detail = s["detail"];
+      }
+      mc.launches.push_back(std::move(lc));
+    }
+    const sampling::Spread sp = sampling::spread_of(speedups);
+    mc.full_cycles = total(fk);
+    mc.estimated_cycles = total(sk);
+    mc.error_pct = sampling::error_pct(mc.estimated_cycles, mc.full_cycles);
+    mc.full_wall_seconds = sampling::median(full_seconds);
+    mc.sampled_wall_seconds = sampling::median(seconds);
+    mc.speedup = {sp.median, sp.min, sp.max};
+    mc.speedups = speedups;
+    mc.levels = level_counts(levels);
+    mc.fallback = sampling::is_fallback(levels);
+    mc.verified = sampled[m].back().report.value("verified", false);
+    mc.sampling = summary_of(sk);
+    mc.detailed_share = mc.sampling["shares"]["detailed"].get<double>();
+    out.methods.push_back(std::move(mc));
+  }
+
+  // The full run's own report, as `strobe compare BENCH` gives the full benchmark run's.
+  out.reference = full.back().report;
+  out.reference["sampling"] = fmt::format("{}", fmt::join(methods, ","));
+  out.repeat = repeat;
+  return out;
+}
+
+}  // namespace strobe::experiment

@@ -1,0 +1,130 @@
+// The rules of a run and of a comparison (see run_spec.h). Each rule is one function below,
+// called by both validators where it applies to both.
+#include "experiment/run_spec.h"
+
+#include <sstream>
+
+#include <fmt/core.h>
+
+#include "common/error.h"
+
+namespace strobe::experiment {
+
+namespace {
+
+bool env(Spelling s) { return s == Spelling::Environment; }
+
+/// A sampling method estimates detailed timing: it implies the timing model, and contradicts a
+/// functional mode asked for explicitly.
+void require_timing_for_sampling(RunSpec& spec, Spelling s) {
+  if (spec.sampling == "none") return;
+  if (spec.mode_given && spec.mode != "timing")
+    throw InputError(env(s) ? fmt::format("STROBE_SAMPLING={} estimates detailed timing; it needs STROBE_MODE=timing",
+                                          spec.sampling)
+                            : fmt::format("--sampling {} estimates detailed timing; it needs --mode timing", spec.sampling));
+  spec.mode = "timing";
+}
+
+/// Method parameters and skip-functional mean nothing without a method.
+void require_method_for_method_options(const RunSpec& spec) {
+  if (spec.sampling == "none" && (!spec.sampling_sets.empty() || spec.skip_functional))
+    throw InputError("--sampling-set and --sampling-skip-functional need --sampling METHOD");
+}
+
+/// Skipping the emulation of predicted work leaves nothing to verify.
+void forbid_verify_when_skipping(bool skip_functional, bool verify) {
+  if (skip_functional && verify)
+    throw InputError("--verify: with --sampling-skip-functional predicted work is not emulated, so the results "
+                     "cannot be verified");
+}
+
+/// A program runs once, so only a method without a profiling pass can sample it.
+void require_single_pass(const sampling::SamplingMethod& m, const std::string& name, Spelling s,
+                         const std::string& command) {
+  if (m.passes() <= 1) return;
+  if (env(s))
+    throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload, and a "
+                                          "program runs once",
+                                          name, m.passes()));
+  throw NotImplementedError(fmt::format("--sampling {} for OpenCL programs: the method makes {} passes over the "
+                                        "workload, and a program runs once (use strobe {} BENCH --sampling {})",
+                                        name, m.passes(), command, name));
+}
+
+}  // namespace
+
+void check_mode(const std::string& mode, Spelling s) {
+  if (mode != "functional" && mode != "timing")
+    throw InputError(fmt::format("{} '{}': expected functional or timing", env(s) ? "STROBE_MODE" : "--mode", mode));
+}
+
+void require_timing_for_sets(const std::vector<std::string>& sets, const std::string& mode, Spelling s) {
+  // Fail loudly rather than silently run something other than what was asked for.
+  if (!sets.empty() && mode != "timing")
+    throw InputError(env(s) ? "STROBE_SET configures the timing model; it needs STROBE_MODE=timing"
+                            : "--set configures the timing model; it needs --mode timing");
+}
+
+timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<std::string>& sets) {
+  timing::GpuConfig cfg = timing::load_config(arch);
+  for (const auto& s : sets) timing::apply_override(cfg, s);
+  timing::validate(cfg);
+  return cfg;
+}
+
+ValidatedRun validate(RunSpec spec, Spelling spelling) {
+  ValidatedRun v;
+  check_mode(spec.mode, spelling);
+  require_timing_for_sampling(spec, spelling);
+  // The configuration is resolved (arch and every --set checked) before anything runs, also
+  // for a program: a bad one is then a usage error, not a platform failing inside the program.
+  v.gpu = resolve_gpu_config(spec.arch, spec.sets);
+  v.memory_check = emu::parse_memory_check(spec.memory_check);
+  require_timing_for_sets(spec.sets, spec.mode, spelling);
+  require_method_for_method_options(spec);
+  if (spec.sampling != "none") {
+    sampling::check_sampling_sets({spec.sampling}, spec.sampling_sets);
+    v.method = sampling::make_method(spec.sampling, v.gpu, spec.sampling_sets, spec.skip_functional);
+    if (spec.workload == Workload::Program) require_single_pass(*v.method, spec.sampling, spelling, spec.command);
+  }
+  forbid_verify_when_skipping(spec.skip_functional, spec.verify);
+  v.spec = std::move(spec);
+  return v;
+}
+
+ValidatedCompare validate(CompareSpec spec) {
+  if (spec.repeat < 1) throw InputError(fmt::format("--repeat {}: must be at least 1", spec.repeat));
+  ValidatedCompare v;
+  v.methods = parse_methods(spec.run.sampling);
+  v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
+  sampling::check_sampling_sets(v.methods, spec.run.sampling_sets);
+  forbid_verify_when_skipping(spec.run.skip_functional, spec.run.verify);
+  for (const auto& name : v.methods) {
+    const auto m = sampling::make_method(name, v.gpu, spec.run.sampling_sets, spec.run.skip_functional);
+    if (spec.run.workload == Workload::Program) require_single_pass(*m, name, Spelling::CommandLine, "compare");
+  }
+  v.spec = std::move(spec);
+  return v;
+}
+
+std::vector<std::string> parse_methods(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
+  for (std::string m; std::getline(ss, m, ',');) {
+    if (m.empty()) throw InputError(fmt::format("--sampling '{}': empty method name", list));
+    if (m == "none") throw InputError("--sampling: compare needs sampling methods, not none");
+    for (const auto& seen : out)
+      if (seen == m) throw InputError(fmt::format("--sampling '{}': {} is named twice", list, m));
+    out.push_back(m);
+  }
+  if (out.empty()) throw InputError("--sampling: name at least one method");
+  return out;
+}
+
+std::string method_names() {
+  std::string out;
+  for (const auto& [name, info] : sampling::methods()) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+}  // namespace strobe::experiment

@@ -1,0 +1,97 @@
+// What a simulation is asked to do, and the one place its rules are checked: every front end
+// (`strobe run`, `strobe compare`, the OpenCL platform's environment) fills a spec and validates
+// it here, so "sampling needs timing" or "skip-functional forbids verify" cannot drift apart.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emu/memory.h"
+#include "sampling/method.h"
+#include "timing/config/gpu_config.h"
+
+namespace strobe::experiment {
+
+/// How a front end names its settings, so that an error uses the words the user wrote:
+/// `--sampling photon` on the command line, `STROBE_SAMPLING=photon` in the environment.
+enum class Spelling { CommandLine, Environment };
+
+/// What runs: a registered benchmark, or an OpenCL host program (a separate process that runs
+/// once, so a method needing several passes cannot sample it).
+enum class Workload { Benchmark, Program };
+
+/// One run as asked for, before validation.
+struct RunSpec {
+  Workload workload = Workload::Benchmark;
+  std::string benchmark;                ///< Benchmark: its registered name
+  std::vector<std::string> params;      ///< Benchmark: "K=V" parameters
+  std::vector<std::string> program;     ///< Program: PROGRAM and its arguments
+  std::string mode = "functional";      ///< functional or timing
+  bool mode_given = false;              ///< mode was asked for explicitly (a sampling method then may not imply timing)
+  std::string arch = "r9nano";          ///< GPU preset or FILE.toml
+  std::vector<std::string> sets;        ///< KEY=VALUE GPU configuration overrides
+  std::string sampling = "none";        ///< sampling method, or none
+  std::vector<std::string> sampling_sets;  ///< KEY=VALUE sampling-method parameters
+  bool skip_functional = false;         ///< predicted work is not emulated (results unverifiable)
+  bool verify = false;                  ///< check results against the CPU reference
+  std::string memory_check = "page";    ///< page or strict
+  bool corrupt_for_test = false;        ///< test hook: corrupt the first verified output
+  std::string command = "run";          ///< the strobe subcommand, named in hints
+};
+
+/// A spec whose rules hold, with what validation resolved along the way.
+struct ValidatedRun {
+  RunSpec spec;                       ///< mode resolved (a sampling method implies timing)
+  timing::GpuConfig gpu;              ///< arch with every --set applied and checked
+  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;
+  /// The sampling method, built while validating its parameters (null without sampling).
+  std::unique_ptr<sampling::SamplingMethod> method;
+  /// Whether the timing model runs.
+  bool timing() const { return spec.mode == "timing"; }
+};
+
+/// Checks `spec` against every rule and resolves it; throws InputError naming the offending
+/// setting as `spelling` writes it (NotImplementedError for a multi-pass method on a program).
+ValidatedRun validate(RunSpec spec, Spelling spelling = Spelling::CommandLine);
+
+/// One comparison as asked for: the reference in full detail against each method.
+struct CompareSpec {
+  /// Workload, arch, sets, sampling_sets, verify, skip_functional; `sampling` is the
+  /// comma-separated list of methods as given.
+  RunSpec run;
+  int repeat = 1;  ///< runs of the reference and of each method
+};
+
+/// A comparison whose rules hold.
+struct ValidatedCompare {
+  CompareSpec spec;
+  std::vector<std::string> methods;  ///< spec.run.sampling split, in the order given
+  timing::GpuConfig gpu;
+};
+
+/// Checks a comparison: repeat at least 1, the method list, the configuration, every method and
+/// its parameters, verify against skip-functional, and single-pass methods for a program.
+/// Throws InputError (NotImplementedError for a multi-pass method on a program).
+ValidatedCompare validate(CompareSpec spec);
+
+/// Splits a comma-separated --sampling list for compare; throws InputError for an empty name,
+/// `none`, a name given twice or an empty list.
+std::vector<std::string> parse_methods(const std::string& list);
+
+/// Throws InputError unless `mode` is functional or timing (the rule `strobe launch` shares).
+void check_mode(const std::string& mode, Spelling spelling = Spelling::CommandLine);
+
+/// Throws InputError when GPU overrides are given for a mode without the timing model, which
+/// they configure (the rule `strobe launch` shares).
+void require_timing_for_sets(const std::vector<std::string>& sets, const std::string& mode,
+                             Spelling spelling = Spelling::CommandLine);
+
+/// Loads the preset or FILE.toml named by `arch` and applies each `KEY=VALUE` override, then
+/// validates the result. Throws InputError naming the bad preset, key or value.
+timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<std::string>& sets);
+
+/// The registered methods' names, comma-separated (for help texts).
+std::string method_names();
+
+}  // namespace strobe::experiment

@@ -1,0 +1,90 @@
+// The report of a comparison (`strobe compare`): the full detailed reference against each
+// sampling method, on one run or over a benchmark set. The experiment layer computes every
+// number; these structures only carry them to the writers (report/json.h, report/text.h,
+// report/csv.h), so a new view never repeats arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace strobe::report {
+
+/// Median, smallest and largest of repeated measurements of one ratio.
+struct Spread {
+  double median = 0, min = 0, max = 0;
+};
+
+/// One launch as a method estimated it, beside the reference.
+struct LaunchComparison {
+  size_t launch = 0;
+  std::string name;
+  uint64_t full_cycles = 0, estimated_cycles = 0;
+  double error_pct = 0;
+  std::string level;  ///< the method's level for this launch ("detailed" when not sampled)
+  double full_wall_seconds = 0, sampled_wall_seconds = 0;
+  /// What the method did to the launch, so a report shows how much of it was predicted
+  /// (absent for a launch the method never saw).
+  bool has_sampling = false;
+  nlohmann::json detailed_instructions, predicted_instructions, detail;
+};
+
+/// One method's result on one run.
+struct MethodComparison {
+  std::string name;
+  uint64_t estimated_cycles = 0, full_cycles = 0;
+  double error_pct = 0;
+  double full_wall_seconds = 0, sampled_wall_seconds = 0;  ///< medians over repeats
+  Spread speedup;
+  std::vector<double> speedups;                 ///< per repeat
+  std::map<std::string, int> levels;            ///< launches per level
+  bool fallback = false;                        ///< every launch fell back to full detail
+  bool verified = false;
+  nlohmann::json sampling;                      ///< the method's sampling summary
+  double detailed_share = 0;                    ///< sampling["shares"]["detailed"]
+  std::vector<LaunchComparison> launches;
+};
+
+/// One run compared: the reference's own run report (JSON) and each method, in the order asked.
+struct RunComparison {
+  nlohmann::json reference;  ///< the full detailed run's report (report/json.h's shape)
+  int repeat = 1;
+  std::vector<MethodComparison> methods;
+};
+
+/// One run of a set, as a row of the set report.
+struct SetRunRow {
+  std::string benchmark;
+  std::vector<std::string> args;  ///< the run's "K=V" parameters as the set gave them
+  nlohmann::json params;          ///< the effective parameters
+  size_t launches = 0;
+  uint64_t wave_instructions = 0;
+  uint64_t full_cycles = 0;
+  Spread full_seconds;
+  size_t repeats = 0;
+  std::vector<MethodComparison> methods;  ///< launches left empty: a set row has no per-launch detail
+};
+
+/// One method's aggregates over a set (see sampling/eval/compare_stats.h for their meaning).
+struct AggregateRow {
+  size_t runs = 0;
+  double total_speedup = 0, geomean_speedup = 0, mean_abs_error_pct = 0, max_abs_error_pct = 0,
+         summed_cycles_error_pct = 0;
+  size_t fallback_runs = 0, sampled_runs = 0;
+  double mean_abs_error_pct_sampled = 0;
+};
+
+/// A benchmark set compared: every run, then per-method aggregates.
+struct SetComparison {
+  std::string set, size, description, arch;
+  std::vector<std::string> methods;
+  int repeat = 1;
+  std::vector<SetRunRow> runs;
+  std::vector<std::pair<std::string, AggregateRow>> aggregates;
+};
+
+}  // namespace strobe::report

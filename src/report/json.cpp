@@ -1,0 +1,183 @@
+// The JSON writer (see json.h).
+#include "report/json.h"
+
+#include "report/timing_json.h"
+
+namespace strobe::report {
+
+nlohmann::json to_json(const RunReport& r) {
+  nlohmann::json j;
+  j["benchmark"] = r.benchmark;
+  j["mode"] = r.mode;
+  j["arch"] = r.arch;
+  j["sampling"] = r.sampling;
+  j["verified"] = r.verified;
+  j["wall_seconds"] = r.wall_seconds;
+  if (!r.params.is_null()) j["params"] = r.params;
+  if (!r.phase_seconds.is_null()) j["phase_seconds"] = r.phase_seconds;
+  uint64_t wave = 0, thread = 0, cycles = 0;
+  double sim_seconds = 0;
+  bool timed = false;
+  auto kernels = nlohmann::json::array();
+  for (size_t i = 0; i < r.launches.size(); ++i) {
+    const auto& l = r.launches[i];
+    const auto& s = l.result.stats;
+    wave += s.wave_instructions;
+    thread += s.thread_instructions;
+    kernels.push_back({{"name", l.result.kernel},
+                       {"launch", i},
+                       {"grid", l.grid},
+                       {"local", l.local},
+                       {"workgroups", s.workgroups},
+                       {"wavefronts", s.wavefronts},
+                       {"wave_instructions", s.wave_instructions},
+                       {"thread_instructions", s.thread_instructions},
+                       {"vector_memory_instructions", s.vector_memory_instructions},
+                       {"scalar_memory_instructions", s.scalar_memory_instructions},
+                       {"lds_instructions", s.lds_instructions},
+                       {"past_end_accesses", l.result.past_end.count},
+                       {"wall_seconds", l.result.wall_seconds}});
+    if (const auto& t = l.result.timing) {
+      timed = true;
+      cycles += t->cycles;
+      sim_seconds += t->sim_seconds;
+      auto& k = kernels.back();
+      k["cycles"] = t->cycles;
+      k["sim_seconds"] = t->sim_seconds;
+      k["ipc"] = t->ipc;
+      k["timing"] = launch_timing_json(*t);
+      // The raw per-instance counters run to tens of KB per launch; the derived summary
+      // (CPI stack, units, caches, DRAM) stays, and --counters asks for the rest.
+      if (!r.raw_counters) k["timing"].erase("counters");
+    }
+    if (const auto& sm = l.result.sampling)
+      kernels.back()["sampling"] = {{"method", sm->method},
+                                    {"level", sm->level},
+                                    {"estimated_cycles", sm->estimated_cycles},
+                                    {"detailed_instructions", sm->detailed_instructions},
+                                    {"predicted_instructions", sm->predicted_instructions},
+                                    {"functional_instructions", sm->functional_instructions},
+                                    {"emulated", sm->emulated},
+                                    {"detail", sm->detail}};
+  }
+  j["wave_instructions"] = wave;
+  j["thread_instructions"] = thread;
+  if (timed) {
+    j["cycles"] = cycles;
+    j["sim_seconds"] = sim_seconds;
+    j["ipc"] = cycles ? double(wave) / double(cycles) : 0.0;
+  }
+  j["kernels"] = std::move(kernels);
+  if (!r.timing_summary.is_null()) j["timing"] = r.timing_summary;
+  if (!r.sampling_summary.is_null()) j["sampling_summary"] = r.sampling_summary;
+  if (!r.memory_digest.empty()) j["memory_digest"] = r.memory_digest;
+  if (!r.config.is_null()) j["config"] = r.config;
+  return j;
+}
+
+namespace {
+
+nlohmann::json spread_fields(nlohmann::json j, const Spread& s) {
+  j["speedup"] = s.median;
+  j["speedup_min"] = s.min;
+  j["speedup_max"] = s.max;
+  return j;
+}
+
+nlohmann::json launch_json(const LaunchComparison& l) {
+  nlohmann::json j = {{"launch", l.launch},
+                      {"name", l.name},
+                      {"full_cycles", l.full_cycles},
+                      {"estimated_cycles", l.estimated_cycles},
+                      {"error_pct", l.error_pct},
+                      {"level", l.level},
+                      {"full_wall_seconds", l.full_wall_seconds},
+                      {"sampled_wall_seconds", l.sampled_wall_seconds}};
+  if (l.has_sampling) {
+    j["detailed_instructions"] = l.detailed_instructions;
+    j["predicted_instructions"] = l.predicted_instructions;
+    j["detail"] = l.detail;
+  }
+  return j;
+}
+
+/// One method's entry in a one-run comparison.
+nlohmann::json method_json(const MethodComparison& m) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& l : m.launches) kernels.push_back(launch_json(l));
+  return spread_fields({{"estimated_cycles", m.estimated_cycles},
+                        {"full_cycles", m.full_cycles},
+                        {"error_pct", m.error_pct},
+                        {"full_wall_seconds", m.full_wall_seconds},
+                        {"sampled_wall_seconds", m.sampled_wall_seconds},
+                        {"repeats", m.speedups.size()},
+                        {"levels", m.levels},
+                        {"fallback", m.fallback},
+                        {"verified", m.verified},
+                        {"sampling", m.sampling},
+                        {"kernels", kernels}},
+                       m.speedup);
+}
+
+/// One method's cell in a set row.
+nlohmann::json set_method_json(const MethodComparison& m) {
+  return spread_fields({{"estimated_cycles", m.estimated_cycles},
+                        {"error_pct", m.error_pct},
+                        {"speedups", m.speedups},
+                        {"full_seconds", m.full_wall_seconds},
+                        {"sampled_seconds", m.sampled_wall_seconds},
+                        {"levels", m.levels},
+                        {"fallback", m.fallback},
+                        {"detailed_share", m.detailed_share},
+                        {"verified", m.verified}},
+                       m.speedup);
+}
+
+nlohmann::json set_run_json(const SetRunRow& r) {
+  nlohmann::json methods = nlohmann::json::object();
+  for (const auto& m : r.methods) methods[m.name] = set_method_json(m);
+  return {{"benchmark", r.benchmark},
+          {"args", r.args},
+          {"params", r.params},
+          {"launches", r.launches},
+          {"wave_instructions", r.wave_instructions},
+          {"full_cycles", r.full_cycles},
+          {"full_seconds", {{"median", r.full_seconds.median}, {"min", r.full_seconds.min}, {"max", r.full_seconds.max}}},
+          {"repeats", r.repeats},
+          {"methods", methods}};
+}
+
+nlohmann::json aggregate_json(const AggregateRow& a) {
+  return {{"runs", a.runs},
+          {"total_speedup", a.total_speedup},
+          {"geomean_speedup", a.geomean_speedup},
+          {"mean_abs_error_pct", a.mean_abs_error_pct},
+          {"max_abs_error_pct", a.max_abs_error_pct},
+          {"summed_cycles_error_pct", a.summed_cycles_error_pct},
+          {"fallback_runs", a.fallback_runs},
+          {"sampled_runs", a.sampled_runs},
+          {"mean_abs_error_pct_sampled", a.mean_abs_error_pct_sampled}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunComparison& c) {
+  nlohmann::json methods = nlohmann::json::object();
+  for (const auto& m : c.methods) methods[m.name] = method_json(m);
+  nlohmann::json j = c.reference;
+  j["methods"] = methods;
+  j["repeat"] = c.repeat;
+  return j;
+}
+
+nlohmann::json to_json(const SetComparison& s) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& r : s.runs) runs.push_back(set_run_json(r));
+  nlohmann::json aggregates = nlohmann::json::object();
+  for (const auto& [name, a] : s.aggregates) aggregates[name] = aggregate_json(a);
+  return {{"set", s.set},         {"size", s.size},       {"description", s.description},
+          {"arch", s.arch},       {"methods", s.methods}, {"repeat", s.repeat},
+          {"runs", runs},         {"aggregates", aggregates}};
+}
+
+}  // namespace strobe::report

@@ -1,0 +1,121 @@
+// The text writer (see text.h): fixed-width tables for a terminal, read from the JSON contract.
+#include "report/text.h"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include "report/fields.h"
+
+#include "report/json.h"
+
+namespace strobe::report {
+
+using detail::levels_text;
+using detail::params_text;
+
+namespace {
+
+/// The method table of a one-run comparison: its header line, then one row per method in the
+/// order of `names`.
+std::string method_table(const std::vector<std::string>& names, const nlohmann::json& methods) {
+  std::string out =
+      fmt::format("{:<10} {:>14} {:>9} {:>10} {:>9} {:>15}   instructions detailed / predicted / analysis\n", "method",
+                  "est. cycles", "error", "wall s", "speedup", "(min-max)");
+  for (const auto& name : names) {
+    const auto& m = methods.at(name);
+    const auto& sh = m["sampling"]["shares"];
+    out += fmt::format("{:<10} {:>14} {:>8.2f}% {:>10.3f} {:>8.2f}x {:>15}   {:.1f}% / {:.1f}% / {:.1f}%\n", name,
+                       m["estimated_cycles"].get<uint64_t>(), m["error_pct"].get<double>(),
+                       m["sampled_wall_seconds"].get<double>(), m["speedup"].get<double>(),
+                       fmt::format("{:.2f}-{:.2f}", m["speedup_min"].get<double>(), m["speedup_max"].get<double>()),
+                       100 * sh["detailed"].get<double>(), 100 * sh["predicted"].get<double>(),
+                       100 * sh["functional"].get<double>());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string run_text(const RunReport& r) {
+  std::string out;
+  uint64_t wave = 0, cycles = 0;
+  double kernel_wall = 0, sim_seconds = 0;
+  for (const auto& l : r.launches) {
+    wave += l.result.stats.wave_instructions;
+    kernel_wall += l.result.wall_seconds;
+    std::string timing;
+    if (const auto& t = l.result.timing) {
+      cycles += t->cycles;
+      sim_seconds += t->sim_seconds;
+      timing = fmt::format("  {} cycles  IPC {:.2f}", t->cycles, t->ipc);
+    }
+    out += fmt::format("{:<24} grid {}x{}x{} local {}x{}x{}  {} waves  {} wave instructions{}\n", l.result.kernel,
+                       l.grid[0], l.grid[1], l.grid[2], l.local[0], l.local[1], l.local[2], l.result.stats.wavefronts,
+                       l.result.stats.wave_instructions, timing);
+  }
+  if (cycles) out += fmt::format("simulated: {} cycles, {:.6f} ms\n", cycles, sim_seconds * 1e3);
+  double rate = kernel_wall > 0 ? double(wave) / kernel_wall : 0;
+  out += fmt::format("{}: {} mode, {} launch{}, {} wave instructions, {:.3f} s wall ({:.2f} M wave instructions/s)\n",
+                     r.benchmark, r.mode, r.launches.size(), r.launches.size() == 1 ? "" : "es", wave, r.wall_seconds,
+                     rate / 1e6);
+  return out;
+}
+
+std::string comparison_text(const nlohmann::json& c) {
+  // The methods in the order they were asked for: `sampling` keeps the --sampling list, while
+  // the `methods` object is ordered by name.
+  std::vector<std::string> names;
+  {
+    const std::string list = c["sampling"].get<std::string>();
+    size_t start = 0;
+    for (size_t comma; (comma = list.find(',', start)) != std::string::npos; start = comma + 1)
+      names.push_back(list.substr(start, comma - start));
+    names.push_back(list.substr(start));
+  }
+  const auto& first = c["methods"].at(names.front());
+  const size_t launches = c["kernels"].size();
+  const int repeat = c["repeat"].get<int>();
+  std::string out = fmt::format("{}: full detailed simulation {} cycles in {:.3f} s ({} launch{}, median of {} run{})\n",
+                                c["benchmark"].get<std::string>(), first["full_cycles"].get<uint64_t>(),
+                                first["full_wall_seconds"].get<double>(), launches, launches == 1 ? "" : "es", repeat,
+                                repeat == 1 ? "" : "s");
+  return out + method_table(names, c["methods"]);
+}
+
+std::string set_comparison_text(const nlohmann::json& rep) {
+  const auto methods = rep["methods"].get<std::vector<std::string>>();
+  std::string out = fmt::format("set {} (size {}): {} run{}, {} repeat{} of the reference and each method\n",
+                                rep["set"].get<std::string>(), rep["size"].get<std::string>(), rep["runs"].size(),
+                                rep["runs"].size() == 1 ? "" : "s", rep["repeat"].get<int>(),
+                                rep["repeat"].get<int>() == 1 ? "" : "s");
+  out += fmt::format("{:<13} {:<30} {:>13}", "benchmark", "params", "full cycles");
+  for (const auto& m : methods)
+    out += fmt::format(" | {:>14} {:>22}  {:<28}", m + " error", "speedup (min-max)", "levels");
+  out += "\n";
+  for (const auto& r : rep["runs"]) {
+    out += fmt::format("{:<13} {:<30} {:>13}", r["benchmark"].get<std::string>(), params_text(r["args"]),
+                       r["full_cycles"].get<uint64_t>());
+    for (const auto& m : methods) {
+      const auto& x = r["methods"][m];
+      const std::string speedup = fmt::format("{:.2f}x ({:.2f}-{:.2f})", x["speedup"].get<double>(),
+                                              x["speedup_min"].get<double>(), x["speedup_max"].get<double>());
+      out += fmt::format(" | {:>13.2f}% {:>22}  {:<28}", x["error_pct"].get<double>(), speedup,
+                         levels_text(x["levels"]) + (x["fallback"].get<bool>() ? " (fallback)" : ""));
+    }
+    out += "\n";
+  }
+  out += fmt::format("\n{:<8} {:>5} {:>14} {:>16} {:>11} {:>10} {:>18} {:>9} {:>20}\n", "method", "runs",
+                     "total speedup", "geomean speedup", "mean |err|", "max |err|", "summed-cycles err", "fallback",
+                     "mean |err| sampled");
+  for (const auto& m : methods) {
+    const auto& a = rep["aggregates"][m];
+    out += fmt::format("{:<8} {:>5} {:>13.2f}x {:>15.2f}x {:>10.2f}% {:>9.2f}% {:>17.2f}% {:>9} {:>19.2f}%\n", m,
+                       a["runs"].get<size_t>(), a["total_speedup"].get<double>(), a["geomean_speedup"].get<double>(),
+                       a["mean_abs_error_pct"].get<double>(), a["max_abs_error_pct"].get<double>(),
+                       a["summed_cycles_error_pct"].get<double>(), a["fallback_runs"].get<size_t>(),
+                       a["mean_abs_error_pct_sampled"].get<double>());
+  }
+  return out;
+}
+
+}  // namespace strobe::report

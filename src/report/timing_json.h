@@ -1,0 +1,22 @@
+// The timing model's results as JSON. The model only counts; naming and deriving what a report
+// shows (CPI stack, unit busy cycles, cache and DRAM totals) happens here.
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "timing/gpu/gpu.h"
+
+namespace strobe::report {
+
+/// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
+/// cycles, cache and DRAM totals over all instances.
+nlohmann::json timing_summary_json(const timing::StatsSnapshot& s, uint64_t cycles);
+
+/// One launch's timing: {"kernel", "cycles", "sim_seconds", "wave_instructions",
+/// "thread_instructions", "ipc", "occupancy", "cpi_stack", "units", "caches", "dram",
+/// "ipc_trace", "counters"}.
+nlohmann::json launch_timing_json(const timing::LaunchTiming& t);
+
+}  // namespace strobe::report

@@ -1,0 +1,144 @@
+// Deterministic k-means clustering of matrix rows, with a rule for choosing k.
+#include "sampling/numeric/kmeans.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+
+#include "sampling/numeric/mix.h"
+
+namespace strobe::sampling {
+namespace {
+
+/// splitmix64 (Steele et al.): fixed output on every platform, unlike std:: distributions.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  /// Next 64 random bits.
+  uint64_t next() { return splitmix64(state_); }
+  /// Uniform double in [0, 1) from the top 53 bits.
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  uint64_t state_;
+};
+
+/// Squared distance between row i of p and row j of c.
+double dist2(const Eigen::MatrixXd& p, Eigen::Index i, const Eigen::MatrixXd& c, Eigen::Index j) {
+  return (p.row(i) - c.row(j)).squaredNorm();
+}
+
+/// k-means++: each new centre is drawn with probability proportional to its squared distance to the nearest chosen one.
+Eigen::MatrixXd seed_centroids(const Eigen::MatrixXd& p, int k, uint64_t seed) {
+  const Eigen::Index rows = p.rows();
+  SplitMix64 rng(seed);
+  Eigen::MatrixXd c(k, p.cols());
+  c.row(0) = p.row(static_cast<Eigen::Index>(rng.next() % static_cast<uint64_t>(rows)));
+  Eigen::VectorXd d2(rows);
+  for (Eigen::Index i = 0; i < rows; ++i) d2[i] = dist2(p, i, c, 0);
+  for (int j = 1; j < k; ++j) {
+    const double total = d2.sum();
+    Eigen::Index pick = 0;
+    if (total > 0) {
+      const double target = rng.uniform() * total;
+      double acc = 0;
+      pick = -1;
+      for (Eigen::Index i = 0; i < rows; ++i) {
+        if (d2[i] <= 0) continue;
+        pick = i;  // rounding can leave target just above the final sum: keep the last candidate
+        acc += d2[i];
+        if (acc > target) break;
+      }
+    } else {
+      // Every row coincides with a chosen centre; any row is as good as another.
+      pick = static_cast<Eigen::Index>(rng.next() % static_cast<uint64_t>(rows));
+    }
+    c.row(j) = p.row(pick);
+    for (Eigen::Index i = 0; i < rows; ++i) d2[i] = std::min(d2[i], dist2(p, i, c, j));
+  }
+  return c;
+}
+
+/// Nearest-centroid labels (ties to the lower index); returns whether any label changed.
+bool assign(const Eigen::MatrixXd& p, const Eigen::MatrixXd& c, std::vector<int>& labels) {
+  bool changed = false;
+  for (Eigen::Index i = 0; i < p.rows(); ++i) {
+    int best = 0;
+    double best_d = dist2(p, i, c, 0);
+    for (Eigen::Index j = 1; j < c.rows(); ++j) {
+      const double d = dist2(p, i, c, j);
+      if (d < best_d) best_d = d, best = static_cast<int>(j);
+    }
+    changed |= labels[i] != best;
+    labels[i] = best;
+  }
+  return changed;
+}
+
+/// Centroids as label means; an empty cluster takes over the row farthest from its own centroid.
+/// `sums` and `counts` are caller-owned scratch so iterations do not allocate.
+void update(const Eigen::MatrixXd& p, Eigen::MatrixXd& c, std::vector<int>& labels, Eigen::MatrixXd& sums,
+            std::vector<int>& counts) {
+  std::fill(counts.begin(), counts.end(), 0);
+  sums.setZero();
+  for (Eigen::Index i = 0; i < p.rows(); ++i) {
+    sums.row(labels[i]) += p.row(i);
+    ++counts[labels[i]];
+  }
+  // An empty cluster keeps its old centre rather than jumping to the origin and stealing rows.
+  for (Eigen::Index j = 0; j < c.rows(); ++j)
+    if (counts[j] > 0) c.row(j) = sums.row(j) / counts[j];
+  for (Eigen::Index j = 0; j < c.rows(); ++j) {
+    if (counts[j] > 0) continue;
+    Eigen::Index far = -1;
+    double far_d = 0;
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+      if (counts[labels[i]] < 2) continue;  // moving a singleton would just empty another cluster
+      const double d = dist2(p, i, c, labels[i]);
+      if (d > far_d) far_d = d, far = i;
+    }
+    // With no row away from its centroid (duplicates), moving one would only be
+    // pulled back on the next assignment, so the cluster stays empty.
+    if (far < 0) continue;
+    const int from = labels[far];
+    sums.row(from) -= p.row(far);
+    --counts[from];
+    c.row(from) = sums.row(from) / counts[from];
+    c.row(j) = sums.row(j) = p.row(far);
+    counts[j] = 1;
+    labels[far] = static_cast<int>(j);
+  }
+}
+
+}  // namespace
+
+KMeansResult kmeans(const Eigen::MatrixXd& points, int k, uint64_t seed, int max_iter) {
+  KMeansResult r;
+  const Eigen::Index rows = points.rows();
+  if (rows == 0) return r;
+  r.k = static_cast<int>(std::clamp<Eigen::Index>(k, 1, rows));
+  r.centroids = seed_centroids(points, r.k, seed);
+  r.labels.assign(rows, -1);
+  assign(points, r.centroids, r.labels);
+  Eigen::MatrixXd sums(r.k, points.cols());
+  std::vector<int> counts(r.k);
+  for (int it = 0; it < max_iter; ++it) {
+    update(points, r.centroids, r.labels, sums, counts);
+    if (!assign(points, r.centroids, r.labels)) break;
+  }
+  for (Eigen::Index i = 0; i < rows; ++i) r.inertia += dist2(points, i, r.centroids, r.labels[i]);
+  return r;
+}
+
+KMeansResult kmeans_choose_k(const Eigen::MatrixXd& points, int max_k, double explained, uint64_t seed) {
+  const double total = (points.rowwise() - points.colwise().mean()).squaredNorm();
+  if (points.rows() == 0 || total <= 0) return kmeans(points, 1, seed);
+  const int last = static_cast<int>(std::clamp<Eigen::Index>(max_k, 1, points.rows()));
+  KMeansResult r;
+  for (int k = 1; k <= last; ++k) {
+    r = kmeans(points, k, seed);
+    if (1 - r.inertia / total >= explained) break;
+  }
+  return r;
+}
+
+}  // namespace strobe::sampling

@@ -1,0 +1,162 @@
+// Photon's launch observer: the basic-block and warp detectors and the predictions they enable.
+#include "sampling/photon/observer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "emu/executor.h"
+
+namespace strobe::sampling {
+
+using timing::InstInfo;
+using timing::IssueType;
+
+const char* mode_name(PhotonMode m) {
+  return m == PhotonMode::Detailed ? "detailed" : m == PhotonMode::BasicBlock ? "basic-block" : "warp";
+}
+
+PhotonObserver::PhotonObserver(const PhotonParams& p, const timing::GpuConfig& gpu, bool skip_functional,
+                               const OnlineAnalysis& a, const ProgramTables& t)
+    : p_(p), skip_(skip_functional), a_(a), t_(t), warp_(p.warp_window, p.delta),
+      group_window_(std::max<uint64_t>(2, p.warp_window * a.workgroups / std::max<uint64_t>(a.warps, 1))) {
+  const size_t waves = size_t(gpu.num_cus * gpu.simds_per_cu * gpu.wave_slots_per_simd);
+  begin_.assign(waves, 0);
+  first_issue_.assign(waves, UINT64_MAX);
+  key_.assign(waves, 0);
+  detectors_.resize(t.ends.size());
+  stable_.assign(t.ends.size(), 0);
+  bb_time_.assign(t.ends.size(), -1.0);
+  dominant_ = a.types.empty() ? 0 : a.types[0].key;
+  // Block and warp times are measured on the resident population. A warp much longer than the
+  // mean outlives that population and runs its tail on an emptier GPU, where its blocks take
+  // a fraction of the measured time (spmv's power-law rows), so such kernels stay detailed.
+  balanced_ = a.warp_imbalance() <= p.max_warp_imbalance;
+  bb_eligible_ = p.bb_level && balanced_;
+  warp_eligible_ = p.warp_level && balanced_ && a.dominant_share() > p.dominant_warp_share;
+  l1_latency_ = double(gpu.l1v_latency);
+  l2_latency_ = double(gpu.l2_latency);
+}
+
+void PhotonObserver::wave_begin(timing::WaveKey w, uint64_t cycle) {
+  begin_[w] = cycle;
+  first_issue_[w] = UINT64_MAX;
+  key_[w] = 0;
+}
+
+void PhotonObserver::basic_block(timing::WaveKey w, uint32_t start, uint32_t insts, uint64_t issue, uint64_t end) {
+  key_[w] += block_key(start, a_.entry_pc);
+  if (first_issue_[w] == UINT64_MAX) first_issue_[w] = issue;
+  if (mode_ != PhotonMode::Detailed || !bb_eligible_) return;
+  auto& det = detectors_[start];
+  if (!det) det = std::make_unique<StabilityDetector>(p_.bb_window, p_.delta);
+  det->add(double(issue), double(end));
+  const bool st = det->stable();
+  if (st != bool(stable_[start])) {
+    stable_[start] = st;
+    stable_share_ += st ? a_.bb_share[start] : -a_.bb_share[start];
+  }
+  if (stable_share_ > p_.bb_stable_share) switch_to(PhotonMode::BasicBlock, end);
+}
+
+void PhotonObserver::wave_end(timing::WaveKey w, uint64_t cycle) {
+  if (first_issue_[w] != UINT64_MAX) {
+    overhead_sum_ += double(first_issue_[w] - begin_[w]);
+    ++overhead_n_;
+  }
+  if (!warp_eligible_ || mode_ == PhotonMode::Warp || key_[w] != dominant_) return;
+  warp_.add(double(begin_[w]), double(cycle));
+  // A work-group holds its resources until its slowest warp retires, so the predicted unit
+  // is the group: its residency must be stable too, and its mean is what predicted groups take.
+  if (warp_.stable() && groups_ && groups_->stable()) switch_to(PhotonMode::Warp, cycle);
+}
+
+void PhotonObserver::workgroup_end(uint64_t id, uint64_t dispatched, uint64_t cycle) {
+  if (!warp_eligible_ || mode_ == PhotonMode::Warp) return;
+  // Groups are fed in dispatch order, each once every earlier group has retired: fed in
+  // retirement order, a window closes on the groups that happened to finish quickly.
+  // The window spans at least one generation of resident groups, so a generation that
+  // happens to run quickly after the initial fill drains is not mistaken for the steady state.
+  // Every group dispatched before the first retirement is one generation.
+  if (!groups_) groups_.emplace(std::max<uint64_t>(group_window_, detailed_dispatched_), p_.delta);
+  pending_[id] = {dispatched, cycle};
+  for (auto it = pending_.begin(); it != pending_.end() && it->first == next_group_; it = pending_.erase(it)) {
+    groups_->add(double(it->second.first), double(it->second.second));
+    ++next_group_;
+  }
+}
+
+std::optional<uint64_t> PhotonObserver::predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg,
+                                                          emu::DispatchStats& stats, uint64_t) {
+  if (mode_ == PhotonMode::Detailed) {
+    if (!groups_) ++detailed_dispatched_;
+    return std::nullopt;
+  }
+  const uint64_t before = stats.wave_instructions;
+  double cycles = 0;
+  if (mode_ == PhotonMode::Warp) {
+    if (!skip_) {
+      profile::Collector none;
+      profiler_.run_workgroup(ex, wg, stats, none);
+    }
+    cycles = warp_time_;
+  } else if (skip_) {
+    cycles = overhead();
+    for (size_t pc = 0; pc < a_.mean_bb_count.size(); ++pc)
+      if (a_.mean_bb_count[pc] > 0) cycles += a_.mean_bb_count[pc] * bb_time(uint32_t(pc), a_.bb_length[pc]);
+  } else {
+    wave_cycles_.assign(wg.waves.size(), overhead());
+    BlockTimer timer;
+    timer.self = this;
+    profiler_.run_workgroup(ex, wg, stats, timer);
+    cycles = *std::max_element(wave_cycles_.begin(), wave_cycles_.end());
+  }
+  predicted_ += skip_ ? uint64_t(std::llround(a_.instructions_per_warp() * double(wg.waves.size())))
+                      : stats.wave_instructions - before;
+  ++predicted_groups_;
+  return uint64_t(std::max(1.0, std::round(cycles)));
+}
+
+void PhotonObserver::switch_to(PhotonMode m, uint64_t cycle) {
+  if (mode_ == PhotonMode::Detailed) switch_cycle_ = cycle;
+  mode_ = m;
+  if (m == PhotonMode::Warp) warp_time_ = groups_->mean_duration(groups_->window());
+}
+
+/// Predicted cycles of the block starting at `start` (frozen at first use): its mean over the
+/// detector's window when stable, otherwise the interval model.
+double PhotonObserver::bb_time(uint32_t start, uint32_t len) {
+  double& t = bb_time_[start];
+  if (t >= 0) return t;
+  if (stable_[start] && detectors_[start]) return t = detectors_[start]->mean_duration(p_.bb_window);
+  t = 0;
+  for (uint32_t pc = start; pc < start + len && pc < t_.info.size(); ++pc) t += interval(pc);
+  return t;
+}
+
+/// The interval model: the mean cycles from issuing instruction `pc` to the wave's next issue
+/// as measured in detail; for instructions never timed, the mean of their class, and for
+/// classes never timed, the configured latencies.
+double PhotonObserver::interval(uint32_t pc) {
+  if (count_ && count_[pc]) return double(sum_[pc]) / double(count_[pc]);
+  const InstInfo& in = t_.info[pc];
+  const size_t cls = class_of(in);
+  if (!class_ready_) {
+    class_ready_ = true;
+    for (size_t i = 0; count_ && i < t_.info.size(); ++i) {
+      class_sum_[class_of(t_.info[i])] += double(sum_[i]);
+      class_n_[class_of(t_.info[i])] += count_[i];
+    }
+  }
+  if (class_n_[cls]) return class_sum_[cls] / double(class_n_[cls]);
+  if (in.special == timing::Special::Waitcnt) return l1_latency_ + l2_latency_;
+  if (in.type == IssueType::Vmem || in.type == IssueType::Lds || in.is_scalar_mem) return double(in.busy);
+  return double(std::max<uint16_t>({in.busy, in.latency, 1}));
+}
+
+size_t PhotonObserver::class_of(const InstInfo& in) {
+  if (in.special == timing::Special::Waitcnt) return size_t(IssueType::COUNT);
+  if (in.is_scalar_mem) return size_t(IssueType::COUNT) + 1;
+  return size_t(in.type);
+}
+
+}  // namespace strobe::sampling

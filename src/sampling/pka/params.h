@@ -1,0 +1,23 @@
+// PKA's parameters, declared once: the struct the method reads and the schema --sampling-set
+// validates against both come from this list.
+#pragma once
+
+#include <cstdint>
+
+#include "sampling/method.h"
+
+namespace strobe::sampling {
+
+// X(type, name, default, lo, hi, doc)
+#define STROBE_PKA_PARAMS(X)                                                                                    \
+  X(double, ipc_variance, 0.25, 0.0, 1e9, "s: IPC variance threshold over the window")                         \
+  X(uint64_t, ipc_window, 3000, 1, 1e9, "cycles of IPC history the variance is taken over")                    \
+  X(uint64_t, ipc_interval, 100, 1, 1e6, "cycles between IPC samples")                                         \
+  X(double, pca_variance, 0.95, 0.01, 1.0, "share of feature variance the kept principal components explain")  \
+  X(int, max_clusters, 20, 1, 1000, "largest k tried")                                                         \
+  X(double, cluster_explained, 0.95, 0.0, 1.0, "smallest k whose clustering explains this share of the variance")
+
+/// PKA's parameters (names as --sampling-set spells them).
+STROBE_METHOD_PARAMS(PkaParams, STROBE_PKA_PARAMS);
+
+}  // namespace strobe::sampling

@@ -1,0 +1,172 @@
+// The one loop through which sampling runs work functionally: a work-group's waves in order,
+// each until it halts or reaches s_barrier, then the barrier opens and they go on (the
+// executor's rule). A method's profiling pass, its online analysis samples and the work-groups
+// it predicts all run here, at the grain its collector asks for (collector.h).
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "emu/executor.h"
+#include "sampling/profile/collector.h"
+
+namespace strobe::sampling::profile {
+
+/// Runs work-groups functionally and reports them to a collector. Holds the loop's scratch
+/// state, so one Profiler reused across work-groups allocates nothing once warm.
+class Profiler {
+ public:
+  /// `line_bytes` (a power of two): the line size coalesced memory requests are counted at.
+  explicit Profiler(uint32_t line_bytes = 64) : line_bits_(uint32_t(std::countr_zero(line_bytes))) {}
+
+  /// The line size requests are counted at.
+  uint32_t line_bytes() const { return 1u << line_bits_; }
+
+  /// Runs every wave of `wg` (initialised by `ex`) to completion, honouring barriers, counting
+  /// into `stats` as the executor does, and reports it to `c` at C::kGrain.
+  template <class C>
+  void run_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats, C& c);
+
+  /// Runs every work-group of `d` in dispatch order through run_workgroup() and returns the
+  /// dispatch's counters.
+  template <class C>
+  emu::DispatchStats run_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, C& c);
+
+  /// Distinct lines among the lanes `mi` records (sorted in place in a local copy).
+  uint32_t count_lines(const emu::MemAccessInfo& mi) const;
+
+ private:
+  template <class C>
+  void run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats, C& c, uint32_t i);
+
+  uint32_t line_bits_;
+  std::vector<Counters> waves_;  ///< per wave of the current group
+  emu::MemAccessInfo mi_;
+};
+
+/// Whether `e` is a vector memory encoding (the timing model's IssueType::Vmem).
+constexpr bool is_vector_memory(isa::Encoding e) {
+  return e == isa::Encoding::FLAT || e == isa::Encoding::MUBUF || e == isa::Encoding::MTBUF ||
+         e == isa::Encoding::MIMG;
+}
+
+/// The dispatch-order index of `wg` (x fastest), as Executor::init_workgroup numbers groups.
+inline uint64_t linear_id(const emu::Executor& ex, const emu::WorkGroup& wg) {
+  const auto& g = ex.groups();
+  return wg.id[0] + uint64_t(g[0]) * (wg.id[1] + uint64_t(g[1]) * wg.id[2]);
+}
+
+/// A Grain::Block collector that hands every basic block to `fn(wave, start_pc, instructions)`.
+template <class F>
+struct BlockCallback : Collector {
+  static constexpr Grain kGrain = Grain::Block;
+  const uint8_t* ends;
+  F* fn;
+  const uint8_t* block_ends() const { return ends; }
+  void block(uint32_t wave, uint32_t start, uint32_t n) { (*fn)(wave, start, n); }
+};
+
+/// Runs `wg` through `p` calling `fn(wave, start_pc, instructions)` for each basic block; `ends`
+/// is timing::basic_block_ends() of the dispatch's program.
+template <class F>
+void run_blocks(Profiler& p, const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
+                const std::vector<uint8_t>& ends, F&& fn) {
+  BlockCallback<std::remove_reference_t<F>> c{{}, ends.data(), &fn};
+  p.run_workgroup(ex, wg, stats, c);
+}
+
+template <class C>
+void Profiler::run_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats, C& c) {
+  const uint32_t n = uint32_t(wg.waves.size());
+  waves_.assign(n, Counters{});
+  struct Sink {
+    C* c;
+    uint32_t wave;
+  } sink [[maybe_unused]]{&c, 0};
+  do {
+    for (uint32_t i = 0; i < n; ++i) {
+      emu::Wave& w = wg.waves[i];
+      if constexpr (C::kGrain == Grain::Instruction) {
+        run_instructions(ex, wg, stats, c, i);
+      } else {
+        // Whole waves at full speed; the counters are the executor's, taken as differences.
+        const uint64_t wi = stats.wave_instructions, ti = stats.thread_instructions;
+        if constexpr (C::kGrain == Grain::Block) {
+          sink.wave = i;
+          ex.run_wave_blocks(
+              w, wg, stats, c.block_ends(),
+              [](void* s, uint32_t start, uint32_t len) {
+                auto* k = static_cast<Sink*>(s);
+                k->c->block(k->wave, start, len);
+              },
+              &sink);
+        } else {
+          ex.run_wave(w, wg, stats);
+        }
+        waves_[i].wave_instructions += stats.wave_instructions - wi;
+        waves_[i].thread_instructions += stats.thread_instructions - ti;
+      }
+    }
+  } while (emu::Executor::try_release_barrier(wg));
+  stats.wavefronts += n;
+  ++stats.workgroups;
+  Counters total;
+  for (uint32_t i = 0; i < n; ++i) {
+    c.wave_end(i, waves_[i]);
+    total.add(waves_[i]);
+  }
+  c.workgroup_end(linear_id(ex, wg), total);
+}
+
+template <class C>
+void Profiler::run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats, C& c,
+                                uint32_t i) {
+  // One Executor::step per instruction, with the lanes' addresses recorded for vector memory.
+  emu::Wave& w = wg.waves[i];
+  Counters& k = waves_[i];
+  const std::vector<isa::Inst>& insts = ex.dispatch().program->insts;
+  Instruction ev;
+  ev.wave = i;
+  while (!w.halted && !w.at_barrier) {
+    const uint32_t pc = w.pc;
+    if (pc >= insts.size()) [[unlikely]] {
+      ex.step(w, wg, stats);  // faults, naming the wave
+      continue;
+    }
+    const isa::Inst& in = insts[pc];
+    const bool vmem = is_vector_memory(in.enc);
+    if (vmem) mi_.lane_mask = 0, mi_.space = emu::MemAccessInfo::Space::None;
+    wg.ctx.mem_info = vmem ? &mi_ : nullptr;
+    ev.pc = pc;
+    ev.inst = &in;
+    ev.active_lanes = uint32_t(std::popcount(w.exec()));
+    ex.step(w, wg, stats);
+    ev.mem = vmem ? &mi_ : nullptr;
+    ev.lines = vmem ? count_lines(mi_) : 0;
+    ++k.wave_instructions;
+    k.thread_instructions += ev.active_lanes;
+    if (vmem) {
+      if (mi_.space == emu::MemAccessInfo::Space::Global) k.global_requests += ev.lines;
+      else if (mi_.space == emu::MemAccessInfo::Space::Scratch) k.scratch_requests += ev.lines;
+    }
+    c.instruction(ev);
+  }
+  wg.ctx.mem_info = nullptr;  // mi_ is ours; the next user of the group must not write into it
+}
+
+template <class C>
+emu::DispatchStats Profiler::run_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, C& c) {
+  emu::Executor ex(d, mem, 1);
+  emu::WorkGroup wg;
+  emu::DispatchStats stats;
+  for (uint64_t g = 0; g < ex.workgroup_count(); ++g) {
+    ex.init_workgroup(wg, g, 0);
+    run_workgroup(ex, wg, stats, c);
+  }
+  return stats;
+}
+
+}  // namespace strobe::sampling::profile

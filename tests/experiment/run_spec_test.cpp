@@ -1,0 +1,203 @@
+// The rules of a run and of a comparison: each one holds, each bad combination is an error that
+// names the offending setting the way its front end spells it, and what validation resolves
+// (mode, configuration, method) is what the run then uses.
+#include "experiment/run_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "common/error.h"
+
+namespace strobe::experiment {
+namespace {
+
+/// The message of the error `f` throws (of type E), or "" when it throws nothing.
+template <typename E>
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
+
+RunSpec bench(std::string mode = "functional") {
+  RunSpec s;
+  s.benchmark = "vecadd";
+  s.mode = std::move(mode);
+  return s;
+}
+
+RunSpec program() {
+  RunSpec s;
+  s.workload = Workload::Program;
+  s.program = {"./prog"};
+  return s;
+}
+
+TEST(RunSpecValidation, ADefaultBenchmarkRunIsFunctionalWithoutAMethod) {
+  const ValidatedRun v = validate(bench());
+  EXPECT_FALSE(v.timing());
+  EXPECT_EQ(v.method, nullptr);
+  EXPECT_EQ(v.memory_check, emu::MemoryCheck::Page);
+}
+
+TEST(RunSpecValidation, AnUnknownModeIsAnInputErrorNamingIt) {
+  EXPECT_EQ(error_of<InputError>([] { validate(bench("cycle")); }), "--mode 'cycle': expected functional or timing");
+  EXPECT_EQ(error_of<InputError>([] { validate(bench("cycle"), Spelling::Environment); }),
+            "STROBE_MODE 'cycle': expected functional or timing");
+}
+
+TEST(RunSpecValidation, SamplingImpliesTimingWhenNoModeWasAskedFor) {
+  RunSpec s = bench();
+  s.sampling = "photon";
+  const ValidatedRun v = validate(s);
+  EXPECT_TRUE(v.timing());
+  ASSERT_NE(v.method, nullptr);
+}
+
+TEST(RunSpecValidation, SamplingWithAnExplicitFunctionalModeIsAnInputError) {
+  RunSpec s = bench();
+  s.sampling = "photon";
+  s.mode_given = true;
+  EXPECT_EQ(error_of<InputError>([&] { validate(s); }),
+            "--sampling photon estimates detailed timing; it needs --mode timing");
+  EXPECT_EQ(error_of<InputError>([&] { validate(s, Spelling::Environment); }),
+            "STROBE_SAMPLING=photon estimates detailed timing; it needs STROBE_MODE=timing");
+}
+
+TEST(RunSpecValidation, GpuOverridesNeedTheTimingModel) {
+  RunSpec s = bench();
+  s.sets = {"gpu.num_cus=4"};
+  EXPECT_EQ(error_of<InputError>([&] { validate(s); }), "--set configures the timing model; it needs --mode timing");
+  EXPECT_EQ(error_of<InputError>([&] { validate(s, Spelling::Environment); }),
+            "STROBE_SET configures the timing model; it needs STROBE_MODE=timing");
+  s.mode = "timing";
+  EXPECT_EQ(validate(s).gpu.num_cus, 4);
+}
+
+TEST(RunSpecValidation, AnUnknownConfigurationKeyIsAnInputErrorNamingTheKey) {
+  RunSpec s = bench("timing");
+  s.sets = {"no.such=1"};
+  EXPECT_NE(error_of<InputError>([&] { validate(s); }).find("no.such"), std::string::npos);
+}
+
+TEST(RunSpecValidation, AnUnknownMemoryCheckIsAnInputErrorNamingIt) {
+  RunSpec s = bench();
+  s.memory_check = "loose";
+  EXPECT_NE(error_of<InputError>([&] { validate(s); }).find("'loose'"), std::string::npos);
+  s.memory_check = "strict";
+  EXPECT_EQ(validate(s).memory_check, emu::MemoryCheck::Strict);
+}
+
+TEST(RunSpecValidation, MethodOptionsWithoutAMethodAreAnInputError) {
+  RunSpec s = bench();
+  s.skip_functional = true;
+  EXPECT_EQ(error_of<InputError>([&] { validate(s); }),
+            "--sampling-set and --sampling-skip-functional need --sampling METHOD");
+  s = bench();
+  s.sampling_sets = {"delta=0.1"};
+  EXPECT_EQ(error_of<InputError>([&] { validate(s); }),
+            "--sampling-set and --sampling-skip-functional need --sampling METHOD");
+}
+
+TEST(RunSpecValidation, SkipFunctionalForbidsVerify) {
+  RunSpec s = bench();
+  s.sampling = "photon";
+  s.skip_functional = true;
+  s.verify = true;
+  EXPECT_EQ(error_of<InputError>([&] { validate(s); }),
+            "--verify: with --sampling-skip-functional predicted work is not emulated, so the results cannot be "
+            "verified");
+}
+
+TEST(RunSpecValidation, AnUnknownMethodOrMethodParameterIsAnInputErrorNamingIt) {
+  RunSpec s = bench();
+  s.sampling = "nosuch";
+  EXPECT_NE(error_of<InputError>([&] { validate(s); }).find("nosuch"), std::string::npos);
+  s.sampling = "photon";
+  s.sampling_sets = {"no_such_param=1"};
+  EXPECT_NE(error_of<InputError>([&] { validate(s); }).find("no_such_param"), std::string::npos);
+}
+
+TEST(RunSpecValidation, AProgramRunsOnceSoAMultiPassMethodIsNotImplemented) {
+  RunSpec s = program();
+  s.sampling = "pka";
+  s.command = "compare";
+  EXPECT_EQ(error_of<NotImplementedError>([&] { validate(s); }),
+            "not implemented: --sampling pka for OpenCL programs: the method makes 2 passes over the workload, and "
+            "a program runs once (use strobe compare BENCH --sampling pka)");
+  EXPECT_EQ(error_of<NotImplementedError>([&] { validate(s, Spelling::Environment); }),
+            "not implemented: STROBE_SAMPLING=pka: the method makes 2 passes over the workload, and a program runs "
+            "once");
+  s.sampling = "photon";
+  EXPECT_TRUE(validate(s).timing());
+}
+
+TEST(RunSpecValidation, ABenchmarkMayUseAMultiPassMethod) {
+  RunSpec s = bench();
+  s.sampling = "pka";
+  EXPECT_EQ(validate(s).method->passes(), 2);
+}
+
+TEST(CompareSpecValidation, MethodsAreSplitInTheOrderGiven) {
+  CompareSpec c{bench("timing"), 1};
+  c.run.sampling = "pka,photon";
+  EXPECT_EQ(validate(c).methods, (std::vector<std::string>{"pka", "photon"}));
+}
+
+TEST(CompareSpecValidation, ABadMethodListIsAnInputErrorNamingTheProblem) {
+  const auto err = [](const std::string& list) {
+    CompareSpec c{bench("timing"), 1};
+    c.run.sampling = list;
+    return error_of<InputError>([&] { validate(c); });
+  };
+  EXPECT_EQ(err("photon,,pka"), "--sampling 'photon,,pka': empty method name");
+  EXPECT_EQ(err("none"), "--sampling: compare needs sampling methods, not none");
+  EXPECT_EQ(err("photon,photon"), "--sampling 'photon,photon': photon is named twice");
+  EXPECT_EQ(err(""), "--sampling: name at least one method");
+}
+
+TEST(CompareSpecValidation, RepeatMustBeAtLeastOne) {
+  CompareSpec c{bench("timing"), 0};
+  c.run.sampling = "photon";
+  EXPECT_EQ(error_of<InputError>([&] { validate(c); }), "--repeat 0: must be at least 1");
+}
+
+TEST(CompareSpecValidation, SkipFunctionalForbidsVerifyAsForARun) {
+  CompareSpec c{bench("timing"), 1};
+  c.run.sampling = "photon";
+  c.run.skip_functional = true;
+  c.run.verify = true;
+  EXPECT_NE(error_of<InputError>([&] { validate(c); }).find("--verify: with --sampling-skip-functional"),
+            std::string::npos);
+}
+
+TEST(CompareSpecValidation, AMethodParameterNoSelectedMethodDeclaresIsAnInputError) {
+  CompareSpec c{bench("timing"), 1};
+  c.run.sampling = "photon";
+  c.run.sampling_sets = {"ipc_variance=0.1"};  // a pka parameter
+  EXPECT_NE(error_of<InputError>([&] { validate(c); }).find("ipc_variance"), std::string::npos);
+  c.run.sampling = "photon,pka";
+  EXPECT_NO_THROW(validate(c));
+}
+
+TEST(CompareSpecValidation, AProgramCannotBeComparedUnderAMultiPassMethod) {
+  CompareSpec c{program(), 1};
+  c.run.sampling = "photon,pka";
+  EXPECT_NE(error_of<NotImplementedError>([&] { validate(c); }).find("(use strobe compare BENCH --sampling pka)"),
+            std::string::npos);
+}
+
+TEST(LaunchRules, ModeAndOverrideRulesAreTheSameForLaunch) {
+  EXPECT_EQ(error_of<InputError>([] { check_mode("x"); }), "--mode 'x': expected functional or timing");
+  EXPECT_EQ(error_of<InputError>([] { require_timing_for_sets({"a=1"}, "functional"); }),
+            "--set configures the timing model; it needs --mode timing");
+  EXPECT_NO_THROW(require_timing_for_sets({"a=1"}, "timing"));
+}
+
+}  // namespace
+}  // namespace strobe::experiment

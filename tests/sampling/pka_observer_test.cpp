@@ -1,0 +1,88 @@
+// PKA's IPC-stability rule driven with constructed poll sequences whose IPC and launch overhead
+// are known, so the window's start and the projection can be checked exactly.
+#include "sampling/pka/observer.h"
+
+#include <gtest/gtest.h>
+
+namespace strobe::sampling {
+namespace {
+
+constexpr uint64_t kInterval = 100;
+constexpr uint64_t kOverhead = 1000;  // cycles from the launch to the first issued instruction
+constexpr double kIpc = 10;           // instructions per cycle from the first issue on
+
+/// Polls `o` as the model would for a launch starting at cycle 0 that issues nothing for
+/// kOverhead cycles, then kIpc instructions a cycle; reports the first block (issued at
+/// kOverhead) once it has ended, 50 cycles later. Stops polling at `last` or the stop.
+void drive(IpcStabilityObserver& o, uint64_t last) {
+  o.wave_begin(0, kOverhead - 20);
+  for (uint64_t c = kInterval; c <= last && !o.stopped(); c += kInterval) {
+    if (c >= kOverhead + 50 && c - kInterval < kOverhead + 50) o.basic_block(0, 0, 4, kOverhead, kOverhead + 50);
+    const uint64_t insts = c > kOverhead ? uint64_t(kIpc * double(c - kOverhead)) : 0;
+    o.poll(c, insts);
+  }
+}
+
+// Regression: the window opened at the launch, so the cumulative IPC counted the launch
+// overhead's idle cycles, rose slowly towards the steady IPC, stopped below it, and the
+// projection stretched the overhead over the whole kernel.
+TEST(IpcStability, WindowOpensAtTheFirstIssuedInstructionNotAtTheLaunch) {
+  IpcStabilityObserver o(kInterval, 3 * kInterval, 1e-6, false);
+  drive(o, 100000);
+  ASSERT_TRUE(o.stopped());
+  EXPECT_DOUBLE_EQ(o.stop_ipc(), kIpc);
+  // Three samples after the first issue (at 1100, 1200, 1300) already agree exactly.
+  EXPECT_EQ(o.stop_cycles(), 300u);
+  EXPECT_EQ(o.lead_cycles(), kOverhead);
+}
+
+TEST(IpcStability, ProjectionAddsTheMeasuredLeadOnceAndScalesOnlyTheRest) {
+  IpcStabilityObserver o(kInterval, 3 * kInterval, 1e-6, false);
+  drive(o, 100000);
+  ASSERT_TRUE(o.stopped());
+  // A launch of 1,000,000 instructions at 10 per cycle after a 1000-cycle lead.
+  EXPECT_EQ(o.projected_cycles(1000000), kOverhead + 100000);
+}
+
+TEST(IpcStability, FirstIssueIsTheEarliestBlockIssueWhateverTheOrderBlocksEnd) {
+  IpcStabilityObserver o(kInterval, 3 * kInterval, 1e-6, false);
+  o.poll(kInterval, 0);  // the launch began at cycle 0
+  // A block issued later but shorter ends first.
+  o.basic_block(1, 8, 2, 600, 650);
+  o.basic_block(0, 0, 4, 500, 700);
+  for (uint64_t c = 800; !o.stopped() && c < 10000; c += kInterval) o.poll(c, uint64_t(kIpc * double(c - 500)));
+  ASSERT_TRUE(o.stopped());
+  EXPECT_EQ(o.lead_cycles(), 500u);
+  EXPECT_DOUBLE_EQ(o.stop_ipc(), kIpc);
+}
+
+TEST(IpcStability, BeforeAnyBlockEndsTheEarliestWaveStartBoundsTheFirstIssue) {
+  IpcStabilityObserver o(kInterval, 3 * kInterval, 1e9, false);
+  o.poll(kInterval, 0);
+  o.wave_begin(3, 450);
+  o.wave_begin(0, 400);
+  EXPECT_EQ(o.lead_cycles(), 0u);  // no instruction seen yet
+  o.poll(2 * kInterval + 400, 50);
+  EXPECT_EQ(o.lead_cycles(), 400u);
+}
+
+TEST(IpcStability, IdleLaunchOverheadIsNotMistakenForAStableIpc) {
+  // The overhead's polls see no instructions: however long, they are not samples.
+  IpcStabilityObserver o(kInterval, 3 * kInterval, 1e-6, false);
+  for (uint64_t c = kInterval; c <= 50 * kInterval; c += kInterval) o.poll(c, 0);
+  EXPECT_FALSE(o.stopped());
+}
+
+TEST(IpcStability, DoesNotStopWhileTheIpcStillVaries) {
+  IpcStabilityObserver o(kInterval, 3 * kInterval, 1e-6, false);
+  o.basic_block(0, 0, 4, 0, 10);
+  uint64_t insts = 0;
+  for (uint64_t c = kInterval; c <= 20 * kInterval; c += kInterval) {
+    insts += (c / kInterval) % 2 ? 100 : 2000;  // alternating bursts
+    o.poll(c, insts);
+  }
+  EXPECT_FALSE(o.stopped());
+}
+
+}  // namespace
+}  // namespace strobe::sampling

@@ -1,0 +1,174 @@
+// The shared profiling loop on assembled snippets: it counts what the executor counts, reports
+// the executor's basic blocks, and counts coalesced global and scratch requests per line.
+#include "sampling/profile/profiler.h"
+
+#include <gtest/gtest.h>
+
+#include <tuple>
+#include <vector>
+
+#include "emu/emu_test_util.h"
+
+namespace strobe::sampling::profile {
+namespace {
+
+using emu::test::AsmLaunch;
+using emu::test::KdSpec;
+
+// A three-trip loop, a barrier and a tail: blocks end at the branch (4), the barrier (5) and
+// s_endpgm (7).
+const char* const kLoop = R"(
+  s_mov_b32 s4, 3
+loop:
+  v_add_u32 v1, vcc, 1, v1
+  s_sub_u32 s4, s4, 1
+  s_cmp_lg_u32 s4, 0
+  s_cbranch_scc1 loop
+  s_barrier
+  v_mov_b32 v2, v1
+  s_endpgm
+)";
+
+std::vector<uint8_t> loop_ends() {
+  std::vector<uint8_t> ends(8, 0);
+  ends[4] = ends[5] = ends[7] = 1;
+  return ends;
+}
+
+/// Records every hook it receives.
+template <Grain G>
+struct Recorder : Collector {
+  static constexpr Grain kGrain = G;
+  std::vector<uint8_t> ends = loop_ends();
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> blocks;  // wave, start, length
+  std::vector<uint32_t> pcs;
+  std::vector<Counters> waves, groups;
+  std::vector<uint64_t> ids;
+  const uint8_t* block_ends() const { return ends.data(); }
+  void block(uint32_t w, uint32_t s, uint32_t n) { blocks.emplace_back(w, s, n); }
+  void instruction(const Instruction& i) { pcs.push_back(i.pc); }
+  void wave_end(uint32_t, const Counters& c) { waves.push_back(c); }
+  void workgroup_end(uint64_t id, const Counters& c) { ids.push_back(id), groups.push_back(c); }
+};
+
+template <Grain G>
+void expect_executor_counts() {
+  AsmLaunch l(kLoop, KdSpec{}, {256, 1, 1}, {128, 1, 1});
+  AsmLaunch ref(kLoop, KdSpec{}, {256, 1, 1}, {128, 1, 1});
+  Profiler p;
+  Recorder<G> r;
+  const emu::DispatchStats got = p.run_launch(l.d, l.mem, r);
+  const emu::DispatchStats want = ref.run();
+  EXPECT_EQ(got.wave_instructions, want.wave_instructions);
+  EXPECT_EQ(got.thread_instructions, want.thread_instructions);
+  EXPECT_EQ(got.workgroups, want.workgroups);
+  EXPECT_EQ(got.wavefronts, want.wavefronts);
+  ASSERT_EQ(r.groups.size(), 2u);
+  EXPECT_EQ(r.ids, (std::vector<uint64_t>{0, 1}));
+  ASSERT_EQ(r.waves.size(), 4u);
+  for (const Counters& w : r.waves) {
+    EXPECT_EQ(w.wave_instructions, 1u + 3 * 4 + 1 + 2);
+    EXPECT_EQ(w.thread_instructions, 64u * w.wave_instructions);
+  }
+  EXPECT_EQ(r.groups[0].wave_instructions + r.groups[1].wave_instructions, want.wave_instructions);
+}
+
+TEST(Profiler, EveryGrainCountsWhatTheExecutorCounts) {
+  expect_executor_counts<Grain::WorkGroup>();
+  expect_executor_counts<Grain::Block>();
+  expect_executor_counts<Grain::Instruction>();
+}
+
+TEST(Profiler, BlockGrainReportsEachWavesBlocksAcrossTheBarrier) {
+  AsmLaunch l(kLoop, KdSpec{}, {128, 1, 1}, {128, 1, 1});
+  Profiler p;
+  Recorder<Grain::Block> r;
+  p.run_launch(l.d, l.mem, r);
+  using B = std::tuple<uint32_t, uint32_t, uint32_t>;
+  const std::vector<B> want = {{0, 0, 5}, {0, 1, 4}, {0, 1, 4}, {0, 5, 1}, {1, 0, 5}, {1, 1, 4},
+                               {1, 1, 4}, {1, 5, 1}, {0, 6, 2},  {1, 6, 2}};
+  EXPECT_EQ(r.blocks, want);
+  EXPECT_TRUE(r.pcs.empty());
+}
+
+TEST(Profiler, InstructionGrainReportsEveryInstructionInExecutionOrder) {
+  AsmLaunch l(kLoop, KdSpec{}, {64, 1, 1}, {64, 1, 1});
+  Profiler p;
+  Recorder<Grain::Instruction> r;
+  p.run_launch(l.d, l.mem, r);
+  const std::vector<uint32_t> want = {0, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(r.pcs, want);
+}
+
+// s[4:5] = out (kernarg 0); v[6:7] = out + tid * stride bytes.
+std::string strided_store(uint32_t stride_shift) {
+  return "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+         "v_lshlrev_b32 v1, " + std::to_string(stride_shift) + ", v0\n"
+         "s_waitcnt lgkmcnt(0)\n"
+         "v_mov_b32 v5, s5\n"
+         "v_add_u32 v6, vcc, s4, v1\n"
+         "v_addc_u32 v7, vcc, v5, 0, vcc\n"
+         "flat_store_dword v[6:7], v0\n"
+         "s_waitcnt vmcnt(0)\n"
+         "s_endpgm\n";
+}
+
+/// Global requests of one 64-lane store at `stride_shift` counted at `line_bytes`.
+uint64_t global_requests(uint32_t stride_shift, uint32_t line_bytes) {
+  AsmLaunch l(strided_store(stride_shift), KdSpec{}, {64, 1, 1}, {64, 1, 1});
+  const uint64_t out = l.buffer({}, 64u << (stride_shift - 2));
+  l.mem.write(l.d.kernarg_address, &out, 8);
+  Profiler p(line_bytes);
+  Recorder<Grain::Instruction> r;
+  p.run_launch(l.d, l.mem, r);
+  EXPECT_EQ(r.groups.at(0).scratch_requests, 0u);
+  return r.groups.at(0).global_requests;
+}
+
+TEST(Profiler, GlobalRequestsAreTheDistinctLinesTheActiveLanesTouch) {
+  // 64 consecutive dwords: 256 bytes from a page-aligned buffer.
+  EXPECT_EQ(global_requests(2, 64), 4u);
+  EXPECT_EQ(global_requests(2, 128), 2u);
+  // One dword per 64 bytes: every lane its own line at 64, two lanes a line at 128.
+  EXPECT_EQ(global_requests(6, 64), 64u);
+  EXPECT_EQ(global_requests(6, 128), 32u);
+}
+
+TEST(Profiler, ScratchRequestsAreCountedApartAndLdsIsNot) {
+  KdSpec k;
+  k.properties = 0x1 | 0x8;  // private segment buffer s[0:3], kernarg s[4:5]
+  k.user_sgprs = 6;
+  k.scratch_offset = true;  // s7 (after work-group id x in s6)
+  k.private_bytes = 16;
+  k.lds = 256;
+  // A swizzled private store: 64 lanes' dwords of one element are 256 contiguous bytes. Then an
+  // LDS store, which is no request.
+  AsmLaunch l(R"(
+    v_mov_b32 v11, 8
+    buffer_store_dword v0, v11, s[0:3], s7 offen
+    s_waitcnt vmcnt(0)
+    v_lshlrev_b32 v1, 2, v0
+    s_mov_b32 m0, -1
+    ds_write_b32 v1, v0
+    s_waitcnt lgkmcnt(0)
+    s_endpgm
+  )", k, {64, 1, 1}, {64, 1, 1});
+  Profiler p(64);
+  Recorder<Grain::Instruction> r;
+  p.run_launch(l.d, l.mem, r);
+  EXPECT_EQ(r.groups.at(0).global_requests, 0u);
+  EXPECT_EQ(r.groups.at(0).scratch_requests, 4u);
+}
+
+TEST(Profiler, LinearIdNumbersGroupsXFastest) {
+  AsmLaunch l(kLoop, KdSpec{}, {128, 3, 2}, {64, 1, 1});
+  emu::Executor ex(l.d, l.mem);
+  emu::WorkGroup wg;
+  for (uint64_t g = 0; g < ex.workgroup_count(); ++g) {
+    ex.init_workgroup(wg, g);
+    EXPECT_EQ(linear_id(ex, wg), g);
+  }
+}
+
+}  // namespace
+}  // namespace strobe::sampling::profile
