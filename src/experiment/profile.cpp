@@ -28,7 +28,8 @@ sp::WorkloadIdentity benchmark_identity(const std::string& bench, const workload
   sp::WorkloadIdentity w;
   w.kind = "benchmark";
   w.name = bench;
-  for (const auto& [k, v] : params.to_json().items()) w.params.push_back(k + "=" + v.dump());  // sorted by key
+  const nlohmann::json j = params.to_json();  // an object: its keys iterate sorted
+  for (const auto& [k, v] : j.items()) w.params.push_back(k + "=" + v.dump());
   return w;
 }
 

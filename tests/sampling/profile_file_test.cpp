@@ -69,6 +69,7 @@ TEST(ProfileFile, ATruncatedFileIsRejectedAsTruncated) {
 TEST(ProfileFile, ACorruptOrForeignFileIsRejected) {
   EXPECT_NE(decode_error(encode(sample()) + "xx").find("corrupt"), std::string::npos);
   EXPECT_NE(decode_error("\xc1garbage").find("p.prof: the file is corrupt"), std::string::npos);
+  EXPECT_NE(decode_error("garbage").find("p.prof: not a strobe profile"), std::string::npos);
   msgpack::sbuffer buf;
   msgpack::pack(buf, std::map<std::string, int>{{"magic", 1}});
   EXPECT_NE(decode_error(std::string(buf.data(), buf.size())).find("not a strobe profile"), std::string::npos);

@@ -31,6 +31,25 @@ void append(FeatureTable& t, const Counters& c) {
   ++t.rows;
 }
 
+/// FNV-1a of the program's code bytes as loaded in `mem`; a program that is not in device
+/// memory (decoded from a buffer, as tools and tests do) hashes its decoded instructions instead,
+/// which is as stable within one build of strobe.
+uint64_t code_hash(const isa::Program& prog, const emu::GlobalMemory& mem) {
+  std::string code(prog.index_by_dword.size() * 4, '\0');
+  try {
+    if (!code.empty()) mem.read(prog.base_address, code.data(), code.size());
+    return fnv1a(code);
+  } catch (const Error&) {
+  }
+  uint64_t h = fnv1a({});
+  for (const isa::Inst& in : prog.insts) {
+    const uint64_t f[] = {uint64_t(in.enc), in.opcode, in.size, in.dst, in.sdst, in.src[0], in.src[1], in.src[2],
+                          in.literal};
+    h = fnv1a(std::string_view(reinterpret_cast<const char*>(f), sizeof f), h);
+  }
+  return h;
+}
+
 }  // namespace
 
 void ColumnCollector::wave_end(uint32_t wave, const Counters& c) {
@@ -54,11 +73,7 @@ LaunchIdentity identify(const emu::Dispatch& d, const emu::GlobalMemory& mem) {
   id.kernel = d.kernel_name;
   id.grid = d.grid;
   id.local = d.local;
-  if (d.program && !d.program->index_by_dword.empty()) {
-    std::string code(d.program->index_by_dword.size() * 4, '\0');
-    mem.read(d.program->base_address, code.data(), code.size());
-    id.code_hash = fnv1a(code);
-  }
+  if (d.program) id.code_hash = code_hash(*d.program, mem);
   std::string args(d.kd.kernarg_size, '\0');
   if (!args.empty()) mem.read(d.kernarg_address, args.data(), args.size());
   id.kernarg_hash = fnv1a(args);

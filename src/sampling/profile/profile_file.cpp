@@ -203,9 +203,9 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
   } catch (const std::exception& e) {
     r.fail(fmt::format("the file is corrupt ({})", e.what()));
   }
-  if (off != bytes.size()) r.fail(fmt::format("the file is corrupt ({} bytes after the profile)", bytes.size() - off));
   const msgpack::object& root = h.get();
   if (root.type != msgpack::type::MAP) r.fail("not a strobe profile (no header)");
+  if (off != bytes.size()) r.fail(fmt::format("the file is corrupt ({} bytes after the profile)", bytes.size() - off));
   const msgpack::object& magic = r.field(root, "magic", "the header");
   if (magic.type != msgpack::type::STR || std::string_view(magic.via.str.ptr, magic.via.str.size) != kProfileMagic)
     r.fail("not a strobe profile (wrong magic)");
