@@ -22,7 +22,8 @@ int run_main(int argc, char** argv) {
   // `strobe run|compare [options] -- PROGRAM [ARGS...]`: the program's command line is kept
   // away from the option parser, whatever options it has.
   std::vector<std::string> program;
-  if (argc > 2 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "compare")) {
+  if (argc > 2 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "compare" ||
+                   std::string_view(argv[1]) == "profile")) {
     for (int i = 2; i < argc; ++i)
       if (std::string_view(argv[i]) == "--") {
         program.assign(argv + i + 1, argv + argc);
@@ -39,6 +40,7 @@ int run_main(int argc, char** argv) {
   add_run_command(app, action, program);
   add_list_command(app, action);
   add_compare_command(app, action, program);
+  add_profile_command(app, action, program);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -24,6 +24,9 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
 /// Adds `strobe compare`: full detailed simulation against sampling methods, on built-in
 /// benchmarks or on `program` (everything after `--`), an OpenCL host program.
 void add_compare_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
+/// Adds `strobe profile`: the functional profile of a benchmark; `program` (everything after
+/// `--`) is refused as not implemented.
+void add_profile_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
 /// Adds `strobe list`.
 void add_list_command(CLI::App& app, Action& action);
 

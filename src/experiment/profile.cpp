@@ -1,0 +1,88 @@
+// The profile experiment (see profile.h).
+#include "experiment/profile.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "sampling/profile/functional_profile.h"
+#include "workloads/runner.h"
+
+namespace strobe::experiment {
+
+namespace sp = sampling::profile;
+
+namespace {
+
+/// The line size to count at: the one asked for, else the arch's L1V line (what the timing
+/// model coalesces at, so profile and detailed simulation agree by default).
+uint32_t line_bytes_for(const ProfileSpec& s) {
+  const uint32_t n = s.line_bytes ? s.line_bytes : uint32_t(resolve_gpu_config(s.run.arch, {}).line_bytes);
+  if (n < 4 || n > 4096 || (n & (n - 1)) != 0)
+    throw InputError(fmt::format("--line-bytes {}: must be a power of two from 4 to 4096", n));
+  return n;
+}
+
+}  // namespace
+
+sp::WorkloadIdentity benchmark_identity(const std::string& bench, const workloads::Params& params) {
+  sp::WorkloadIdentity w;
+  w.kind = "benchmark";
+  w.name = bench;
+  const nlohmann::json j = params.to_json();  // an object: its keys iterate sorted
+  for (const auto& [k, v] : j.items()) w.params.push_back(k + "=" + v.dump());
+  return w;
+}
+
+ProfileResult collect_profile(const ProfileSpec& spec) {
+  if (spec.run.workload == Workload::Program) throw NotImplementedError("profile of a program");
+  const uint32_t line = line_bytes_for(spec);
+  sp::ProfileRunner runner(line);
+  workloads::RunRequest req;
+  req.benchmark = spec.run.benchmark;
+  req.params = spec.run.params;
+  const timing::GpuConfig gpu = resolve_gpu_config(spec.run.arch, {});
+  // The runner plugs in where sampling methods do, which needs a timing model; it never uses it,
+  // and the profile does not depend on the configuration (only the LDS limit checks read it).
+  req.prepare_device = [&runner, &gpu](runtime::Device& dev) {
+    dev.enable_timing(gpu);
+    dev.set_dispatch_runner(&runner);
+  };
+  workloads::RunOutcome out = workloads::run_benchmark(std::move(req));
+  ProfileResult r;
+  r.profile.workload = benchmark_identity(out.benchmark, out.params);
+  r.profile.line_bytes = line;
+  r.profile.launches = runner.take();
+  r.seconds = out.run_seconds;
+  return r;
+}
+
+ProfileResult profile(const ProfileSpec& spec) {
+  if (spec.output.empty() == spec.check.empty()) throw InputError("profile: give either -o FILE or --check FILE");
+  if (!spec.check.empty()) {
+    // Loaded first: a corrupt file or another version is reported before any simulation.
+    const sp::ProfileFile stored = sp::load(spec.check);
+    ProfileSpec s = spec;
+    if (!s.line_bytes) s.line_bytes = stored.line_bytes;
+    ProfileResult r = collect_profile(s);
+    sp::require_match(spec.check, sp::first_difference(stored, r.profile.workload, r.profile.line_bytes));
+    std::vector<sp::LaunchIdentity> ids;
+    for (const auto& l : r.profile.launches) ids.push_back(l.id);
+    sp::require_match(spec.check, sp::first_difference(stored, ids));
+    return r;
+  }
+  ProfileResult r = collect_profile(spec);
+  sp::save(spec.output, r.profile);
+  return r;
+}
+
+std::string profile_summary(const ProfileResult& r) {
+  uint64_t groups = 0, insts = 0;
+  for (const auto& l : r.profile.launches) {
+    groups += l.workgroups.rows;
+    insts += l.workgroups.sum(sp::column::kWaveInsts);
+  }
+  return fmt::format("{} launches, {} work-groups, {} wave instructions, {:.2f} s", r.profile.launches.size(), groups,
+                     insts, r.seconds);
+}
+
+}  // namespace strobe::experiment

@@ -1,0 +1,42 @@
+// `strobe profile`: the functional profile of a workload, written once and reused by
+// profile-driven sampling methods on any GPU configuration (sampling/profile/profile_file.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "experiment/run_spec.h"
+#include "sampling/profile/profile_file.h"
+#include "workloads/params.h"
+
+namespace strobe::experiment {
+
+/// One profile as asked for.
+struct ProfileSpec {
+  RunSpec run;              ///< workload (benchmark and params, or program) and arch (for the default line size)
+  uint32_t line_bytes = 0;  ///< line size memory requests are counted at; 0: the arch's L1V line
+  std::string output;       ///< file to write (-o)
+  std::string check;        ///< existing profile to check against the workload (--check)
+};
+
+/// What a profile run produced.
+struct ProfileResult {
+  sampling::profile::ProfileFile profile;
+  double seconds = 0;  ///< the workload's run, setup and verification excluded
+};
+
+/// Runs the benchmark of `spec` functionally, profiling every launch. Throws InputError for a
+/// bad line size or benchmark, NotImplementedError for a program.
+ProfileResult collect_profile(const ProfileSpec& spec);
+
+/// Runs collect_profile() and writes the file atomically, or with `check` set, loads that file
+/// and throws InputError naming it and its first difference from the workload.
+ProfileResult profile(const ProfileSpec& spec);
+
+/// The identity a benchmark run with effective parameters `params` has in a profile.
+sampling::profile::WorkloadIdentity benchmark_identity(const std::string& bench, const workloads::Params& params);
+
+/// One line summarising `r`: launches, work-groups, wave instructions and seconds.
+std::string profile_summary(const ProfileResult& r);
+
+}  // namespace strobe::experiment

@@ -1,0 +1,101 @@
+// The functional profile collector and runner (see functional_profile.h).
+#include "sampling/profile/functional_profile.h"
+
+#include <string>
+
+#include "common/error.h"
+#include "sampling/profile/profiler.h"
+
+namespace strobe::sampling::profile {
+
+namespace {
+
+/// The columns every functional profile has, created empty so a launch without groups still
+/// names them.
+void init_columns(LaunchRecord& r) {
+  for (const char* c : {column::kWaveInsts, column::kThreadInsts, column::kGlobalReqs, column::kScratchReqs,
+                        column::kMemReqs}) {
+    r.workgroups.u64[c];
+    r.waves.u64[c];
+  }
+  r.waves.u64[column::kWorkGroup];
+  r.waves.u64[column::kWave];
+}
+
+void append(FeatureTable& t, const Counters& c) {
+  t.u64[column::kWaveInsts].push_back(c.wave_instructions);
+  t.u64[column::kThreadInsts].push_back(c.thread_instructions);
+  t.u64[column::kGlobalReqs].push_back(c.global_requests);
+  t.u64[column::kScratchReqs].push_back(c.scratch_requests);
+  t.u64[column::kMemReqs].push_back(c.global_requests + c.scratch_requests);
+  ++t.rows;
+}
+
+/// FNV-1a of the program's code bytes as loaded in `mem`; a program that is not in device
+/// memory (decoded from a buffer, as tools and tests do) hashes its decoded instructions instead,
+/// which is as stable within one build of strobe.
+uint64_t code_hash(const isa::Program& prog, const emu::GlobalMemory& mem) {
+  std::string code(prog.index_by_dword.size() * 4, '\0');
+  try {
+    if (!code.empty()) mem.read(prog.base_address, code.data(), code.size());
+    return fnv1a(code);
+  } catch (const Error&) {
+  }
+  uint64_t h = fnv1a({});
+  for (const isa::Inst& in : prog.insts) {
+    const uint64_t f[] = {uint64_t(in.enc), in.opcode, in.size, in.dst, in.sdst, in.src[0], in.src[1], in.src[2],
+                          in.literal};
+    h = fnv1a(std::string_view(reinterpret_cast<const char*>(f), sizeof f), h);
+  }
+  return h;
+}
+
+}  // namespace
+
+void ColumnCollector::wave_end(uint32_t wave, const Counters& c) {
+  append(record->waves, c);
+  record->waves.u64[column::kWave].push_back(wave);
+  ++pending_waves;
+}
+
+void ColumnCollector::workgroup_end(uint64_t linear_id, const Counters& c) {
+  // Profiler::run_launch runs groups in dispatch order, so the row index is the flattened id.
+  if (linear_id != record->workgroups.rows)
+    throw FaultError("profile: work-group " + std::to_string(linear_id) + " ran out of dispatch order");
+  append(record->workgroups, c);
+  auto& owner = record->waves.u64[column::kWorkGroup];
+  owner.insert(owner.end(), pending_waves, linear_id);
+  pending_waves = 0;
+}
+
+LaunchIdentity identify(const emu::Dispatch& d, const emu::GlobalMemory& mem) {
+  LaunchIdentity id;
+  id.kernel = d.kernel_name;
+  id.grid = d.grid;
+  id.local = d.local;
+  if (d.program) id.code_hash = code_hash(*d.program, mem);
+  std::string args(d.kd.kernarg_size, '\0');
+  if (!args.empty()) mem.read(d.kernarg_address, args.data(), args.size());
+  id.kernarg_hash = fnv1a(args);
+  return id;
+}
+
+LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes,
+                            emu::DispatchStats& stats) {
+  LaunchRecord r;
+  r.id = identify(d, mem);  // before the run: a kernel may write its own kernarg segment
+  init_columns(r);
+  Profiler p(line_bytes);
+  ColumnCollector c;
+  c.record = &r;
+  stats = p.run_launch(d, mem, c);
+  return r;
+}
+
+runtime::LaunchResult ProfileRunner::run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu&) {
+  runtime::LaunchResult res;
+  launches_.push_back(profile_launch(d, mem, line_bytes_, res.stats));
+  return res;
+}
+
+}  // namespace strobe::sampling::profile

@@ -1,0 +1,55 @@
+// Collecting the functional profile (profile_file.h): a collector on profile::Profiler that
+// fills the per-work-group and per-wave columns of each launch, and the dispatch runner that
+// profiles every launch of a run with it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "emu/dispatch.h"
+#include "emu/memory.h"
+#include "runtime/device.h"
+#include "sampling/profile/collector.h"
+#include "sampling/profile/profile_file.h"
+
+namespace strobe::sampling::profile {
+
+/// Fills a launch's feature tables: one row per work-group and per wave, at Grain::Instruction
+/// (the only grain that sees addresses, which the memory-request columns need).
+struct ColumnCollector : Collector {
+  static constexpr Grain kGrain = Grain::Instruction;
+  LaunchRecord* record = nullptr;
+  /// Waves reported for the group still running (wave_end comes before workgroup_end).
+  uint32_t pending_waves = 0;
+
+  /// Appends wave `wave`'s row.
+  void wave_end(uint32_t wave, const Counters& c);
+  /// Appends the group's row and names it in its waves' rows.
+  void workgroup_end(uint64_t linear_id, const Counters& c);
+};
+
+/// The identity of dispatch `d`: kernel, geometry and hashes of its code and kernarg segment.
+LaunchIdentity identify(const emu::Dispatch& d, const emu::GlobalMemory& mem);
+
+/// Runs `d` functionally (its results land in `mem`, as a plain launch's would) and returns its
+/// profile at `line_bytes`; `stats` receives the emulator's counters.
+LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes,
+                            emu::DispatchStats& stats);
+
+/// A dispatch runner that runs every launch functionally through profile_launch() and keeps the
+/// records in launch order; the timing model it is handed is never used.
+class ProfileRunner : public runtime::DispatchRunner {
+ public:
+  /// `line_bytes` (a power of two): the line size memory requests are counted at.
+  explicit ProfileRunner(uint32_t line_bytes) : line_bytes_(line_bytes) {}
+  /// Profiles `d`; the result holds the emulator's counters and no timing.
+  runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) override;
+  /// The records so far, in launch order (moved out).
+  std::vector<LaunchRecord> take() { return std::move(launches_); }
+
+ private:
+  uint32_t line_bytes_;
+  std::vector<LaunchRecord> launches_;
+};
+
+}  // namespace strobe::sampling::profile

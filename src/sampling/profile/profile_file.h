@@ -1,0 +1,105 @@
+// The functional profile written once by `strobe profile` and reused by profile-driven methods
+// (TBPoint now; GPUMech and SimProf add their own per-unit features): what the workload was, the
+// line size memory requests were coalesced at, and per launch named feature columns per
+// work-group and per wave. Methods add columns, never a new format.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sampling/tbpoint/launch_profile.h"
+
+namespace strobe::sampling::profile {
+
+/// First field of every profile file: tells a profile from any other msgpack document.
+inline constexpr std::string_view kProfileMagic = "strobe-profile";
+/// Bumped whenever the layout changes incompatibly; older files are rejected, not guessed at.
+inline constexpr uint32_t kProfileVersion = 1;
+
+/// Column names the functional collector fills (per work-group and per wave).
+namespace column {
+inline constexpr const char* kWaveInsts = "wave_insts";      ///< issued wave instructions
+inline constexpr const char* kThreadInsts = "thread_insts";  ///< Σ active lanes, scalar included
+inline constexpr const char* kGlobalReqs = "global_reqs";    ///< coalesced global requests
+inline constexpr const char* kScratchReqs = "scratch_reqs";  ///< coalesced scratch requests
+inline constexpr const char* kMemReqs = "mem_reqs";          ///< global + scratch requests
+inline constexpr const char* kWorkGroup = "workgroup";       ///< per-wave table: owning group
+inline constexpr const char* kWave = "wave";                 ///< per-wave table: index in group
+}  // namespace column
+
+/// A table of equally long columns keyed by name: one row per unit (work-group or wave).
+struct FeatureTable {
+  uint64_t rows = 0;
+  std::map<std::string, std::vector<uint64_t>> u64;  ///< counts
+  std::map<std::string, std::vector<double>> f64;    ///< ratios, probabilities, ...
+
+  /// The u64 column `name`, or null when the table has none.
+  const std::vector<uint64_t>* find_u64(const std::string& name) const;
+  /// Σ of u64 column `name` (0 when absent).
+  uint64_t sum(const std::string& name) const;
+};
+
+/// What identifies the workload a profile was taken of; the GPU configuration is deliberately
+/// absent, since a functional profile does not depend on it.
+struct WorkloadIdentity {
+  std::string kind;                 ///< "benchmark" or "program"
+  std::string name;                 ///< benchmark name, or the program path
+  std::vector<std::string> params;  ///< benchmark: effective "K=V" (defaults included), sorted; program: argv
+};
+
+/// What identifies one launch: a different kernel, code or arguments is a different workload.
+struct LaunchIdentity {
+  std::string kernel;
+  uint64_t code_hash = 0;     ///< FNV-1a of the decoded code object's bytes
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> local{1, 1, 1};
+  uint64_t kernarg_hash = 0;  ///< FNV-1a of the kernarg segment
+
+  bool operator==(const LaunchIdentity&) const = default;
+};
+
+/// One launch of the profile: its identity and its feature tables.
+struct LaunchRecord {
+  LaunchIdentity id;
+  FeatureTable workgroups;  ///< one row per work-group, in dispatch (flattened id) order
+  FeatureTable waves;       ///< one row per wave, grouped by work-group in the same order
+};
+
+/// A whole profile as stored.
+struct ProfileFile {
+  WorkloadIdentity workload;
+  uint32_t line_bytes = 64;         ///< line size requests were coalesced at
+  std::string mode = "functional";  ///< how it was collected
+  std::vector<LaunchRecord> launches;  ///< in launch order
+};
+
+/// 64-bit FNV-1a of `bytes`, continuing from `h` (stable across platforms and runs).
+uint64_t fnv1a(std::string_view bytes, uint64_t h = 0xcbf29ce484222325ull);
+
+/// Serialises `p` (msgpack).
+std::string encode(const ProfileFile& p);
+/// Parses a profile; `name` (the file) is named in the InputError thrown for a truncated or
+/// corrupt document, a wrong magic or version, or inconsistent columns.
+ProfileFile decode(std::string_view bytes, const std::string& name);
+
+/// Writes `p` to `path` atomically; InputError naming the path on failure.
+void save(const std::string& path, const ProfileFile& p);
+/// Reads and decodes `path`; InputError naming the file and the reason.
+ProfileFile load(const std::string& path);
+
+/// The first way `p` differs from a run of `w` at `line_bytes`, described, or nullopt.
+std::optional<std::string> first_difference(const ProfileFile& p, const WorkloadIdentity& w, uint32_t line_bytes);
+/// The first way the launches of `p` differ from `launches` (the run's, in order), or nullopt.
+std::optional<std::string> first_difference(const ProfileFile& p, const std::vector<LaunchIdentity>& launches);
+/// Throws InputError "profile FILE does not match ...: DIFFERENCE" when `diff` holds one.
+void require_match(const std::string& file, const std::optional<std::string>& diff);
+
+/// The profile as TBPoint's algorithms consume it (mem_reqs = global + scratch requests).
+tbpoint::ProgramProfile to_tbpoint(const ProfileFile& p);
+
+}  // namespace strobe::sampling::profile

@@ -1,0 +1,195 @@
+// The functional profile's file: it round-trips every column, rejects a truncated, corrupt,
+// foreign or other-version file with an error naming the file and the reason, names the first
+// difference from a workload, writes atomically, and its collector counts what the emulator
+// counts, with memory requests at the profile's line size.
+#include "sampling/profile/profile_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <msgpack.hpp>
+
+#include "common/error.h"
+#include "emu/emu_test_util.h"
+#include "sampling/profile/functional_profile.h"
+
+namespace strobe::sampling::profile {
+namespace {
+
+namespace fs = std::filesystem;
+
+ProfileFile sample() {
+  ProfileFile p;
+  p.workload = {"benchmark", "vecadd", {"n=5000"}};
+  p.line_bytes = 128;
+  LaunchRecord l;
+  l.id = {"vecadd", 0x1234, {512, 1, 1}, {256, 1, 1}, 0xfeed};
+  l.workgroups.rows = 2;
+  l.workgroups.u64[column::kWaveInsts] = {10, 20};
+  l.workgroups.u64[column::kThreadInsts] = {640, 1280};
+  l.workgroups.u64[column::kMemReqs] = {3, 4};
+  l.workgroups.f64["stall_probability"] = {0.25, 0.5};
+  l.waves.rows = 1;
+  l.waves.u64[column::kWorkGroup] = {0};
+  p.launches.push_back(l);
+  return p;
+}
+
+/// The message decode() throws for `bytes`, or "" when it does not throw.
+std::string decode_error(std::string_view bytes) {
+  try {
+    decode(bytes, "p.prof");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ProfileFile, RoundTripKeepsIdentityAndEveryNamedColumn) {
+  const ProfileFile p = sample();
+  const ProfileFile q = decode(encode(p), "p.prof");
+  EXPECT_EQ(q.workload.name, "vecadd");
+  EXPECT_EQ(q.workload.params, p.workload.params);
+  EXPECT_EQ(q.line_bytes, 128u);
+  EXPECT_EQ(q.mode, "functional");
+  ASSERT_EQ(q.launches.size(), 1u);
+  EXPECT_EQ(q.launches[0].id, p.launches[0].id);
+  EXPECT_EQ(q.launches[0].workgroups.u64, p.launches[0].workgroups.u64);
+  EXPECT_EQ(q.launches[0].workgroups.f64, p.launches[0].workgroups.f64);
+  EXPECT_EQ(q.launches[0].waves.u64, p.launches[0].waves.u64);
+}
+
+TEST(ProfileFile, ATruncatedFileIsRejectedAsTruncated) {
+  const std::string b = encode(sample());
+  EXPECT_NE(decode_error(b.substr(0, b.size() - 3)).find("p.prof: the file is truncated"), std::string::npos);
+  EXPECT_NE(decode_error("").find("p.prof: the file is empty"), std::string::npos);
+}
+
+TEST(ProfileFile, ACorruptOrForeignFileIsRejected) {
+  EXPECT_NE(decode_error(encode(sample()) + "xx").find("corrupt"), std::string::npos);
+  EXPECT_NE(decode_error("\xc1garbage").find("p.prof: the file is corrupt"), std::string::npos);
+  EXPECT_NE(decode_error("garbage").find("p.prof: not a strobe profile"), std::string::npos);
+  msgpack::sbuffer buf;
+  msgpack::pack(buf, std::map<std::string, int>{{"magic", 1}});
+  EXPECT_NE(decode_error(std::string(buf.data(), buf.size())).find("not a strobe profile"), std::string::npos);
+}
+
+TEST(ProfileFile, ColumnsOfTheWrongLengthAreCorrupt) {
+  ProfileFile p = sample();
+  p.launches[0].workgroups.u64[column::kWaveInsts].push_back(7);
+  EXPECT_NE(decode_error(encode(p)).find("column 'wave_insts' has 3 rows, the table 2"), std::string::npos);
+}
+
+TEST(ProfileFile, AnotherFormatVersionIsRejectedNamingBoth) {
+  std::string b = encode(sample());
+  // "version" is followed by a positive fixint holding the version.
+  const size_t at = b.find("version") + 7;
+  ASSERT_EQ(uint8_t(b[at]), kProfileVersion);
+  b[at] = char(kProfileVersion + 1);
+  EXPECT_NE(decode_error(b).find("format version 2, but this strobe reads version 1"), std::string::npos);
+}
+
+TEST(ProfileFile, TheFirstDifferenceFromTheWorkloadIsNamed) {
+  const ProfileFile p = sample();
+  EXPECT_FALSE(first_difference(p, p.workload, 128));
+  EXPECT_EQ(*first_difference(p, WorkloadIdentity{"benchmark", "kmeans", {}}, 128),
+            "it profiles benchmark 'vecadd', this run benchmark 'kmeans'");
+  EXPECT_EQ(*first_difference(p, WorkloadIdentity{"benchmark", "vecadd", {"n=6000"}}, 128),
+            "parameter 0 is 'n=5000' in the profile, 'n=6000' in this run");
+  EXPECT_NE(first_difference(p, p.workload, 64)->find("128-byte lines"), std::string::npos);
+  LaunchIdentity id = p.launches[0].id;
+  EXPECT_FALSE(first_difference(p, std::vector<LaunchIdentity>{id}));
+  id.grid = {1024, 1, 1};
+  EXPECT_EQ(*first_difference(p, std::vector<LaunchIdentity>{id}),
+            "launch 0 (vecadd) has grid 512x1x1 in the profile, 1024x1x1 in this run");
+  EXPECT_EQ(*first_difference(p, std::vector<LaunchIdentity>{p.launches[0].id, id}),
+            "the profile has 1 launches, this run 2");
+  EXPECT_THROW(require_match("p.prof", first_difference(p, std::vector<LaunchIdentity>{})), InputError);
+}
+
+TEST(ProfileFile, ConversionToTbpointCarriesTheGroupColumns) {
+  const tbpoint::ProgramProfile t = to_tbpoint(sample());
+  EXPECT_EQ(t.line_bytes, 128u);
+  ASSERT_EQ(t.launches.size(), 1u);
+  EXPECT_EQ(t.launches[0].kernel, "vecadd");
+  EXPECT_EQ(t.launches[0].thread_insts(), 1920u);
+  EXPECT_EQ(t.launches[0].wave_insts(), 30u);
+  EXPECT_EQ(t.launches[0].mem_reqs(), 7u);
+}
+
+TEST(ProfileFile, SavingIsAtomicAndAFailedSaveLeavesNoFile) {
+  const fs::path dir = fs::temp_directory_path() / ("strobe-prof-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "p.prof").string();
+  save(path, sample());
+  ProfileFile p = sample();
+  p.line_bytes = 64;
+  save(path, p);  // replaces the whole file
+  EXPECT_EQ(load(path).line_bytes, 64u);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);  // no temporaries left
+  const std::string bad = (dir / "missing" / "p.prof").string();
+  EXPECT_THROW(save(bad, p), InputError);
+  EXPECT_FALSE(fs::exists(bad));
+  try {
+    load((dir / "nope.prof").string());
+    ADD_FAILURE() << "loading a missing file did not throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nope.prof"), std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
+// s[4:5] = out (kernarg 0); each lane stores a dword at out + tid * 4 (256 contiguous bytes per wave).
+const char* const kStore = R"(
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  v_lshlrev_b32 v1, 2, v0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v5, s5
+  v_add_u32 v6, vcc, s4, v1
+  v_addc_u32 v7, vcc, v5, 0, vcc
+  flat_store_dword v[6:7], v0
+  s_waitcnt vmcnt(0)
+  s_endpgm
+)";
+
+LaunchRecord profile_store(uint32_t line_bytes, emu::DispatchStats& stats) {
+  emu::test::AsmLaunch l(kStore, emu::test::KdSpec{}, {128, 1, 1}, {64, 1, 1});
+  const uint64_t out = l.buffer({}, 512);
+  l.mem.write(l.d.kernarg_address, &out, 8);
+  return profile_launch(l.d, l.mem, line_bytes, stats);
+}
+
+TEST(FunctionalProfile, ColumnsSumToTheEmulatorsCountsPerGroupInDispatchOrder) {
+  emu::DispatchStats st;
+  const LaunchRecord r = profile_store(64, st);
+  emu::test::AsmLaunch ref(kStore, emu::test::KdSpec{}, {128, 1, 1}, {64, 1, 1});
+  const uint64_t out = ref.buffer({}, 512);
+  ref.mem.write(ref.d.kernarg_address, &out, 8);
+  const emu::DispatchStats want = ref.run();
+  EXPECT_EQ(r.workgroups.rows, 2u);
+  EXPECT_EQ(r.waves.rows, 2u);
+  EXPECT_EQ(r.workgroups.sum(column::kWaveInsts), want.wave_instructions);
+  EXPECT_EQ(r.workgroups.sum(column::kThreadInsts), want.thread_instructions);
+  EXPECT_EQ(r.waves.sum(column::kThreadInsts), want.thread_instructions);
+  EXPECT_EQ(st.wave_instructions, want.wave_instructions);
+  EXPECT_EQ(*r.waves.find_u64(column::kWorkGroup), (std::vector<uint64_t>{0, 1}));
+  // Scalar instructions count their wave's active lanes too: every instruction has 64.
+  EXPECT_EQ(r.workgroups.u64.at(column::kThreadInsts)[0], 64u * r.workgroups.u64.at(column::kWaveInsts)[0]);
+  EXPECT_EQ(r.id.kernel, ref.d.kernel_name);
+  EXPECT_EQ(r.id.grid, (std::array<uint32_t, 3>{128, 1, 1}));
+}
+
+TEST(FunctionalProfile, MemoryRequestsAreDistinctLinesAtTheProfilesLineSize) {
+  emu::DispatchStats st;
+  // 256 contiguous bytes per group (page-aligned buffer): 4 lines of 64 B, 2 of 128 B.
+  const LaunchRecord r64 = profile_store(64, st);
+  const LaunchRecord r128 = profile_store(128, st);
+  EXPECT_EQ(r64.workgroups.u64.at(column::kGlobalReqs), (std::vector<uint64_t>{4, 4}));
+  EXPECT_EQ(r128.workgroups.u64.at(column::kGlobalReqs), (std::vector<uint64_t>{2, 2}));
+  EXPECT_EQ(r128.workgroups.u64.at(column::kScratchReqs), (std::vector<uint64_t>{0, 0}));
+  EXPECT_EQ(r128.workgroups.u64.at(column::kMemReqs), (std::vector<uint64_t>{2, 2}));
+}
+
+}  // namespace
+}  // namespace strobe::sampling::profile
