@@ -46,8 +46,9 @@ void require_single_pass(const sampling::SamplingMethod& m, const std::string& n
     throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload, and a "
                                           "program runs once",
                                           name, m.passes()));
-  throw NotImplementedError(fmt::format("--sampling {} for OpenCL programs: the method makes {} passes over the "
-                                        "workload, and a program runs once (use strobe {} BENCH --sampling {})",
+  throw NotImplementedError(fmt::format("--sampling {} for host programs (OpenCL or HIP): the method makes {} "
+                                        "passes over the workload, and a program runs once (use strobe {} BENCH "
+                                        "--sampling {})",
                                         name, m.passes(), command, name));
 }
 

@@ -1,5 +1,5 @@
 // What a simulation is asked to do, and the one place its rules are checked: every front end
-// (`strobe run`, `strobe compare`, the OpenCL platform's environment) fills a spec and validates
+// (`strobe run`, `strobe compare`, a host program's environment) fills a spec and validates
 // it here, so "sampling needs timing" or "skip-functional forbids verify" cannot drift apart.
 #pragma once
 
@@ -18,8 +18,8 @@ namespace strobe::experiment {
 /// `--sampling photon` on the command line, `STROBE_SAMPLING=photon` in the environment.
 enum class Spelling { CommandLine, Environment };
 
-/// What runs: a registered benchmark, or an OpenCL host program (a separate process that runs
-/// once, so a method needing several passes cannot sample it).
+/// What runs: a registered benchmark, or an OpenCL or HIP host program (a separate process that
+/// runs once, so a method needing several passes cannot sample it).
 enum class Workload { Benchmark, Program };
 
 /// One run as asked for, before validation.
