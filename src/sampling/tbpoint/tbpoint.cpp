@@ -21,6 +21,7 @@
 
 #include "common/error.h"
 #include "emu/executor.h"
+#include "sampling/common/runners.h"
 #include "sampling/method.h"
 #include "sampling/profile/functional_profile.h"
 #include "sampling/tbpoint/inter_launch.h"
@@ -51,7 +52,13 @@ const char* method_name(Levels l) {
 class TbPoint final : public SamplingMethod {
  public:
   TbPoint(const MethodOptions& o, Levels levels)
-      : o_(o), p_(tb::Params::from(o)), levels_(levels), profile_pass_(*this), sampled_(*this) {
+      : o_(o),
+        p_(tb::Params::from(o)),
+        levels_(levels),
+        profile_pass_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu&) { return run_profile(d, mem); }),
+        sampled_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
+          return run_sampled(d, mem, gpu);
+        }) {
     if (o_.profile) prepare(*o_.profile);
   }
   int passes() const override { return o_.profile ? 1 : 2; }
@@ -72,29 +79,6 @@ class TbPoint final : public SamplingMethod {
   nlohmann::json summary() const override;
 
  private:
-  /// The profiling pass: every launch run functionally through the profile collector.
-  struct ProfilePass final : runtime::DispatchRunner {
-    explicit ProfilePass(TbPoint& m) : m(m) {}
-    runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu&) override {
-      runtime::LaunchResult r;
-      m.profiled_.push_back(sp::profile_launch(d, mem, m.line_bytes(), r.stats));
-      auto rec = std::make_shared<runtime::SampledLaunch>();
-      rec->method = method_name(m.levels_);
-      rec->level = "profile";
-      rec->functional_instructions = r.stats.wave_instructions;
-      r.sampling = rec;
-      return r;
-    }
-    TbPoint& m;
-  };
-  /// The sampled pass.
-  struct SampledPass final : runtime::DispatchRunner {
-    explicit SampledPass(TbPoint& m) : m(m) {}
-    runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) override {
-      return m.run_sampled(d, mem, gpu);
-    }
-    TbPoint& m;
-  };
   /// A launch whose cluster's representative had not run yet when it did.
   struct Pending {
     size_t launch = 0;
@@ -131,6 +115,14 @@ class TbPoint final : public SamplingMethod {
   /// Where the profile came from, for errors.
   std::string source() const {
     return o_.profile ? fmt::format("profile {}", o_.profile_path) : std::string("the profiling pass");
+  }
+
+  /// The profiling pass: every launch run functionally through the profile collector.
+  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+    runtime::LaunchResult r;
+    profiled_.push_back(sp::profile_launch(d, mem, line_bytes(), r.stats));
+    r.sampling = profile_record(method_name(levels_), r.stats.wave_instructions);
+    return r;
   }
 
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
@@ -232,8 +224,7 @@ class TbPoint final : public SamplingMethod {
   MethodOptions o_;
   tb::Params p_;
   Levels levels_;
-  ProfilePass profile_pass_;
-  SampledPass sampled_;
+  FunctionRunner profile_pass_, sampled_;
   std::vector<sp::LaunchRecord> profiled_;  ///< the profiling pass's records, until prepare()
   tb::ProgramProfile program_;
   std::vector<sp::LaunchIdentity> ids_;
