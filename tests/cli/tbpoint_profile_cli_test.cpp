@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/cli_runner.h"
+#include "sampling/profile/profile_file.h"
 
 namespace strobe::clitest {
 namespace {
@@ -114,6 +115,42 @@ TEST(TbpointProfileCli, AProfileNeedsAMethodThatReadsOneAndOneWorkload) {
                                  (t.path / "none.prof").string());
   EXPECT_EQ(missing.rc, 2);
   EXPECT_NE(missing.err.find("none.prof"), std::string::npos) << missing.err;
+}
+
+TEST(TbpointProfileCli, ARunThatLeavesTheProfiledSequenceIsSimulatedInDetailFromThere) {
+  // A timing-dependent workload (sssp's iteration count follows the order its atomics land in)
+  // can launch other work than it was profiled with. Simulated here by a profile whose launch 5
+  // has other kernel arguments: launches 5 on are simulated in detail, and launch 4, whose
+  // representative (6) never runs as one, takes the nearest measured cluster's CPI.
+  TempDir t;
+  const std::string f = (t.path / "g.prof").string(), g = (t.path / "edited.prof").string();
+  ASSERT_EQ(run_strobe(std::string("profile ") + kBench + " -o " + f).rc, 0);
+  sampling::profile::ProfileFile p = sampling::profile::load(f);
+  ASSERT_GT(p.launches.size(), 10u);
+  p.launches[5].id.kernarg_hash ^= 1;
+  sampling::profile::save(g, p);
+  const nlohmann::json m = tbpoint_entry("--profile " + g);
+  ASSERT_TRUE(m.contains("kernels"));
+  const nlohmann::json& ks = m["kernels"];
+  const nlohmann::json& summary = m["sampling"]["method_summary"];
+  EXPECT_EQ(summary["diverged"]["launch"], 5u);
+  EXPECT_EQ(summary["unprofiled_launches"].get<size_t>(), ks.size() - 5);
+  for (size_t i = 5; i < ks.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(ks[i]["level"], "detailed");
+    EXPECT_TRUE(ks[i]["detail"].contains("unprofiled"));
+    // Simulated in full: every instruction timed (the cycles differ from the reference's only by
+    // the cache state the earlier, extrapolated launches did not leave).
+    EXPECT_EQ(ks[i]["predicted_instructions"], 0u);
+    EXPECT_GT(ks[i]["detailed_instructions"].get<uint64_t>(), 0u);
+  }
+  size_t borrowed = 0;
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_GT(ks[i]["estimated_cycles"].get<uint64_t>(), 0u) << i;
+    borrowed += ks[i]["detail"].contains("cpi_from_cluster");
+  }
+  EXPECT_GT(borrowed, 0u) << "no launch lost its representative: the borrowing path went untested";
+  EXPECT_EQ(summary["launches_timed_from_another_cluster"].get<size_t>(), borrowed);
 }
 
 }  // namespace

@@ -13,9 +13,18 @@
 // A representative may come after members of its cluster. Those launches run functionally when
 // they arrive and are given their time when the representative has run: their timing records
 // are completed in place, so a report read after the run sees every estimate.
+//
+// An execution-driven run may leave the launch sequence it was profiled with when the workload
+// depends on timing (a host loop that stops on a result atomics raced to). From the first launch
+// that differs from the profile (identity, or past its end) every launch is simulated in full
+// detail; a cluster whose representative never ran takes the CPI of the nearest cluster (by
+// representative features) whose representative did.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -82,6 +91,7 @@ class TbPoint final : public SamplingMethod {
   /// A launch whose cluster's representative had not run yet when it did.
   struct Pending {
     size_t launch = 0;
+    uint64_t insts = 0;  ///< its wave instructions
     std::shared_ptr<timing::LaunchTiming> timing;
     std::shared_ptr<runtime::SampledLaunch> record;
   };
@@ -101,6 +111,7 @@ class TbPoint final : public SamplingMethod {
       clusters_ = tb::cluster_launches(program_.launches, p_);
     } else {
       clusters_ = {};
+      clusters_.features = tb::launch_features(program_.launches, p_.cross_kernel);
       for (size_t i = 0; i < n; ++i) {
         clusters_.cluster.push_back(int(i));
         clusters_.members.push_back({i});
@@ -110,6 +121,7 @@ class TbPoint final : public SamplingMethod {
     rep_cpi_.assign(clusters_.members.size(), -1.0);
     pending_.assign(clusters_.members.size(), {});
     launch_ = 0;
+    diverged_.reset();
   }
 
   /// Where the profile came from, for errors.
@@ -127,13 +139,24 @@ class TbPoint final : public SamplingMethod {
 
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
     const size_t i = launch_++;
-    if (i >= ids_.size())
-      throw InputError(fmt::format("{}: launch {} ({}) is not in it; it has {} launches", source(), i, d.kernel_name,
-                                   ids_.size()));
-    if (auto diff = sp::launch_difference(i, ids_[i], sp::identify(d, mem)))
-      throw InputError(fmt::format("{} does not match the workload: {}", source(), *diff));
+    if (!diverged_) {
+      if (i >= ids_.size()) {
+        diverged_ = fmt::format("launch {} ({}) is past the profile's {} launches", i, d.kernel_name, ids_.size());
+      } else {
+        const sp::LaunchIdentity id = sp::identify(d, mem);
+        // The same kernel with other code is another build of the program: the profile is stale.
+        if (id.kernel == ids_[i].kernel && id.code_hash != ids_[i].code_hash)
+          throw InputError(fmt::format("{} does not match the workload: launch {} ({}) has different code", source(),
+                                       i, d.kernel_name));
+        if (auto diff = sp::launch_difference(i, ids_[i], id)) diverged_ = *diff;
+      }
+      if (diverged_) diverged_at_ = i;
+    }
+    // A workload whose launches depend on timing (sssp's iteration count follows the order its
+    // atomics land in) can leave the launch sequence it was profiled with. From there on the
+    // profile says nothing about the launches, so they are simulated in full detail.
+    if (diverged_) return run_unprofiled(d, mem, gpu);
     const tb::LaunchProfile& lp = program_.launches[i];
-    const uint64_t insts = lp.wave_insts();
     const size_t c = size_t(clusters_.cluster[i]);
     const size_t rep = clusters_.representative[c];
     auto rec = std::make_shared<runtime::SampledLaunch>();
@@ -145,20 +168,39 @@ class TbPoint final : public SamplingMethod {
     if (i == rep) {
       lt = simulate(d, mem, gpu, lp, *rec);
       r.stats = lt->functional;
-      rep_cpi_[c] = double(lt->cycles) / double(std::max<uint64_t>(insts, 1));
-      for (Pending& p : pending_[c]) complete(p, c);
+      rep_cpi_[c] = double(lt->cycles) / double(std::max<uint64_t>(lp.wave_insts(), 1));
+      for (Pending& p : pending_[c]) complete(p, rep_cpi_[c]);
       pending_[c].clear();
     } else {
+      // The launch's own instructions as it ran (the profile's when it is not emulated).
       if (!o_.skip_functional) r.stats = emu::run_dispatch(d, mem);
+      const uint64_t insts = o_.skip_functional ? lp.wave_insts() : r.stats.wave_instructions;
       lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
           d.kernel_name, 0, insts, lp.thread_insts(), r.stats, gpu.config().clock_mhz));
       rec->level = "cluster";
       rec->predicted_instructions = insts;
-      Pending p{i, lt, rec};
-      if (rep_cpi_[c] >= 0) complete(p, c);
+      inter_skipped_ += insts;
+      Pending p{i, insts, lt, rec};
+      if (rep_cpi_[c] >= 0) complete(p, rep_cpi_[c]);
       else pending_[c].push_back(std::move(p));
     }
-    inter_skipped_ += rec->level == "cluster" ? insts : 0;
+    r.timing = lt;
+    r.sampling = rec;
+    return r;
+  }
+
+  /// A launch after the run left the profiled sequence: in full detail, said so in its record.
+  runtime::LaunchResult run_unprofiled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
+    auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
+    auto rec = std::make_shared<runtime::SampledLaunch>();
+    rec->method = method_name(levels_);
+    rec->level = "detailed";
+    rec->detailed_instructions = lt->detailed_wave_instructions;
+    rec->estimated_cycles = lt->cycles;
+    rec->detail = {{"unprofiled", *diverged_}};
+    ++unprofiled_;
+    runtime::LaunchResult r;
+    r.stats = lt->functional;
     r.timing = lt;
     r.sampling = rec;
     return r;
@@ -203,22 +245,39 @@ class TbPoint final : public SamplingMethod {
     return lt;
   }
 
-  /// Gives pending launch `p` of cluster `c` its time: the representative's CPI times its
-  /// wave instructions [T Table IV].
-  void complete(Pending& p, size_t c) {
-    const uint64_t insts = program_.launches[p.launch].wave_insts();
-    const uint64_t cycles = uint64_t(std::llround(rep_cpi_[c] * double(insts)));
-    p.timing->set_totals(cycles, insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
+  /// Gives pending launch `p` its time at `cpi`, its representative's cycles per wave
+  /// instruction, times its own wave instructions [T Table IV].
+  void complete(Pending& p, double cpi) {
+    const uint64_t cycles = uint64_t(std::llround(cpi * double(p.insts)));
+    p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
     p.record->estimated_cycles = cycles;
   }
 
-  /// After the sampled pass: every representative must have run.
+  /// After the sampled pass: a cluster whose representative never ran (the run left the
+  /// profiled sequence first) takes the CPI of the nearest cluster, by representative features,
+  /// whose representative did; with none at all the launches have no time and the run fails.
   void finish() {
-    for (size_t c = 0; c < pending_.size(); ++c)
-      if (!pending_[c].empty())
-        throw FaultError(fmt::format("{}: the run ended after {} launches, before launch {}, the representative of "
-                                     "cluster {}; the workload must launch the same kernels every run",
-                                     method_name(levels_), launch_, clusters_.representative[c], c));
+    for (size_t c = 0; c < pending_.size(); ++c) {
+      if (pending_[c].empty()) continue;
+      const Eigen::RowVectorXd at = clusters_.features.row(Eigen::Index(clusters_.representative[c]));
+      double best = std::numeric_limits<double>::infinity();
+      size_t from = c;
+      for (size_t k = 0; k < rep_cpi_.size(); ++k) {
+        if (rep_cpi_[k] < 0) continue;
+        const double dist = (clusters_.features.row(Eigen::Index(clusters_.representative[k])) - at).norm();
+        if (dist < best) best = dist, from = k;
+      }
+      if (from == c)
+        throw FaultError(fmt::format("{}: the run ended after {} launches without simulating any representative; "
+                                     "launch {}'s cluster has no time",
+                                     method_name(levels_), launch_, pending_[c].front().launch));
+      for (Pending& p : pending_[c]) {
+        complete(p, rep_cpi_[from]);
+        p.record->detail["cpi_from_cluster"] = from;
+      }
+      borrowed_ += pending_[c].size();
+      pending_[c].clear();
+    }
   }
 
   MethodOptions o_;
@@ -233,6 +292,10 @@ class TbPoint final : public SamplingMethod {
   std::vector<std::vector<Pending>> pending_;
   size_t launch_ = 0;
   uint64_t inter_skipped_ = 0, intra_skipped_ = 0;
+  std::optional<std::string> diverged_;  ///< how the run left the profiled launch sequence
+  size_t diverged_at_ = 0;               ///< the first launch outside it
+  size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
+  size_t borrowed_ = 0;                  ///< launches timed at another cluster's CPI
 };
 
 nlohmann::json TbPoint::summary() const {
@@ -251,6 +314,11 @@ nlohmann::json TbPoint::summary() const {
           // launch was extrapolated from its cluster, and because their work-group was
           // fast-forwarded inside a simulated launch.
           {"skipped_instructions", {{"inter", inter_skipped_}, {"intra", intra_skipped_}}},
+          // Launches after the run left the profiled sequence (timing-dependent workloads),
+          // simulated in detail, and launches whose representative never ran as a result.
+          {"unprofiled_launches", unprofiled_},
+          {"diverged", diverged_ ? nlohmann::json{{"launch", diverged_at_}, {"reason", *diverged_}} : nlohmann::json()},
+          {"launches_timed_from_another_cluster", borrowed_},
           {"skipped_shares", {{"inter", double(inter_skipped_) / t}, {"intra", double(intra_skipped_) / t}}}};
 }
 
