@@ -15,7 +15,6 @@
 #include <fmt/format.h>
 
 #include "sampling/tbpoint/markov.h"
-#include "sampling/tbpoint/params.h"
 
 namespace {
 
@@ -93,7 +92,6 @@ int main(int argc, char** argv) {
   namespace fs = std::filesystem;
   const fs::path dir = argv[1];
   fs::create_directories(dir);
-  const strobe::sampling::tbpoint::Params params;
   // The four of METHODS.md §1.4.1, the paper's legend example first, then GCN3's 10 waves per SIMD.
   const std::vector<Config> cs{{0.05, 100, 4}, {0.1, 400, 4}, {0.1, 400, 16}, {0.05, 100, 32}, {0.05, 100, 10},
                                {0.2, 100, 3}};
@@ -103,8 +101,8 @@ int main(int argc, char** argv) {
       "| configuration | IPC at M = mu | mean IPC | min / mean | max / mean | within 2% | within 5% | within 10% |\n"
       "|---|---|---|---|---|---|---|---|\n";
   for (const Config& c : cs) {
-    const MarkovSpread s = strobe::sampling::tbpoint::markov_monte_carlo(c.p, c.mu, c.n, params.markov_samples, kSeed,
-                                                                         params.markov_m_spread, params.markov_ipc_band);
+    const MarkovSpread s = strobe::sampling::tbpoint::markov_monte_carlo(
+        c.p, c.mu, c.n, strobe::sampling::tbpoint::kMarkovSamples, kSeed);
     const std::vector<double> at_mu(static_cast<size_t>(c.n), c.mu);
     auto share = [&](double band) {
       return 100.0 * static_cast<double>(std::count_if(s.ipc.begin(), s.ipc.end(), [&](double v) {

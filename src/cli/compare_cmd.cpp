@@ -147,7 +147,7 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
   add_arch_option(*cmd, s);
   add_set_option(*cmd, s,
                  "KEY=VALUE: override a GPU configuration parameter (repeatable); NAME (no '='): compare the "
-                 "benchmark set configs/sets/NAME.toml (tuning, evaluation, smoke)");
+                 "benchmark set configs/sets/NAME.toml (tuning, evaluation, tbpoint, smoke)");
   cmd->add_option("--set-file", o->set_file,
                   "Compare the runs of FILE: FILE.toml as configs/sets, else one 'BENCH [--param K=V]...' a line");
   cmd->add_option("--size", o->size, "Size variant of the set: eval (default) or ci (each benchmark at its small sizes)");

@@ -1,6 +1,8 @@
 // The repeated, determinism-checked comparison behind `strobe compare` (see compare.h).
 #include "experiment/compare.h"
 
+#include "experiment/profile.h"
+
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
@@ -45,6 +47,7 @@ report::MethodComparison method_result(const ComparedRun& run, size_t m) {
   out.estimated_cycles = s.estimated_cycles;
   out.full_cycles = s.full_cycles;
   out.error_pct = sampling::error_pct(s.estimated_cycles, s.full_cycles);
+  out.ipc_error_pct = sampling::ipc_error_pct(s.estimated_cycles, s.full_cycles);
   out.full_wall_seconds = s.full_seconds;
   out.sampled_wall_seconds = s.sampled_seconds;
   out.speedup = spread(mr.speedups);
@@ -94,7 +97,7 @@ ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, con
       MethodRuns& mr = out.methods[m];
       mr.name = c.methods[m];
       // A fresh method each repeat: methods keep state across launches (PKA's clusters).
-      auto method = sampling::make_method(mr.name, c.gpu, spec.sampling_sets, spec.skip_functional);
+      auto method = c.make(mr.name);
       mr.last = run_sampled(bench, params, c.gpu, mr.name, *method, spec.verify, nullptr);
       const auto& ls = mr.last.outcome.launches;
       if (ls.size() != out.full.launches.size())
@@ -118,15 +121,20 @@ ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, con
 
 sampling::RunScore score(const ComparedRun& run, size_t m) {
   const MethodRuns& mr = run.methods[m];
+  const auto& insts = mr.last.summary["instructions"];
+  const uint64_t detailed = insts["detailed"].get<uint64_t>();
   return {run.full_cycles,
           mr.estimated_cycles,
           sampling::median(run.full_seconds),
           sampling::median(mr.sampled_seconds),
           sampling::median(mr.speedups),
-          sampling::is_fallback(mr.levels)};
+          sampling::is_fallback(mr.levels),
+          detailed,
+          detailed + insts["predicted"].get<uint64_t>()};
 }
 
 BenchmarkComparison compare(const ValidatedCompare& c) {
+  if (c.profile) require_profile_of(c.spec.run.profile, *c.profile, c.spec.run.benchmark, c.spec.run.params);
   BenchmarkComparison out;
   out.run = compare_run(c, c.spec.run.benchmark, c.spec.run.params);
   const ComparedRun& run = out.run;
@@ -178,12 +186,22 @@ report::SetRunRow set_row(const ComparedRun& run, const std::vector<std::string>
 }
 
 report::AggregateRow aggregate_row(const sampling::Aggregate& a) {
-  return {a.runs,          a.total_speedup, a.geomean_speedup,          a.mean_abs_error_pct, a.max_abs_error_pct,
-          a.summed_cycles_error_pct, a.fallback_runs, a.sampled_runs, a.mean_abs_error_pct_sampled};
+  return {a.runs,
+          a.total_speedup,
+          a.geomean_speedup,
+          a.mean_abs_error_pct,
+          a.max_abs_error_pct,
+          a.summed_cycles_error_pct,
+          a.fallback_runs,
+          a.sampled_runs,
+          a.mean_abs_error_pct_sampled,
+          a.geomean_ipc_error_pct,
+          a.sample_size};
 }
 
 report::SetComparison compare_set(const ValidatedCompare& c, const workloads::BenchSet& set,
                                   const std::function<void(size_t, size_t, const workloads::SetRun&)>& on_run) {
+  if (c.profile) throw InputError("--profile: a profile is of one workload, and a set runs several");
   report::SetComparison rep;
   rep.set = set.name;
   rep.size = set.size;

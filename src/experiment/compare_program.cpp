@@ -161,6 +161,7 @@ report::RunComparison compare_program(const ValidatedCompare& c) {
     mc.full_cycles = total(fk);
     mc.estimated_cycles = total(sk);
     mc.error_pct = sampling::error_pct(mc.estimated_cycles, mc.full_cycles);
+    mc.ipc_error_pct = sampling::ipc_error_pct(mc.estimated_cycles, mc.full_cycles);
     mc.full_wall_seconds = sampling::median(full_seconds);
     mc.sampled_wall_seconds = sampling::median(seconds);
     mc.speedup = {sp.median, sp.min, sp.max};

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "sampling/profile/functional_profile.h"
+#include "workloads/benchmark.h"
 #include "workloads/runner.h"
 
 namespace strobe::experiment {
@@ -33,6 +34,14 @@ sp::WorkloadIdentity benchmark_identity(const std::string& bench, const workload
   return w;
 }
 
+void require_profile_of(const std::string& file, const sp::ProfileFile& p, const std::string& bench,
+                        const std::vector<std::string>& params) {
+  const workloads::BenchmarkInfo* info = workloads::Registry::instance().find(bench);
+  if (!info) throw InputError(fmt::format("unknown benchmark '{}'", bench));
+  const workloads::Params resolved = workloads::resolve_params(info->name, info->params, params);
+  sp::require_match(file, sp::first_difference(p, benchmark_identity(info->name, resolved), p.line_bytes));
+}
+
 ProfileResult collect_profile(const ProfileSpec& spec) {
   if (spec.run.workload == Workload::Program) throw NotImplementedError("profile of a program");
   const uint32_t line = line_bytes_for(spec);
@@ -53,6 +62,7 @@ ProfileResult collect_profile(const ProfileSpec& spec) {
   r.profile.line_bytes = line;
   r.profile.launches = runner.take();
   r.seconds = out.run_seconds;
+  r.profile.seconds = out.run_seconds;
   return r;
 }
 

@@ -36,6 +36,11 @@ ProfileResult profile(const ProfileSpec& spec);
 /// The identity a benchmark run with effective parameters `params` has in a profile.
 sampling::profile::WorkloadIdentity benchmark_identity(const std::string& bench, const workloads::Params& params);
 
+/// Throws InputError unless `p`, loaded from `file`, profiles benchmark `bench` with `params`
+/// ("K=V" as given; defaults resolved). Launch by launch the method checks the rest as it runs.
+void require_profile_of(const std::string& file, const sampling::profile::ProfileFile& p, const std::string& bench,
+                        const std::vector<std::string>& params);
+
 /// One line summarising `r`: launches, work-groups, wave instructions and seconds.
 std::string profile_summary(const ProfileResult& r);
 

@@ -1,6 +1,7 @@
 // OpenCL host programs on the simulated GPU: a program is a separate process that sees the
 // strobe OpenCL platform as its only one (through OCL_ICD_VENDORS; nothing is installed) and
-// receives the simulation settings in STROBE_* variables; the platform writes its report at exit.
+// receives the simulation settings in STROBE_* variables; the platform writes its report at exit
+// (program_env.h is that side: how the platform, and the HIP thunk, read the settings).
 #pragma once
 
 #include <string>

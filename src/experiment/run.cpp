@@ -1,6 +1,8 @@
 // A benchmark run under a validated spec (see run.h).
 #include "experiment/run.h"
 
+#include "experiment/profile.h"
+
 #include "experiment/passes.h"
 
 namespace strobe::experiment {
@@ -25,6 +27,7 @@ RunResult run(ValidatedRun& v, const LaunchCallback& on_launch) {
   const RunSpec& s = v.spec;
   RunResult r;
   nlohmann::json sampling_summary;
+  if (v.profile) require_profile_of(s.profile, *v.profile, s.benchmark, s.params);
   if (v.method) {
     SampledRun sr = run_sampled(s.benchmark, s.params, v.gpu, s.sampling, *v.method, s.verify, on_launch,
                                 v.memory_check);

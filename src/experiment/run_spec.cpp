@@ -46,9 +46,31 @@ void require_single_pass(const sampling::SamplingMethod& m, const std::string& n
     throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload, and a "
                                           "program runs once",
                                           name, m.passes()));
-  throw NotImplementedError(fmt::format("--sampling {} for OpenCL programs: the method makes {} passes over the "
-                                        "workload, and a program runs once (use strobe {} BENCH --sampling {})",
+  throw NotImplementedError(fmt::format("--sampling {} for host programs (OpenCL or HIP): the method makes {} "
+                                        "passes over the workload, and a program runs once (use strobe {} BENCH "
+                                        "--sampling {})",
                                         name, m.passes(), command, name));
+}
+
+/// Loads --profile for the methods that read one; null without one. The profile is of one
+/// workload, not of a configuration, so any --arch or --set may reuse it.
+std::shared_ptr<const sampling::profile::ProfileFile> load_profile(const RunSpec& spec,
+                                                                   const std::vector<std::string>& methods) {
+  if (spec.profile.empty()) return nullptr;
+  bool read = false;
+  std::string readers;
+  for (const auto& [name, info] : sampling::methods())
+    if (info.reads_profile) readers += (readers.empty() ? "" : ", ") + name;
+  for (const auto& m : methods)
+    if (m != "none") read |= sampling::methods().at(m).reads_profile;
+  if (!read)
+    throw InputError(fmt::format("--profile {}: no method given reads a functional profile (methods that do: {})",
+                                 spec.profile, readers));
+  if (spec.workload == Workload::Program)
+    throw NotImplementedError("--profile for a program: strobe profile cannot profile a program yet");
+  // Which benchmark and parameters it profiles is checked where benchmarks are known
+  // (experiment::require_profile_of, before a run or comparison starts).
+  return std::make_shared<sampling::profile::ProfileFile>(sampling::profile::load(spec.profile));
 }
 
 }  // namespace
@@ -82,9 +104,13 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
   v.memory_check = emu::parse_memory_check(spec.memory_check);
   require_timing_for_sets(spec.sets, spec.mode, spelling);
   require_method_for_method_options(spec);
+  if (spec.sampling == "none" && !spec.profile.empty())
+    throw InputError("--profile: a functional profile is for a sampling method; give --sampling METHOD");
   if (spec.sampling != "none") {
     sampling::check_sampling_sets({spec.sampling}, spec.sampling_sets);
-    v.method = sampling::make_method(spec.sampling, v.gpu, spec.sampling_sets, spec.skip_functional);
+    v.profile = load_profile(spec, {spec.sampling});
+    v.method = sampling::make_method(spec.sampling, v.gpu, spec.sampling_sets, spec.skip_functional, v.profile,
+                                     spec.profile);
     if (spec.workload == Workload::Program) require_single_pass(*v.method, spec.sampling, spelling, spec.command);
   }
   forbid_verify_when_skipping(spec.skip_functional, spec.verify);
@@ -99,12 +125,18 @@ ValidatedCompare validate(CompareSpec spec) {
   v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
   sampling::check_sampling_sets(v.methods, spec.run.sampling_sets);
   forbid_verify_when_skipping(spec.run.skip_functional, spec.run.verify);
-  for (const auto& name : v.methods) {
-    const auto m = sampling::make_method(name, v.gpu, spec.run.sampling_sets, spec.run.skip_functional);
-    if (spec.run.workload == Workload::Program) require_single_pass(*m, name, Spelling::CommandLine, "compare");
-  }
+  v.profile = load_profile(spec.run, v.methods);
   v.spec = std::move(spec);
+  for (const auto& name : v.methods) {
+    const auto m = v.make(name);
+    if (v.spec.run.workload == Workload::Program) require_single_pass(*m, name, Spelling::CommandLine, "compare");
+  }
   return v;
+}
+
+std::unique_ptr<sampling::SamplingMethod> ValidatedCompare::make(const std::string& name) const {
+  return sampling::make_method(name, gpu, spec.run.sampling_sets, spec.run.skip_functional, profile,
+                               spec.run.profile);
 }
 
 std::vector<std::string> parse_methods(const std::string& list) {

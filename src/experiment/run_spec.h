@@ -1,5 +1,5 @@
 // What a simulation is asked to do, and the one place its rules are checked: every front end
-// (`strobe run`, `strobe compare`, the OpenCL platform's environment) fills a spec and validates
+// (`strobe run`, `strobe compare`, a host program's environment) fills a spec and validates
 // it here, so "sampling needs timing" or "skip-functional forbids verify" cannot drift apart.
 #pragma once
 
@@ -9,6 +9,7 @@
 
 #include "emu/memory.h"
 #include "sampling/method.h"
+#include "sampling/profile/profile_file.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::experiment {
@@ -17,8 +18,8 @@ namespace strobe::experiment {
 /// `--sampling photon` on the command line, `STROBE_SAMPLING=photon` in the environment.
 enum class Spelling { CommandLine, Environment };
 
-/// What runs: a registered benchmark, or an OpenCL host program (a separate process that runs
-/// once, so a method needing several passes cannot sample it).
+/// What runs: a registered benchmark, or an OpenCL or HIP host program (a separate process that
+/// runs once, so a method needing several passes cannot sample it).
 enum class Workload { Benchmark, Program };
 
 /// One run as asked for, before validation.
@@ -34,6 +35,7 @@ struct RunSpec {
   std::string sampling = "none";        ///< sampling method, or none
   std::vector<std::string> sampling_sets;  ///< KEY=VALUE sampling-method parameters
   bool skip_functional = false;         ///< predicted work is not emulated (results unverifiable)
+  std::string profile;                  ///< --profile FILE: a functional profile for methods that read one
   bool verify = false;                  ///< check results against the CPU reference
   std::string memory_check = "page";    ///< page or strict
   bool corrupt_for_test = false;        ///< test hook: corrupt the first verified output
@@ -47,6 +49,8 @@ struct ValidatedRun {
   emu::MemoryCheck memory_check = emu::MemoryCheck::Page;
   /// The sampling method, built while validating its parameters (null without sampling).
   std::unique_ptr<sampling::SamplingMethod> method;
+  /// spec.profile loaded and checked against the workload (null without one).
+  std::shared_ptr<const sampling::profile::ProfileFile> profile;
   /// Whether the timing model runs.
   bool timing() const { return spec.mode == "timing"; }
 };
@@ -68,6 +72,13 @@ struct ValidatedCompare {
   CompareSpec spec;
   std::vector<std::string> methods;  ///< spec.run.sampling split, in the order given
   timing::GpuConfig gpu;
+  /// spec.run.profile loaded and checked against the workload (null without one); every
+  /// repeat's methods share it.
+  std::shared_ptr<const sampling::profile::ProfileFile> profile;
+
+  /// A fresh instance of method `name` as the comparison configures it (methods keep state
+  /// across launches, so each repeat gets its own).
+  std::unique_ptr<sampling::SamplingMethod> make(const std::string& name) const;
 };
 
 /// Checks a comparison: repeat at least 1, the method list, the configuration, every method and

@@ -9,9 +9,7 @@
 
 #include <fmt/core.h>
 
-#include "common/atomic_file.h"
 #include "common/error.h"
-#include "report/json.h"
 
 namespace strobe::hip {
 
@@ -37,12 +35,8 @@ void fatal(const std::string& message, int code) {
 Simulator& Simulator::instance() {
   static Simulator* s = []() -> Simulator* {
     try {
-      Settings settings = runtime::program_settings_from_env();
-      timing::GpuConfig cfg = timing::load_config(settings.arch);
-      for (const auto& kv : settings.sets) timing::apply_override(cfg, kv);
-      timing::validate(cfg);
       // Never destroyed: ROCr calls the thunk from its own exit handlers.
-      auto* sim = new Simulator(std::move(settings), std::move(cfg));
+      auto* sim = new Simulator(experiment::program_settings_from_env());
       g_simulator = sim;
       if (!sim->settings_.json.empty()) std::atexit(write_report_at_exit);
       return sim;
@@ -55,18 +49,14 @@ Simulator& Simulator::instance() {
   return *s;
 }
 
-Simulator::Simulator(Settings s, timing::GpuConfig cfg)
-    : settings_(std::move(s)), config_(std::move(cfg)), device_(std::make_unique<runtime::Device>(true)),
+Simulator::Simulator(Settings s)
+    : settings_(std::move(s)), device_(std::make_unique<runtime::Device>(true)),
       t0_(std::chrono::steady_clock::now()) {
   device_->set_memory_check(settings_.memory_check);
-  if (timing_mode()) device_->enable_timing(config_);
+  if (timing_mode()) device_->enable_timing(settings_.config);
   if (settings_.sampling != "none") {
-    // A program runs once, so only single-pass methods (no profiling pass) can sample it.
-    method_ = sampling::make_method(settings_.sampling, config_, {}, false);
-    if (method_->passes() != 1)
-      throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload, and a "
-                                            "program runs once",
-                                            settings_.sampling, method_->passes()));
+    // program_settings_from_env() admitted only single-pass methods: a program runs once.
+    method_ = sampling::make_method(settings_.sampling, settings_.config, {}, false);
     device_->set_dispatch_runner(&method_->runner(0));
   }
 }
@@ -105,25 +95,9 @@ std::pair<uint64_t, uint64_t> Simulator::record_launch(report::LaunchRecord rec,
 
 void Simulator::write_report() {
   if (settings_.json.empty() || reported_.exchange(true)) return;
-  try {
-    // A fault reported from a dispatch holds the mutex; the report then reads the log as is.
-    std::unique_lock lock(mu_, std::try_to_lock);
-    report::RunReport rep;
-    std::vector<std::string> argv = runtime::program_command_line();
-    std::string name = argv.empty() ? "hip" : argv[0];
-    if (auto slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
-    rep.benchmark = name;
-    rep.mode = settings_.mode;
-    rep.arch = settings_.arch;
-    rep.sampling = settings_.sampling;
-    rep.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-    rep.params = {{"argv", argv}};
-    rep.launches = launches_;
-    report::attach_timing(rep, *device_);
-    write_file_atomic(settings_.json, report::to_json(rep).dump(2) + "\n");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "strobe: error: cannot write the report: %s\n", e.what());
-  }
+  // A fault reported from a dispatch holds the mutex; the report then reads the log as is.
+  std::unique_lock lock(mu_, std::try_to_lock);
+  experiment::write_program_report(settings_, "hip", t0_, launches_, *device_);
 }
 
 }  // namespace strobe::hip

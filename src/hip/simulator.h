@@ -12,16 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "experiment/program_env.h"
 #include "runtime/device.h"
-#include "runtime/program_settings.h"
 #include "report/run_report.h"
 #include "sampling/method.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::hip {
 
-/// What the environment asks of the simulator (the variables `strobe run -- PROGRAM` sets).
-using Settings = runtime::ProgramSettings;
+/// What the environment asks of the simulator (the STROBE_* variables `strobe run -- PROGRAM`
+/// sets, read and validated by experiment::program_settings_from_env, as the OpenCL platform
+/// reads them).
+using Settings = experiment::ProgramSettings;
 
 /// Prints "strobe: error: MESSAGE" on stderr, flushes the program's output, writes the report
 /// and ends the process with `code`: a GPU fault or an unsupported request must not hang the
@@ -35,8 +37,8 @@ class Simulator {
   static Simulator& instance();
 
   const Settings& settings() const { return settings_; }
-  const timing::GpuConfig& config() const { return config_; }
-  bool timing_mode() const { return settings_.mode == "timing"; }
+  const timing::GpuConfig& config() const { return settings_.config; }
+  bool timing_mode() const { return settings_.timing(); }
 
   /// Guards the device: its memory map, the kernel cache and every dispatch.
   std::mutex& mutex() { return mu_; }
@@ -57,10 +59,9 @@ class Simulator {
   void write_report();
 
  private:
-  Simulator(Settings s, timing::GpuConfig cfg);
+  explicit Simulator(Settings s);
 
   Settings settings_;
-  timing::GpuConfig config_;
   std::mutex mu_;
   std::unique_ptr<sampling::SamplingMethod> method_;  // declared first: the device points at its runner
   std::unique_ptr<runtime::Device> device_;

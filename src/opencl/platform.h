@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "experiment/program_env.h"
 #include "opencl/objects.h"
 #include "opencl/scheduler.h"
 #include "runtime/device.h"
@@ -18,21 +19,9 @@
 
 namespace strobe::opencl {
 
-/// What the environment asks of the platform.
-struct Settings {
-  std::string mode = "functional";  ///< STROBE_MODE: functional or timing
-  std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
-  std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
-  std::string sampling = "none";    ///< STROBE_SAMPLING
-  std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
-  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
-  timing::GpuConfig config;  ///< STROBE_ARCH with every STROBE_SET applied
-};
-
-/// Reads the settings from the environment and checks them with the rules every front end
-/// shares (experiment::validate); throws strobe::InputError for a bad value or combination and
-/// NotImplementedError for a method that needs more than the program's one pass.
-Settings settings_from_env();
+/// What the environment asks of the platform (the STROBE_* variables, read and validated by
+/// experiment::program_settings_from_env, as the HIP thunk reads them).
+using Settings = experiment::ProgramSettings;
 
 class Platform {
  public:
@@ -41,8 +30,8 @@ class Platform {
   static Platform* instance();
 
   const Settings& settings() const { return settings_; }
-  const timing::GpuConfig& config() const { return config_; }
-  bool timing_mode() const { return settings_.mode == "timing"; }
+  const timing::GpuConfig& config() const { return settings_.config; }
+  bool timing_mode() const { return settings_.timing(); }
   cl_platform_id platform_id() { return &platform_; }
   cl_device_id device_id() { return &device_id_; }
 
@@ -67,7 +56,6 @@ class Platform {
   explicit Platform(Settings s);
 
   Settings settings_;
-  timing::GpuConfig config_;
   _cl_platform_id platform_;
   _cl_device_id device_id_;
   std::mutex device_mu_;

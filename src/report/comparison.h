@@ -38,6 +38,7 @@ struct MethodComparison {
   std::string name;
   uint64_t estimated_cycles = 0, full_cycles = 0;
   double error_pct = 0;
+  double ipc_error_pct = 0;  ///< the IPC's error (sampling::ipc_error_pct)
   double full_wall_seconds = 0, sampled_wall_seconds = 0;  ///< medians over repeats
   Spread speedup;
   std::vector<double> speedups;                 ///< per repeat
@@ -76,6 +77,7 @@ struct AggregateRow {
          summed_cycles_error_pct = 0;
   size_t fallback_runs = 0, sampled_runs = 0;
   double mean_abs_error_pct_sampled = 0;
+  double geomean_ipc_error_pct = 0, sample_size = 0;
 };
 
 /// A benchmark set compared: every run, then per-method aggregates.

@@ -25,11 +25,11 @@ std::string csv_field(const std::string& s) {
 }  // namespace
 
 std::string set_comparison_csv(const nlohmann::json& rep) {
-  static const char* kRunCols[] = {"estimated_cycles", "error_pct", "speedup", "speedup_min", "speedup_max",
-                                   "full_seconds", "sampled_seconds", "fallback"};
+  static const char* kRunCols[] = {"estimated_cycles", "error_pct", "ipc_error_pct", "detailed_share", "speedup",
+                                   "speedup_min", "speedup_max", "full_seconds", "sampled_seconds", "fallback"};
   static const char* kAggCols[] = {"runs", "total_speedup", "geomean_speedup", "mean_abs_error_pct",
                                    "max_abs_error_pct", "summed_cycles_error_pct", "fallback_runs", "sampled_runs",
-                                   "mean_abs_error_pct_sampled"};
+                                   "mean_abs_error_pct_sampled", "geomean_ipc_error_pct", "sample_size"};
   std::string out = "kind,set,size,benchmark,params,method,full_cycles";
   for (const char* c : kRunCols) out += std::string(",") + c;
   out += ",levels";

@@ -108,6 +108,8 @@ nlohmann::json method_json(const MethodComparison& m) {
   return spread_fields({{"estimated_cycles", m.estimated_cycles},
                         {"full_cycles", m.full_cycles},
                         {"error_pct", m.error_pct},
+                        {"ipc_error_pct", m.ipc_error_pct},
+                        {"detailed_share", m.detailed_share},
                         {"full_wall_seconds", m.full_wall_seconds},
                         {"sampled_wall_seconds", m.sampled_wall_seconds},
                         {"repeats", m.speedups.size()},
@@ -123,6 +125,7 @@ nlohmann::json method_json(const MethodComparison& m) {
 nlohmann::json set_method_json(const MethodComparison& m) {
   return spread_fields({{"estimated_cycles", m.estimated_cycles},
                         {"error_pct", m.error_pct},
+                        {"ipc_error_pct", m.ipc_error_pct},
                         {"speedups", m.speedups},
                         {"full_seconds", m.full_wall_seconds},
                         {"sampled_seconds", m.sampled_wall_seconds},
@@ -156,7 +159,9 @@ nlohmann::json aggregate_json(const AggregateRow& a) {
           {"summed_cycles_error_pct", a.summed_cycles_error_pct},
           {"fallback_runs", a.fallback_runs},
           {"sampled_runs", a.sampled_runs},
-          {"mean_abs_error_pct_sampled", a.mean_abs_error_pct_sampled}};
+          {"mean_abs_error_pct_sampled", a.mean_abs_error_pct_sampled},
+          {"geomean_ipc_error_pct", a.geomean_ipc_error_pct},
+          {"sample_size", a.sample_size}};
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The report of one run (DESIGN.md §5): what `strobe launch`, `strobe run`, the reference of
-// `strobe compare` and the OpenCL platform's exit report all say about a run. This is data only;
+// `strobe compare` and a host program's exit report all say about a run. This is data only;
 // report/json.h and report/text.h write it.
 #pragma once
 

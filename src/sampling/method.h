@@ -13,6 +13,10 @@
 
 namespace strobe::sampling {
 
+namespace profile {
+struct ProfileFile;
+}
+
 /// One declared parameter of a method: the default is the paper's value.
 struct MethodParam {
   std::string name;
@@ -28,6 +32,10 @@ struct MethodOptions {
   /// Every declared parameter by name, defaults filled in. Methods read it only through the
   /// struct STROBE_METHOD_PARAMS generates, never by a name spelt out by hand.
   std::map<std::string, double> params;
+  /// A functional profile read from a file (--profile), for a method that reads one
+  /// (MethodInfo::reads_profile): it then skips its own profiling pass. Null: none given.
+  std::shared_ptr<const profile::ProfileFile> profile;
+  std::string profile_path;  ///< the file `profile` came from, named in errors
 };
 
 namespace detail {
@@ -61,6 +69,8 @@ struct MethodInfo {
   std::string description;
   std::vector<MethodParam> params;
   std::unique_ptr<SamplingMethod> (*make)(const MethodOptions&) = nullptr;
+  /// Whether the method can start from a functional profile file (`strobe profile`, --profile).
+  bool reads_profile = false;
 };
 
 /// Every registered method, by name.
@@ -68,11 +78,14 @@ const std::map<std::string, MethodInfo>& methods();
 /// Registers a method (from a static initialiser, see STROBE_SAMPLING_METHOD).
 bool register_method(MethodInfo info);
 
-/// Builds `name` with `sets` ("KEY=VALUE", keys among the method's declared parameters; `known`
-/// lists keys another selected method declares, which are not an error here). Throws
-/// InputError naming an unknown method, key or bad value.
+/// Builds `name` with `sets` ("KEY=VALUE", keys among the method's declared parameters; keys
+/// only another selected method declares are not an error here). `profile` (loaded from
+/// `profile_path`) reaches a method that reads profiles and is ignored by one that does not.
+/// Throws InputError naming an unknown method, key or bad value.
 std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
-                                            const std::vector<std::string>& sets, bool skip_functional);
+                                            const std::vector<std::string>& sets, bool skip_functional,
+                                            std::shared_ptr<const profile::ProfileFile> profile = nullptr,
+                                            const std::string& profile_path = {});
 
 /// Checks that every key of `sets` is declared by at least one of `names`; throws InputError.
 void check_sampling_sets(const std::vector<std::string>& names, const std::vector<std::string>& sets);

@@ -183,16 +183,18 @@ TEST_P(CallKernels, SamplingMethodsRunCallingKernels) {
   // The methods' basic-block analyses see calls and returns end blocks in callee code.
   timing::GpuConfig cfg = timing::load_config("r9nano");
   timing::apply_override(cfg, "gpu.num_cus=4");
-  dev_.enable_timing(cfg);
-  for (const char* name : {"photon", "pka"}) {
+  for (const char* name : {"photon", "pka", "tbpoint"}) {
     auto method = sampling::make_method(name, cfg, {}, false);
     runtime::LaunchResult r;
-    for (int pass = 0; pass < method->passes(); ++pass) {  // pka profiles first
-      dev_.set_dispatch_runner(&method->runner(pass));
-      r = run_deep(dev_, dir_);
+    for (int pass = 0; pass < method->passes(); ++pass) {  // pka and tbpoint profile first
+      // A fresh device per pass, as a benchmark run has: the same allocations give the same
+      // kernel arguments, which tbpoint checks against its profile.
+      runtime::Device dev;
+      dev.enable_timing(cfg);
+      dev.set_dispatch_runner(&method->runner(pass));
+      r = run_deep(dev, dir_);
       method->end_pass(pass);
     }
-    dev_.set_dispatch_runner(nullptr);
     ASSERT_TRUE(r.sampling && r.timing) << name;
     EXPECT_GT(r.timing->cycles, 0u) << name;
   }

@@ -128,8 +128,8 @@ TEST(RunSpecValidation, AProgramRunsOnceSoAMultiPassMethodIsNotImplemented) {
   s.sampling = "pka";
   s.command = "compare";
   EXPECT_EQ(error_of<NotImplementedError>([&] { validate(s); }),
-            "not implemented: --sampling pka for OpenCL programs: the method makes 2 passes over the workload, and "
-            "a program runs once (use strobe compare BENCH --sampling pka)");
+            "not implemented: --sampling pka for host programs (OpenCL or HIP): the method makes 2 passes over the "
+            "workload, and a program runs once (use strobe compare BENCH --sampling pka)");
   EXPECT_EQ(error_of<NotImplementedError>([&] { validate(s, Spelling::Environment); }),
             "not implemented: STROBE_SAMPLING=pka: the method makes 2 passes over the workload, and a program runs "
             "once");

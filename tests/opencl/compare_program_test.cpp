@@ -59,7 +59,7 @@ TEST(StrobeCompareProgram, PrintsTheMethodTable) {
 TEST(StrobeCompareProgram, RefusesAMethodThatNeedsAProfilingPass) {
   RunResult r = run({STROBE_BINARY, "compare", "--sampling", "photon,pka", "--", program_path("matmul")}, kCache);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, HasSubstr("not implemented: --sampling pka for OpenCL programs"));
+  EXPECT_THAT(r.err, HasSubstr("not implemented: --sampling pka for host programs (OpenCL or HIP)"));
   EXPECT_THAT(r.err, HasSubstr("a program runs once"));
 }
 

@@ -135,7 +135,7 @@ TEST(StrobeRun, SinglePassSamplingRunsTheProgramUnderTheMethod) {
   // PKA profiles the whole workload before sampling it: a program runs once.
   RunResult pka = run({STROBE_BINARY, "run", "--sampling", "pka", "--", "/bin/true"}, {});
   EXPECT_EQ(pka.exit_code, 1);
-  EXPECT_THAT(pka.err, HasSubstr("not implemented: --sampling pka for OpenCL programs"));
+  EXPECT_THAT(pka.err, HasSubstr("not implemented: --sampling pka for host programs (OpenCL or HIP)"));
   RunResult functional = run({STROBE_BINARY, "run", "--mode", "functional", "--sampling", "photon", "--", "/bin/true"}, {});
   EXPECT_EQ(functional.exit_code, 2);
 }

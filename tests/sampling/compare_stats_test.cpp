@@ -15,6 +15,24 @@ TEST(CompareStats, ErrorIsRelativeToTheFullCycles) {
   EXPECT_DOUBLE_EQ(error_pct(5, 0), 100.0);
 }
 
+TEST(CompareStats, IpcErrorIsTheFullOverTheEstimateLessOne) {
+  // Same instructions, so IPC_est / IPC_full = full / estimate: an estimate 25% high has an IPC
+  // 20% low, one 20% low an IPC 25% high.
+  EXPECT_DOUBLE_EQ(ipc_error_pct(125, 100), 20.0);
+  EXPECT_DOUBLE_EQ(ipc_error_pct(80, 100), 25.0);
+  EXPECT_DOUBLE_EQ(ipc_error_pct(100, 100), 0.0);
+  EXPECT_DOUBLE_EQ(ipc_error_pct(0, 100), 100.0);
+  EXPECT_DOUBLE_EQ(ipc_error_pct(0, 0), 0.0);
+}
+
+TEST(CompareStats, GeomeanIpcErrorFloorsExactRunsAndSampleSizeSumsInstructions) {
+  RunScore exact{100, 100, 1, 1, 1, false, 10, 100};
+  RunScore off{100, 80, 1, 1, 1, false, 30, 100};  // IPC error 25%
+  const Aggregate a = aggregate({exact, off});
+  EXPECT_NEAR(a.geomean_ipc_error_pct, std::sqrt(kGeomeanErrorFloorPct * 25.0), 1e-12);
+  EXPECT_DOUBLE_EQ(a.sample_size, 40.0 / 200.0);  // Σ detailed / Σ timed, not a mean of shares
+}
+
 TEST(CompareStats, MedianOfAnEvenCountIsTheMeanOfTheMiddleTwo) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2.0);
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);

@@ -31,6 +31,21 @@ TEST(MethodRegistry, PhotonAndPkaAreRegisteredWithThePapersDefaults) {
   EXPECT_DOUBLE_EQ(param("pka", "ipc_window")->value, 3000);
 }
 
+TEST(MethodRegistry, TbpointsThreeLevelsShareThePapersThresholdsAndReadProfiles) {
+  for (const char* m : {"tbpoint", "tbpoint-inter", "tbpoint-intra"}) {
+    SCOPED_TRACE(m);
+    ASSERT_TRUE(methods().count(m));
+    EXPECT_TRUE(methods().at(m).reads_profile);
+    EXPECT_DOUBLE_EQ(param(m, "sigma_inter")->value, 0.1);
+    EXPECT_DOUBLE_EQ(param(m, "sigma_intra")->value, 0.2);
+    EXPECT_DOUBLE_EQ(param(m, "variation_factor")->value, 0.3);
+    EXPECT_DOUBLE_EQ(param(m, "ipc_stability")->value, 0.1);
+    EXPECT_DOUBLE_EQ(param(m, "cross_kernel")->value, 0);
+  }
+  EXPECT_FALSE(methods().at("photon").reads_profile);
+  EXPECT_FALSE(methods().at("pka").reads_profile);
+}
+
 TEST(MethodRegistry, EveryParameterIsDocumentedAndItsDefaultInRange) {
   for (const auto& [name, info] : methods()) {
     EXPECT_FALSE(info.description.empty()) << name;

@@ -87,7 +87,7 @@ TEST(ProfileFile, AnotherFormatVersionIsRejectedNamingBoth) {
   const size_t at = b.find("version") + 7;
   ASSERT_EQ(uint8_t(b[at]), kProfileVersion);
   b[at] = char(kProfileVersion + 1);
-  EXPECT_NE(decode_error(b).find("format version 2, but this strobe reads version 1"), std::string::npos);
+  EXPECT_NE(decode_error(b).find("format version 3, but this strobe reads version 2"), std::string::npos);
 }
 
 TEST(ProfileFile, TheFirstDifferenceFromTheWorkloadIsNamed) {

@@ -134,5 +134,74 @@ TEST(SamplingLevels, PkaProjectsALaunchStoppedEarlyFromItsStableIpc) {
   EXPECT_LT(l[0].error_pct, 15.0) << l[0].estimated << " vs " << l[0].full;
 }
 
+
+// ---- TBPoint ----
+
+TEST(SamplingLevels, TbpointInterGivesEachLaunchItsRepresentativesCpi) {
+  // gaussian's launches shrink pivot by pivot, so neighbouring launches of one kernel cluster
+  // and the launch nearest a cluster's centroid is often not its first: launch 0's
+  // representative comes later, and launch 0 must still get that representative's CPI. Bound
+  // 3% on the run: consecutive launches differ by a row (measured 0.9%).
+  CliResult r = run_strobe("compare gaussian --param n=64 --sampling tbpoint-inter --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json m = nlohmann::json::parse(r.out)["methods"]["tbpoint-inter"];
+  EXPECT_LT(m["error_pct"].get<double>(), 3.0);
+  const nlohmann::json& ks = m["kernels"];
+  size_t deferred = 0;
+  for (const nlohmann::json& k : ks) {
+    const size_t rep = k["detail"]["representative"];
+    SCOPED_TRACE(k["launch"].get<size_t>());
+    if (rep == k["launch"].get<size_t>()) {
+      EXPECT_EQ(k["level"], "detailed");  // no intra-launch sampling at this level
+      EXPECT_EQ(k["predicted_instructions"], 0u);
+      continue;
+    }
+    EXPECT_EQ(k["level"], "cluster");
+    EXPECT_EQ(k["detailed_instructions"], 0u);
+    // Instruction-weighted extrapolation: the representative's cycles per wave instruction.
+    const nlohmann::json& rk = ks[rep];
+    const double cpi = rk["estimated_cycles"].get<double>() / rk["detailed_instructions"].get<double>();
+    EXPECT_NEAR(k["estimated_cycles"].get<double>(), cpi * k["predicted_instructions"].get<double>(), 0.51);
+    deferred += rep > k["launch"].get<size_t>();
+  }
+  EXPECT_GT(deferred, 0u) << "no launch came before its representative: the deferred path went untested";
+  const nlohmann::json& skipped = m["sampling"]["method_summary"]["skipped_instructions"];
+  EXPECT_GT(skipped["inter"].get<uint64_t>(), 0u);
+  EXPECT_EQ(skipped["intra"].get<uint64_t>(), 0u);
+}
+
+TEST(SamplingLevels, TbpointIntraFastForwardsAHomogeneousRegion) {
+  // blackscholes: one launch of 4,096 work-groups, 6.4 times the 640 the R9 Nano holds at once;
+  // every group does the same work, so the epochs form one region. Two sampling units agree on
+  // its IPC early and the rest of the region is fast-forwarded. Bound 5%: the skipped groups'
+  // time comes from a unit measured while the first generation's cold misses were still in
+  // flight (measured 2.2%).
+  const std::vector<Launch> l = compare("tbpoint-intra", "blackscholes --param options=1048576");
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0].level, "region");
+  EXPECT_EQ(l[0].detail["occupancy_workgroups"], 640);
+  ASSERT_EQ(l[0].detail["fast_forwarded"].size(), 1u) << l[0].detail.dump();
+  EXPECT_GT(l[0].detail["fast_forwarded"][0]["skipped_workgroups"].get<uint64_t>(), 1000u);
+  EXPECT_GT(l[0].predicted, l[0].detailed / 4) << "fast-forward came too late to skip anything";
+  EXPECT_LT(l[0].error_pct, 5.0) << l[0].estimated << " vs " << l[0].full;
+}
+
+TEST(SamplingLevels, TbpointUsesBothLevelsTogether) {
+  // fir's four equal launches form one cluster; its representative (the first: all four are at
+  // the centroid, and ties go to the earlier launch) is sampled inside by regions, the other
+  // three extrapolated from it. Bound 15%, as for Photon's kernel level: the representative is
+  // the cold first launch (docs/sampling.md, warm state).
+  const std::vector<Launch> l = compare("tbpoint", "fir --param n=2097152 --param blocks=4");
+  ASSERT_EQ(l.size(), 4u);
+  EXPECT_EQ(l[0].level, "region");
+  EXPECT_GT(l[0].predicted, 0u);
+  for (size_t i = 1; i < l.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(l[i].level, "cluster");
+    EXPECT_EQ(l[i].detailed, 0u);
+    EXPECT_LT(l[i].error_pct, 15.0) << l[i].estimated << " vs " << l[i].full;
+  }
+}
+
 }  // namespace
 }  // namespace strobe::clitest

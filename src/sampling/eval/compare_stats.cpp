@@ -10,6 +10,11 @@ double error_pct(uint64_t estimate, uint64_t full) {
   return full ? 100.0 * std::abs(double(estimate) - double(full)) / double(full) : (estimate ? 100.0 : 0.0);
 }
 
+double ipc_error_pct(uint64_t estimate, uint64_t full) {
+  if (estimate == 0) return full ? 100.0 : 0.0;
+  return 100.0 * std::abs(double(full) / double(estimate) - 1.0);
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -32,8 +37,12 @@ Aggregate aggregate(const std::vector<RunScore>& scores) {
   a.runs = scores.size();
   if (scores.empty()) return a;
   double full_s = 0, sampled_s = 0, log_speedup = 0, err_sum = 0, sampled_err_sum = 0;
-  uint64_t full_c = 0, est_c = 0;
+  uint64_t full_c = 0, est_c = 0, detailed = 0, timed = 0;
+  double log_ipc_err = 0;
   for (const auto& s : scores) {
+    log_ipc_err += std::log(std::max(ipc_error_pct(s.estimated_cycles, s.full_cycles), kGeomeanErrorFloorPct));
+    detailed += s.detailed_insts;
+    timed += s.timed_insts;
     const double e = error_pct(s.estimated_cycles, s.full_cycles);
     full_s += s.full_seconds;
     sampled_s += s.sampled_seconds;
@@ -56,6 +65,8 @@ Aggregate aggregate(const std::vector<RunScore>& scores) {
   a.mean_abs_error_pct = err_sum / n;
   a.summed_cycles_error_pct = error_pct(est_c, full_c);
   a.mean_abs_error_pct_sampled = a.sampled_runs ? sampled_err_sum / double(a.sampled_runs) : 0;
+  a.geomean_ipc_error_pct = std::exp(log_ipc_err / n);
+  a.sample_size = timed ? double(detailed) / double(timed) : 0;
   return a;
 }
 

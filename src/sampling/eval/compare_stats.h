@@ -11,6 +11,16 @@ namespace strobe::sampling {
 /// |estimate - full| / full in percent (100% when full is 0 and the estimate is not).
 double error_pct(uint64_t estimate, uint64_t full);
 
+/// The error of the IPC implied by `estimate` cycles against `full` cycles for the same
+/// instructions, in percent: |full / estimate - 1|, the metric the TBPoint paper reports (it
+/// differs from the cycles error by the factor full / estimate). 100% for a zero estimate of a
+/// non-zero run.
+double ipc_error_pct(uint64_t estimate, uint64_t full);
+
+/// Floor put under each run's IPC error in the geometric mean: an exact run would otherwise
+/// make the mean of the whole set zero.
+inline constexpr double kGeomeanErrorFloorPct = 0.01;
+
 /// The median of `v` (mean of the two middle values for an even count); 0 for an empty vector.
 double median(std::vector<double> v);
 
@@ -30,6 +40,8 @@ struct RunScore {
   double sampled_seconds = 0;     ///< the method's run time, every pass (median over repeats)
   double speedup = 0;             ///< the run's speedup (median over repeats of the per-repeat ratio)
   bool fallback = false;          ///< every launch ran at level "detailed": nothing was sampled
+  uint64_t detailed_insts = 0;    ///< wave instructions the method timed in detail
+  uint64_t timed_insts = 0;       ///< wave instructions timed (detailed + predicted)
 };
 
 /// One method's aggregates over a set of runs.
@@ -47,6 +59,10 @@ struct Aggregate {
   size_t sampled_runs = 0;   ///< runs - fallback_runs
   /// Mean |error| over the sampled runs only (0 when none was sampled): fallbacks do not dilute it.
   double mean_abs_error_pct_sampled = 0;
+  /// Geometric mean of the per-run IPC errors (each floored at kGeomeanErrorFloorPct).
+  double geomean_ipc_error_pct = 0;
+  /// Σ detailed instructions / Σ timed instructions: the paper's total sample size.
+  double sample_size = 0;
 };
 
 /// Aggregates `scores` (one method's runs); all zero for an empty list.

@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "emu/executor.h"
 #include "sampling/common/program_tables.h"
+#include "sampling/common/runners.h"
 #include "sampling/method.h"
 #include "sampling/numeric/kmeans.h"
 #include "sampling/numeric/pca.h"
@@ -29,7 +30,14 @@ namespace {
 
 class Pka final : public SamplingMethod {
  public:
-  explicit Pka(const MethodOptions& o) : o_(o), p_(PkaParams::from(o)), tables_(o.gpu), profile_(*this), sampled_(*this) {}
+  explicit Pka(const MethodOptions& o)
+      : o_(o),
+        p_(PkaParams::from(o)),
+        tables_(o.gpu),
+        profile_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu&) { return run_profile(d, mem); }),
+        sampled_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
+          return run_sampled(d, mem, gpu);
+        }) {}
   int passes() const override { return 2; }
   runtime::DispatchRunner& runner(int pass) override {
     if (pass == 0) return profile_;
@@ -44,29 +52,15 @@ class Pka final : public SamplingMethod {
   }
 
  private:
-  struct ProfileRunner final : runtime::DispatchRunner {
-    explicit ProfileRunner(Pka& m) : m(m) {}
-    runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) override {
-      PkaProfile p = profile_pka_features(d, mem, m.tables_.get(*d.program).info, uint32_t(m.o_.gpu.line_bytes));
-      runtime::LaunchResult r;
-      r.stats = p.stats;
-      auto rec = std::make_shared<runtime::SampledLaunch>();
-      rec->method = "pka";
-      rec->level = "profile";
-      rec->functional_instructions = p.stats.wave_instructions;
-      r.sampling = rec;
-      m.profiles_.push_back(std::move(p));
-      return r;
-    }
-    Pka& m;
-  };
-  struct SampledRunner final : runtime::DispatchRunner {
-    explicit SampledRunner(Pka& m) : m(m) {}
-    runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) override {
-      return m.run_sampled(d, mem, gpu);
-    }
-    Pka& m;
-  };
+  /// Pass 0: every launch profiled functionally into its PKA features.
+  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+    PkaProfile p = profile_pka_features(d, mem, tables_.get(*d.program).info, uint32_t(o_.gpu.line_bytes));
+    runtime::LaunchResult r;
+    r.stats = p.stats;
+    r.sampling = profile_record("pka", p.stats.wave_instructions);
+    profiles_.push_back(std::move(p));
+    return r;
+  }
 
   void cluster() {
     const size_t n = profiles_.size();
@@ -145,8 +139,7 @@ class Pka final : public SamplingMethod {
   MethodOptions o_;
   PkaParams p_;
   ProgramTableCache tables_;
-  ProfileRunner profile_;
-  SampledRunner sampled_;
+  FunctionRunner profile_, sampled_;
   std::vector<PkaProfile> profiles_;
   std::vector<int> labels_, rep_of_;
   std::vector<double> rep_ipc_;   ///< each cluster's representative's IPC after its first issue

@@ -151,7 +151,7 @@ std::string encode(const ProfileFile& p) {
   msgpack::sbuffer buf;
   Packer pk(buf);
   // Magic and version first, so a reader can reject another format or version before the rest.
-  pk.pack_map(6);
+  pk.pack_map(7);
   pack_str(pk, "magic");
   pack_str(pk, kProfileMagic);
   pack_str(pk, "version");
@@ -160,6 +160,8 @@ std::string encode(const ProfileFile& p) {
   pack_str(pk, p.mode);
   pack_str(pk, "line_bytes");
   pk.pack(p.line_bytes);
+  pack_str(pk, "seconds");
+  pk.pack(p.seconds);
   pack_str(pk, "workload");
   pk.pack_map(3);
   pack_str(pk, "kind");
@@ -218,6 +220,8 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
   p.line_bytes = r.u32(r.field(root, "line_bytes", "the header"), "the line size");
   if (p.line_bytes == 0 || (p.line_bytes & (p.line_bytes - 1)) != 0)
     r.fail(fmt::format("line size {} is not a power of two (corrupt file)", p.line_bytes));
+  p.seconds = r.f64(r.field(root, "seconds", "the header"), "the collection time");
+  if (!(p.seconds >= 0)) r.fail("negative collection time (corrupt file)");
   const msgpack::object& w = r.field(root, "workload", "the header");
   p.workload.kind = r.str(r.field(w, "kind", "the workload"), "the workload kind");
   p.workload.name = r.str(r.field(w, "name", "the workload"), "the workload name");
@@ -264,20 +268,22 @@ std::optional<std::string> first_difference(const ProfileFile& p, const Workload
   return std::nullopt;
 }
 
+std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& a, const LaunchIdentity& b) {
+  if (a.kernel != b.kernel) return fmt::format("launch {} is kernel '{}' in the profile, '{}' in this run", i, a.kernel, b.kernel);
+  if (a.code_hash != b.code_hash) return fmt::format("launch {} ({}) has different code", i, a.kernel);
+  if (a.grid != b.grid)
+    return fmt::format("launch {} ({}) has grid {} in the profile, {} in this run", i, a.kernel, dims(a.grid), dims(b.grid));
+  if (a.local != b.local)
+    return fmt::format("launch {} ({}) has work-group size {} in the profile, {} in this run", i, a.kernel,
+                       dims(a.local), dims(b.local));
+  if (a.kernarg_hash != b.kernarg_hash) return fmt::format("launch {} ({}) has different kernel arguments", i, a.kernel);
+  return std::nullopt;
+}
+
 std::optional<std::string> first_difference(const ProfileFile& p, const std::vector<LaunchIdentity>& launches) {
   const size_t n = std::min(p.launches.size(), launches.size());
-  for (size_t i = 0; i < n; ++i) {
-    const LaunchIdentity& a = p.launches[i].id;
-    const LaunchIdentity& b = launches[i];
-    if (a.kernel != b.kernel) return fmt::format("launch {} is kernel '{}' in the profile, '{}' in this run", i, a.kernel, b.kernel);
-    if (a.code_hash != b.code_hash) return fmt::format("launch {} ({}) has different code", i, a.kernel);
-    if (a.grid != b.grid)
-      return fmt::format("launch {} ({}) has grid {} in the profile, {} in this run", i, a.kernel, dims(a.grid), dims(b.grid));
-    if (a.local != b.local)
-      return fmt::format("launch {} ({}) has work-group size {} in the profile, {} in this run", i, a.kernel,
-                         dims(a.local), dims(b.local));
-    if (a.kernarg_hash != b.kernarg_hash) return fmt::format("launch {} ({}) has different kernel arguments", i, a.kernel);
-  }
+  for (size_t i = 0; i < n; ++i)
+    if (auto d = launch_difference(i, p.launches[i].id, launches[i])) return d;
   if (p.launches.size() != launches.size())
     return fmt::format("the profile has {} launches, this run {}", p.launches.size(), launches.size());
   return std::nullopt;

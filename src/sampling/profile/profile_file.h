@@ -19,7 +19,7 @@ namespace strobe::sampling::profile {
 /// First field of every profile file: tells a profile from any other msgpack document.
 inline constexpr std::string_view kProfileMagic = "strobe-profile";
 /// Bumped whenever the layout changes incompatibly; older files are rejected, not guessed at.
-inline constexpr uint32_t kProfileVersion = 1;
+inline constexpr uint32_t kProfileVersion = 2;  // 2: the collection time
 
 /// Column names the functional collector fills (per work-group and per wave).
 namespace column {
@@ -75,6 +75,9 @@ struct ProfileFile {
   WorkloadIdentity workload;
   uint32_t line_bytes = 64;         ///< line size requests were coalesced at
   std::string mode = "functional";  ///< how it was collected
+  /// Seconds the collecting run took (its work, setup excluded): what a method reusing the
+  /// profile saved, reported beside its speedup.
+  double seconds = 0;
   std::vector<LaunchRecord> launches;  ///< in launch order
 };
 
@@ -94,6 +97,8 @@ ProfileFile load(const std::string& path);
 
 /// The first way `p` differs from a run of `w` at `line_bytes`, described, or nullopt.
 std::optional<std::string> first_difference(const ProfileFile& p, const WorkloadIdentity& w, uint32_t line_bytes);
+/// How launch `i` as profiled (`profiled`) differs from the run's (`run`), or nullopt.
+std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& profiled, const LaunchIdentity& run);
 /// The first way the launches of `p` differ from `launches` (the run's, in order), or nullopt.
 std::optional<std::string> first_difference(const ProfileFile& p, const std::vector<LaunchIdentity>& launches);
 /// Throws InputError "profile FILE does not match ...: DIFFERENCE" when `diff` holds one.

@@ -11,6 +11,9 @@
 
 namespace strobe::sampling::tbpoint {
 
+/// Monte-Carlo samples of the lemma's validation [T §IV-A].
+inline constexpr int kMarkovSamples = 10000;
+
 /// Largest N the explicit 2^N-state matrix is built for: GCN3's 10 waves per SIMD (8 MB of doubles).
 inline constexpr int kMarkovMaxMatrixWarps = 10;
 

@@ -70,6 +70,10 @@ class Gpu {
   /// detailed simulation.
   LaunchTiming run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObserver* observer = nullptr);
 
+  /// The steady-state occupancy dispatch `d` would get on this GPU (as run() computes it):
+  /// resident waves and work-groups per CU and what limits them.
+  Occupancy occupancy_of(const emu::Dispatch& d) const;
+
   const GpuConfig& config() const;
   /// The effective configuration as JSON (write it next to every result).
   nlohmann::json config_json() const;

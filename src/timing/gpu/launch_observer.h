@@ -42,6 +42,10 @@ class LaunchObserver {
   /// instruction; valid until the launch returns): the cycles from a wave issuing the
   /// instruction to the same wave issuing its next one, or retiring, summed and counted.
   virtual void intervals(const uint64_t* sum, const uint32_t* count) {}
+  /// Hands the observer the model's running count of wave instructions it issued in detail
+  /// (over the GPU's life, not this launch; valid until the launch returns): read at any
+  /// callback, differences give the instructions issued GPU-wide in between.
+  virtual void issue_counter(const uint64_t* issued) {}
   /// Cycles between calls of poll() (0: never polled).
   virtual uint64_t poll_interval() const { return 0; }
   /// Called every poll_interval() cycles with the wave instructions simulated in detail so far

@@ -1,0 +1,54 @@
+// The host program's side of `strobe run -- PROGRAM` (experiment/program.h starts it): inside the
+// program, a front end (the OpenCL platform, the HIP KFD thunk) reads the settings run_program
+// passed in STROBE_* variables and writes the report STROBE_JSON names at exit. Both front ends
+// use this one reader, checked by validate() with the environment's spelling, and this one report
+// builder, so what a program may ask for and what its report says cannot drift between them.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "emu/memory.h"
+#include "report/run_report.h"
+#include "runtime/device.h"
+#include "timing/config/gpu_config.h"
+
+namespace strobe::experiment {
+
+/// What the environment asks of the simulated GPU inside a host program, validated.
+struct ProgramSettings {
+  std::string mode = "functional";  ///< STROBE_MODE: functional or timing
+  std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
+  std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
+  std::string sampling = "none";    ///< STROBE_SAMPLING: a single-pass method, or none
+  std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
+  emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
+  timing::GpuConfig config;         ///< STROBE_ARCH with every STROBE_SET applied and checked
+  /// Whether the timing model runs.
+  bool timing() const { return mode == "timing"; }
+};
+
+/// Reads the settings from the environment and checks them with the rules every front end
+/// shares (validate(RunSpec, Spelling::Environment)); throws InputError for a bad value or
+/// combination and NotImplementedError for a method that needs more than the program's one pass.
+ProgramSettings program_settings_from_env();
+
+/// The host program's command line (from /proc/self/cmdline; empty when unreadable).
+std::vector<std::string> program_command_line();
+
+/// The exit report of a host program: named after the file name of argv[0] (`fallback_name`
+/// when argv is empty), with argv as its one parameter, the settings' mode, arch and method,
+/// `launches` and, in timing mode, the model's configuration and summary from `dev`.
+report::RunReport program_report(const ProgramSettings& s, const std::vector<std::string>& argv,
+                                 const std::string& fallback_name, double wall_seconds,
+                                 const std::vector<report::LaunchRecord>& launches, runtime::Device& dev);
+
+/// Writes program_report() for this process's command line to s.json atomically, its wall time
+/// running from `started` (no-op when s.json is empty). A failure is printed on stderr, never
+/// thrown: it runs at exit and on fatal errors, where nothing could handle it.
+void write_program_report(const ProgramSettings& s, const std::string& fallback_name,
+                          std::chrono::steady_clock::time_point started,
+                          const std::vector<report::LaunchRecord>& launches, runtime::Device& dev);
+
+}  // namespace strobe::experiment

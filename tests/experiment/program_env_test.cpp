@@ -1,0 +1,130 @@
+// A host program's side of `strobe run -- PROGRAM`: the STROBE_* settings as the OpenCL platform
+// and the HIP thunk read them (defaults, STROBE_SET's separators, errors spelled as variables),
+// and the exit report both build (its name from argv[0], argv as its parameter).
+#include "experiment/program_env.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "common/error.h"
+
+namespace strobe::experiment {
+namespace {
+
+/// STROBE_* variables by name.
+using Vars = std::map<std::string, std::string>;
+
+/// Sets STROBE_* variables for one test and restores what was there before.
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(const Vars& vars) {
+    for (const char* name : kNames) {
+      const char* old = std::getenv(name);
+      saved_[name] = old ? std::optional<std::string>(old) : std::nullopt;
+      ::unsetenv(name);
+    }
+    for (const auto& [name, value] : vars) ::setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    for (const auto& [name, value] : saved_) {
+      if (value) ::setenv(name.c_str(), value->c_str(), 1);
+      else ::unsetenv(name.c_str());
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  static constexpr const char* kNames[] = {"STROBE_MODE", "STROBE_ARCH", "STROBE_SET", "STROBE_SAMPLING",
+                                           "STROBE_JSON", "STROBE_MEMORY_CHECK"};
+  std::map<std::string, std::optional<std::string>> saved_;
+};
+
+TEST(ProgramSettings, AnEmptyEnvironmentIsAFunctionalRunOnTheR9NanoWithoutAReport) {
+  ScopedEnv env(Vars{});
+  const ProgramSettings s = program_settings_from_env();
+  EXPECT_EQ(s.mode, "functional");
+  EXPECT_FALSE(s.timing());
+  EXPECT_EQ(s.arch, "r9nano");
+  EXPECT_TRUE(s.sets.empty());
+  EXPECT_EQ(s.sampling, "none");
+  EXPECT_EQ(s.json, "");
+  EXPECT_EQ(s.memory_check, emu::MemoryCheck::Page);
+}
+
+TEST(ProgramSettings, OverridesAreSplitAtNewlinesAndSemicolonsAndApplied) {
+  ScopedEnv env(Vars{{"STROBE_MODE", "timing"},
+                 {"STROBE_SET", " gpu.num_cus=4 ;\n\ngpu.num_cus=8\r\n"},
+                 {"STROBE_SAMPLING", "photon"},
+                 {"STROBE_JSON", "/tmp/report.json"},
+                 {"STROBE_MEMORY_CHECK", "strict"}});
+  const ProgramSettings s = program_settings_from_env();
+  EXPECT_TRUE(s.timing());
+  EXPECT_EQ(s.sets, (std::vector<std::string>{"gpu.num_cus=4", "gpu.num_cus=8"}));
+  EXPECT_EQ(s.config.num_cus, 8);
+  EXPECT_EQ(s.sampling, "photon");
+  EXPECT_EQ(s.json, "/tmp/report.json");
+  EXPECT_EQ(s.memory_check, emu::MemoryCheck::Strict);
+}
+
+TEST(ProgramSettings, ErrorsNameTheVariables) {
+  {
+    ScopedEnv env(Vars{{"STROBE_SAMPLING", "photon"}});
+    // The environment states the mode outright, so a method does not imply timing.
+    EXPECT_THROW(
+        {
+          try {
+            program_settings_from_env();
+          } catch (const InputError& e) {
+            EXPECT_STREQ(e.what(), "STROBE_SAMPLING=photon estimates detailed timing; it needs STROBE_MODE=timing");
+            throw;
+          }
+        },
+        InputError);
+  }
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "pka"}});
+    EXPECT_THROW(program_settings_from_env(), NotImplementedError);
+  }
+  {
+    ScopedEnv env(Vars{{"STROBE_SET", "gpu.num_cus=4"}});
+    EXPECT_THROW(program_settings_from_env(), InputError);
+  }
+}
+
+TEST(ProgramReport, IsNamedAfterTheProgramsFileNameWithItsCommandLine) {
+  ProgramSettings s;
+  s.arch = "mi100";
+  runtime::Device dev;
+  const report::RunReport rep = program_report(s, {"/path/to/app", "256", "--fast"}, "opencl", 1.5, {}, dev);
+  EXPECT_EQ(rep.benchmark, "app");
+  EXPECT_EQ(rep.params, nlohmann::json({{"argv", {"/path/to/app", "256", "--fast"}}}));
+  EXPECT_EQ(rep.mode, "functional");
+  EXPECT_EQ(rep.arch, "mi100");
+  EXPECT_EQ(rep.sampling, "none");
+  EXPECT_EQ(rep.wall_seconds, 1.5);
+  EXPECT_TRUE(rep.launches.empty());
+  EXPECT_TRUE(rep.config.is_null());  // functional mode: no timing model to report
+  EXPECT_EQ(program_report(s, {"app"}, "hip", 0, {}, dev).benchmark, "app");
+}
+
+TEST(ProgramReport, WithoutACommandLineIsNamedAfterTheFrontEnd) {
+  ProgramSettings s;
+  runtime::Device dev;
+  const report::RunReport rep = program_report(s, {}, "hip", 0, {}, dev);
+  EXPECT_EQ(rep.benchmark, "hip");
+  EXPECT_EQ(rep.params, nlohmann::json({{"argv", nlohmann::json::array()}}));
+}
+
+TEST(ProgramReport, TheCommandLineIsThisProcesssOwn) {
+  const std::vector<std::string> argv = program_command_line();
+  ASSERT_FALSE(argv.empty());
+  EXPECT_NE(argv[0].find("strobe_experiment_tests"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace strobe::experiment
