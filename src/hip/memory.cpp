@@ -18,36 +18,49 @@ namespace strobe::hip {
 
 namespace {
 
+// Lock order: the device's mutex, then g_registry_mu. A dispatch holds the device's mutex when
+// it looks kernel code up in the registry, and add() and remove() hold both across their change
+// to the registry and to the device's memory map: with the registry and the map changed in two
+// steps under separate locks, another thread could register or free a range between them and
+// find the map and the registry disagreeing (a range still mapped but no longer registered).
 std::mutex g_registry_mu;
 std::map<uint64_t, Allocation> g_registry;  // start -> allocation
 
-/// Adds `a` to the registry and to the device's memory map.
+/// Adds `a` to the registry and to the device's memory map; registering a range that is
+/// already registered (same start and size) only counts the registration.
 void add(const Allocation& a, const char* what) {
   Simulator& sim = Simulator::instance();
-  {
-    std::lock_guard dev(sim.mutex());
-    try {
-      sim.device().memory().map_host(a.address, a.size, what);
-    } catch (const Error& e) {
-      not_implemented(a.registered ? "hsaKmtRegisterMemoryWithFlags" : "hsaKmtAllocMemory", e.what());
+  std::lock_guard dev(sim.mutex());
+  std::lock_guard lock(g_registry_mu);
+  if (a.registered) {
+    // HIP's runtime can free a page it registered without deregistering it, and malloc can then
+    // hand the same page out for the next registration; the KFD thunk counts registrations.
+    auto it = g_registry.find(a.address);
+    if (it != g_registry.end() && it->second.registered && it->second.size == a.size) {
+      ++it->second.registrations;
+      return;
     }
   }
-  std::lock_guard lock(g_registry_mu);
+  try {
+    sim.device().memory().map_host(a.address, a.size, what);
+  } catch (const Error& e) {
+    not_implemented(a.registered ? "hsaKmtRegisterMemoryWithFlags" : "hsaKmtAllocMemory", e.what());
+  }
   g_registry[a.address] = a;
 }
 
 /// Removes the allocation starting at `address` if it is registered program memory
-/// (`registered`) or the thunk's own; false if there is no such allocation.
+/// (`registered`) or the thunk's own; false if there is no such allocation. A range registered
+/// more than once stays until its last deregistration.
 bool remove(uint64_t address, bool registered, Allocation* out) {
-  {
-    std::lock_guard lock(g_registry_mu);
-    auto it = g_registry.find(address);
-    if (it == g_registry.end() || it->second.registered != registered) return false;
-    *out = it->second;
-    g_registry.erase(it);
-  }
   Simulator& sim = Simulator::instance();
   std::lock_guard dev(sim.mutex());
+  std::lock_guard lock(g_registry_mu);
+  auto it = g_registry.find(address);
+  if (it == g_registry.end() || it->second.registered != registered) return false;
+  *out = it->second;
+  if (--it->second.registrations > 0) return true;
+  g_registry.erase(it);
   sim.device().memory().unmap_host(address);
   forget_kernels(address, out->size);  // code there may be replaced by other code later
   return true;

@@ -22,6 +22,9 @@ struct Allocation {
   HsaMemFlags flags{};
   HSAuint32 node = 0;
   bool registered = false;  ///< program memory registered with the runtime (not ours to unmap)
+  /// Registrations of this very range not yet deregistered: ROCr and HIP may register the same
+  /// host range again, and the KFD thunk counts registrations rather than refusing one.
+  uint32_t registrations = 1;
   void* user_data = nullptr;
 };
 
