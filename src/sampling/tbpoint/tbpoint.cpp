@@ -168,7 +168,7 @@ class TbPoint final : public SamplingMethod {
     if (i == rep) {
       lt = simulate(d, mem, gpu, lp, *rec);
       r.stats = lt->functional;
-      rep_cpi_[c] = double(lt->cycles) / double(std::max<uint64_t>(lp.wave_insts(), 1));
+      rep_cpi_[c] = double(lt->cycles) / double(std::max<uint64_t>(lt->wave_instructions, 1));
       for (Pending& p : pending_[c]) complete(p, rep_cpi_[c]);
       pending_[c].clear();
     } else {
@@ -210,7 +210,6 @@ class TbPoint final : public SamplingMethod {
   /// returns its timing with the estimated cycles.
   std::shared_ptr<timing::LaunchTiming> simulate(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu,
                                                  const tb::LaunchProfile& lp, runtime::SampledLaunch& rec) {
-    const uint64_t insts = lp.wave_insts();
     std::shared_ptr<timing::LaunchTiming> lt;
     rec.level = "detailed";
     if (intra()) {
@@ -238,10 +237,14 @@ class TbPoint final : public SamplingMethod {
     } else {
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
     }
+    // The launch's instructions as it ran; the profile's only when skipped groups were not run
+    // (a timing-dependent launch, such as a bfs level, may do other work than it was profiled with).
+    const uint64_t insts = o_.skip_functional ? lp.wave_insts() : lt->functional.wave_instructions;
     rec.detailed_instructions = lt->detailed_wave_instructions;
     rec.predicted_instructions = insts - std::min(insts, lt->detailed_wave_instructions);
     rec.estimated_cycles = lt->cycles;
-    lt->set_totals(lt->cycles, insts, lp.thread_insts(), gpu.config().clock_mhz);
+    const uint64_t threads = o_.skip_functional ? lp.thread_insts() : lt->functional.thread_instructions;
+    lt->set_totals(lt->cycles, insts, threads, gpu.config().clock_mhz);
     return lt;
   }
 
