@@ -35,12 +35,13 @@ std::string method_table(const std::vector<std::string>& names, const nlohmann::
   // A reused profile's collection is not in the method's time: say what it cost.
   for (const auto& name : names) {
     const auto& ms = methods.at(name)["sampling"].value("method_summary", nlohmann::json::object());
-    if (!ms.contains("profile_seconds") || ms.value("profile", "") == "own pass") continue;
+    const auto reused = ms.find("reused_profile");
+    if (reused == ms.end() || reused->is_null()) continue;
     const auto& m = methods.at(name);
-    const double with = m["full_wall_seconds"].get<double>() /
-                        (m["sampled_wall_seconds"].get<double>() + ms["profile_seconds"].get<double>());
+    const double seconds = (*reused)["seconds"].get<double>();
+    const double with = m["full_wall_seconds"].get<double>() / (m["sampled_wall_seconds"].get<double>() + seconds);
     out += fmt::format("{}: profile {} reused (collected in {:.3f} s; counting it, the speedup is {:.2f}x)\n", name,
-                       ms["profile"].get<std::string>(), ms["profile_seconds"].get<double>(), with);
+                       (*reused)["file"].get<std::string>(), seconds, with);
   }
   return out;
 }

@@ -35,7 +35,8 @@ TEST(TbpointProfileCli, AReusedProfileGivesTheSameEstimateAsTheMethodsOwnPass) {
   const nlohmann::json reused = tbpoint_entry("--profile " + f);
   EXPECT_EQ(own["sampling"]["passes"].size(), 2u);  // profiling, then sampling
   EXPECT_EQ(reused["sampling"]["passes"].size(), 1u);
-  EXPECT_EQ(reused["sampling"]["method_summary"]["profile"], f);
+  EXPECT_EQ(reused["sampling"]["method_summary"]["reused_profile"]["file"], f);
+  EXPECT_TRUE(own["sampling"]["method_summary"]["reused_profile"].is_null());
   EXPECT_EQ(own["estimated_cycles"], reused["estimated_cycles"]);
   EXPECT_EQ(own["sampling"]["method_summary"]["representatives"],
             reused["sampling"]["method_summary"]["representatives"]);

@@ -118,5 +118,19 @@ TEST(TbpointInterLaunch, ExtrapolationScalesTheRepresentativeCpiByInstructions) 
   EXPECT_THROW(extrapolate_cycles(c, ls, std::vector<double>{1000}), std::invalid_argument);
 }
 
+TEST(TbpointInterLaunch, SingletonClustersGiveEveryLaunchItsOwnClusterWithTheSameFeatures) {
+  // Identical launches, which cluster_launches would merge, stay apart.
+  const std::vector<LaunchProfile> ls{launch("k", {100, 300}), launch("k", {100, 300}), launch("j", {640})};
+  const LaunchClusters c = singleton_clusters(ls, Params{});
+  ASSERT_EQ(c.members.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(c.cluster[i], int(i));
+    EXPECT_EQ(c.representative[i], i);
+    EXPECT_EQ(c.members[i], std::vector<size_t>{i});
+  }
+  EXPECT_TRUE(c.features.isApprox(launch_features(ls, false)));
+  EXPECT_EQ(cluster_launches(ls, Params{}).members.size(), 2u);
+}
+
 }  // namespace
 }  // namespace strobe::sampling::tbpoint

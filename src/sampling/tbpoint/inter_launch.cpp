@@ -131,4 +131,15 @@ std::vector<double> cluster_weights(const LaunchClusters& clusters, std::span<co
   return w;
 }
 
+LaunchClusters singleton_clusters(std::span<const LaunchProfile> launches, const Params& params) {
+  LaunchClusters out;
+  out.features = launch_features(launches, params.cross_kernel);
+  for (size_t i = 0; i < launches.size(); ++i) {
+    out.cluster.push_back(int(i));
+    out.members.push_back({i});
+    out.representative.push_back(i);
+  }
+  return out;
+}
+
 }  // namespace strobe::sampling::tbpoint

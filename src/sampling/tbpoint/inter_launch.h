@@ -39,6 +39,10 @@ struct LaunchClusters {
 /// launch. The representative is the member nearest the centroid (Euclidean; ties to the earlier launch).
 LaunchClusters cluster_launches(std::span<const LaunchProfile> launches, const Params& params);
 
+/// Every launch a cluster of its own and its own representative, with the same feature matrix:
+/// what sampling without inter-launch clustering (`tbpoint-intra`) works with.
+LaunchClusters singleton_clusters(std::span<const LaunchProfile> launches, const Params& params);
+
 /// Instruction-weighted extrapolation [T Table IV]: every launch p of cluster k is predicted at
 /// CPI_rep(k) × wave_insts_p, with CPI_rep(k) = rep_cycles[k] / the representative's wave
 /// instructions; a representative gets exactly its measured cycles. One rep_cycles per cluster.

@@ -106,18 +106,7 @@ class TbPoint final : public SamplingMethod {
     program_ = sp::to_tbpoint(f);
     ids_.clear();
     for (const auto& l : f.launches) ids_.push_back(l.id);
-    const size_t n = program_.launches.size();
-    if (inter()) {
-      clusters_ = tb::cluster_launches(program_.launches, p_);
-    } else {
-      clusters_ = {};
-      clusters_.features = tb::launch_features(program_.launches, p_.cross_kernel);
-      for (size_t i = 0; i < n; ++i) {
-        clusters_.cluster.push_back(int(i));
-        clusters_.members.push_back({i});
-        clusters_.representative.push_back(i);
-      }
-    }
+    clusters_ = inter() ? tb::cluster_launches(program_.launches, p_) : tb::singleton_clusters(program_.launches, p_);
     rep_cpi_.assign(clusters_.members.size(), -1.0);
     pending_.assign(clusters_.members.size(), {});
     launch_ = 0;
@@ -308,8 +297,9 @@ nlohmann::json TbPoint::summary() const {
   nlohmann::json reps = nlohmann::json::array();
   for (size_t r : clusters_.representative) reps.push_back(r);
   return {{"levels", levels_ == Levels::Both ? "inter+intra" : levels_ == Levels::Inter ? "inter" : "intra"},
-          {"profile", o_.profile ? o_.profile_path : "own pass"},
-          {"profile_seconds", o_.profile ? o_.profile->seconds : 0.0},
+          // A reused profile's file and collection time: its cost is outside the method's time.
+          {"reused_profile", o_.profile ? nlohmann::json{{"file", o_.profile_path}, {"seconds", o_.profile->seconds}}
+                                        : nlohmann::json()},
           {"launches", program_.launches.size()},
           {"clusters", clusters_.members.size()},
           {"representatives", reps},
