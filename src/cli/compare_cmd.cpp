@@ -3,6 +3,7 @@
 // same workloads (DESIGN.md §5). This file maps options onto an experiment::CompareSpec and
 // writes what experiment::compare* returns through src/report.
 #include <memory>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -28,7 +29,7 @@ namespace {
 /// selects a set or concerns output.
 struct CompareOptions {
   experiment::RunSpec run;
-  std::string csv, set_file, size = workloads::kDefaultSetSize, json;
+  std::string csv, set_file, size = workloads::kDefaultSetSize, json, journal;
   int repeat = -1;  // unset: 1 for one benchmark, 3 for a set
   bool dry_run = false;
 };
@@ -68,10 +69,15 @@ int compare_one(const experiment::ValidatedCompare& c, const CompareOptions& o) 
 
 /// A set: every run compared, then the per-method aggregates.
 int compare_set(const experiment::ValidatedCompare& c, const workloads::BenchSet& set, const CompareOptions& o) {
-  const report::SetComparison sc =
-      experiment::compare_set(c, set, [](size_t i, size_t n, const workloads::SetRun& r) {
-        fmt::print(stderr, "compare: [{}/{}] {} {}\n", i + 1, n, r.benchmark, fmt::join(r.params, " "));
-      });
+  std::optional<experiment::RunJournal> journal;
+  if (!o.journal.empty()) journal.emplace(o.journal);
+  const report::SetComparison sc = experiment::compare_set(
+      c, set,
+      [](size_t i, size_t n, const workloads::SetRun& r, bool from_journal) {
+        fmt::print(stderr, "compare: [{}/{}] {} {}{}\n", i + 1, n, r.benchmark, fmt::join(r.params, " "),
+                   from_journal ? " (from the journal)" : "");
+      },
+      journal ? &*journal : nullptr);
   const nlohmann::json rep = report::to_json(sc);
   if (!o.json.empty()) write_output(o.json, rep.dump(2) + "\n");
   if (!o.csv.empty()) write_output(o.csv, report::set_comparison_csv(rep));
@@ -94,6 +100,7 @@ int run_compare_program(CompareOptions o, std::vector<std::string> program) {
   refuse(!o.csv.empty(), "--csv");
   refuse(o.size != workloads::kDefaultSetSize, "--size");
   refuse(o.dry_run, "--dry-run");
+  refuse(!o.journal.empty(), "--journal");
   refuse(o.run.verify, "--verify");
   refuse(o.run.skip_functional, "--sampling-skip-functional");
   o.run.workload = experiment::Workload::Program;
@@ -119,6 +126,7 @@ int run_compare(CompareOptions o) {
   if (is_set && !o.run.params.empty()) throw InputError("--param: a set's runs carry their own parameters");
   if (!is_set && o.size != workloads::kDefaultSetSize) throw InputError("--size: only for --set or --set-file");
   if (!is_set && o.dry_run) throw InputError("--dry-run: only for --set or --set-file");
+  if (!is_set && !o.journal.empty()) throw InputError("--journal: only for --set or --set-file");
   if (o.json == "-" && o.csv == "-") throw InputError("--json - and --csv -: only one can go to stdout");
   const int repeat = o.repeat != -1 ? o.repeat : is_set ? 3 : 1;
   const experiment::ValidatedCompare c = experiment::validate(experiment::CompareSpec{o.run, repeat});
@@ -155,6 +163,9 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
                   "Run the reference and each method N times in this process; report the median speedup and its "
                   "spread (default 1 for one benchmark, 3 for a set)");
   add_method_options(*cmd, s);
+  cmd->add_option("--journal", o->journal,
+                  "With a set: keep each finished run in FILE (JSON Lines) and take the runs FILE already holds "
+                  "for this comparison instead of simulating them again, so an interrupted set resumes");
   cmd->add_flag("--dry-run", o->dry_run, "With a set: print its runs (BENCH K=V...) and exit without running them");
   add_verify_flag(*cmd, s, "Check every run's results against the CPU reference");
   add_json_option(*cmd, o->json);

@@ -182,6 +182,7 @@ report::SetRunRow set_row(const ComparedRun& run, const std::vector<std::string>
   row.full_seconds = spread(run.full_seconds);
   row.repeats = run.full_seconds.size();
   for (size_t m = 0; m < run.methods.size(); ++m) row.methods.push_back(method_result(run, m));
+  row.provenance = RunJournal::provenance();
   return row;
 }
 
@@ -199,8 +200,8 @@ report::AggregateRow aggregate_row(const sampling::Aggregate& a) {
           a.sample_size};
 }
 
-report::SetComparison compare_set(const ValidatedCompare& c, const workloads::BenchSet& set,
-                                  const std::function<void(size_t, size_t, const workloads::SetRun&)>& on_run) {
+report::SetComparison compare_set(const ValidatedCompare& c, const workloads::BenchSet& set, const SetProgress& on_run,
+                                  RunJournal* journal) {
   if (c.profile) throw InputError("--profile: a profile is of one workload, and a set runs several");
   report::SetComparison rep;
   rep.set = set.name;
@@ -212,10 +213,17 @@ report::SetComparison compare_set(const ValidatedCompare& c, const workloads::Be
   std::vector<std::vector<sampling::RunScore>> scores(c.methods.size());
   for (size_t i = 0; i < set.runs.size(); ++i) {
     const workloads::SetRun& r = set.runs[i];
-    if (on_run) on_run(i, set.runs.size(), r);
-    const ComparedRun run = compare_run(c, r.benchmark, r.params);
-    for (size_t m = 0; m < c.methods.size(); ++m) scores[m].push_back(score(run, m));
-    rep.runs.push_back(set_row(run, r.params));
+    std::optional<JournalEntry> e = journal ? journal->find(c, r) : std::nullopt;
+    if (on_run) on_run(i, set.runs.size(), r, e.has_value());
+    if (!e) {
+      const ComparedRun run = compare_run(c, r.benchmark, r.params);
+      e.emplace();
+      for (size_t m = 0; m < c.methods.size(); ++m) e->scores.push_back(score(run, m));
+      e->row = set_row(run, r.params);
+      if (journal) journal->record(c, r, *e);
+    }
+    for (size_t m = 0; m < c.methods.size(); ++m) scores[m].push_back(e->scores[m]);
+    rep.runs.push_back(std::move(e->row));
   }
   for (size_t m = 0; m < c.methods.size(); ++m)
     rep.aggregates.emplace_back(c.methods[m], aggregate_row(sampling::aggregate(scores[m])));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "experiment/journal.h"
 #include "experiment/passes.h"
 #include "experiment/run_spec.h"
 #include "report/comparison.h"
@@ -57,10 +58,14 @@ BenchmarkComparison compare(const ValidatedCompare& c);
 /// `run` as a row of a set report; `args` are the run's parameters as given.
 report::SetRunRow set_row(const ComparedRun& run, const std::vector<std::string>& args);
 
-/// Every run of `set` compared, then the per-method aggregates. `on_run` is told each run
-/// before it starts (index, count).
+/// Told about each run of a set before it starts: index, count, the run, and whether its
+/// result comes from the journal instead of a simulation.
+using SetProgress = std::function<void(size_t, size_t, const workloads::SetRun&, bool from_journal)>;
+
+/// Every run of `set` compared, then the per-method aggregates. With a `journal`, runs it holds
+/// are taken from it and every run finished is recorded in it as soon as it finishes.
 report::SetComparison compare_set(const ValidatedCompare& c, const workloads::BenchSet& set,
-                                  const std::function<void(size_t, size_t, const workloads::SetRun&)>& on_run = {});
+                                  const SetProgress& on_run = {}, RunJournal* journal = nullptr);
 
 /// A one-run set (for CSV of a single comparison): the run's row and its aggregates.
 report::SetComparison one_run_set(const ComparedRun& run, const ValidatedCompare& c);

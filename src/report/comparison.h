@@ -68,6 +68,7 @@ struct SetRunRow {
   Spread full_seconds;
   size_t repeats = 0;
   std::vector<MethodComparison> methods;  ///< launches left empty: a set row has no per-launch detail
+  nlohmann::json provenance;              ///< the build and host that measured the row, and when
 };
 
 /// One method's aggregates over a set (see sampling/eval/compare_stats.h for their meaning).

@@ -1,6 +1,9 @@
 // The JSON writer (see json.h).
 #include "report/json.h"
 
+#include <fmt/core.h>
+
+#include "common/error.h"
 #include "report/timing_json.h"
 
 namespace strobe::report {
@@ -147,7 +150,8 @@ nlohmann::json set_run_json(const SetRunRow& r) {
           {"full_cycles", r.full_cycles},
           {"full_seconds", {{"median", r.full_seconds.median}, {"min", r.full_seconds.min}, {"max", r.full_seconds.max}}},
           {"repeats", r.repeats},
-          {"methods", methods}};
+          {"methods", methods},
+          {"provenance", r.provenance}};
 }
 
 nlohmann::json aggregate_json(const AggregateRow& a) {
@@ -165,6 +169,44 @@ nlohmann::json aggregate_json(const AggregateRow& a) {
 }
 
 }  // namespace
+
+nlohmann::json to_json(const SetRunRow& r) { return set_run_json(r); }
+
+SetRunRow set_run_row_from_json(const nlohmann::json& j) {
+  try {
+    SetRunRow r;
+    r.benchmark = j.at("benchmark").get<std::string>();
+    r.args = j.at("args").get<std::vector<std::string>>();
+    r.params = j.at("params");
+    r.launches = j.at("launches").get<size_t>();
+    r.wave_instructions = j.at("wave_instructions").get<uint64_t>();
+    r.full_cycles = j.at("full_cycles").get<uint64_t>();
+    const auto& fs = j.at("full_seconds");
+    r.full_seconds = {fs.at("median").get<double>(), fs.at("min").get<double>(), fs.at("max").get<double>()};
+    r.repeats = j.at("repeats").get<size_t>();
+    r.provenance = j.value("provenance", nlohmann::json());
+    for (const auto& [name, m] : j.at("methods").items()) {
+      MethodComparison mc;
+      mc.name = name;
+      mc.estimated_cycles = m.at("estimated_cycles").get<uint64_t>();
+      mc.full_cycles = r.full_cycles;
+      mc.error_pct = m.at("error_pct").get<double>();
+      mc.ipc_error_pct = m.at("ipc_error_pct").get<double>();
+      mc.speedups = m.at("speedups").get<std::vector<double>>();
+      mc.full_wall_seconds = m.at("full_seconds").get<double>();
+      mc.sampled_wall_seconds = m.at("sampled_seconds").get<double>();
+      mc.levels = m.at("levels").get<std::map<std::string, int>>();
+      mc.fallback = m.at("fallback").get<bool>();
+      mc.detailed_share = m.at("detailed_share").get<double>();
+      mc.verified = m.at("verified").get<bool>();
+      mc.speedup = {m.at("speedup").get<double>(), m.at("speedup_min").get<double>(), m.at("speedup_max").get<double>()};
+      r.methods.push_back(std::move(mc));
+    }
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("set run row: {}", e.what()));
+  }
+}
 
 nlohmann::json to_json(const RunComparison& c) {
   nlohmann::json methods = nlohmann::json::object();

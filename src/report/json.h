@@ -21,4 +21,10 @@ nlohmann::json to_json(const RunComparison& c);
 /// A set compared: `runs` (one row per run, per method) and per-method `aggregates`.
 nlohmann::json to_json(const SetComparison& s);
 
+/// One row of a set report as its entry in `runs`.
+nlohmann::json to_json(const SetRunRow& r);
+/// The row `to_json(const SetRunRow&)` wrote (a run journal reads its rows back). Throws
+/// InputError naming the first missing or mistyped key.
+SetRunRow set_run_row_from_json(const nlohmann::json& j);
+
 }  // namespace strobe::report

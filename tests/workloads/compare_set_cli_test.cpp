@@ -137,11 +137,81 @@ TEST(CompareSet, BadSetFileLineExitsTwoNamingFileAndLine) {
   EXPECT_NE(param.err.find(set + ":1"), std::string::npos) << param.err;
 }
 
+/// The lines of a JSON Lines file.
+std::vector<nlohmann::json> journal_lines(const std::string& path) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(slurp(path));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
+TEST(CompareSet, JournalResumesASetWithoutSimulatingItsFinishedRunsAgain) {
+  TempDir t;
+  const std::string two = (t.path / "two.txt").string(), three = (t.path / "three.txt").string(),
+                    journal = (t.path / "runs.jsonl").string();
+  std::ofstream(two) << "vecadd --param n=4096\nrelu --param n=4096\n";
+  std::ofstream(three) << "vecadd --param n=4096\nrelu --param n=4096\nfir --param n=4096\n";
+  CliResult first = run_strobe("compare --set-file " + two + " --sampling photon,pka --repeat 1 --journal " + journal +
+                               " --json -");
+  ASSERT_EQ(first.rc, 0) << first.err;
+  EXPECT_EQ(first.err.find("from the journal"), std::string::npos) << first.err;
+  ASSERT_EQ(journal_lines(journal).size(), 2u);
+  const nlohmann::json a = nlohmann::json::parse(first.out);
+
+  // The longer set takes its first two runs from the journal: the rows, speedups included,
+  // are the recorded ones (a second simulation would time differently); the third is new.
+  CliResult second = run_strobe("compare --set-file " + three + " --sampling photon,pka --repeat 1 --journal " +
+                                journal + " --json -");
+  ASSERT_EQ(second.rc, 0) << second.err;
+  EXPECT_NE(second.err.find("[1/3] vecadd n=4096 (from the journal)"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("[2/3] relu n=4096 (from the journal)"), std::string::npos) << second.err;
+  EXPECT_EQ(second.err.find("[3/3] fir n=4096 (from the journal)"), std::string::npos) << second.err;
+  const nlohmann::json b = nlohmann::json::parse(second.out);
+  ASSERT_EQ(b["runs"].size(), 3u);
+  EXPECT_EQ(b["runs"][0], a["runs"][0]);
+  EXPECT_EQ(b["runs"][1], a["runs"][1]);
+  EXPECT_EQ(b["runs"][2]["benchmark"], "fir");
+  EXPECT_EQ(b["methods"], (nlohmann::json{"photon", "pka"}));
+  EXPECT_FALSE(b["runs"][2]["provenance"]["build"].get<std::string>().empty());
+  EXPECT_EQ(journal_lines(journal).size(), 3u);
+
+  // Aggregates over journal rows follow from the rows as they do over simulated ones.
+  double full_s = 0, sampled_s = 0;
+  for (const auto& run : b["runs"]) {
+    full_s += run["methods"]["pka"]["full_seconds"].get<double>();
+    sampled_s += run["methods"]["pka"]["sampled_seconds"].get<double>();
+  }
+  EXPECT_NEAR(b["aggregates"]["pka"]["total_speedup"].get<double>(), full_s / sampled_s, 1e-9);
+
+  // Another comparison (here: other repeats) does not take these runs, and adds its own.
+  CliResult other = run_strobe("compare --set-file " + two + " --sampling photon,pka --repeat 2 --journal " + journal +
+                               " --json -");
+  ASSERT_EQ(other.rc, 0) << other.err;
+  EXPECT_EQ(other.err.find("from the journal"), std::string::npos) << other.err;
+  EXPECT_EQ(journal_lines(journal).size(), 5u);
+}
+
+TEST(CompareSet, CorruptJournalExitsTwoNamingFileAndLine) {
+  TempDir t;
+  const std::string set = (t.path / "one.txt").string(), journal = (t.path / "runs.jsonl").string();
+  std::ofstream(set) << "vecadd --param n=4096\n";
+  ASSERT_EQ(run_strobe("compare --set-file " + set + " --sampling photon --repeat 1 --journal " + journal).rc, 0);
+  std::ofstream(journal, std::ios::app) << "{\"version\": 1, \"key\": {}}\n";
+  CliResult r = run_strobe("compare --set-file " + set + " --sampling photon --repeat 1 --journal " + journal);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(journal + ", line 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no 'row'"), std::string::npos) << r.err;
+}
+
 TEST(CompareSet, ConflictingArgumentsExitTwo) {
   EXPECT_EQ(run_strobe("compare relu --set smoke --sampling photon").rc, 2);
   EXPECT_EQ(run_strobe("compare --set smoke --size huge --sampling photon").rc, 2);
   EXPECT_EQ(run_strobe("compare relu --param n=64 --sampling photon --repeat 0").rc, 2);
   EXPECT_EQ(run_strobe("compare --sampling photon").rc, 2);
+  CliResult journal = run_strobe("compare relu --sampling photon --journal /tmp/x.jsonl");
+  EXPECT_EQ(journal.rc, 2);
+  EXPECT_NE(journal.err.find("--journal: only for --set or --set-file"), std::string::npos) << journal.err;
 }
 
 }  // namespace
