@@ -31,9 +31,8 @@ TEST(GpumechCpiStack, ComputeAndLdsStallsAreDependencies) {
   TraceBuilder t;
   const uint32_t mul = t.compute(8);
   t.compute(0, {mul});
-  const uint32_t lds = t.lgkm(InstClass::Lds, 30);
+  t.lgkm(InstClass::Lds, 30);
   t.waitcnt(kNoWait, 0);
-  (void)lds;
   const IntervalProfile p = interval_profile(t.trace(), paper_units(1));
   const CpiStack s = representative_stack(t.trace(), p.intervals, 1);
   EXPECT_DOUBLE_EQ(s.dep * 4, 8 + 30);

@@ -98,7 +98,6 @@ TEST(GpumechPredict, Fig25MshrDelayEntersAtMtMshr) {
 WaveTrace memory_bound_wave(int iterations) {
   TraceBuilder t;
   const MissEvents miss{0.2, 0.3, 0.5};
-  const ModelParams p;
   for (int i = 0; i < iterations; ++i) {
     const uint32_t addr = t.compute(0);
     const uint32_t load = t.vmem(MemAccess::Read, 0.2 * 25 + 0.3 * 120 + 0.5 * 420, 16, miss, {addr});
@@ -106,7 +105,6 @@ WaveTrace memory_bound_wave(int iterations) {
     const uint32_t use = t.compute(0, {load});
     t.vmem(MemAccess::Write, 420, 16, {0, 0, 1}, {use});
   }
-  (void)p;
   return t.trace();
 }
 
