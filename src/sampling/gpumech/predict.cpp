@@ -1,0 +1,55 @@
+// GPUMech's analytical prediction.
+#include "sampling/gpumech/predict.h"
+
+#include <stdexcept>
+
+#include "sampling/gpumech/latency.h"
+
+namespace strobe::sampling::gpumech {
+namespace {
+
+/// Rejects parameters the equations divide by or that make no physical sense.
+void check(const ModelParams& p) {
+  if (!(p.issue_rate > 0) || !(p.cycles_per_slot > 0) || !(p.waves_per_cu > 0) || p.simds_per_cu <= 0 ||
+      p.cus <= 0 || p.mshrs_per_cu < 0 || !(p.core_ghz > 0) || !(p.line_bytes > 0) || !(p.dram_gb_per_s > 0)) {
+    throw std::invalid_argument("gpumech: a model parameter is outside its domain");
+  }
+}
+
+}  // namespace
+
+Prediction predict(const ModelInputs& inputs, const ModelParams& params, Level level) {
+  check(params);
+  Prediction p;
+  p.level = level;
+  std::vector<IntervalProfile> profiles;
+  profiles.reserve(inputs.waves.size());
+  for (const WaveTrace& w : inputs.waves) {
+    profiles.push_back(interval_profile(w, params));
+    p.wave_insts += w.insts.size();
+  }
+  p.representative = choose_representative(profiles, params);
+  const WaveTrace& rep = inputs.waves[p.representative.wave];
+  p.profile = std::move(profiles[p.representative.wave]);
+  const auto& iv = p.profile.intervals;
+  const double r = params.issue_rate, w = params.waves_per_simd();
+
+  p.cpi_alone_slots = total_slots(iv, r) / static_cast<double>(total_insts(iv));
+  p.cpi_naive_slots = naive_cpi(iv, w, r);
+  p.multithreading = multithreading(iv, w, params.policy, r);
+  p.miss_latency = avg_miss_latency(inputs.waves, params);
+  p.contention = contention(rep, iv, p.miss_latency, params);
+
+  p.cpi_multithreading_slots = level == Level::NaiveInterval ? p.cpi_naive_slots : p.multithreading.cpi;
+  const double mshr = level >= Level::MtMshr ? p.contention.cpi_mshr : 0;
+  const double queue = level >= Level::MtMshrBand ? p.contention.cpi_queue : 0;
+  p.cpi_rc_slots = mshr + queue;
+  p.cpi_slots = p.cpi_multithreading_slots + p.cpi_rc_slots;  // Eq. 12
+  p.cpi = p.cpi_slots * params.cycles_per_slot;
+  p.stack = final_stack(representative_stack(rep, iv, r), p.cpi_multithreading_slots, mshr, queue)
+                .scaled(params.cycles_per_slot);
+  p.cycles = p.cpi * static_cast<double>(p.wave_insts) / (params.cus * params.simds_per_cu);
+  return p;
+}
+
+}  // namespace strobe::sampling::gpumech

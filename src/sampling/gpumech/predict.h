@@ -1,0 +1,50 @@
+// GPUMech's analytical prediction [D ch. 4, METHODS.md §2]: interval profiles of every wave, the
+// representative wave, multithreading, contention and the CPI stack, at one Table 8 level.
+// A pure function of its inputs; the trace collector and cache-only simulation that fill them
+// live elsewhere.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sampling/gpumech/contention.h"
+#include "sampling/gpumech/cpi_stack.h"
+#include "sampling/gpumech/interval.h"
+#include "sampling/gpumech/model_params.h"
+#include "sampling/gpumech/multithreading.h"
+#include "sampling/gpumech/representative.h"
+#include "sampling/gpumech/trace.h"
+
+namespace strobe::sampling::gpumech {
+
+/// What the model reads: every wave's trace, with latencies and miss distributions filled in.
+struct ModelInputs {
+  std::vector<WaveTrace> waves;  ///< the waves of the modelled launch, in any fixed order
+};
+
+/// The prediction and the intermediate quantities behind it. CPIs are per wave instruction on one
+/// SIMD; *_slots values are in issue slots, the others in cycles.
+struct Prediction {
+  Level level = Level::MtMshrBand;      ///< the ablation level predicted
+  Representative representative;        ///< the chosen wave and its clustering
+  IntervalProfile profile;              ///< the representative's interval profile
+  double miss_latency = 0;              ///< avg_miss_latency of Eq. 28 over every wave, cycles
+  double cpi_alone_slots = 0;           ///< the representative alone: total_cycles / insts
+  double cpi_naive_slots = 0;           ///< Eq. 10
+  Multithreading multithreading;        ///< Eqs. 16-25 under params.policy
+  Contention contention;                ///< Eqs. 26-32 (reported at every level, used from MtMshr on)
+  double cpi_multithreading_slots = 0;  ///< the level's overlap model: Eq. 10 (Naive) or Eq. 16
+  double cpi_rc_slots = 0;              ///< the level's Eq. 26: 0, MSHR, or MSHR + bandwidth
+  double cpi_slots = 0;                 ///< Eq. 12: cpi_multithreading_slots + cpi_rc_slots
+  double cpi = 0;                       ///< cpi_slots x cycles_per_slot: cycles per wave instruction per SIMD
+  CpiStack stack;                       ///< Table 9 categories in cycles per instruction; sums to cpi
+  uint64_t wave_insts = 0;              ///< Σ instructions over every wave
+  double cycles = 0;                    ///< cpi x wave_insts / (cus x simds_per_cu): balanced, no tail (§2.9.7)
+};
+
+/// Predicts the launch at `level`. Throws std::invalid_argument when no wave has an instruction,
+/// when a trace names a later producer, or for parameters outside their domain (non-positive
+/// issue rate, slot length, waves, SIMDs or CUs; negative MSHRs; non-positive DRAM terms).
+Prediction predict(const ModelInputs& inputs, const ModelParams& params, Level level);
+
+}  // namespace strobe::sampling::gpumech

@@ -1,0 +1,85 @@
+// GPUMech's representative wave.
+#include "sampling/gpumech/representative.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "sampling/numeric/kmeans.h"
+
+namespace strobe::sampling::gpumech {
+
+namespace {
+
+/// Eq. 15 for the profiles at `rows`, which all hold at least one instruction, so both means
+/// are positive.
+Eigen::MatrixXd features_of(std::span<const IntervalProfile> profiles, std::span<const size_t> rows,
+                            double issue_rate) {
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  Eigen::MatrixXd f(n, 2);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto& iv = profiles[rows[static_cast<size_t>(i)]].intervals;
+    f(i, 0) = wave_perf(iv, issue_rate);
+    f(i, 1) = static_cast<double>(total_insts(iv));
+  }
+  if (n > 0) {
+    const Eigen::RowVector2d mean = f.colwise().mean();
+    f.col(0) /= mean[0];
+    f.col(1) /= mean[1];
+  }
+  return f;
+}
+
+}  // namespace
+
+Eigen::MatrixXd wave_features(std::span<const IntervalProfile> profiles, double issue_rate) {
+  std::vector<size_t> all(profiles.size());
+  for (size_t w = 0; w < all.size(); ++w) all[w] = w;
+  return features_of(profiles, all, issue_rate);
+}
+
+Representative choose_representative(std::span<const IntervalProfile> profiles, const ModelParams& params) {
+  Representative r;
+  for (size_t w = 0; w < profiles.size(); ++w) {
+    if (total_insts(profiles[w].intervals) > 0) r.considered.push_back(w);
+  }
+  if (r.considered.empty()) throw std::invalid_argument("gpumech: no wave has an instruction to model");
+  r.features = features_of(profiles, r.considered, params.issue_rate);
+  const Eigen::Index n = r.features.rows();
+
+  if (params.representative != RepresentativeChoice::Clustering) {
+    const bool want_max = params.representative == RepresentativeChoice::MaxPerf;
+    Eigen::Index best = 0;
+    for (Eigen::Index i = 1; i < n; ++i) {
+      const double v = r.features(i, 0), b = r.features(best, 0);
+      if (want_max ? v > b : v < b) best = i;
+    }
+    r.wave = r.considered[static_cast<size_t>(best)];
+    return r;
+  }
+
+  KMeansResult best;
+  for (int restart = 0; restart < std::max(1, params.kmeans_restarts); ++restart) {
+    KMeansResult k = kmeans(r.features, 2, params.kmeans_seed + static_cast<uint64_t>(restart));
+    if (restart == 0 || k.inertia < best.inertia) best = std::move(k);
+  }
+  std::vector<int> size(static_cast<size_t>(best.k), 0);
+  for (const int label : best.labels) ++size[static_cast<size_t>(label)];
+  int majority = 0;
+  for (int c = 1; c < best.k; ++c) {
+    if (size[static_cast<size_t>(c)] > size[static_cast<size_t>(majority)]) majority = c;
+  }
+  Eigen::Index nearest = -1;
+  double nearest_d = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (best.labels[static_cast<size_t>(i)] != majority) continue;
+    const double d = (r.features.row(i) - best.centroids.row(majority)).squaredNorm();
+    if (d < nearest_d) nearest_d = d, nearest = i;
+  }
+  r.wave = r.considered[static_cast<size_t>(nearest)];
+  r.cluster = std::move(best.labels);
+  r.majority = majority;
+  return r;
+}
+
+}  // namespace strobe::sampling::gpumech
