@@ -1,6 +1,7 @@
 #include "sampling/gpumech/cache_sim.h"
 
 #include <algorithm>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -18,7 +19,7 @@ enum Event : uint8_t { kL1Hit, kL2Hit, kL2Miss };
 /// The detailed model's cache instances as tag arrays: one L1V per CU, the L2's banks.
 class Caches {
  public:
-  Caches(const timing::GpuConfig& cfg) {
+  explicit Caches(const timing::GpuConfig& cfg) {
     for (int64_t i = 0; i < cfg.num_cus; ++i) {
       const std::string name = fmt::format("l1v.{}", i);
       l1_.emplace_back(timing::CacheParams::from_config(cfg, timing::CacheLevel::L1V, name).geometry);
