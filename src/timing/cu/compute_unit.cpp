@@ -203,15 +203,14 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& 
 void ComputeUnit::issue(uint32_t s, Cycle now) {
   WaveState& ws = waves_[s];
   emu::Wave& w = *ws.w;
-  WgState& g = wgs_[ws.wg];
   const uint32_t pc = ws.pc;
   const InstInfo& in = ws.code.info[pc];
   if (lc_->observer) [[unlikely]] observe_issue(s, pc, in, now);
   const bool mem = in.type == IssueType::Vmem || in.type == IssueType::Lds || in.is_scalar_mem;
   if (mem) mem_.clear();
-  g.wg->ctx.mem_info = mem ? &mem_.access() : nullptr;
+  ws.group->ctx.mem_info = mem ? &mem_.access() : nullptr;
   const uint64_t before = fstats_.thread_instructions;
-  g.launch.executor->step(w, *g.wg, fstats_);
+  ws.executor->step(w, *ws.group, fstats_);
   ++c_.wave_instructions;
   c_.thread_instructions += fstats_.thread_instructions - before;
   ++*lc_->wave_instructions;
@@ -255,10 +254,10 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
           ws.ready_reason = CpiReason::Other;
           break;
         case Special::Barrier:
-          if (emu::Executor::try_release_barrier(*g.wg)) release_barrier(g, now);
+          if (emu::Executor::try_release_barrier(*ws.group)) release_barrier(wgs_[ws.wg], now);
           break;
         case Special::Endpgm:
-          if (emu::Executor::try_release_barrier(*g.wg)) release_barrier(g, now);
+          if (emu::Executor::try_release_barrier(*ws.group)) release_barrier(wgs_[ws.wg], now);
           retire_if_done(s, now);
           break;
         default: break;

@@ -47,6 +47,8 @@ void ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
     ws.ib.redirect(entry, p_.fetch_bytes);
     ws.active = true;
     ws.w = &g.wg->waves[i];
+    ws.executor = launch.executor;
+    ws.group = g.wg.get();
     ws.code = launch.code;
     ws.pc = ws.w->pc;
     ws.wg = gi;

@@ -33,7 +33,8 @@ class IssueArbiter {
     bool issued = false;
     for (size_t t = 0; t < size_t(IssueType::Internal); ++t) {
       if (!ready[t]) continue;
-      const int s = policy_[t]->pick(ready[t], age);
+      // A lone ready wave is every policy's pick; skip the virtual call (the common case).
+      const int s = std::has_single_bit(ready[t]) ? std::countr_zero(ready[t]) : policy_[t]->pick(ready[t], age);
       policy_[t]->issued(s);
       issue(uint32_t(s));
       issued = true;

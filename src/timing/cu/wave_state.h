@@ -11,7 +11,7 @@
 #include "timing/cu/scoreboard.h"
 #include "timing/engine/cycle.h"
 
-namespace strobe::emu { struct Wave; }
+namespace strobe::emu { struct Wave; struct WorkGroup; class Executor; }
 namespace strobe::isa { struct Program; }
 
 namespace strobe::timing {
@@ -46,7 +46,11 @@ struct alignas(64) WaveState {
   Cycle ready_at{0};
   WaveCode code;                    // info and size end the first cache line
   uint32_t wg = 0;
+  // What issuing executes, next to each other so an issue touches one more line, not the
+  // work-group's state as well.
   emu::Wave* w = nullptr;
+  emu::Executor* executor = nullptr;  // the group's (WorkgroupLaunch::executor)
+  emu::WorkGroup* group = nullptr;    // the group the wave belongs to
   std::array<uint32_t, kVmFifo> vm_fifo{};  // vmcnt ops in issue order (ring)
   Scoreboard sb;
   // Observation for a LaunchObserver (cold: touched only when one is installed).
