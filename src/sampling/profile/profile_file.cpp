@@ -251,18 +251,21 @@ void save(const std::string& path, const ProfileFile& p) { write_file_atomic(pat
 
 ProfileFile load(const std::string& path) { return decode(read_file(path), path); }
 
-std::optional<std::string> first_difference(const ProfileFile& p, const WorkloadIdentity& w, uint32_t line_bytes) {
-  if (p.workload.kind != w.kind)
-    return fmt::format("it profiles a {}, this run is a {}", p.workload.kind, w.kind);
-  if (p.workload.name != w.name)
-    return fmt::format("it profiles {} '{}', this run {} '{}'", p.workload.kind, p.workload.name, w.kind, w.name);
-  if (p.workload.params != w.params) {
-    const size_t n = std::min(p.workload.params.size(), w.params.size());
+std::optional<std::string> workload_difference(const WorkloadIdentity& p, const WorkloadIdentity& w) {
+  if (p.kind != w.kind) return fmt::format("it profiles a {}, this run is a {}", p.kind, w.kind);
+  if (p.name != w.name) return fmt::format("it profiles {} '{}', this run {} '{}'", p.kind, p.name, w.kind, w.name);
+  if (p.params != w.params) {
+    const size_t n = std::min(p.params.size(), w.params.size());
     for (size_t i = 0; i < n; ++i)
-      if (p.workload.params[i] != w.params[i])
-        return fmt::format("parameter {} is '{}' in the profile, '{}' in this run", i, p.workload.params[i], w.params[i]);
-    return fmt::format("parameters '{}' in the profile, '{}' in this run", join(p.workload.params), join(w.params));
+      if (p.params[i] != w.params[i])
+        return fmt::format("parameter {} is '{}' in the profile, '{}' in this run", i, p.params[i], w.params[i]);
+    return fmt::format("parameters '{}' in the profile, '{}' in this run", join(p.params), join(w.params));
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> first_difference(const ProfileFile& p, const WorkloadIdentity& w, uint32_t line_bytes) {
+  if (auto d = workload_difference(p.workload, w)) return d;
   if (p.line_bytes != line_bytes)
     return fmt::format("its requests are counted at {}-byte lines, this run needs {}", p.line_bytes, line_bytes);
   return std::nullopt;

@@ -95,6 +95,8 @@ void save(const std::string& path, const ProfileFile& p);
 /// Reads and decodes `path`; InputError naming the file and the reason.
 ProfileFile load(const std::string& path);
 
+/// The first way the workload `profiled` differs from `run`'s, described, or nullopt.
+std::optional<std::string> workload_difference(const WorkloadIdentity& profiled, const WorkloadIdentity& run);
 /// The first way `p` differs from a run of `w` at `line_bytes`, described, or nullopt.
 std::optional<std::string> first_difference(const ProfileFile& p, const WorkloadIdentity& w, uint32_t line_bytes);
 /// How launch `i` as profiled (`profiled`) differs from the run's (`run`), or nullopt.
