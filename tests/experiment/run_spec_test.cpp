@@ -202,11 +202,10 @@ TEST(CompareSpecValidation, AMethodParameterNoSelectedMethodDeclaresIsAnInputErr
   EXPECT_NO_THROW(validate(c));
 }
 
-TEST(CompareSpecValidation, AProgramCannotBeComparedUnderAMultiPassMethod) {
+TEST(CompareSpecValidation, AProgramIsComparedUnderMultiPassMethodsToo) {
   CompareSpec c{program(), 1};
-  c.run.sampling = "photon,pka";
-  EXPECT_NE(error_of<NotImplementedError>([&] { validate(c); }).find("(use strobe compare BENCH --sampling pka)"),
-            std::string::npos);
+  c.run.sampling = "photon,pka,tbpoint";
+  EXPECT_EQ(validate(c).methods, (std::vector<std::string>{"photon", "pka", "tbpoint"}));
 }
 
 TEST(LaunchRules, ModeAndOverrideRulesAreTheSameForLaunch) {

@@ -106,10 +106,12 @@ TEST(StrobeCompareMultiPass, RefusesAProgramWhoseLaunchesDifferBetweenItsPasses)
   RunResult r = run({STROBE_BINARY, "compare", "--sampling", "pka", "--", program_path("varying_launches")}, env);
   fs::remove(counter);
   EXPECT_EQ(r.exit_code, 2);
-  // The sampled pass (run 3) finds another grid than its profiling pass (run 2) recorded.
+  // The sampled pass (run 3) finds another grid than its profiling pass (run 2) recorded, and
+  // the profiling pass another than the full run (run 1).
   EXPECT_THAT(r.err, HasSubstr("does not match the workload: launch 0 (fill) has grid 128x1x1 in the profile, "
                                "192x1x1 in this run"));
-  EXPECT_THAT(r.err, HasSubstr("in the pka run (pass 1 of 2)"));
+  EXPECT_THAT(r.err, HasSubstr("launches differently from run to run: launch 0: grid [64,1,1] in the full detailed "
+                               "run, [128,1,1] in pass 0 of the pka run"));
 }
 
 TEST(StrobePassState, ACorruptPassStateIsRefusedNamingTheFile) {
@@ -166,8 +168,8 @@ TEST(StrobeProfileProgram, WritesAProfileThatTbpointReusesAndThatChecksAgainstTh
                         program_path("repeated_launches"), "extra"},
                        kCache);
   EXPECT_EQ(args.exit_code, 2);
-  EXPECT_THAT(args.err, HasSubstr("profile " + prof + " does not match the workload: parameters '' in the profile, "
-                                  "'extra' in this run"));
+  EXPECT_THAT(args.err, HasSubstr("profile " + prof + " does not match the workload: parameters '(none)' in the "
+                                  "profile, 'extra' in this run"));
   fs::remove(prof);
 }
 
