@@ -187,19 +187,20 @@ TEST(SamplingLevels, TbpointIntraFastForwardsAHomogeneousRegion) {
 }
 
 TEST(SamplingLevels, TbpointUsesBothLevelsTogether) {
-  // fir's four equal launches form one cluster; its representative (the first: all four are at
-  // the centroid, and ties go to the earlier launch) is sampled inside by regions, the other
-  // three extrapolated from it. Bound 15%, as for Photon's kernel level: the representative is
-  // the cold first launch (docs/sampling.md, warm state).
+  // fir's four equal launches form one cluster; its representative (all four are at the
+  // centroid, and ties go to the middle launch, the third, not the cold first) is sampled
+  // inside by regions, the other three extrapolated from it. Bound 8%.
   const std::vector<Launch> l = compare("tbpoint", "fir --param n=2097152 --param blocks=4");
   ASSERT_EQ(l.size(), 4u);
-  EXPECT_EQ(l[0].level, "region");
-  EXPECT_GT(l[0].predicted, 0u);
-  for (size_t i = 1; i < l.size(); ++i) {
+  EXPECT_EQ(l[2].level, "region");
+  EXPECT_GT(l[2].predicted, 0u);
+  for (size_t i : {0, 1, 3}) {
     SCOPED_TRACE(i);
     EXPECT_EQ(l[i].level, "cluster");
     EXPECT_EQ(l[i].detailed, 0u);
-    EXPECT_LT(l[i].error_pct, 15.0) << l[i].estimated << " vs " << l[i].full;
+    // Measured 0.97% (the cold first launch) and 3.8%: the bound leaves room for the
+    // representative's own region estimate, not for a cold representative.
+    EXPECT_LT(l[i].error_pct, 8.0) << l[i].estimated << " vs " << l[i].full;
   }
 }
 

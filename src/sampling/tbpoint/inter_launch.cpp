@@ -89,14 +89,22 @@ LaunchClusters cluster_launches(std::span<const LaunchProfile> launches, const P
     Eigen::RowVectorXd centroid = Eigen::RowVectorXd::Zero(kLaunchFeatures);
     for (size_t i : m) centroid += out.features.row(static_cast<Eigen::Index>(i));
     centroid /= static_cast<double>(m.size());
-    size_t best = m.front();
-    double best_d = INFINITY;
+    // The launch nearest the centroid. Launches tied at that distance (a kernel launched
+    // repeatedly on the same sizes has identical features) are equally typical by the profile,
+    // but the first of them is the only one to start with caches no earlier launch of its
+    // kind warmed. The middle of the tied launches in launch order (the later of two)
+    // represents the others' state better (docs/sampling.md, "TBPoint": cold first launches).
+    // Identical rows may sit a rounding error apart from the centroid, hence the tolerance.
+    std::vector<double> dist;
     for (size_t i : m) {
       out.cluster[i] = static_cast<int>(k);
-      const double d = (out.features.row(static_cast<Eigen::Index>(i)) - centroid).squaredNorm();
-      if (d < best_d) best_d = d, best = i;  // strict: the earlier launch wins a tie
+      dist.push_back((out.features.row(static_cast<Eigen::Index>(i)) - centroid).squaredNorm());
     }
-    out.representative.push_back(best);
+    const double nearest = *std::min_element(dist.begin(), dist.end());
+    std::vector<size_t> tied;
+    for (size_t j = 0; j < m.size(); ++j)
+      if (dist[j] <= nearest + 1e-12) tied.push_back(m[j]);
+    out.representative.push_back(tied[tied.size() / 2]);
   }
   return out;
 }
