@@ -60,10 +60,12 @@ TEST(StrobeCompareMultiPass, ComparesPhotonPkaAndTbpointWithAProfilingRunForEach
     ASSERT_EQ(m["sampling"]["earlier_passes"].size(), 1u);
     EXPECT_EQ(m["sampling"]["earlier_passes"][0]["launches"], 6);
     EXPECT_GT(m["sampling"]["earlier_passes"][0]["functional_instructions"].get<uint64_t>(), 0u);
-    // Six launches of one kernel with the same arguments are one cluster: one is timed, the
-    // rest take its rate.
+    // Six launches of one kernel with the same arguments are one cluster: one is timed (which
+    // one is the method's choice), the rest take its rate.
     EXPECT_EQ(m["levels"].value("cluster", 0), 5) << m["levels"].dump();
-    for (size_t i = 1; i < 6; ++i) EXPECT_EQ(m["kernels"][i]["level"], "cluster");
+    size_t timed = 0;
+    for (const auto& k : m["kernels"]) timed += k["level"] != "cluster";
+    EXPECT_EQ(timed, 1u);
   }
   EXPECT_FALSE(j["methods"]["photon"]["sampling"].contains("earlier_passes"));
 }

@@ -76,6 +76,7 @@ class Pka final : public SamplingMethod {
       profiles_.push_back(std::move(l.profile));
     }
     state_file_ = path;
+    kernargs_comparable_ = profile::kernargs_comparable(s.workload);
     // Clustering is deterministic (seeded k-means), so the sampled pass clusters as it would
     // have in the profiling pass's process.
     cluster();
@@ -124,11 +125,11 @@ class Pka final : public SamplingMethod {
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
     const size_t i = launch_++;
     // A profile from another process may be of another build or input of the program: any
-    // difference in code, geometry or arguments makes its features wrong for this launch.
+    // difference in code, geometry or (where comparable) arguments makes its features wrong.
     if (!state_file_.empty()) {
       std::optional<std::string> diff;
       if (i >= ids_.size()) diff = fmt::format("launch {} ({}) is past its {} launches", i, d.kernel_name, ids_.size());
-      else diff = profile::launch_difference(i, ids_[i], profile::identify(d, mem));
+      else diff = profile::launch_difference(i, ids_[i], profile::identify(d, mem), kernargs_comparable_);
       if (diff) throw InputError(fmt::format("pass state {} does not match the workload: {}", state_file_, *diff));
     }
     if (i >= profiles_.size() || profiles_[i].kernel != d.kernel_name)
@@ -186,6 +187,7 @@ class Pka final : public SamplingMethod {
   std::vector<PkaProfile> profiles_;
   std::vector<profile::LaunchIdentity> ids_;  ///< each profiled launch's identity, for pass states
   std::string state_file_;  ///< the pass state the profiles came from (empty: this process's pass 0)
+  bool kernargs_comparable_ = true;  ///< whether its kernarg hashes are this run's to compare
   std::vector<int> labels_, rep_of_;
   std::vector<double> rep_ipc_;   ///< each cluster's representative's IPC after its first issue
   std::vector<uint64_t> rep_lead_;  ///< each representative's cycles from launch to first issue

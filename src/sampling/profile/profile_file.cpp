@@ -271,7 +271,10 @@ std::optional<std::string> first_difference(const ProfileFile& p, const Workload
   return std::nullopt;
 }
 
-std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& a, const LaunchIdentity& b) {
+bool kernargs_comparable(const WorkloadIdentity& w) { return w.kind != "program"; }
+
+std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& a, const LaunchIdentity& b,
+                                             bool compare_kernargs) {
   if (a.kernel != b.kernel) return fmt::format("launch {} is kernel '{}' in the profile, '{}' in this run", i, a.kernel, b.kernel);
   if (a.code_hash != b.code_hash) return fmt::format("launch {} ({}) has different code", i, a.kernel);
   if (a.grid != b.grid)
@@ -279,14 +282,14 @@ std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& a, 
   if (a.local != b.local)
     return fmt::format("launch {} ({}) has work-group size {} in the profile, {} in this run", i, a.kernel,
                        dims(a.local), dims(b.local));
-  if (a.kernarg_hash != b.kernarg_hash) return fmt::format("launch {} ({}) has different kernel arguments", i, a.kernel);
+  if (compare_kernargs && a.kernarg_hash != b.kernarg_hash) return fmt::format("launch {} ({}) has different kernel arguments", i, a.kernel);
   return std::nullopt;
 }
 
 std::optional<std::string> first_difference(const ProfileFile& p, const std::vector<LaunchIdentity>& launches) {
   const size_t n = std::min(p.launches.size(), launches.size());
   for (size_t i = 0; i < n; ++i)
-    if (auto d = launch_difference(i, p.launches[i].id, launches[i])) return d;
+    if (auto d = launch_difference(i, p.launches[i].id, launches[i], kernargs_comparable(p.workload))) return d;
   if (p.launches.size() != launches.size())
     return fmt::format("the profile has {} launches, this run {}", p.launches.size(), launches.size());
   return std::nullopt;

@@ -128,6 +128,7 @@ class TbPoint final : public SamplingMethod {
   /// Takes the profile and clusters its launches (every launch alone without inter-launch sampling).
   void prepare(const sp::ProfileFile& f) {
     program_ = sp::to_tbpoint(f);
+    kernargs_comparable_ = sp::kernargs_comparable(f.workload);
     ids_.clear();
     for (const auto& l : f.launches) ids_.push_back(l.id);
     clusters_ = inter() ? tb::cluster_launches(program_.launches, p_) : tb::singleton_clusters(program_.launches, p_);
@@ -164,7 +165,7 @@ class TbPoint final : public SamplingMethod {
         if (id.kernel == ids_[i].kernel && id.code_hash != ids_[i].code_hash)
           throw InputError(fmt::format("{} does not match the workload: launch {} ({}) has different code", source(),
                                        i, d.kernel_name));
-        if (auto diff = sp::launch_difference(i, ids_[i], id)) diverged_ = *diff;
+        if (auto diff = sp::launch_difference(i, ids_[i], id, kernargs_comparable_)) diverged_ = *diff;
       }
       if (diverged_) diverged_at_ = i;
     }
@@ -307,6 +308,7 @@ class TbPoint final : public SamplingMethod {
   std::vector<sp::LaunchRecord> saved_;     ///< the same after prepare(), for save_passes()
   double profile_seconds_ = 0;              ///< the profiling pass's launches, measured
   std::string state_file_;                  ///< the pass state the profile came from (empty: none)
+  bool kernargs_comparable_ = true;         ///< whether the profile's kernarg hashes are this run's to compare
   tb::ProgramProfile program_;
   std::vector<sp::LaunchIdentity> ids_;
   tb::LaunchClusters clusters_;
