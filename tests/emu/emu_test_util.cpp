@@ -94,8 +94,8 @@ std::string kernel_path(const std::string& stem, bool v5) {
   return std::string(STROBE_BUILD_DIR) + (v5 ? "/kernels-clang19/" : "/kernels/") + stem + ".hsaco";
 }
 
-DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint32_t, 3> grid,
-                     std::array<uint32_t, 3> local, const std::vector<Arg>& args) {
+Dispatch prepare_launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint32_t, 3> grid,
+                        std::array<uint32_t, 3> local, const std::vector<Arg>& args) {
   using loader::ArgKind;
   const loader::KernelInfo& ki = *k.info;
   std::vector<uint8_t> ka(std::max<uint32_t>(ki.kernarg_segment_size, 16), 0);
@@ -157,9 +157,15 @@ DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint
   d.queue_address = queue;
   d.lds_bytes = lds_top;
   d.private_bytes_per_lane = ki.kd.private_segment_fixed_size;
+  return d;
+}
+
+DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint32_t, 3> grid,
+                     std::array<uint32_t, 3> local, const std::vector<Arg>& args) {
+  const Dispatch d = prepare_launch(mem, k, grid, local, args);
   DispatchStats s = run_dispatch(d, mem);
   mem.free(d.kernarg_address);
-  mem.free(queue);
+  mem.free(d.queue_address);
   return s;
 }
 

@@ -66,6 +66,11 @@ struct Arg {
   uint64_t value;
 };
 
+/// Lays out explicit and hidden arguments from the metadata and returns the dispatch, not run;
+/// its kernarg segment and queue descriptor are allocated in `mem`.
+Dispatch prepare_launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint32_t, 3> grid,
+                        std::array<uint32_t, 3> local, const std::vector<Arg>& args);
+
 /// Lays out explicit and hidden arguments from the metadata, launches, and returns the stats.
 DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint32_t, 3> grid,
                      std::array<uint32_t, 3> local, const std::vector<Arg>& args);

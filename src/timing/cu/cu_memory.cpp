@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "timing/cu/coalesce.h"
 #include "timing/engine/events.h"
 
 namespace strobe::timing {
@@ -68,18 +69,8 @@ bool CuMemory::issue_vmem(WaveState& ws, uint32_t s, const InstInfo& info, Cycle
     engine_.schedule(now + uint64_t(info.busy), owner_, kCuExportDone, s);
   }
   // Coalesce: the distinct lines the active lanes touch, in lane order.
-  uint64_t lines[2 * emu::kWaveSize];
-  uint32_t n = 0;
-  const uint32_t bytes = std::max<uint32_t>(1, mi_.bytes_per_lane);
-  for (uint64_t m = mi_.lane_mask; m; m &= m - 1) {
-    const uint64_t a = mi_.lane_addr[std::countr_zero(m)];
-    for (uint64_t line : {a >> p_.line_bits, (a + bytes - 1) >> p_.line_bits}) {
-      if (n && lines[n - 1] == line) continue;
-      bool seen = false;
-      for (uint32_t i = 0; i < n && !seen; ++i) seen = lines[i] == line;
-      if (!seen) lines[n++] = line;
-    }
-  }
+  uint64_t lines[kMaxCoalescedLines];
+  const uint32_t n = coalesce_lines(mi_, p_.line_bits, lines);
   c_.vmem_lines += n;
   if (n == 0) {  // no active lane: retires after address processing
     engine_.schedule(now + uint64_t(info.busy), owner_, kCuOpDone, op);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "emu/dispatch.h"
+
 namespace strobe::timing {
 
 namespace {
@@ -16,6 +18,12 @@ WorkgroupNeeds workgroup_needs(const loader::KernelDescriptor& kd, uint32_t work
   n.sgprs_per_wave = round_up((kd.sgpr_granules() + 1) * 8, r.sgpr_granule);
   n.lds_bytes = lds_bytes ? round_up(lds_bytes, r.lds_granule) : 0;
   return n;
+}
+
+WorkgroupNeeds dispatch_needs(const emu::Dispatch& d, const CuResources& r) {
+  const uint32_t items = d.local[0] * d.local[1] * d.local[2];
+  const uint32_t lds = std::max(d.lds_bytes, d.kd.group_segment_fixed_size);
+  return workgroup_needs(d.kd, items, lds, r);
 }
 
 Occupancy occupancy(const WorkgroupNeeds& n, const CuResources& r) {

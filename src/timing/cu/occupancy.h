@@ -6,6 +6,10 @@
 
 #include "loader/code_object.h"
 
+namespace strobe::emu {
+struct Dispatch;
+}  // namespace strobe::emu
+
 namespace strobe::timing {
 
 /// The resources a CU's occupancy rules count (resolved from the configuration).
@@ -30,6 +34,12 @@ struct WorkgroupNeeds {
 WorkgroupNeeds workgroup_needs(const loader::KernelDescriptor& kd, uint32_t workitems_per_group, uint32_t lds_bytes,
                                const CuResources& r);
 
+/// What one work-group of dispatch `d` needs: waves from its size, registers from the
+/// descriptor, LDS from the dispatch or the descriptor's fixed size, whichever is larger. The
+/// detailed model and the analytical models place work-groups by the same needs.
+WorkgroupNeeds dispatch_needs(const emu::Dispatch& d, const CuResources& r);
+
+/// How many waves and work-groups fit on one CU, and what limits it.
 struct Occupancy {
   uint32_t waves_per_simd = 0;      ///< resident waves per SIMD for this kernel
   uint32_t workgroups_per_cu = 0;   ///< resident work-groups per CU

@@ -141,18 +141,9 @@ struct Gpu::Impl {
   }
 };
 
-namespace {
-/// What one work-group of `d` needs: waves from its size, registers from the descriptor, LDS
-/// from the dispatch or the descriptor's fixed size, whichever is larger.
-WorkgroupNeeds needs_of(const emu::Dispatch& d, const CuResources& res) {
-  const uint32_t items = d.local[0] * d.local[1] * d.local[2];
-  const uint32_t lds = std::max(d.lds_bytes, d.kd.group_segment_fixed_size);
-  return workgroup_needs(d.kd, items, lds, res);
-}
-}  // namespace
 
 Occupancy Gpu::occupancy_of(const emu::Dispatch& d) const {
-  return occupancy(needs_of(d, impl_->cu_params.res), impl_->cu_params.res);
+  return occupancy(dispatch_needs(d, impl_->cu_params.res), impl_->cu_params.res);
 }
 
 Gpu::Gpu(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
@@ -171,7 +162,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   WorkgroupLaunch kernel;
   kernel.executor = &ex;
   kernel.code = WaveCode{info.data(), uint32_t(info.size()), d.program};
-  kernel.needs = needs_of(d, g.cu_params.res);
+  kernel.needs = dispatch_needs(d, g.cu_params.res);
   LaunchContext lc;
   lc.wave_instructions = &g.wave_instructions;
   lc.observer = observer;

@@ -1,0 +1,45 @@
+// GPUMech for one kernel launch, end to end: trace it functionally, run the cache-only
+// simulation, fill the model's inputs from the configuration and predict. What the later
+// sampling method calls per launch; it registers nothing itself.
+#pragma once
+
+#include <cstdint>
+
+#include "emu/dispatch.h"
+#include "emu/memory.h"
+#include "sampling/gpumech/cache_sim.h"
+#include "sampling/gpumech/model_inputs.h"
+#include "sampling/gpumech/predict.h"
+#include "sampling/gpumech/trace_collector.h"
+#include "timing/config/gpu_config.h"
+#include "timing/cu/occupancy.h"
+
+namespace strobe::sampling::gpumech {
+
+/// How a launch is modelled.
+struct LaunchModelOptions {
+  Policy policy = Policy::RoundRobin;  ///< the multithreading policy (policy_of(cu.scheduler) where it has one)
+  Level level = Level::MtMshrBand;     ///< how far up the ablation chain
+  uint64_t max_instructions = kDefaultMaxInstructions;  ///< the trace cap
+};
+
+/// A modelled launch: the prediction and what it was computed from.
+struct LaunchModel {
+  Prediction prediction;
+  ModelParams params;
+  timing::Occupancy occupancy;
+  CacheSimResult cache;
+  PcLatencies pcs;
+  emu::DispatchStats stats;     ///< the functional run's counters
+  uint64_t instructions = 0;    ///< wave instructions traced
+  uint64_t trace_bytes = 0;     ///< bytes the compact trace held
+  double trace_seconds = 0;     ///< functional run with the collector
+  double cache_seconds = 0;     ///< cache-only simulation
+  double model_seconds = 0;     ///< inputs and predict()
+};
+
+/// Runs `d` functionally (its results land in `mem`) and predicts its CPI on `cfg`.
+LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
+                         const LaunchModelOptions& o);
+
+}  // namespace strobe::sampling::gpumech

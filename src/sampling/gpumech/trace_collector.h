@@ -1,0 +1,66 @@
+// GPUMech's trace collector: a Grain::Instruction collector on the one functional profiling loop
+// (profile::Profiler) that records, per wave, every executed instruction's PC, the producers of
+// its sources and, for vector memory, the coalesced lines it touched (LaunchTrace).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emu/dispatch.h"
+#include "emu/memory.h"
+#include "sampling/gpumech/launch_trace.h"
+#include "sampling/gpumech/static_inst.h"
+#include "sampling/profile/collector.h"
+
+namespace strobe::sampling::gpumech {
+
+/// The default cap on a launch's traced wave instructions. The compact trace costs about 13
+/// bytes per instruction plus about one byte per line, but the model's input built from it
+/// (ModelInputs) costs about 110, so 2^24 instructions peak near 2 GB.
+inline constexpr uint64_t kDefaultMaxInstructions = uint64_t{1} << 24;
+/// Approximate bytes one traced instruction costs from collection to the model's input.
+inline constexpr uint64_t kBytesPerInstruction = 125;
+
+/// How a launch is traced.
+struct TraceOptions {
+  uint32_t line_bytes = 64;                            ///< line size (power of two) of the coalesced lines
+  uint64_t max_instructions = kDefaultMaxInstructions; ///< InputError past this many wave instructions
+};
+
+/// Fills a LaunchTrace from the profiling loop's per-instruction hook.
+class TraceCollector : public profile::Collector {
+ public:
+  static constexpr profile::Grain kGrain = profile::Grain::Instruction;
+
+  /// Traces into `out` the instructions of the program `statics` describes; `kernel` names the
+  /// launch in the cap's error.
+  TraceCollector(const std::vector<StaticInst>& statics, const TraceOptions& o, std::string kernel, LaunchTrace& out);
+
+  /// One instruction of wave `i.wave` of the running group ran.
+  void instruction(const profile::Instruction& i);
+  /// The running group finished: its waves join the launch's trace in wave order.
+  void workgroup_end(uint64_t linear_id, const profile::Counters& c);
+
+ private:
+  /// A wave of the running group: its trace and the latest writer of every register.
+  struct Live {
+    CollectedWave trace;
+    std::array<uint32_t, 512> last_writer;  ///< per operand code: trace index + 1 (0: none yet)
+  };
+  const std::vector<StaticInst>& statics_;
+  TraceOptions opt_;
+  uint32_t line_bits_;
+  std::string kernel_;
+  LaunchTrace& out_;
+  std::vector<Live> group_;
+};
+
+/// Runs `d` functionally (its results land in `mem`, as a plain launch's would) through
+/// profile::Profiler with a TraceCollector and returns its traces; `stats` receives the
+/// emulator's counters when given. Throws InputError past `o.max_instructions`.
+LaunchTrace collect_trace(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<StaticInst>& statics,
+                          const TraceOptions& o, emu::DispatchStats* stats = nullptr);
+
+}  // namespace strobe::sampling::gpumech
