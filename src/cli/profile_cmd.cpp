@@ -1,5 +1,6 @@
-// `strobe profile BENCH [--param K=V]... -o FILE`: the functional profile profile-driven
-// sampling methods reuse; `--check FILE` verifies an existing one against the workload.
+// `strobe profile BENCH [--param K=V]... -o FILE` and `strobe profile -o FILE -- PROGRAM [ARGS...]`:
+// the functional profile profile-driven sampling methods reuse; `--check FILE` verifies an
+// existing one against the workload.
 // Options become an experiment::ProfileSpec; the experiment layer runs it.
 #include <memory>
 #include <string>
@@ -16,8 +17,9 @@ namespace strobe::cli {
 
 void add_profile_command(CLI::App& app, Action& action, std::vector<std::string> program) {
   auto s = std::make_shared<experiment::ProfileSpec>();
-  auto* cmd = app.add_subcommand("profile", "Profile a built-in benchmark functionally (per launch and work-group "
-                                            "instruction and memory-request counts) for profile-driven sampling");
+  auto* cmd = app.add_subcommand("profile", "Profile a built-in benchmark, or -- PROGRAM [ARGS...], functionally (per "
+                                            "launch and work-group instruction and memory-request counts) for "
+                                            "profile-driven sampling");
   cmd->add_option("benchmark", s->run.benchmark, "Benchmark name");
   add_param_option(*cmd, s->run);
   add_arch_option(*cmd, s->run);

@@ -75,8 +75,9 @@ int run_benchmark(RunOptions o) {
   return 0;
 }
 
-/// Runs the program with the strobe OpenCL platform as the only one it can see, and prints a
-/// summary of the platform's report on stderr. Returns the program's exit status.
+/// Runs the program with the strobe OpenCL platform as the only one it can see, once per pass of
+/// its sampling method (a profiling pass first where it has one), and prints a summary of the
+/// last pass's report on stderr. Returns the program's exit status (the first failing pass's).
 int run_program(RunOptions o) {
   const experiment::ValidatedRun v = experiment::validate(std::move(o.spec));
   experiment::ScratchDir scratch;
@@ -85,7 +86,14 @@ int run_program(RunOptions o) {
   std::error_code ec;
   if (keep) fs::remove(json, ec);  // a report left from an earlier run must not pass for this one
 
-  const int exit_status = experiment::run_program(v.spec, json);
+  const int passes = v.method ? v.method->passes() : 1;
+  const experiment::ProgramPasses r = experiment::run_program_passes(v.spec, passes, json, scratch.path() + "/run");
+  const int exit_status = r.exit_status;
+  if (r.failed_pass >= 0 && r.failed_pass + 1 < passes) {
+    fmt::print(stderr, "strobe: {} exited with status {} in pass {} of {}'s {}; the sampled pass did not run\n",
+               v.spec.program[0], exit_status, r.failed_pass, v.spec.sampling, passes);
+    return exit_status;
+  }
   if (o.json == "-") {
     std::ifstream in(json);
     if (in) std::cout << in.rdbuf();

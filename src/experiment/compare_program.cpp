@@ -1,5 +1,6 @@
 // Comparing sampling methods on an OpenCL host program (see compare_program.h): every run is a
-// separate process under the strobe platform, and the runs are matched through their reports.
+// separate process under the strobe platform (a method with a profiling pass runs the program
+// once more), and the runs are matched through their reports.
 #include "experiment/compare_program.h"
 
 #include <fmt/core.h>
@@ -11,20 +12,45 @@
 #include "experiment/compare.h"
 #include "experiment/program.h"
 #include "common/error.h"
+#include "sampling/method.h"
 #include "sampling/eval/compare_stats.h"
 
 namespace strobe::experiment {
 
 namespace {
 
-/// One run of the program: its report and the simulation time of its launches.
+/// One run of the program under a method (every pass of it): the last pass's report and the
+/// simulation time of the launches of every pass.
 struct ProgramRun {
-  nlohmann::json report;
-  double launch_seconds = 0;  ///< the launches' wall seconds: what sampling speeds up
+  nlohmann::json report;      ///< the last pass's: the one whose estimates count
+  double launch_seconds = 0;  ///< the launches' wall seconds over every pass: what sampling speeds up
+  /// Per pass before the last (a profile): its launches' wall seconds and count, and the wave
+  /// instructions it emulated for analysis.
+  nlohmann::json earlier_passes = nlohmann::json::array();
+  uint64_t earlier_functional = 0;  ///< Σ of those instructions
+  std::vector<nlohmann::json> earlier_kernels;  ///< each earlier pass's report's `kernels`
 };
 
-/// Runs the program with `sampling` ("none": full detail) and reads back its report.
-ProgramRun run_once(const ValidatedCompare& c, const std::string& sampling, const std::string& json) {
+/// Reads the report `json` that `what` wrote.
+nlohmann::json read_report(const std::string& program, const std::string& json, const std::string& what) {
+  std::ifstream in(json);
+  if (!in)
+    throw InputError(fmt::format("{}: made no use of the strobe OpenCL platform (no report was written)", program));
+  nlohmann::json r = nlohmann::json::parse(in, nullptr, false);
+  if (r.is_discarded() || !r.contains("kernels"))
+    throw Error(ExitCode::Failure, fmt::format("the report {} of {} is not valid", json, what));
+  return r;
+}
+
+double launch_seconds_of(const nlohmann::json& report) {
+  double s = 0;
+  for (const auto& k : report["kernels"]) s += k.value("wall_seconds", 0.0);
+  return s;
+}
+
+/// Runs the program with `sampling` ("none": full detail), once per pass of the method (a
+/// method with a profiling pass gets one run more), and reads back the reports.
+ProgramRun run_once(const ValidatedCompare& c, const std::string& sampling, const std::string& work) {
   RunSpec p;
   p.workload = Workload::Program;
   p.program = c.spec.run.program;
@@ -32,19 +58,30 @@ ProgramRun run_once(const ValidatedCompare& c, const std::string& sampling, cons
   p.arch = c.spec.run.arch;
   p.sampling = sampling;
   p.sets = c.spec.run.sets;
+  // --profile reaches the methods that read one; the others profile for themselves.
+  if (sampling != "none" && sampling::methods().at(sampling).reads_profile) p.profile = c.spec.run.profile;
+  const int passes = sampling == "none" ? 1 : c.make(sampling)->passes();
   const std::vector<std::string>& command = p.program;
   const std::string what = sampling == "none" ? "the full detailed run" : "the " + sampling + " run";
-  const int status = run_program(p, json, /*stdout_to_stderr=*/true);
-  if (status != 0) throw InputError(fmt::format("{}: exited with status {} in {}", command[0], status, what));
-  std::ifstream in(json);
-  if (!in)
-    throw InputError(
-        fmt::format("{}: made no use of the strobe OpenCL platform (no report was written)", command[0]));
+  const ProgramPasses runs = run_program_passes(p, passes, work + ".json", work, /*stdout_to_stderr=*/true);
+  if (runs.exit_status != 0)
+    throw InputError(fmt::format("{}: exited with status {} in {}{}", command[0], runs.exit_status, what,
+                                 passes > 1 ? fmt::format(" (pass {} of {})", runs.failed_pass, passes) : ""));
   ProgramRun r;
-  r.report = nlohmann::json::parse(in, nullptr, false);
-  if (r.report.is_discarded() || !r.report.contains("kernels"))
-    throw Error(ExitCode::Failure, fmt::format("the report {} of {} is not valid", json, what));
-  for (const auto& k : r.report["kernels"]) r.launch_seconds += k.value("wall_seconds", 0.0);
+  for (int i = 0; i + 1 < passes; ++i) {
+    const nlohmann::json earlier = read_report(command[0], runs.reports[size_t(i)], what);
+    uint64_t functional = 0;
+    for (const auto& k : earlier["kernels"])
+      if (k.contains("sampling")) functional += k["sampling"].value("functional_instructions", uint64_t{0});
+    const double seconds = launch_seconds_of(earlier);
+    r.launch_seconds += seconds;
+    r.earlier_functional += functional;
+    r.earlier_kernels.push_back(earlier["kernels"]);
+    r.earlier_passes.push_back({{"pass", i}, {"launch_seconds", seconds}, {"launches", earlier["kernels"].size()},
+                                {"functional_instructions", functional}});
+  }
+  r.report = read_report(command[0], runs.reports.back(), what);
+  r.launch_seconds += launch_seconds_of(r.report);
   return r;
 }
 
@@ -54,9 +91,10 @@ std::string level_of(const nlohmann::json& kernel) {
   return kernel.contains("sampling") ? kernel["sampling"].value("level", "detailed") : "detailed";
 }
 
-/// sampling_summary()'s shape from a report's launches: instructions per level and their shares.
-nlohmann::json summary_of(const nlohmann::json& kernels) {
-  uint64_t detailed = 0, predicted = 0, functional = 0;
+/// sampling_summary()'s shape from a report's launches: instructions per level and their shares,
+/// `earlier_functional` instructions of earlier passes (a profile) counted as analysis.
+nlohmann::json summary_of(const nlohmann::json& kernels, uint64_t earlier_functional) {
+  uint64_t detailed = 0, predicted = 0, functional = earlier_functional;
   bool emulated = true;
   nlohmann::json levels = nlohmann::json::object();
   for (const auto& k : kernels) {
@@ -113,13 +151,16 @@ report::RunComparison compare_program(const ValidatedCompare& c) {
   std::vector<std::vector<ProgramRun>> sampled(methods.size(), std::vector<ProgramRun>(repeat));
   // Interleaved, as for benchmarks, so that drift in the machine's speed affects all alike.
   for (int r = 0; r < repeat; ++r) {
-    full[r] = run_once(c, "none", fmt::format("{}/full-{}.json", scratch.path(), r));
+    full[r] = run_once(c, "none", fmt::format("{}/full-{}", scratch.path(), r));
     check_same_launches(full[0].report["kernels"], full[r].report["kernels"], fmt::format("full repeat {}", r + 1));
     for (size_t m = 0; m < methods.size(); ++m) {
-      sampled[m][r] = run_once(c, methods[m], fmt::format("{}/{}-{}.json", scratch.path(), methods[m], r));
-      check_same_launches(
-          full[0].report["kernels"], sampled[m][r].report["kernels"],
-          fmt::format("the {} run{}", methods[m], repeat > 1 ? fmt::format(" (repeat {})", r + 1) : ""));
+      sampled[m][r] = run_once(c, methods[m], fmt::format("{}/{}-{}", scratch.path(), methods[m], r));
+      const std::string rep = repeat > 1 ? fmt::format(" (repeat {})", r + 1) : "";
+      for (size_t p = 0; p < sampled[m][r].earlier_kernels.size(); ++p)
+        check_same_launches(full[0].report["kernels"], sampled[m][r].earlier_kernels[p],
+                            fmt::format("pass {} of the {} run{}", p, methods[m], rep));
+      check_same_launches(full[0].report["kernels"], sampled[m][r].report["kernels"],
+                          fmt::format("the {} run{}", methods[m], rep));
     }
   }
 
@@ -169,7 +210,9 @@ report::RunComparison compare_program(const ValidatedCompare& c) {
     mc.levels = level_counts(levels);
     mc.fallback = sampling::is_fallback(levels);
     mc.verified = sampled[m].back().report.value("verified", false);
-    mc.sampling = summary_of(sk);
+    mc.sampling = summary_of(sk, sampled[m].back().earlier_functional);
+    // A method's profiling runs, whose time its speedup includes, as `passes` of a benchmark's.
+    if (!sampled[m].back().earlier_passes.empty()) mc.sampling["earlier_passes"] = sampled[m].back().earlier_passes;
     mc.detailed_share = mc.sampling["shares"]["detailed"].get<double>();
     out.methods.push_back(std::move(mc));
   }

@@ -15,8 +15,9 @@ namespace strobe::experiment {
 /// a program that launches differently from run to run cannot be compared launch by launch.
 void check_same_launches(const nlohmann::json& full, const nlohmann::json& other, const std::string& other_run);
 
-/// Runs c.spec.run.program once in full detail and once per method, c.spec.repeat times, each
-/// run with its own report, and compares them. Throws InputError for a program that fails or
+/// Runs c.spec.run.program once in full detail and once per method (once per pass of a method
+/// that profiles first, the profiling runs counted in its time), c.spec.repeat times, each run
+/// with its own report, and compares them. Throws InputError for a program that fails or
 /// launches differently between runs.
 report::RunComparison compare_program(const ValidatedCompare& c);
 

@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "common/error.h"
+#include "experiment/program.h"
 #include "sampling/profile/functional_profile.h"
 #include "workloads/benchmark.h"
 #include "workloads/runner.h"
@@ -42,9 +45,38 @@ void require_profile_of(const std::string& file, const sp::ProfileFile& p, const
   sp::require_match(file, sp::first_difference(p, benchmark_identity(info->name, resolved), p.line_bytes));
 }
 
+namespace {
+
+/// A program's profile: the program run once under the profiling pass of tbpoint, whose pass
+/// state is this same profile file, collected by the same collector as a benchmark's.
+ProfileResult collect_program_profile(const ProfileSpec& spec, uint32_t line) {
+  ScratchDir scratch;
+  RunSpec p;
+  p.workload = Workload::Program;
+  p.program = spec.run.program;
+  p.mode = "timing";  // the collector plugs in where sampling methods do, which needs the timing model
+  p.arch = spec.run.arch;
+  p.sets = {fmt::format("mem.line_bytes={}", line)};  // the method counts requests at the configured line
+  p.sampling = "tbpoint";
+  p.pass = 0;
+  p.pass_state = scratch.path() + "/profile.msgpack";
+  const int status = run_program(p, scratch.path() + "/report.json", /*stdout_to_stderr=*/true);
+  if (status != 0)
+    throw InputError(fmt::format("{}: exited with status {} while it was profiled", p.program[0], status));
+  if (!std::filesystem::exists(p.pass_state))
+    throw InputError(fmt::format("{}: made no use of the strobe OpenCL platform or HIP (no profile was written)",
+                                 p.program[0]));
+  ProfileResult r;
+  r.profile = sp::load(p.pass_state);
+  r.seconds = r.profile.seconds;
+  return r;
+}
+
+}  // namespace
+
 ProfileResult collect_profile(const ProfileSpec& spec) {
-  if (spec.run.workload == Workload::Program) throw NotImplementedError("profile of a program");
   const uint32_t line = line_bytes_for(spec);
+  if (spec.run.workload == Workload::Program) return collect_program_profile(spec, line);
   sp::ProfileRunner runner(line);
   workloads::RunRequest req;
   req.benchmark = spec.run.benchmark;

@@ -25,8 +25,9 @@ struct ProfileResult {
   double seconds = 0;  ///< the workload's run, setup and verification excluded
 };
 
-/// Runs the benchmark of `spec` functionally, profiling every launch. Throws InputError for a
-/// bad line size or benchmark, NotImplementedError for a program.
+/// Runs the workload of `spec` functionally, profiling every launch (a program: run once as
+/// tbpoint's profiling pass, whose pass state is the profile). Throws InputError for a bad line
+/// size or benchmark, or a program that fails or uses no simulated GPU.
 ProfileResult collect_profile(const ProfileSpec& spec);
 
 /// Runs collect_profile() and writes the file atomically, or with `check` set, loads that file

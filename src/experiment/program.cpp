@@ -27,8 +27,9 @@ namespace {
 /// With `library_dir` (a HIP program: strobe's libhsakmt.so.1) it goes first on LD_LIBRARY_PATH.
 std::vector<std::string> child_environment(const RunSpec& o, const std::string& vendors,
                                            const std::string& json, const std::string& library_dir) {
-  const std::vector<std::string> replaced = {"OCL_ICD_VENDORS", "STROBE_MODE", "STROBE_ARCH", "STROBE_SET",
-                                             "STROBE_JSON", "STROBE_SAMPLING", "STROBE_MEMORY_CHECK"};
+  const std::vector<std::string> replaced = {"OCL_ICD_VENDORS",     "STROBE_MODE", "STROBE_ARCH",       "STROBE_SET",
+                                             "STROBE_JSON",         "STROBE_SAMPLING", "STROBE_MEMORY_CHECK",
+                                             "STROBE_PASS",         "STROBE_PASS_STATE", "STROBE_PROFILE"};
   std::vector<std::string> env;
   std::string library_path = library_dir;
   for (char** e = environ; *e; ++e) {
@@ -50,6 +51,9 @@ std::vector<std::string> child_environment(const RunSpec& o, const std::string& 
   env.push_back("STROBE_JSON=" + json);
   env.push_back("STROBE_MEMORY_CHECK=" + o.memory_check);
   if (!sets.empty()) env.push_back("STROBE_SET=" + sets);
+  if (o.pass >= 0) env.push_back("STROBE_PASS=" + std::to_string(o.pass));
+  if (!o.pass_state.empty()) env.push_back("STROBE_PASS_STATE=" + o.pass_state);
+  if (!o.profile.empty()) env.push_back("STROBE_PROFILE=" + o.profile);
   return env;
 }
 
@@ -99,6 +103,37 @@ int run_program(const RunSpec& o, const std::string& json, bool stdout_to_stderr
     return 128 + WTERMSIG(status);
   }
   return WEXITSTATUS(status);
+}
+
+ProgramPasses run_program_passes(RunSpec spec, int passes, const std::string& json, const std::string& work,
+                                 bool stdout_to_stderr) {
+  ProgramPasses out;
+  if (passes > 1) {
+    spec.pass_state = work + ".state";
+    std::error_code ec;
+    fs::remove(spec.pass_state, ec);  // a state left by an earlier run must not pass for this one's
+  }
+  for (int p = 0; p < passes; ++p) {
+    const bool last = p + 1 == passes;
+    if (passes > 1) spec.pass = p;
+    const std::string report = last ? json : fmt::format("{}.pass{}.json", work, p);
+    out.reports.push_back(report);
+    const int status = run_program(spec, report, stdout_to_stderr);
+    if (status != 0) {
+      out.exit_status = status;
+      out.failed_pass = p;
+      return out;
+    }
+    if (!last && !fs::exists(spec.pass_state)) {
+      if (!fs::exists(report))
+        throw Error(ExitCode::Failure, fmt::format("{}: made no use of the strobe OpenCL platform or HIP, so pass {} "
+                                                   "of {} left no state for the next (no report was written)",
+                                                   spec.program[0], p, spec.sampling));
+      throw Error(ExitCode::Failure, fmt::format("{}: pass {} of {} left no pass state in {} (see the errors above)",
+                                                 spec.program[0], p, spec.sampling, spec.pass_state));
+    }
+  }
+  return out;
 }
 
 std::string opencl_vendors_dir() {

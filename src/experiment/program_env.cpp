@@ -1,13 +1,21 @@
 // Reading a host program's STROBE_* settings and writing its exit report (see program_env.h).
 #include "experiment/program_env.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string_view>
 
+#include <fmt/core.h>
+
 #include "common/atomic_file.h"
+#include "common/error.h"
 #include "experiment/run_spec.h"
 #include "report/json.h"
 
@@ -41,6 +49,39 @@ std::vector<std::string> split_sets(const std::string& sets) {
   return out;
 }
 
+/// STROBE_PASS's pass number.
+int parse_pass(const std::string& v) {
+  int pass = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), pass);
+  if (ec != std::errc() || end != v.data() + v.size() || pass < 0)
+    throw InputError(fmt::format("STROBE_PASS '{}': expected a pass number (0, 1, ...)", v));
+  return pass;
+}
+
+/// `program` as an absolute path: made absolute when it names a directory, else looked up on
+/// PATH as the process was started; as given when it is not found.
+std::string resolve_program(const std::string& program) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (program.find('/') != std::string::npos) {
+    const fs::path p = fs::weakly_canonical(fs::absolute(program, ec), ec);
+    return ec ? program : p.string();
+  }
+  const std::string path = env("PATH");
+  size_t start = 0;
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if (i < path.size() && path[i] != ':') continue;
+    const fs::path dir = path.substr(start, i - start);
+    start = i + 1;
+    const fs::path candidate = (dir.empty() ? fs::path(".") : dir) / program;
+    if (::access(candidate.c_str(), X_OK) == 0) {
+      const fs::path p = fs::weakly_canonical(fs::absolute(candidate, ec), ec);
+      return ec ? candidate.string() : p.string();
+    }
+  }
+  return program;
+}
+
 }  // namespace
 
 ProgramSettings program_settings_from_env() {
@@ -54,6 +95,10 @@ ProgramSettings program_settings_from_env() {
   spec.sets = split_sets(env("STROBE_SET"));
   if (auto v = env("STROBE_SAMPLING"); !v.empty()) spec.sampling = v;
   if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) spec.memory_check = v;
+  if (auto v = env("STROBE_PASS"); !v.empty()) spec.pass = parse_pass(v);
+  spec.pass_state = env("STROBE_PASS_STATE");
+  spec.profile = env("STROBE_PROFILE");
+  spec.program = program_command_line();
   ValidatedRun v = validate(std::move(spec), Spelling::Environment);
   ProgramSettings s;
   s.mode = v.spec.mode;
@@ -63,7 +108,39 @@ ProgramSettings program_settings_from_env() {
   s.json = env("STROBE_JSON");
   s.memory_check = v.memory_check;
   s.config = std::move(v.gpu);
+  s.pass = std::max(v.spec.pass, 0);
+  s.pass_state = v.spec.pass_state;
+  s.profile = v.spec.profile;
+  s.loaded_profile = std::move(v.profile);
   return s;
+}
+
+sampling::profile::WorkloadIdentity program_identity(const std::vector<std::string>& argv) {
+  sampling::profile::WorkloadIdentity w;
+  w.kind = "program";
+  if (argv.empty()) return w;
+  w.name = resolve_program(argv[0]);
+  w.params.assign(argv.begin() + 1, argv.end());
+  return w;
+}
+
+std::unique_ptr<sampling::SamplingMethod> start_program_method(const ProgramSettings& s, runtime::Device& dev) {
+  if (s.sampling == "none") return nullptr;
+  auto m = sampling::make_method(s.sampling, s.config, {}, false, s.loaded_profile, s.profile);
+  if (s.pass > 0) m->restore_passes(s.pass, s.pass_state, program_identity(program_command_line()));
+  dev.set_dispatch_runner(&m->runner(s.pass));
+  return m;
+}
+
+void end_program_pass(const ProgramSettings& s, sampling::SamplingMethod* method) {
+  if (!method) return;
+  try {
+    method->end_pass(s.pass);
+    if (s.pass + 1 < method->passes())
+      method->save_passes(s.pass, s.pass_state, program_identity(program_command_line()));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "strobe: error: pass %d of %s: %s\n", s.pass, s.sampling.c_str(), e.what());
+  }
 }
 
 std::vector<std::string> program_command_line() {

@@ -6,12 +6,15 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "emu/memory.h"
 #include "report/run_report.h"
 #include "runtime/device.h"
+#include "sampling/method.h"
+#include "sampling/profile/profile_file.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::experiment {
@@ -21,7 +24,16 @@ struct ProgramSettings {
   std::string mode = "functional";  ///< STROBE_MODE: functional or timing
   std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
   std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
-  std::string sampling = "none";    ///< STROBE_SAMPLING: a single-pass method, or none
+  std::string sampling = "none";    ///< STROBE_SAMPLING: a sampling method, or none
+  /// STROBE_PASS: the pass of the method this run is (a method with several passes runs the
+  /// program once per pass); 0 without one.
+  int pass = 0;
+  /// STROBE_PASS_STATE: the file a pass before the method's last writes its state to at exit,
+  /// and a later pass restores it from before its first launch.
+  std::string pass_state;
+  std::string profile;              ///< STROBE_PROFILE: a functional profile for a method that reads one
+  /// `profile` loaded and checked against the program's command line (null without one).
+  std::shared_ptr<const sampling::profile::ProfileFile> loaded_profile;
   std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
   emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
   timing::GpuConfig config;         ///< STROBE_ARCH with every STROBE_SET applied and checked
@@ -31,11 +43,27 @@ struct ProgramSettings {
 
 /// Reads the settings from the environment and checks them with the rules every front end
 /// shares (validate(RunSpec, Spelling::Environment)); throws InputError for a bad value or
-/// combination and NotImplementedError for a method that needs more than the program's one pass.
+/// combination and NotImplementedError for a method whose passes cannot run as separate runs.
 ProgramSettings program_settings_from_env();
 
 /// The host program's command line (from /proc/self/cmdline; empty when unreadable).
 std::vector<std::string> program_command_line();
+
+/// The identity the program run as `argv` has in a profile or pass state: argv[0] resolved to
+/// an absolute path (through PATH when it names no directory), and the arguments, so that the
+/// front end that starts a program and the program itself agree on it.
+sampling::profile::WorkloadIdentity program_identity(const std::vector<std::string>& argv);
+
+/// The sampling method of this run of a host program (null without one), on its pass: built
+/// from `s`, restored from s.pass_state when the pass follows others, and its runner for the
+/// pass plugged into `dev`. Throws InputError naming a pass state that does not fit.
+std::unique_ptr<sampling::SamplingMethod> start_program_method(const ProgramSettings& s, runtime::Device& dev);
+
+/// Ends the run's pass of `method` (null: nothing to do): end_pass(), where a method completes
+/// its estimates, then before the method's last pass its state goes to s.pass_state for the
+/// next run. Called once, at exit, before the report; a failure is printed on stderr, never
+/// thrown (the next pass then finds no state and says so).
+void end_program_pass(const ProgramSettings& s, sampling::SamplingMethod* method);
 
 /// The exit report of a host program: named after the file name of argv[0] (`fallback_name`
 /// when argv is empty), with argv as its one parameter, the settings' mode, arch and method,

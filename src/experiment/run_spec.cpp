@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "common/error.h"
+#include "experiment/program_env.h"
 
 namespace strobe::experiment {
 
@@ -38,18 +39,42 @@ void forbid_verify_when_skipping(bool skip_functional, bool verify) {
                      "cannot be verified");
 }
 
-/// A program runs once, so only a method without a profiling pass can sample it.
-void require_single_pass(const sampling::SamplingMethod& m, const std::string& name, Spelling s,
-                         const std::string& command) {
-  if (m.passes() <= 1) return;
+/// A program runs once per pass, each run a process of its own, so a method with several passes
+/// samples it only when it can carry what its passes learned from one process to the next.
+void require_carried_passes(const sampling::SamplingMethod& m, const std::string& name, Spelling s,
+                            const std::string& command) {
+  if (m.carries_passes()) return;
   if (env(s))
-    throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload, and a "
-                                          "program runs once",
+    throw NotImplementedError(fmt::format("STROBE_SAMPLING={}: the method makes {} passes over the workload and "
+                                          "cannot carry them from one run of the program to the next",
                                           name, m.passes()));
   throw NotImplementedError(fmt::format("--sampling {} for host programs (OpenCL or HIP): the method makes {} "
-                                        "passes over the workload, and a program runs once (use strobe {} BENCH "
-                                        "--sampling {})",
+                                        "passes over the workload and cannot carry them from one run of the "
+                                        "program to the next (use strobe {} BENCH --sampling {})",
                                         name, m.passes(), command, name));
+}
+
+/// Inside a program (the environment's spelling) the run is one pass of the method: which one,
+/// and the file its state crosses in when the method makes several. The front end that starts
+/// the program runs every pass itself (pass -1).
+void check_program_pass(const RunSpec& spec, const sampling::SamplingMethod* m, Spelling s) {
+  if (spec.pass < 0 && spec.pass_state.empty()) {
+    if (env(s) && m && m->passes() > 1)
+      throw InputError(fmt::format("STROBE_SAMPLING={} makes {} passes over the program, each a run of its own: "
+                                   "set STROBE_PASS (0 to {}) and STROBE_PASS_STATE=FILE (strobe run --sampling {} "
+                                   "-- PROGRAM sets both)",
+                                   spec.sampling, m->passes(), m->passes() - 1, spec.sampling));
+    return;
+  }
+  if (!m) throw InputError("STROBE_PASS and STROBE_PASS_STATE are passes of a sampling method: set STROBE_SAMPLING");
+  const int passes = m->passes();
+  if (spec.pass < 0 || spec.pass >= passes)
+    throw InputError(fmt::format("STROBE_PASS {}: STROBE_SAMPLING={} makes passes 0 to {}", spec.pass, spec.sampling,
+                                 passes - 1));
+  if (passes > 1 && spec.pass_state.empty())
+    throw InputError(fmt::format("STROBE_PASS {}: STROBE_SAMPLING={} makes {} passes, which need STROBE_PASS_STATE=FILE "
+                                 "to carry its state between them",
+                                 spec.pass, spec.sampling, passes));
 }
 
 /// Loads --profile for the methods that read one; null without one. The profile is of one
@@ -66,11 +91,14 @@ std::shared_ptr<const sampling::profile::ProfileFile> load_profile(const RunSpec
   if (!read)
     throw InputError(fmt::format("--profile {}: no method given reads a functional profile (methods that do: {})",
                                  spec.profile, readers));
-  if (spec.workload == Workload::Program)
-    throw NotImplementedError("--profile for a program: strobe profile cannot profile a program yet");
+  auto p = std::make_shared<sampling::profile::ProfileFile>(sampling::profile::load(spec.profile));
   // Which benchmark and parameters it profiles is checked where benchmarks are known
-  // (experiment::require_profile_of, before a run or comparison starts).
-  return std::make_shared<sampling::profile::ProfileFile>(sampling::profile::load(spec.profile));
+  // (experiment::require_profile_of, before a run or comparison starts); a program's command
+  // line is known here. Launch by launch the method checks the rest as it runs.
+  if (spec.workload == Workload::Program)
+    sampling::profile::require_match(spec.profile,
+                                     sampling::profile::workload_difference(p->workload, program_identity(spec.program)));
+  return p;
 }
 
 }  // namespace
@@ -111,8 +139,9 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
     v.profile = load_profile(spec, {spec.sampling});
     v.method = sampling::make_method(spec.sampling, v.gpu, spec.sampling_sets, spec.skip_functional, v.profile,
                                      spec.profile);
-    if (spec.workload == Workload::Program) require_single_pass(*v.method, spec.sampling, spelling, spec.command);
+    if (spec.workload == Workload::Program) require_carried_passes(*v.method, spec.sampling, spelling, spec.command);
   }
+  if (spec.workload == Workload::Program) check_program_pass(spec, v.method.get(), spelling);
   forbid_verify_when_skipping(spec.skip_functional, spec.verify);
   v.spec = std::move(spec);
   return v;
@@ -129,7 +158,7 @@ ValidatedCompare validate(CompareSpec spec) {
   v.spec = std::move(spec);
   for (const auto& name : v.methods) {
     const auto m = v.make(name);
-    if (v.spec.run.workload == Workload::Program) require_single_pass(*m, name, Spelling::CommandLine, "compare");
+    if (v.spec.run.workload == Workload::Program) require_carried_passes(*m, name, Spelling::CommandLine, "compare");
   }
   return v;
 }

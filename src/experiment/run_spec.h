@@ -18,8 +18,8 @@ namespace strobe::experiment {
 /// `--sampling photon` on the command line, `STROBE_SAMPLING=photon` in the environment.
 enum class Spelling { CommandLine, Environment };
 
-/// What runs: a registered benchmark, or an OpenCL or HIP host program (a separate process that
-/// runs once, so a method needing several passes cannot sample it).
+/// What runs: a registered benchmark, or an OpenCL or HIP host program (a separate process; a
+/// method needing several passes runs it once per pass, carrying its state in a file).
 enum class Workload { Benchmark, Program };
 
 /// One run as asked for, before validation.
@@ -36,6 +36,9 @@ struct RunSpec {
   std::vector<std::string> sampling_sets;  ///< KEY=VALUE sampling-method parameters
   bool skip_functional = false;         ///< predicted work is not emulated (results unverifiable)
   std::string profile;                  ///< --profile FILE: a functional profile for methods that read one
+  /// Program: the pass of the method this run is (-1: every pass, run by the front end in turn).
+  int pass = -1;
+  std::string pass_state;               ///< Program: the file carrying a method's state between passes
   bool verify = false;                  ///< check results against the CPU reference
   std::string memory_check = "page";    ///< page or strict
   bool corrupt_for_test = false;        ///< test hook: corrupt the first verified output
@@ -56,7 +59,8 @@ struct ValidatedRun {
 };
 
 /// Checks `spec` against every rule and resolves it; throws InputError naming the offending
-/// setting as `spelling` writes it (NotImplementedError for a multi-pass method on a program).
+/// setting as `spelling` writes it (NotImplementedError for a multi-pass method on a program when
+/// the method cannot carry its passes across processes).
 ValidatedRun validate(RunSpec spec, Spelling spelling = Spelling::CommandLine);
 
 /// One comparison as asked for: the reference in full detail against each method.
@@ -82,8 +86,8 @@ struct ValidatedCompare {
 };
 
 /// Checks a comparison: repeat at least 1, the method list, the configuration, every method and
-/// its parameters, verify against skip-functional, and single-pass methods for a program.
-/// Throws InputError (NotImplementedError for a multi-pass method on a program).
+/// its parameters, verify against skip-functional, and for a program methods whose passes can
+/// run as separate processes. Throws InputError (NotImplementedError for a method that cannot).
 ValidatedCompare validate(CompareSpec spec);
 
 /// Splits a comma-separated --sampling list for compare; throws InputError for an empty name,

@@ -17,8 +17,8 @@ namespace {
 
 Simulator* g_simulator = nullptr;
 
-void write_report_at_exit() {
-  if (g_simulator) g_simulator->write_report();
+void finish_at_exit() {
+  if (g_simulator) g_simulator->finish();
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ Simulator& Simulator::instance() {
       // Never destroyed: ROCr calls the thunk from its own exit handlers.
       auto* sim = new Simulator(experiment::program_settings_from_env());
       g_simulator = sim;
-      if (!sim->settings_.json.empty()) std::atexit(write_report_at_exit);
+      if (!sim->settings_.json.empty() || !sim->settings_.pass_state.empty()) std::atexit(finish_at_exit);
       return sim;
     } catch (const Error& e) {
       fatal(fmt::format("the simulated GPU cannot start: {}", e.what()), int(e.code()));
@@ -54,11 +54,7 @@ Simulator::Simulator(Settings s)
       t0_(std::chrono::steady_clock::now()) {
   device_->set_memory_check(settings_.memory_check);
   if (timing_mode()) device_->enable_timing(settings_.config);
-  if (settings_.sampling != "none") {
-    // program_settings_from_env() admitted only single-pass methods: a program runs once.
-    method_ = sampling::make_method(settings_.sampling, settings_.config, {}, false);
-    device_->set_dispatch_runner(&method_->runner(0));
-  }
+  method_ = experiment::start_program_method(settings_, *device_);
 }
 
 uint64_t Simulator::host_now_ns() {
@@ -91,6 +87,15 @@ std::pair<uint64_t, uint64_t> Simulator::record_launch(report::LaunchRecord rec,
   }
   launches_.push_back(std::move(rec));
   return span;
+}
+
+void Simulator::finish() {
+  {
+    // A fault reported from a dispatch holds the mutex; its pass is incomplete, so it is not ended.
+    std::unique_lock lock(mu_, std::try_to_lock);
+    if (lock.owns_lock()) experiment::end_program_pass(settings_, method_.get());
+  }
+  write_report();
 }
 
 void Simulator::write_report() {

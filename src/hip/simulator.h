@@ -57,6 +57,9 @@ class Simulator {
 
   /// Writes the JSON report to settings().json (no-op when unset); at most once.
   void write_report();
+  /// At a normal exit: ends the sampling method's pass (estimates completed, state saved for
+  /// the program's next run), then writes the report.
+  void finish();
 
  private:
   explicit Simulator(Settings s);

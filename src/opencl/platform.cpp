@@ -21,7 +21,8 @@ Platform* Platform::instance() {
     try {
       // Never destroyed: the host program may call the API from its own exit handlers.
       auto* platform = new Platform(experiment::program_settings_from_env());
-      if (!platform->settings_.json.empty()) std::atexit(write_report_at_exit);
+      if (!platform->settings_.json.empty() || !platform->settings_.pass_state.empty())
+        std::atexit(write_report_at_exit);
       return platform;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "strobe: error: the OpenCL platform cannot start: %s\n", e.what());
@@ -36,11 +37,7 @@ Platform::Platform(Settings s)
       t0_(std::chrono::steady_clock::now()) {
   device_->set_memory_check(settings_.memory_check);
   if (timing_mode()) device_->enable_timing(settings_.config);
-  if (settings_.sampling != "none") {
-    // program_settings_from_env() admitted only single-pass methods: a program runs once.
-    method_ = sampling::make_method(settings_.sampling, settings_.config, {}, false);
-    device_->set_dispatch_runner(&method_->runner(0));
-  }
+  method_ = experiment::start_program_method(settings_, *device_);
   register_object(&platform_);
   register_object(&device_id_);
 }
@@ -62,8 +59,8 @@ void Platform::record_launch(report::LaunchRecord rec) {
 }
 
 void Platform::write_report() {
-  if (settings_.json.empty()) return;
   std::lock_guard lock(device_mu_);
+  experiment::end_program_pass(settings_, method_.get());
   experiment::write_program_report(settings_, "opencl", t0_, launches_, *device_);
 }
 

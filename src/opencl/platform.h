@@ -49,7 +49,8 @@ class Platform {
 
   Scheduler& scheduler() { return scheduler_; }
 
-  /// Writes the JSON report to settings().json (no-op when unset). Called at process exit.
+  /// Ends the sampling method's pass (estimates completed, state saved for the program's next
+  /// run), then writes the JSON report to settings().json (no-op when unset). Called at exit.
   void write_report();
 
  private:

@@ -37,6 +37,16 @@ const MethodInfo& find(const std::string& name) {
 
 const std::map<std::string, MethodInfo>& methods() { return registry(); }
 
+void SamplingMethod::save_passes(int, const std::string& path, const profile::WorkloadIdentity&) const {
+  throw NotImplementedError(
+      fmt::format("pass state {}: this sampling method cannot carry its passes to another process", path));
+}
+
+void SamplingMethod::restore_passes(int, const std::string& path, const profile::WorkloadIdentity&) {
+  throw NotImplementedError(
+      fmt::format("pass state {}: this sampling method cannot carry its passes from another process", path));
+}
+
 bool register_method(MethodInfo info) {
   const std::string name = info.name;
   registry().emplace(name, std::move(info));

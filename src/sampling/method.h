@@ -15,6 +15,7 @@ namespace strobe::sampling {
 
 namespace profile {
 struct ProfileFile;
+struct WorkloadIdentity;
 }
 
 /// One declared parameter of a method: the default is the paper's value.
@@ -61,6 +62,20 @@ class SamplingMethod {
   virtual void end_pass(int pass) {}
   /// Method-level facts for the report (clusters chosen, kernels matched, ...).
   virtual nlohmann::json summary() const { return nlohmann::json::object(); }
+
+  // A host program runs once per pass, each run a process of its own, so what the earlier passes
+  // learned crosses process boundaries in a file (the pass state) instead of staying in memory.
+
+  /// Whether save_passes() and restore_passes() are implemented (a multi-pass method without
+  /// them can sample benchmarks only).
+  virtual bool carries_passes() const { return passes() <= 1; }
+  /// Writes to `path`, atomically, what passes 0..`pass` learned of workload `w`; called after
+  /// end_pass(pass) for every pass but the last. Throws strobe::Error when it cannot.
+  virtual void save_passes(int pass, const std::string& path, const profile::WorkloadIdentity& w) const;
+  /// Takes what save_passes(pass - 1, ...) wrote to `path`, so that the next pass to run is
+  /// `pass`. Throws InputError naming `path` for a corrupt file, another format version, another
+  /// method or a workload other than `w`.
+  virtual void restore_passes(int pass, const std::string& path, const profile::WorkloadIdentity& w);
 };
 
 /// A registered method.

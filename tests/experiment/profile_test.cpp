@@ -73,7 +73,7 @@ TEST(ExperimentProfile, AStoredProfileIsCheckedAgainstTheWorkload) {
   fs::remove(f);
 }
 
-TEST(ExperimentProfile, BadLineSizesAndProgramsAreRefused) {
+TEST(ExperimentProfile, BadLineSizesAreRefusedForBenchmarksAndPrograms) {
   ProfileSpec s = kmeans();
   s.line_bytes = 96;
   EXPECT_THROW(collect_profile(s), InputError);
@@ -81,7 +81,8 @@ TEST(ExperimentProfile, BadLineSizesAndProgramsAreRefused) {
   p.run.workload = Workload::Program;
   p.run.program = {"./app"};
   p.output = "x.prof";
-  EXPECT_THROW(profile(p), NotImplementedError);
+  p.line_bytes = 96;
+  EXPECT_THROW(profile(p), InputError);
 }
 
 }  // namespace

@@ -87,8 +87,21 @@ TEST(ProgramSettings, ErrorsNameTheVariables) {
         InputError);
   }
   {
+    // A multi-pass method runs the program once per pass: which pass this run is must be said.
     ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "pka"}});
-    EXPECT_THROW(program_settings_from_env(), NotImplementedError);
+    EXPECT_THROW(program_settings_from_env(), InputError);
+  }
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "pka"}, {"STROBE_PASS", "first"},
+                       {"STROBE_PASS_STATE", "state.json"}});
+    EXPECT_THROW(program_settings_from_env(), InputError);
+  }
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "pka"}, {"STROBE_PASS", "1"},
+                       {"STROBE_PASS_STATE", "state.json"}});
+    const ProgramSettings s = program_settings_from_env();
+    EXPECT_EQ(s.pass, 1);
+    EXPECT_EQ(s.pass_state, "state.json");
   }
   {
     ScopedEnv env(Vars{{"STROBE_SET", "gpu.num_cus=4"}});

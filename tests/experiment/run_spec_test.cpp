@@ -123,18 +123,35 @@ TEST(RunSpecValidation, AnUnknownMethodOrMethodParameterIsAnInputErrorNamingIt) 
   EXPECT_NE(error_of<InputError>([&] { validate(s); }).find("no_such_param"), std::string::npos);
 }
 
-TEST(RunSpecValidation, AProgramRunsOnceSoAMultiPassMethodIsNotImplemented) {
+TEST(RunSpecValidation, AProgramMayUseAMultiPassMethodRunOncePerPass) {
   RunSpec s = program();
   s.sampling = "pka";
   s.command = "compare";
-  EXPECT_EQ(error_of<NotImplementedError>([&] { validate(s); }),
-            "not implemented: --sampling pka for host programs (OpenCL or HIP): the method makes 2 passes over the "
-            "workload, and a program runs once (use strobe compare BENCH --sampling pka)");
-  EXPECT_EQ(error_of<NotImplementedError>([&] { validate(s, Spelling::Environment); }),
-            "not implemented: STROBE_SAMPLING=pka: the method makes 2 passes over the workload, and a program runs "
-            "once");
+  EXPECT_EQ(validate(s).method->passes(), 2);
   s.sampling = "photon";
   EXPECT_TRUE(validate(s).timing());
+}
+
+TEST(RunSpecValidation, InsideAProgramAMultiPassMethodNeedsItsPassAndStateFile) {
+  RunSpec s = program();
+  s.mode = "timing";
+  s.sampling = "pka";
+  EXPECT_EQ(error_of<InputError>([&] { validate(s, Spelling::Environment); }),
+            "STROBE_SAMPLING=pka makes 2 passes over the program, each a run of its own: set STROBE_PASS (0 to 1) and "
+            "STROBE_PASS_STATE=FILE (strobe run --sampling pka -- PROGRAM sets both)");
+  s.pass = 1;
+  EXPECT_EQ(error_of<InputError>([&] { validate(s, Spelling::Environment); }),
+            "STROBE_PASS 1: STROBE_SAMPLING=pka makes 2 passes, which need STROBE_PASS_STATE=FILE to carry its state "
+            "between them");
+  s.pass = 2;
+  s.pass_state = "state.json";
+  EXPECT_EQ(error_of<InputError>([&] { validate(s, Spelling::Environment); }),
+            "STROBE_PASS 2: STROBE_SAMPLING=pka makes passes 0 to 1");
+  s.pass = 1;
+  EXPECT_EQ(validate(s, Spelling::Environment).method->passes(), 2);
+  s.sampling = "none";
+  EXPECT_EQ(error_of<InputError>([&] { validate(s, Spelling::Environment); }),
+            "STROBE_PASS and STROBE_PASS_STATE are passes of a sampling method: set STROBE_SAMPLING");
 }
 
 TEST(RunSpecValidation, ABenchmarkMayUseAMultiPassMethod) {
@@ -185,11 +202,10 @@ TEST(CompareSpecValidation, AMethodParameterNoSelectedMethodDeclaresIsAnInputErr
   EXPECT_NO_THROW(validate(c));
 }
 
-TEST(CompareSpecValidation, AProgramCannotBeComparedUnderAMultiPassMethod) {
+TEST(CompareSpecValidation, AProgramIsComparedUnderMultiPassMethodsToo) {
   CompareSpec c{program(), 1};
-  c.run.sampling = "photon,pka";
-  EXPECT_NE(error_of<NotImplementedError>([&] { validate(c); }).find("(use strobe compare BENCH --sampling pka)"),
-            std::string::npos);
+  c.run.sampling = "photon,pka,tbpoint";
+  EXPECT_EQ(validate(c).methods, (std::vector<std::string>{"photon", "pka", "tbpoint"}));
 }
 
 TEST(LaunchRules, ModeAndOverrideRulesAreTheSameForLaunch) {

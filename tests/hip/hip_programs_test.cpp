@@ -154,6 +154,23 @@ TEST(HipPrograms, MmRunsNextToTheOpenClBenchmarkOnTheSameGrid) {
   EXPECT_LT(h["cycles"].get<uint64_t>(), o["cycles"].get<uint64_t>());
 }
 
+TEST(HipPrograms, CompareGivesPkaAndTbpointAProfilingRunOfTheProgramEach) {
+  REQUIRE_PROGRAM("mm");
+  const CliResult r = run_strobe("compare --sampling pka,tbpoint --json - -- " + program("mm") + " 64 48 32");
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const size_t launches = j["kernels"].size();
+  ASSERT_GT(launches, 0u);
+  for (const char* name : {"pka", "tbpoint"}) {
+    SCOPED_TRACE(name);
+    const nlohmann::json& m = j["methods"][name];
+    EXPECT_EQ(m["kernels"].size(), launches);
+    ASSERT_EQ(m["sampling"]["earlier_passes"].size(), 1u);
+    EXPECT_EQ(m["sampling"]["earlier_passes"][0]["launches"], launches);
+    EXPECT_GT(m["estimated_cycles"].get<uint64_t>(), 0u);
+  }
+}
+
 TEST(HipPrograms, DevicePropertiesComeFromTheConfiguration) {
   REQUIRE_PROGRAM("device_props");
   const CliResult r9 = run_strobe("run -- " + program("device_props"));

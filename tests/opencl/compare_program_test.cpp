@@ -1,5 +1,5 @@
 // `strobe compare --sampling M -- PROGRAM`: an OpenCL program in full detail against sampling
-// methods, refused when a method needs several passes or the program's launches vary.
+// methods, refused when the program's launches vary (multi-pass methods: multipass_program_test).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -54,13 +54,6 @@ TEST(StrobeCompareProgram, PrintsTheMethodTable) {
   EXPECT_THAT(r.out, HasSubstr("matmul: full detailed simulation"));
   EXPECT_THAT(r.out, HasSubstr("est. cycles"));
   EXPECT_THAT(r.out, HasSubstr("photon"));
-}
-
-TEST(StrobeCompareProgram, RefusesAMethodThatNeedsAProfilingPass) {
-  RunResult r = run({STROBE_BINARY, "compare", "--sampling", "photon,pka", "--", program_path("matmul")}, kCache);
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, HasSubstr("not implemented: --sampling pka for host programs (OpenCL or HIP)"));
-  EXPECT_THAT(r.err, HasSubstr("a program runs once"));
 }
 
 TEST(StrobeCompareProgram, RefusesAProgramWhoseLaunchesDifferBetweenRuns) {

@@ -5,9 +5,12 @@
 // k-means. Pass 2 simulates the first launch of each cluster in detail until its IPC, measured
 // from its first issued instruction, is stable (variance below s over the last 3000 cycles), then
 // extrapolates the rest of it from that IPC (observer.h); every other launch takes its
-// representative's lead and IPC.
+// representative's lead and IPC. On a host program each pass is a run of its own: the profiles
+// cross between them in a pass state file (pass_state.h).
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include <Eigen/Dense>
 #include <fmt/format.h>
@@ -22,6 +25,8 @@
 #include "sampling/pka/features.h"
 #include "sampling/pka/observer.h"
 #include "sampling/pka/params.h"
+#include "sampling/pka/pass_state.h"
+#include "sampling/profile/functional_profile.h"
 #include "timing/gpu/gpu.h"
 
 namespace strobe::sampling {
@@ -46,6 +51,36 @@ class Pka final : public SamplingMethod {
   void end_pass(int pass) override {
     if (pass == 0) cluster();
   }
+  bool carries_passes() const override { return true; }
+  void save_passes(int pass, const std::string& path, const profile::WorkloadIdentity& w) const override {
+    if (pass != 0) throw FaultError(fmt::format("pka: pass {} has no state to save; only the profiling pass does", pass));
+    pka::PassState s;
+    s.workload = w;
+    s.line_bytes = uint32_t(o_.gpu.line_bytes);
+    for (size_t i = 0; i < profiles_.size(); ++i) s.launches.push_back({ids_[i], profiles_[i]});
+    pka::save(path, s);
+  }
+  void restore_passes(int pass, const std::string& path, const profile::WorkloadIdentity& w) override {
+    if (pass != 1) throw FaultError(fmt::format("pka: cannot start at pass {}; only the sampled pass follows a state", pass));
+    pka::PassState s = pka::load(path);
+    if (auto d = profile::workload_difference(s.workload, w))
+      throw InputError(fmt::format("pass state {} does not match the workload: {}", path, *d));
+    // The features count vector memory lines: another line size is another profile.
+    if (s.line_bytes != uint32_t(o_.gpu.line_bytes))
+      throw InputError(fmt::format("pass state {} does not match the workload: its lines are {} bytes, this run's {}",
+                                   path, s.line_bytes, o_.gpu.line_bytes));
+    profiles_.clear();
+    ids_.clear();
+    for (auto& l : s.launches) {
+      ids_.push_back(l.id);
+      profiles_.push_back(std::move(l.profile));
+    }
+    state_file_ = path;
+    kernargs_comparable_ = profile::kernargs_comparable(s.workload);
+    // Clustering is deterministic (seeded k-means), so the sampled pass clusters as it would
+    // have in the profiling pass's process.
+    cluster();
+  }
   nlohmann::json summary() const override {
     return {{"launches", profiles_.size()}, {"clusters", k_}, {"pca_components", components_},
             {"representatives", representatives_}};
@@ -54,6 +89,7 @@ class Pka final : public SamplingMethod {
  private:
   /// Pass 0: every launch profiled functionally into its PKA features.
   runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+    ids_.push_back(profile::identify(d, mem));
     PkaProfile p = profile_pka_features(d, mem, tables_.get(*d.program).info, uint32_t(o_.gpu.line_bytes));
     runtime::LaunchResult r;
     r.stats = p.stats;
@@ -88,6 +124,14 @@ class Pka final : public SamplingMethod {
 
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
     const size_t i = launch_++;
+    // A profile from another process may be of another build or input of the program: any
+    // difference in code, geometry or (where comparable) arguments makes its features wrong.
+    if (!state_file_.empty()) {
+      std::optional<std::string> diff;
+      if (i >= ids_.size()) diff = fmt::format("launch {} ({}) is past its {} launches", i, d.kernel_name, ids_.size());
+      else diff = profile::launch_difference(i, ids_[i], profile::identify(d, mem), kernargs_comparable_);
+      if (diff) throw InputError(fmt::format("pass state {} does not match the workload: {}", state_file_, *diff));
+    }
     if (i >= profiles_.size() || profiles_[i].kernel != d.kernel_name)
       throw FaultError(fmt::format("pka: launch {} ({}) differs from the profiling pass; the workload must launch the "
                                    "same kernels in the same order every run",
@@ -141,6 +185,9 @@ class Pka final : public SamplingMethod {
   ProgramTableCache tables_;
   FunctionRunner profile_, sampled_;
   std::vector<PkaProfile> profiles_;
+  std::vector<profile::LaunchIdentity> ids_;  ///< each profiled launch's identity, for pass states
+  std::string state_file_;  ///< the pass state the profiles came from (empty: this process's pass 0)
+  bool kernargs_comparable_ = true;  ///< whether its kernarg hashes are this run's to compare
   std::vector<int> labels_, rep_of_;
   std::vector<double> rep_ipc_;   ///< each cluster's representative's IPC after its first issue
   std::vector<uint64_t> rep_lead_;  ///< each representative's cycles from launch to first issue

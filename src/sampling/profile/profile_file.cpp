@@ -251,24 +251,30 @@ void save(const std::string& path, const ProfileFile& p) { write_file_atomic(pat
 
 ProfileFile load(const std::string& path) { return decode(read_file(path), path); }
 
-std::optional<std::string> first_difference(const ProfileFile& p, const WorkloadIdentity& w, uint32_t line_bytes) {
-  if (p.workload.kind != w.kind)
-    return fmt::format("it profiles a {}, this run is a {}", p.workload.kind, w.kind);
-  if (p.workload.name != w.name)
-    return fmt::format("it profiles {} '{}', this run {} '{}'", p.workload.kind, p.workload.name, w.kind, w.name);
-  if (p.workload.params != w.params) {
-    const size_t n = std::min(p.workload.params.size(), w.params.size());
+std::optional<std::string> workload_difference(const WorkloadIdentity& p, const WorkloadIdentity& w) {
+  if (p.kind != w.kind) return fmt::format("it profiles a {}, this run is a {}", p.kind, w.kind);
+  if (p.name != w.name) return fmt::format("it profiles {} '{}', this run {} '{}'", p.kind, p.name, w.kind, w.name);
+  if (p.params != w.params) {
+    const size_t n = std::min(p.params.size(), w.params.size());
     for (size_t i = 0; i < n; ++i)
-      if (p.workload.params[i] != w.params[i])
-        return fmt::format("parameter {} is '{}' in the profile, '{}' in this run", i, p.workload.params[i], w.params[i]);
-    return fmt::format("parameters '{}' in the profile, '{}' in this run", join(p.workload.params), join(w.params));
+      if (p.params[i] != w.params[i])
+        return fmt::format("parameter {} is '{}' in the profile, '{}' in this run", i, p.params[i], w.params[i]);
+    return fmt::format("parameters '{}' in the profile, '{}' in this run", join(p.params), join(w.params));
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> first_difference(const ProfileFile& p, const WorkloadIdentity& w, uint32_t line_bytes) {
+  if (auto d = workload_difference(p.workload, w)) return d;
   if (p.line_bytes != line_bytes)
     return fmt::format("its requests are counted at {}-byte lines, this run needs {}", p.line_bytes, line_bytes);
   return std::nullopt;
 }
 
-std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& a, const LaunchIdentity& b) {
+bool kernargs_comparable(const WorkloadIdentity& w) { return w.kind != "program"; }
+
+std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& a, const LaunchIdentity& b,
+                                             bool compare_kernargs) {
   if (a.kernel != b.kernel) return fmt::format("launch {} is kernel '{}' in the profile, '{}' in this run", i, a.kernel, b.kernel);
   if (a.code_hash != b.code_hash) return fmt::format("launch {} ({}) has different code", i, a.kernel);
   if (a.grid != b.grid)
@@ -276,14 +282,14 @@ std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& a, 
   if (a.local != b.local)
     return fmt::format("launch {} ({}) has work-group size {} in the profile, {} in this run", i, a.kernel,
                        dims(a.local), dims(b.local));
-  if (a.kernarg_hash != b.kernarg_hash) return fmt::format("launch {} ({}) has different kernel arguments", i, a.kernel);
+  if (compare_kernargs && a.kernarg_hash != b.kernarg_hash) return fmt::format("launch {} ({}) has different kernel arguments", i, a.kernel);
   return std::nullopt;
 }
 
 std::optional<std::string> first_difference(const ProfileFile& p, const std::vector<LaunchIdentity>& launches) {
   const size_t n = std::min(p.launches.size(), launches.size());
   for (size_t i = 0; i < n; ++i)
-    if (auto d = launch_difference(i, p.launches[i].id, launches[i])) return d;
+    if (auto d = launch_difference(i, p.launches[i].id, launches[i], kernargs_comparable(p.workload))) return d;
   if (p.launches.size() != launches.size())
     return fmt::format("the profile has {} launches, this run {}", p.launches.size(), launches.size());
   return std::nullopt;

@@ -95,11 +95,21 @@ void save(const std::string& path, const ProfileFile& p);
 /// Reads and decodes `path`; InputError naming the file and the reason.
 ProfileFile load(const std::string& path);
 
+/// The first way the workload `profiled` differs from `run`'s, described, or nullopt.
+std::optional<std::string> workload_difference(const WorkloadIdentity& profiled, const WorkloadIdentity& run);
 /// The first way `p` differs from a run of `w` at `line_bytes`, described, or nullopt.
 std::optional<std::string> first_difference(const ProfileFile& p, const WorkloadIdentity& w, uint32_t line_bytes);
-/// How launch `i` as profiled (`profiled`) differs from the run's (`run`), or nullopt.
-std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& profiled, const LaunchIdentity& run);
-/// The first way the launches of `p` differ from `launches` (the run's, in order), or nullopt.
+/// Whether the kernarg hashes of launches of workload `w` are comparable between its runs: not
+/// for a program, whose every run is a process of its own where its buffers may lie at other
+/// addresses (HIP maps device memory at host addresses, which address-space randomisation
+/// moves), so the pointers among its arguments differ while the launch does not.
+bool kernargs_comparable(const WorkloadIdentity& w);
+/// How launch `i` as profiled (`profiled`) differs from the run's (`run`), or nullopt; the
+/// kernarg hashes only with `compare_kernargs`.
+std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& profiled, const LaunchIdentity& run,
+                                             bool compare_kernargs = true);
+/// The first way the launches of `p` differ from `launches` (the run's, in order), or nullopt
+/// (kernarg hashes as kernargs_comparable(p.workload) says).
 std::optional<std::string> first_difference(const ProfileFile& p, const std::vector<LaunchIdentity>& launches);
 /// Throws InputError "profile FILE does not match ...: DIFFERENCE" when `diff` holds one.
 void require_match(const std::string& file, const std::optional<std::string>& diff);

@@ -20,6 +20,7 @@
 // detail; a cluster whose representative never ran takes the CPI of the nearest cluster (by
 // representative features) whose representative did.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -81,11 +82,34 @@ class TbPoint final : public SamplingMethod {
       f.line_bytes = line_bytes();
       f.launches = std::move(profiled_);
       prepare(f);
+      saved_ = std::move(f.launches);  // kept for save_passes(): a program's next pass runs elsewhere
       return;
     }
     finish();
   }
   nlohmann::json summary() const override;
+  bool carries_passes() const override { return true; }
+  /// The profiling pass's state is a functional profile file, as `strobe profile` writes.
+  void save_passes(int pass, const std::string& path, const sp::WorkloadIdentity& w) const override {
+    if (passes() != 2 || pass != 0)
+      throw FaultError(fmt::format("{}: pass {} has no state to save; only the profiling pass does", method_name(levels_),
+                                   pass));
+    sp::ProfileFile f;
+    f.workload = w;
+    f.line_bytes = line_bytes();
+    f.seconds = profile_seconds_;
+    f.launches = saved_;
+    sp::save(path, f);
+  }
+  void restore_passes(int pass, const std::string& path, const sp::WorkloadIdentity& w) override {
+    if (passes() != 2 || pass != 1)
+      throw FaultError(fmt::format("{}: cannot start at pass {}; only the sampled pass follows a state",
+                                   method_name(levels_), pass));
+    const sp::ProfileFile f = sp::load(path);
+    sp::require_match(path, sp::first_difference(f, w, line_bytes()));
+    state_file_ = path;
+    prepare(f);
+  }
 
  private:
   /// A launch whose cluster's representative had not run yet when it did.
@@ -104,6 +128,7 @@ class TbPoint final : public SamplingMethod {
   /// Takes the profile and clusters its launches (every launch alone without inter-launch sampling).
   void prepare(const sp::ProfileFile& f) {
     program_ = sp::to_tbpoint(f);
+    kernargs_comparable_ = sp::kernargs_comparable(f.workload);
     ids_.clear();
     for (const auto& l : f.launches) ids_.push_back(l.id);
     clusters_ = inter() ? tb::cluster_launches(program_.launches, p_) : tb::singleton_clusters(program_.launches, p_);
@@ -115,13 +140,16 @@ class TbPoint final : public SamplingMethod {
 
   /// Where the profile came from, for errors.
   std::string source() const {
-    return o_.profile ? fmt::format("profile {}", o_.profile_path) : std::string("the profiling pass");
+    if (o_.profile) return fmt::format("profile {}", o_.profile_path);
+    return state_file_.empty() ? std::string("the profiling pass") : fmt::format("profile {}", state_file_);
   }
 
   /// The profiling pass: every launch run functionally through the profile collector.
   runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem) {
     runtime::LaunchResult r;
+    const auto t0 = std::chrono::steady_clock::now();
     profiled_.push_back(sp::profile_launch(d, mem, line_bytes(), r.stats));
+    profile_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.sampling = profile_record(method_name(levels_), r.stats.wave_instructions);
     return r;
   }
@@ -137,7 +165,7 @@ class TbPoint final : public SamplingMethod {
         if (id.kernel == ids_[i].kernel && id.code_hash != ids_[i].code_hash)
           throw InputError(fmt::format("{} does not match the workload: launch {} ({}) has different code", source(),
                                        i, d.kernel_name));
-        if (auto diff = sp::launch_difference(i, ids_[i], id)) diverged_ = *diff;
+        if (auto diff = sp::launch_difference(i, ids_[i], id, kernargs_comparable_)) diverged_ = *diff;
       }
       if (diverged_) diverged_at_ = i;
     }
@@ -277,6 +305,10 @@ class TbPoint final : public SamplingMethod {
   Levels levels_;
   FunctionRunner profile_pass_, sampled_;
   std::vector<sp::LaunchRecord> profiled_;  ///< the profiling pass's records, until prepare()
+  std::vector<sp::LaunchRecord> saved_;     ///< the same after prepare(), for save_passes()
+  double profile_seconds_ = 0;              ///< the profiling pass's launches, measured
+  std::string state_file_;                  ///< the pass state the profile came from (empty: none)
+  bool kernargs_comparable_ = true;         ///< whether the profile's kernarg hashes are this run's to compare
   tb::ProgramProfile program_;
   std::vector<sp::LaunchIdentity> ids_;
   tb::LaunchClusters clusters_;
