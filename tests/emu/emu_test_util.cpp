@@ -169,4 +169,16 @@ DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint
   return s;
 }
 
+std::string strided_store_asm(uint32_t stride_shift) {
+  return "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+         "v_lshlrev_b32 v1, " + std::to_string(stride_shift) + ", v0\n"
+         "s_waitcnt lgkmcnt(0)\n"
+         "v_mov_b32 v5, s5\n"
+         "v_add_u32 v6, vcc, s4, v1\n"
+         "v_addc_u32 v7, vcc, v5, 0, vcc\n"
+         "flat_store_dword v[6:7], v0\n"
+         "s_waitcnt vmcnt(0)\n"
+         "s_endpgm\n";
+}
+
 }  // namespace strobe::emu::test

@@ -78,4 +78,8 @@ DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint
 /// Path of a built kernel, e.g. kernel_path("emu/reduce") for clang-15 or with v5 = true for clang-19.
 std::string kernel_path(const std::string& stem, bool v5 = false);
 
+/// An assembled snippet in which each lane stores its id as a dword at out + (id << shift),
+/// `out` being kernarg 0: one flat store whose coalescing the shift controls.
+std::string strided_store_asm(uint32_t stride_shift);
+
 }  // namespace strobe::emu::test

@@ -92,22 +92,9 @@ TEST(GpumechTraceCollector, ClassesAndWaitcntThresholdsArePerInstruction) {
   EXPECT_EQ(producers(t.waves[0], 5), (std::vector<uint32_t>{3, 4}));  // v1 and M0
 }
 
-// s[4:5] = out (kernarg 0); each lane stores a dword at out + tid << shift.
-std::string strided_store(uint32_t stride_shift) {
-  return "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
-         "v_lshlrev_b32 v1, " + std::to_string(stride_shift) + ", v0\n"
-         "s_waitcnt lgkmcnt(0)\n"
-         "v_mov_b32 v5, s5\n"
-         "v_add_u32 v6, vcc, s4, v1\n"
-         "v_addc_u32 v7, vcc, v5, 0, vcc\n"
-         "flat_store_dword v[6:7], v0\n"
-         "s_waitcnt vmcnt(0)\n"
-         "s_endpgm\n";
-}
-
 TEST(GpumechTraceCollector, MemoryInstructionsKeepTheCoalescedLines) {
   for (uint32_t shift : {2u, 6u}) {
-    AsmLaunch l(strided_store(shift), KdSpec{}, {64, 1, 1}, {64, 1, 1});
+    AsmLaunch l(strided_store_asm(shift), KdSpec{}, {64, 1, 1}, {64, 1, 1});
     const uint64_t out = l.buffer({}, 64u << (shift - 2));
     l.mem.write(l.d.kernarg_address, &out, 8);
     const LaunchTrace t = trace_of(l);

@@ -100,22 +100,9 @@ TEST(Profiler, InstructionGrainReportsEveryInstructionInExecutionOrder) {
   EXPECT_EQ(r.pcs, want);
 }
 
-// s[4:5] = out (kernarg 0); v[6:7] = out + tid * stride bytes.
-std::string strided_store(uint32_t stride_shift) {
-  return "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
-         "v_lshlrev_b32 v1, " + std::to_string(stride_shift) + ", v0\n"
-         "s_waitcnt lgkmcnt(0)\n"
-         "v_mov_b32 v5, s5\n"
-         "v_add_u32 v6, vcc, s4, v1\n"
-         "v_addc_u32 v7, vcc, v5, 0, vcc\n"
-         "flat_store_dword v[6:7], v0\n"
-         "s_waitcnt vmcnt(0)\n"
-         "s_endpgm\n";
-}
-
 /// Global requests of one 64-lane store at `stride_shift` counted at `line_bytes`.
 uint64_t global_requests(uint32_t stride_shift, uint32_t line_bytes) {
-  AsmLaunch l(strided_store(stride_shift), KdSpec{}, {64, 1, 1}, {64, 1, 1});
+  AsmLaunch l(strided_store_asm(stride_shift), KdSpec{}, {64, 1, 1}, {64, 1, 1});
   const uint64_t out = l.buffer({}, 64u << (stride_shift - 2));
   l.mem.write(l.d.kernarg_address, &out, 8);
   Profiler p(line_bytes);
