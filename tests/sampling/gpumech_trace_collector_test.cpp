@@ -15,6 +15,7 @@ namespace {
 
 using emu::test::AsmLaunch;
 using emu::test::KdSpec;
+using emu::test::strided_store_asm;
 
 LaunchTrace trace_of(AsmLaunch& l, const TraceOptions& o = {}) {
   const std::vector<StaticInst> statics = static_insts(l.program);
