@@ -14,6 +14,7 @@ namespace {
 
 using emu::test::AsmLaunch;
 using emu::test::KdSpec;
+using emu::test::strided_store_asm;
 
 // A three-trip loop, a barrier and a tail: blocks end at the branch (4), the barrier (5) and
 // s_endpgm (7).
