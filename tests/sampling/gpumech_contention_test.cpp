@@ -46,13 +46,14 @@ TEST(GpumechMshr, Fig25ThroughTheIntervalModel) {
 TEST(GpumechMshr, PerWNormalisationDividesEq26ByTheWavesSharingASimd) {
   // Fig. 25's interval again: 50 slots of MSHR delay over 3 instructions; W = 4 / 1 SIMD.
   TraceBuilder t;
-  t.alu();
-  t.alu();
+  t.compute(1);
+  t.compute(1);
   t.vmem(MemAccess::Read, 200, 2, {0, 1, 0});
   ModelParams params = paper_units(4);
   params.mshrs_per_cu = 6;
   params.rc_normalisation = RcNormalisation::PerW;
-  const Contention c = contention(t.trace(), {{0, 3, 0, -1}}, 200, params);
+  const std::vector<Interval> iv = {{0, 3, 0, -1}};
+  const Contention c = contention(t.trace(), iv, 200, params);
   EXPECT_DOUBLE_EQ(c.mshr_delay, 50);
   EXPECT_DOUBLE_EQ(c.cpi_mshr, 50.0 / (3 * params.waves_per_simd()));
 }
