@@ -52,7 +52,7 @@ std::string predicted_cpi_text(const runtime::SampledLaunch& sm) {
   std::string stack;
   for (const auto& [name, v] : c["stack"].items())
     stack += fmt::format("{}{} {:.3f}", stack.empty() ? "" : " + ", name, v.get<double>());
-  return fmt::format("  {} {}: CPI {:.3f} = {} (cycles per wave instruction per SIMD, {} SIMDs)\n", sm.method,
+  return fmt::format("  {} (level {}): CPI {:.3f} = {} (cycles per wave instruction per SIMD, {} SIMDs)\n", sm.method,
                      sm.detail.value("ablation", sm.level), c["cpi"].get<double>(), stack, c["simds"].get<uint32_t>());
 }
 
