@@ -22,6 +22,11 @@ namespace strobe::experiment {
 /// Throws FaultError when `predicted` lacks a field.
 report::CpiComparison compare_cpi(const nlohmann::json& predicted, const timing::LaunchTiming& full);
 
+/// The same against a detailed launch as a run report writes it (`kernels[i]` of a program's
+/// report: `cycles`, `wave_instructions`, `timing.cpi_stack.NAME.cycles`); FaultError when a
+/// field is missing.
+report::CpiComparison compare_cpi(const nlohmann::json& predicted, const nlohmann::json& full_kernel);
+
 /// Mean |CPI error| over the launches that carry a CPI comparison; none when no launch does.
 std::optional<double> mean_abs_cpi_error_pct(const std::vector<report::LaunchComparison>& launches);
 
