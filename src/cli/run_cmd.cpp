@@ -111,7 +111,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                                         "an OpenCL or HIP host program on the simulated GPU");
   cmd->add_option("benchmark", s.benchmark, "Benchmark name (omit with -- PROGRAM)");
   add_param_option(*cmd, s);
-  cmd->add_option("--mode", s.mode, "functional or timing (default functional)");
+  cmd->add_option("--mode", s.mode, "functional, timing, or analytical (GPUMech predicts every launch; default functional)");
   add_arch_option(*cmd, s);
   add_set_option(*cmd, s, "Override a GPU configuration parameter KEY=VALUE (timing mode; repeatable)");
   cmd->add_option("--sampling", s.sampling, "Sampling method: none (default), " + experiment::method_names());

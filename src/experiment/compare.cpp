@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "common/error.h"
+#include "experiment/cpi_compare.h"
 #include "experiment/run.h"
 #include "report/json.h"
 
@@ -38,6 +39,21 @@ report::Spread spread(const std::vector<double>& v) {
   return {s.median, s.min, s.max};
 }
 
+/// Launch `i` of method `m`'s CPI stack beside the reference's, when the method predicted one.
+std::optional<report::CpiComparison> launch_cpi(const ComparedRun& run, size_t m, size_t i) {
+  const auto& sl = run.methods[m].last.outcome.launches[i].result.sampling;
+  const auto& full = run.full.launches[i].result.timing;
+  if (!sl || !sl->detail.contains("cpi") || !full) return std::nullopt;
+  return compare_cpi(sl->detail["cpi"], *full);
+}
+
+/// Mean |CPI error| of method `m` over the launches it predicted a CPI for.
+std::optional<double> run_cpi_error(const ComparedRun& run, size_t m) {
+  std::vector<report::LaunchComparison> ls(run.methods[m].last.outcome.launches.size());
+  for (size_t i = 0; i < ls.size(); ++i) ls[i].cpi = launch_cpi(run, m, i);
+  return mean_abs_cpi_error_pct(ls);
+}
+
 /// The parts of a method's result a one-run entry and a set row share.
 report::MethodComparison method_result(const ComparedRun& run, size_t m) {
   const MethodRuns& mr = run.methods[m];
@@ -57,6 +73,7 @@ report::MethodComparison method_result(const ComparedRun& run, size_t m) {
   out.verified = mr.last.outcome.verified;
   out.sampling = mr.last.summary;
   out.detailed_share = mr.last.summary["shares"]["detailed"].get<double>();
+  out.mean_abs_cpi_error_pct = run_cpi_error(run, m);
   return out;
 }
 
@@ -162,6 +179,7 @@ BenchmarkComparison compare(const ValidatedCompare& c) {
         lc.predicted_instructions = sl->predicted_instructions;
         lc.detail = sl->detail;
       }
+      lc.cpi = launch_cpi(run, m, i);
       mc.launches.push_back(std::move(lc));
     }
     out.report.methods.push_back(std::move(mc));

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "experiment/compare.h"
+#include "experiment/cpi_compare.h"
 #include "experiment/program.h"
 #include "common/error.h"
 #include "sampling/method.h"
@@ -195,10 +196,12 @@ report::RunComparison compare_program(const ValidatedCompare& c) {
         lc.detailed_instructions = s["detailed_instructions"];
         lc.predicted_instructions = s["predicted_instructions"];
         lc.detail = s["detail"];
+        if (lc.detail.contains("cpi") && fk[i].contains("timing")) lc.cpi = compare_cpi(lc.detail["cpi"], fk[i]);
       }
       mc.launches.push_back(std::move(lc));
     }
     const sampling::Spread sp = sampling::spread_of(speedups);
+    mc.mean_abs_cpi_error_pct = mean_abs_cpi_error_pct(mc.launches);
     mc.full_cycles = total(fk);
     mc.estimated_cycles = total(sk);
     mc.error_pct = sampling::error_pct(mc.estimated_cycles, mc.full_cycles);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "emu/memory.h"
+#include "experiment/run_spec.h"
 #include "report/run_report.h"
 #include "runtime/device.h"
 #include "sampling/method.h"
@@ -38,7 +39,7 @@ struct ProgramSettings {
   emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
   timing::GpuConfig config;         ///< STROBE_ARCH with every STROBE_SET applied and checked
   /// Whether the timing model runs.
-  bool timing() const { return mode == "timing"; }
+  bool timing() const { return models_timing(mode); }
 };
 
 /// Reads the settings from the environment and checks them with the rules every front end

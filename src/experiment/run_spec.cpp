@@ -15,10 +15,27 @@ namespace {
 
 bool env(Spelling s) { return s == Spelling::Environment; }
 
+/// The method `--mode analytical` runs on every launch.
+constexpr const char* kAnalyticalMethod = "gpumech";
+
+/// `--mode analytical` is GPUMech on every launch: it names its method itself, so another method
+/// contradicts it (naming gpumech again is allowed, and is how a program's run receives it).
+void resolve_analytical_mode(RunSpec& spec, Spelling s) {
+  if (spec.mode != "analytical") return;
+  if (spec.sampling != "none" && spec.sampling != kAnalyticalMethod)
+    throw InputError(env(s) ? fmt::format("STROBE_MODE=analytical predicts every launch with {}; it does not combine "
+                                          "with STROBE_SAMPLING={}",
+                                          kAnalyticalMethod, spec.sampling)
+                            : fmt::format("--mode analytical predicts every launch with {}; it does not combine with "
+                                          "--sampling {} (use one or the other)",
+                                          kAnalyticalMethod, spec.sampling));
+  spec.sampling = kAnalyticalMethod;
+}
+
 /// A sampling method estimates detailed timing: it implies the timing model, and contradicts a
 /// functional mode asked for explicitly.
 void require_timing_for_sampling(RunSpec& spec, Spelling s) {
-  if (spec.sampling == "none") return;
+  if (spec.sampling == "none" || spec.mode == "analytical") return;
   if (spec.mode_given && spec.mode != "timing")
     throw InputError(env(s) ? fmt::format("STROBE_SAMPLING={} estimates detailed timing; it needs STROBE_MODE=timing",
                                           spec.sampling)
@@ -108,9 +125,17 @@ void check_mode(const std::string& mode, Spelling s) {
     throw InputError(fmt::format("{} '{}': expected functional or timing", env(s) ? "STROBE_MODE" : "--mode", mode));
 }
 
+void check_run_mode(const std::string& mode, Spelling s) {
+  if (mode != "functional" && mode != "timing" && mode != "analytical")
+    throw InputError(
+        fmt::format("{} '{}': expected functional, timing or analytical", env(s) ? "STROBE_MODE" : "--mode", mode));
+}
+
+bool models_timing(const std::string& mode) { return mode == "timing" || mode == "analytical"; }
+
 void require_timing_for_sets(const std::vector<std::string>& sets, const std::string& mode, Spelling s) {
   // Fail loudly rather than silently run something other than what was asked for.
-  if (!sets.empty() && mode != "timing")
+  if (!sets.empty() && !models_timing(mode))
     throw InputError(env(s) ? "STROBE_SET configures the timing model; it needs STROBE_MODE=timing"
                             : "--set configures the timing model; it needs --mode timing");
 }
@@ -124,7 +149,8 @@ timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<
 
 ValidatedRun validate(RunSpec spec, Spelling spelling) {
   ValidatedRun v;
-  check_mode(spec.mode, spelling);
+  check_run_mode(spec.mode, spelling);
+  resolve_analytical_mode(spec, spelling);
   require_timing_for_sampling(spec, spelling);
   // The configuration is resolved (arch and every --set checked) before anything runs, also
   // for a program: a bad one is then a usage error, not a platform failing inside the program.

@@ -22,13 +22,17 @@ enum class Spelling { CommandLine, Environment };
 /// method needing several passes runs it once per pass, carrying its state in a file).
 enum class Workload { Benchmark, Program };
 
+/// Whether `mode` gives launches simulated time (timing, or analytical's predicted time), so the
+/// device runs its timing model and GPU overrides apply.
+bool models_timing(const std::string& mode);
+
 /// One run as asked for, before validation.
 struct RunSpec {
   Workload workload = Workload::Benchmark;
   std::string benchmark;                ///< Benchmark: its registered name
   std::vector<std::string> params;      ///< Benchmark: "K=V" parameters
   std::vector<std::string> program;     ///< Program: PROGRAM and its arguments
-  std::string mode = "functional";      ///< functional or timing
+  std::string mode = "functional";      ///< functional, timing, or analytical (GPUMech on every launch)
   bool mode_given = false;              ///< mode was asked for explicitly (a sampling method then may not imply timing)
   std::string arch = "r9nano";          ///< GPU preset or FILE.toml
   std::vector<std::string> sets;        ///< KEY=VALUE GPU configuration overrides
@@ -47,7 +51,7 @@ struct RunSpec {
 
 /// A spec whose rules hold, with what validation resolved along the way.
 struct ValidatedRun {
-  RunSpec spec;                       ///< mode resolved (a sampling method implies timing)
+  RunSpec spec;                       ///< mode resolved (a sampling method implies timing; analytical names its method)
   timing::GpuConfig gpu;              ///< arch with every --set applied and checked
   emu::MemoryCheck memory_check = emu::MemoryCheck::Page;
   /// The sampling method, built while validating its parameters (null without sampling).
@@ -55,7 +59,7 @@ struct ValidatedRun {
   /// spec.profile loaded and checked against the workload (null without one).
   std::shared_ptr<const sampling::profile::ProfileFile> profile;
   /// Whether the timing model runs.
-  bool timing() const { return spec.mode == "timing"; }
+  bool timing() const { return models_timing(spec.mode); }
 };
 
 /// Checks `spec` against every rule and resolves it; throws InputError naming the offending
@@ -96,6 +100,9 @@ std::vector<std::string> parse_methods(const std::string& list);
 
 /// Throws InputError unless `mode` is functional or timing (the rule `strobe launch` shares).
 void check_mode(const std::string& mode, Spelling spelling = Spelling::CommandLine);
+
+/// Throws InputError unless `mode` is functional, timing or analytical (the modes of a run).
+void check_run_mode(const std::string& mode, Spelling spelling = Spelling::CommandLine);
 
 /// Throws InputError when GPU overrides are given for a mode without the timing model, which
 /// they configure (the rule `strobe launch` shares).

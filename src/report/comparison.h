@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,23 @@ namespace strobe::report {
 /// Median, smallest and largest of repeated measurements of one ratio.
 struct Spread {
   double median = 0, min = 0, max = 0;
+};
+
+/// One CPI-stack category of a launch: the analytical model's value beside the detailed model's.
+struct CpiCategory {
+  std::string name;           ///< the analytical model's category (BASE, ...), or the detailed one's when unmodelled
+  std::string detailed_name;  ///< the detailed model's category (issue, ...)
+  bool modelled = true;       ///< false for detailed categories the analytical model has no counterpart for
+  double predicted = 0;       ///< cycles per wave instruction per SIMD (0 when unmodelled)
+  double detailed = 0;        ///< the same unit: the category's share of the detailed stack x the detailed CPI
+};
+
+/// An analytical method's CPI of a launch against the detailed model's (METHODS.md §2.6).
+struct CpiComparison {
+  double predicted_cpi = 0, detailed_cpi = 0;  ///< cycles per wave instruction per SIMD
+  double error_pct = 0;                        ///< (predicted - detailed) / detailed CPI
+  uint32_t simds = 0;                          ///< the SIMDs both CPIs are per
+  std::vector<CpiCategory> categories;         ///< the modelled categories, then the unmodelled ones
 };
 
 /// One launch as a method estimated it, beside the reference.
@@ -31,6 +49,8 @@ struct LaunchComparison {
   /// (absent for a launch the method never saw).
   bool has_sampling = false;
   nlohmann::json detailed_instructions, predicted_instructions, detail;
+  /// An analytical method's CPI and CPI stack beside the detailed model's (absent otherwise).
+  std::optional<CpiComparison> cpi;
 };
 
 /// One method's result on one run.
@@ -47,6 +67,8 @@ struct MethodComparison {
   bool verified = false;
   nlohmann::json sampling;                      ///< the method's sampling summary
   double detailed_share = 0;                    ///< sampling["shares"]["detailed"]
+  /// Mean |CPI error| over the launches an analytical method predicted a CPI for (absent when none).
+  std::optional<double> mean_abs_cpi_error_pct;
   std::vector<LaunchComparison> launches;
 };
 

@@ -87,6 +87,22 @@ nlohmann::json spread_fields(nlohmann::json j, const Spread& s) {
   return j;
 }
 
+/// A launch's predicted and detailed CPI and their stacks, category by category.
+nlohmann::json cpi_comparison_json(const CpiComparison& c) {
+  nlohmann::json stack = nlohmann::json::array();
+  for (const CpiCategory& k : c.categories)
+    stack.push_back({{"category", k.name},
+                     {"detailed_category", k.detailed_name},
+                     {"modelled", k.modelled},
+                     {"predicted", k.modelled ? nlohmann::json(k.predicted) : nlohmann::json()},
+                     {"detailed", k.detailed}});
+  return {{"predicted", c.predicted_cpi},
+          {"detailed", c.detailed_cpi},
+          {"error_pct", c.error_pct},
+          {"simds", c.simds},
+          {"stack", stack}};
+}
+
 nlohmann::json launch_json(const LaunchComparison& l) {
   nlohmann::json j = {{"launch", l.launch},
                       {"name", l.name},
@@ -101,6 +117,7 @@ nlohmann::json launch_json(const LaunchComparison& l) {
     j["predicted_instructions"] = l.predicted_instructions;
     j["detail"] = l.detail;
   }
+  if (l.cpi) j["cpi"] = cpi_comparison_json(*l.cpi);
   return j;
 }
 
@@ -108,7 +125,7 @@ nlohmann::json launch_json(const LaunchComparison& l) {
 nlohmann::json method_json(const MethodComparison& m) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& l : m.launches) kernels.push_back(launch_json(l));
-  return spread_fields({{"estimated_cycles", m.estimated_cycles},
+  nlohmann::json j = spread_fields({{"estimated_cycles", m.estimated_cycles},
                         {"full_cycles", m.full_cycles},
                         {"error_pct", m.error_pct},
                         {"ipc_error_pct", m.ipc_error_pct},
@@ -122,11 +139,13 @@ nlohmann::json method_json(const MethodComparison& m) {
                         {"sampling", m.sampling},
                         {"kernels", kernels}},
                        m.speedup);
+  if (m.mean_abs_cpi_error_pct) j["mean_abs_cpi_error_pct"] = *m.mean_abs_cpi_error_pct;
+  return j;
 }
 
 /// One method's cell in a set row.
 nlohmann::json set_method_json(const MethodComparison& m) {
-  return spread_fields({{"estimated_cycles", m.estimated_cycles},
+  nlohmann::json j = spread_fields({{"estimated_cycles", m.estimated_cycles},
                         {"error_pct", m.error_pct},
                         {"ipc_error_pct", m.ipc_error_pct},
                         {"speedups", m.speedups},
@@ -137,6 +156,8 @@ nlohmann::json set_method_json(const MethodComparison& m) {
                         {"detailed_share", m.detailed_share},
                         {"verified", m.verified}},
                        m.speedup);
+  if (m.mean_abs_cpi_error_pct) j["mean_abs_cpi_error_pct"] = *m.mean_abs_cpi_error_pct;
+  return j;
 }
 
 nlohmann::json set_run_json(const SetRunRow& r) {
@@ -200,6 +221,7 @@ SetRunRow set_run_row_from_json(const nlohmann::json& j) {
       mc.detailed_share = m.at("detailed_share").get<double>();
       mc.verified = m.at("verified").get<bool>();
       mc.speedup = {m.at("speedup").get<double>(), m.at("speedup_min").get<double>(), m.at("speedup_max").get<double>()};
+      if (m.contains("mean_abs_cpi_error_pct")) mc.mean_abs_cpi_error_pct = m.at("mean_abs_cpi_error_pct").get<double>();
       r.methods.push_back(std::move(mc));
     }
     return r;

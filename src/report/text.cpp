@@ -46,6 +46,53 @@ std::string method_table(const std::vector<std::string>& names, const nlohmann::
   return out;
 }
 
+/// An analytical launch's CPI and stack (its `detail.cpi`, e.g. GPUMech's) on one indented line.
+std::string predicted_cpi_text(const runtime::SampledLaunch& sm) {
+  const nlohmann::json& c = sm.detail["cpi"];
+  std::string stack;
+  for (const auto& [name, v] : c["stack"].items())
+    stack += fmt::format("{}{} {:.3f}", stack.empty() ? "" : " + ", name, v.get<double>());
+  return fmt::format("  {} (level {}): CPI {:.3f} = {} (cycles per wave instruction per SIMD, {} SIMDs)\n", sm.method,
+                     sm.detail.value("ablation", sm.level), c["cpi"].get<double>(), stack, c["simds"].get<uint32_t>());
+}
+
+/// Launches whose CPI stacks a text comparison shows; the JSON holds every one.
+constexpr size_t kCpiLaunchesShown = 8;
+
+/// Each analytical launch of method `name`: its CPI and the detailed model's, then both stacks
+/// category by category (unmodelled detailed categories marked).
+std::string cpi_tables(const std::string& name, const nlohmann::json& m) {
+  std::string out;
+  size_t shown = 0, with_cpi = 0;
+  for (const auto& k : m["kernels"]) {
+    if (!k.contains("cpi")) continue;
+    ++with_cpi;
+    if (shown == kCpiLaunchesShown) continue;
+    ++shown;
+    const auto& c = k["cpi"];
+    if (out.empty())
+      out = fmt::format("\n{}: CPI stacks, predicted beside detailed (cycles per wave instruction per SIMD)\n", name);
+    out += fmt::format("launch {} {}: CPI {:.3f} predicted, {:.3f} detailed: CPI error {:+.2f}%, |cycles error| {:.2f}%\n",
+                       k["launch"].get<size_t>(), k["name"].get<std::string>(), c["predicted"].get<double>(),
+                       c["detailed"].get<double>(), c["error_pct"].get<double>(), k["error_pct"].get<double>());
+    out += fmt::format("  {:<20} {:>10} {:>10}\n", "category", "predicted", "detailed");
+    for (const auto& row : c["stack"]) {
+      const bool modelled = row["modelled"].get<bool>();
+      const std::string label = modelled ? fmt::format("{} / {}", row["category"].get<std::string>(),
+                                                       row["detailed_category"].get<std::string>())
+                                         : row["detailed_category"].get<std::string>();
+      out += fmt::format("  {:<20} {:>10} {:>10.3f}{}\n", label,
+                         modelled ? fmt::format("{:.3f}", row["predicted"].get<double>()) : std::string("-"),
+                         row["detailed"].get<double>(), modelled ? "" : "  (unmodelled)");
+    }
+  }
+  if (with_cpi > shown) out += fmt::format("({} more launches with CPI stacks in --json)\n", with_cpi - shown);
+  if (m.contains("mean_abs_cpi_error_pct"))
+    out += fmt::format("{}: mean |CPI error| {:.2f}% over {} launch{}\n", name, m["mean_abs_cpi_error_pct"].get<double>(),
+                       with_cpi, with_cpi == 1 ? "" : "es");
+  return out;
+}
+
 }  // namespace
 
 std::string run_text(const RunReport& r) {
@@ -64,6 +111,7 @@ std::string run_text(const RunReport& r) {
     out += fmt::format("{:<24} grid {}x{}x{} local {}x{}x{}  {} waves  {} wave instructions{}\n", l.result.kernel,
                        l.grid[0], l.grid[1], l.grid[2], l.local[0], l.local[1], l.local[2], l.result.stats.wavefronts,
                        l.result.stats.wave_instructions, timing);
+    if (const auto& sm = l.result.sampling; sm && sm->detail.contains("cpi")) out += predicted_cpi_text(*sm);
   }
   if (cycles) out += fmt::format("simulated: {} cycles, {:.6f} ms\n", cycles, sim_seconds * 1e3);
   double rate = kernel_wall > 0 ? double(wave) / kernel_wall : 0;
@@ -91,7 +139,9 @@ std::string comparison_text(const nlohmann::json& c) {
                                 c["benchmark"].get<std::string>(), first["full_cycles"].get<uint64_t>(),
                                 first["full_wall_seconds"].get<double>(), launches, launches == 1 ? "" : "es", repeat,
                                 repeat == 1 ? "" : "s");
-  return out + method_table(names, c["methods"]);
+  out += method_table(names, c["methods"]);
+  for (const auto& name : names) out += cpi_tables(name, c["methods"].at(name));
+  return out;
 }
 
 std::string set_comparison_text(const nlohmann::json& rep) {

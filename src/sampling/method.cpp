@@ -33,6 +33,15 @@ const MethodInfo& find(const std::string& name) {
   return it->second;
 }
 
+/// The value of enumeration parameter `p` named `text`; InputError listing the names otherwise.
+double choice_index(const MethodParam& p, const std::string& text) {
+  for (size_t i = 0; i < p.choices.size(); ++i)
+    if (p.choices[i] == text) return double(i);
+  std::string names;
+  for (const std::string& c : p.choices) names += (names.empty() ? "" : ", ") + c;
+  throw InputError(fmt::format("--sampling-set {}={}: expected one of {} ({})", p.name, text, names, p.doc));
+}
+
 }  // namespace
 
 const std::map<std::string, MethodInfo>& methods() { return registry(); }
@@ -87,6 +96,10 @@ std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timin
     for (const MethodParam& p : info.params)
       if (p.name == key) decl = &p;
     if (!decl) continue;  // another selected method's parameter (check_sampling_sets vetted it)
+    if (!decl->choices.empty()) {
+      o.params[key] = choice_index(*decl, text);
+      continue;
+    }
     double v = 0;
     size_t used = 0;
     try {

@@ -18,12 +18,14 @@ struct ProfileFile;
 struct WorkloadIdentity;
 }
 
-/// One declared parameter of a method: the default is the paper's value.
+/// One declared parameter of a method: the default is the paper's value. A parameter with
+/// `choices` is an enumeration: its value is an index into them, and --sampling-set takes a name.
 struct MethodParam {
   std::string name;
   double value = 0;
   double lo = 0, hi = 0;
   std::string doc;
+  std::vector<std::string> choices;  ///< the names of an enumeration's values, in value order (else empty)
 };
 
 /// What every method is built with.
@@ -40,12 +42,21 @@ struct MethodOptions {
 };
 
 namespace detail {
-/// A resolved parameter converted to its declared type (bools: non-zero is true).
+/// A resolved parameter converted to its declared type (bools: non-zero is true; an enumeration
+/// takes the value at its index).
 template <class T>
 T param_value(const MethodOptions& o, const char* name) {
   const double v = o.params.at(name);  // declared by the same list that reads it: always present
   if constexpr (std::is_same_v<T, bool>) return v != 0;
+  else if constexpr (std::is_enum_v<T>) return static_cast<T>(static_cast<std::underlying_type_t<T>>(v));
   else return T(v);
+}
+/// The names of an enumeration parameter's values: `param_choices(T{})`, found next to the enum
+/// by argument-dependent lookup; none for numbers and bools.
+template <class T>
+std::vector<std::string> choices_of() {
+  if constexpr (std::is_enum_v<T>) return param_choices(T{});
+  else return {};
 }
 }  // namespace detail
 
@@ -115,7 +126,9 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
 /// each; this generates `struct Name` with one typed field per parameter (initialised to its
 /// default), `Name::schema()` (the MethodParam list to register, in declaration order) and
 /// `Name::from(const MethodOptions&)` (the resolved values). Field and user-facing name are the
-/// same token, so a misspelt parameter is a compile error, not a run-time lookup failure.
+/// same token, so a misspelt parameter is a compile error, not a run-time lookup failure. A
+/// `type` that is an enumeration declares its value names with `param_choices(type)` beside it;
+/// its default is an enumerator and lo, hi span the enumerators' values.
 #define STROBE_METHOD_PARAMS(Name, LIST)                                                          \
   struct Name {                                                                                   \
     LIST(STROBE_DETAIL_PARAM_FIELD)                                                               \
@@ -129,7 +142,8 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
     }                                                                                             \
   }
 #define STROBE_DETAIL_PARAM_FIELD(type, name, def, lo, hi, doc) type name = type(def);
-#define STROBE_DETAIL_PARAM_SCHEMA(type, name, def, lo, hi, doc) \
-  ::strobe::sampling::MethodParam{#name, double(def), double(lo), double(hi), doc},
+#define STROBE_DETAIL_PARAM_SCHEMA(type, name, def, lo, hi, doc)                       \
+  ::strobe::sampling::MethodParam{#name, double(def), double(lo), double(hi), doc, \
+                                  ::strobe::sampling::detail::choices_of<type>()},
 #define STROBE_DETAIL_PARAM_READ(type, name, def, lo, hi, doc) \
   p.name = ::strobe::sampling::detail::param_value<type>(o, #name);

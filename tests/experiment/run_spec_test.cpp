@@ -46,9 +46,43 @@ TEST(RunSpecValidation, ADefaultBenchmarkRunIsFunctionalWithoutAMethod) {
 }
 
 TEST(RunSpecValidation, AnUnknownModeIsAnInputErrorNamingIt) {
-  EXPECT_EQ(error_of<InputError>([] { validate(bench("cycle")); }), "--mode 'cycle': expected functional or timing");
+  EXPECT_EQ(error_of<InputError>([] { validate(bench("cycle")); }),
+            "--mode 'cycle': expected functional, timing or analytical");
   EXPECT_EQ(error_of<InputError>([] { validate(bench("cycle"), Spelling::Environment); }),
-            "STROBE_MODE 'cycle': expected functional or timing");
+            "STROBE_MODE 'cycle': expected functional, timing or analytical");
+  // `strobe launch` has no analytical mode: its rule is the narrower one.
+  EXPECT_EQ(error_of<InputError>([] { check_mode("analytical"); }), "--mode 'analytical': expected functional or timing");
+}
+
+TEST(RunSpecValidation, AnalyticalModeRunsGpumechOnEveryLaunchWithTheTimingModel) {
+  RunSpec s = bench("analytical");
+  s.mode_given = true;
+  s.sets = {"cu.scheduler=gto"};  // GPU overrides configure the model too
+  const ValidatedRun v = validate(s);
+  EXPECT_EQ(v.spec.mode, "analytical");
+  EXPECT_EQ(v.spec.sampling, "gpumech");
+  ASSERT_NE(v.method, nullptr);
+  EXPECT_TRUE(v.timing());
+}
+
+TEST(RunSpecValidation, AnalyticalModeWithAnotherMethodIsAnInputErrorNamingBoth) {
+  RunSpec s = bench("analytical");
+  s.mode_given = true;
+  s.sampling = "photon";
+  EXPECT_EQ(error_of<InputError>([&] { validate(s); }),
+            "--mode analytical predicts every launch with gpumech; it does not combine with --sampling photon (use "
+            "one or the other)");
+  EXPECT_EQ(error_of<InputError>([&] { validate(s, Spelling::Environment); }),
+            "STROBE_MODE=analytical predicts every launch with gpumech; it does not combine with "
+            "STROBE_SAMPLING=photon");
+}
+
+TEST(RunSpecValidation, AnalyticalModeRefusesASchedulerGpumechHasNoModelOf) {
+  RunSpec s = bench("analytical");  // the preset's scheduler is oldest-first
+  const std::string e = error_of<InputError>([&] { validate(s); });
+  EXPECT_NE(e.find("cu.scheduler=oldest"), std::string::npos) << e;
+  s.sampling_sets = {"policy=rr"};  // naming the model's policy is a choice, not a silent mapping
+  EXPECT_NE(validate(s).method, nullptr);
 }
 
 TEST(RunSpecValidation, SamplingImpliesTimingWhenNoModeWasAskedFor) {

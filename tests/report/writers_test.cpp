@@ -143,6 +143,46 @@ TEST(ComparisonText, MethodsAreListedInTheOrderAskedForNotByName) {
   EXPECT_NE(t.find("10.00%"), std::string::npos) << t;
 }
 
+/// A comparison whose photon launch carries an analytical CPI stack beside the detailed one.
+RunComparison with_cpi() {
+  RunComparison c = comparison();
+  CpiComparison cpi;
+  cpi.predicted_cpi = 3;
+  cpi.detailed_cpi = 4;
+  cpi.error_pct = -25;
+  cpi.simds = 256;
+  cpi.categories = {{"BASE", "issue", true, 2, 2.5}, {"DEP", "dependency", true, 1, 1}, {"fetch", "fetch", false, 0, 0.5}};
+  c.methods[1].launches[0].cpi = cpi;
+  c.methods[1].mean_abs_cpi_error_pct = 25;
+  return c;
+}
+
+TEST(ComparisonJson, AnAnalyticalLaunchCarriesBothCpisAndStacksWithUnmodelledCategoriesMarked) {
+  const nlohmann::json j = to_json(with_cpi());
+  EXPECT_FALSE(j["methods"]["pka"]["kernels"][0].contains("cpi"));
+  EXPECT_FALSE(j["methods"]["pka"].contains("mean_abs_cpi_error_pct"));
+  const auto& c = j["methods"]["photon"]["kernels"][0]["cpi"];
+  EXPECT_EQ(c["predicted"], 3.0);
+  EXPECT_EQ(c["detailed"], 4.0);
+  EXPECT_EQ(c["error_pct"], -25.0);
+  EXPECT_EQ(c["simds"], 256u);
+  ASSERT_EQ(c["stack"].size(), 3u);
+  EXPECT_EQ(c["stack"][0]["category"], "BASE");
+  EXPECT_EQ(c["stack"][0]["detailed_category"], "issue");
+  EXPECT_EQ(c["stack"][0]["predicted"], 2.0);
+  EXPECT_FALSE(c["stack"][2]["modelled"].get<bool>());
+  EXPECT_TRUE(c["stack"][2]["predicted"].is_null());
+  EXPECT_EQ(j["methods"]["photon"]["mean_abs_cpi_error_pct"], 25.0);
+}
+
+TEST(ComparisonText, AnAnalyticalLaunchShowsBothStacksSideBySide) {
+  const std::string t = comparison_text(to_json(with_cpi()));
+  EXPECT_NE(t.find("CPI 3.000 predicted, 4.000 detailed: CPI error -25.00%"), std::string::npos) << t;
+  EXPECT_NE(t.find("BASE / issue"), std::string::npos) << t;
+  EXPECT_NE(t.find("(unmodelled)"), std::string::npos) << t;
+  EXPECT_NE(t.find("photon: mean |CPI error| 25.00% over 1 launch"), std::string::npos) << t;
+}
+
 SetComparison set() {
   SetComparison s;
   s.set = "smoke";

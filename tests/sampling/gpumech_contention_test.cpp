@@ -43,6 +43,21 @@ TEST(GpumechMshr, Fig25ThroughTheIntervalModel) {
   }
 }
 
+TEST(GpumechMshr, PerWNormalisationDividesEq26ByTheWavesSharingASimd) {
+  // Fig. 25's interval again: 50 slots of MSHR delay over 3 instructions; W = 4 / 1 SIMD.
+  TraceBuilder t;
+  t.compute(1);
+  t.compute(1);
+  t.vmem(MemAccess::Read, 200, 2, {0, 1, 0});
+  ModelParams params = paper_units(4);
+  params.mshrs_per_cu = 6;
+  params.rc_normalisation = RcNormalisation::PerW;
+  const std::vector<Interval> iv = {{0, 3, 0, -1}};
+  const Contention c = contention(t.trace(), iv, 200, params);
+  EXPECT_DOUBLE_EQ(c.mshr_delay, 50);
+  EXPECT_DOUBLE_EQ(c.cpi_mshr, 50.0 / (3 * params.waves_per_simd()));
+}
+
 TEST(GpumechMshr, ClosedFormMatchesTheSumOfEq28) {
   for (const int m : {1, 3, 6, 32}) {
     for (int n = 1; n <= 150; ++n) {

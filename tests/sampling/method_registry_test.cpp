@@ -46,6 +46,55 @@ TEST(MethodRegistry, TbpointsThreeLevelsShareThePapersThresholdsAndReadProfiles)
   EXPECT_FALSE(methods().at("pka").reads_profile);
 }
 
+TEST(MethodRegistry, GpumechIsRegisteredWithMethodsDefaultsAndNamedChoices) {
+  ASSERT_TRUE(methods().count("gpumech"));
+  EXPECT_FALSE(methods().at("gpumech").reads_profile);
+  const MethodParam* level = param("gpumech", "level");
+  ASSERT_NE(level, nullptr);
+  EXPECT_EQ(level->choices, (std::vector<std::string>{"naive", "mt", "mt_mshr", "gpumech"}));
+  EXPECT_EQ(level->choices[size_t(level->value)], "gpumech");
+  const auto default_of = [](const char* name) {
+    const MethodParam* p = param("gpumech", name);
+    return p->choices[size_t(p->value)];
+  };
+  EXPECT_EQ(default_of("policy"), "config");
+  EXPECT_EQ(default_of("mshr_demand"), "l1_missing_reads");
+  EXPECT_EQ(default_of("dram_demand"), "dram_requests");
+  EXPECT_EQ(default_of("rc_normalisation"), "as_written");
+  EXPECT_TRUE(param("gpumech", "max_trace_instructions")->choices.empty());
+}
+
+TEST(MethodRegistry, AnEnumerationParameterIsSetByNameAndANumberOrUnknownNameIsRefused) {
+  timing::GpuConfig cfg = timing::load_config("r9nano");
+  cfg.scheduler = "gto";
+  EXPECT_NE(make_method("gpumech", cfg, {"level=mt", "policy=rr", "rc_normalisation=per_w"}, false), nullptr);
+  for (const char* bad : {"level=2", "level=fast"}) {
+    try {
+      make_method("gpumech", cfg, {bad}, false);
+      ADD_FAILURE() << bad << ": no error";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("expected one of naive, mt, mt_mshr, gpumech"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(MethodRegistry, GpumechRefusesASchedulerItHasNoModelOfUnlessAPolicyIsNamed) {
+  const timing::GpuConfig cfg = timing::load_config("r9nano");  // oldest-first
+  try {
+    make_method("gpumech", cfg, {}, false);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cu.scheduler=oldest"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(make_method("gpumech", cfg, {"policy=gto"}, false), nullptr);
+}
+
+TEST(MethodRegistry, GpumechRefusesToSkipTheFunctionalRunItsTraceComesFrom) {
+  timing::GpuConfig cfg = timing::load_config("r9nano");
+  cfg.scheduler = "rr";
+  EXPECT_THROW(make_method("gpumech", cfg, {}, true), InputError);
+}
+
 TEST(MethodRegistry, EveryParameterIsDocumentedAndItsDefaultInRange) {
   for (const auto& [name, info] : methods()) {
     EXPECT_FALSE(info.description.empty()) << name;

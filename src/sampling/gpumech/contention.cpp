@@ -76,9 +76,12 @@ Contention contention(const WaveTrace& wave, std::span<const Interval> intervals
     c.bandwidth_delay += ic.bandwidth_delay;
     c.intervals.push_back(ic);
   }
-  const auto insts = static_cast<double>(total_insts(intervals));
+  // Eq. 26 as written divides by one wave's instructions, while Eq. 16 divides CPI_MT by W x
+  // instructions; PerW reads the delays as shared by the W waves of a SIMD.
+  const double per = params.rc_normalisation == RcNormalisation::PerW ? params.waves_per_simd() : 1.0;
+  const double insts = static_cast<double>(total_insts(intervals)) * per;
   if (insts > 0) {
-    c.cpi_mshr = c.mshr_delay / insts;  // Eq. 26, as written: one wave's instructions
+    c.cpi_mshr = c.mshr_delay / insts;
     c.cpi_queue = c.bandwidth_delay / insts;
   }
   return c;

@@ -57,13 +57,13 @@ struct Contention {
   double service_slots = 0;                   ///< s of Eq. 31, in slots
   double mshr_delay = 0;                      ///< Σ MSHR_delay_i, slots
   double bandwidth_delay = 0;                 ///< Σ Bandwidth_delay_i, slots
-  double cpi_mshr = 0;                        ///< Σ MSHR_delay_i / Σ insts (Eq. 26's MSHR part)
-  double cpi_queue = 0;                       ///< Σ Bandwidth_delay_i / Σ insts (Eq. 26's DRAM part)
+  double cpi_mshr = 0;                        ///< Σ MSHR_delay_i / Σ insts (Eq. 26's MSHR part; / W more under PerW)
+  double cpi_queue = 0;                       ///< Σ Bandwidth_delay_i / Σ insts (Eq. 26's DRAM part; / W more under PerW)
 };
 
 /// Eqs. 26-32 for the representative `wave` and its `intervals`, with avg_miss_latency in cycles.
 /// Eq. 26 divides by one wave's instructions while Eq. 16 divides by W x instructions; it is
-/// implemented as written (METHODS.md §2.5).
+/// implemented as written (METHODS.md §2.5) unless params.rc_normalisation is PerW.
 Contention contention(const WaveTrace& wave, std::span<const Interval> intervals, double miss_latency_cycles,
                       const ModelParams& params);
 

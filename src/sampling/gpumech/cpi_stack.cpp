@@ -3,6 +3,11 @@
 
 namespace strobe::sampling::gpumech {
 
+std::array<std::pair<const char*, double>, 7> named_categories(const CpiStack& s) {
+  return {{{"BASE", s.base}, {"DEP", s.dep}, {"L1", s.l1}, {"L2", s.l2}, {"DRAM", s.dram}, {"MSHR", s.mshr},
+           {"QUEUE", s.queue}}};
+}
+
 CpiStack representative_stack(const WaveTrace& wave, std::span<const Interval> intervals, double issue_rate) {
   CpiStack s;
   const auto insts = static_cast<double>(total_insts(intervals));

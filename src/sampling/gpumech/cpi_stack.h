@@ -2,7 +2,9 @@
 // cause, shrunk to the multithreaded CPI, plus the two queueing categories.
 #pragma once
 
+#include <array>
 #include <span>
+#include <utility>
 
 #include "sampling/gpumech/interval.h"
 #include "sampling/gpumech/trace.h"
@@ -26,6 +28,9 @@ struct CpiStack {
     return {base * f, dep * f, l1 * f, l2 * f, dram * f, mshr * f, queue * f};
   }
 };
+
+/// Every category of `s` with its Table 9 name (BASE, DEP, L1, L2, DRAM, MSHR, QUEUE), in that order.
+std::array<std::pair<const char*, double>, 7> named_categories(const CpiStack& s);
 
 /// The representative's own stack, in slots per instruction: BASE = insts / r; each interval's
 /// stall goes to DEP when its cause has no miss distribution, or is split over L1, L2 and DRAM

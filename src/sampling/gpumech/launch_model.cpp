@@ -32,6 +32,9 @@ LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const t
 
   t0 = std::chrono::steady_clock::now();
   m.params = model_params(cfg, m.occupancy, trace.workgroups, trace.waves.size(), o.policy);
+  m.params.mshr_demand = o.mshr_demand;
+  m.params.dram_demand = o.dram_demand;
+  m.params.rc_normalisation = o.rc_normalisation;
   m.pcs = pc_latencies(*d.program, statics, m.cache, cfg, m.params);
   m.prediction = predict(model_inputs(trace, statics, m.pcs), m.params, o.level);
   m.model_seconds = seconds_since(t0);

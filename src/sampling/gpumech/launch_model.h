@@ -21,6 +21,9 @@ struct LaunchModelOptions {
   Policy policy = Policy::RoundRobin;  ///< the multithreading policy (policy_of(cu.scheduler) where it has one)
   Level level = Level::MtMshrBand;     ///< how far up the ablation chain
   uint64_t max_instructions = kDefaultMaxInstructions;  ///< the trace cap
+  MshrDemand mshr_demand = MshrDemand::L1MissingReads;  ///< requests counted by Eq. 27
+  DramDemand dram_demand = DramDemand::DramRequests;    ///< requests counted by Eq. 32
+  RcNormalisation rc_normalisation = RcNormalisation::AsWritten;  ///< Eq. 26's divisor
 };
 
 /// A modelled launch: the prediction and what it was computed from.

@@ -30,6 +30,12 @@ enum class DramDemand : uint8_t {
   SameAsMshr,    ///< literal Eq. 32: the same core_reqs as the MSHR model
 };
 
+/// What Eq. 26 divides the representative's contention delays by (§2.5, an interpretation).
+enum class RcNormalisation : uint8_t {
+  AsWritten,  ///< Σ delays / Σ insts of one wave, as Eq. 26 is written (METHODS.md: implement it so, and flag it)
+  PerW,       ///< Σ delays / (W x Σ insts), the normalisation Eq. 16 gives CPI_MT: the W waves of a SIMD share the delay
+};
+
 /// How the representative wave is chosen (§2.3; MAX and MIN are the paper's comparison points).
 enum class RepresentativeChoice : uint8_t { Clustering, MaxPerf, MinPerf };
 
@@ -50,6 +56,7 @@ struct ModelParams {
   double dram_gb_per_s = 192;   ///< B: DRAM bandwidth in GB/s
   MshrDemand mshr_demand = MshrDemand::L1MissingReads;  ///< requests counted by Eq. 27
   DramDemand dram_demand = DramDemand::DramRequests;    ///< requests counted by Eq. 32
+  RcNormalisation rc_normalisation = RcNormalisation::AsWritten;  ///< Eq. 26's divisor
   bool include_drain = false;   ///< give the trailing interval the stall until its last result is done
   RepresentativeChoice representative = RepresentativeChoice::Clustering;  ///< representative wave rule
   uint64_t kmeans_seed = 1;     ///< seed of the first k-means++ restart

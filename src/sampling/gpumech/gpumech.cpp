@@ -1,0 +1,123 @@
+// GPUMech as a sampling method (`--sampling gpumech`, `--mode analytical`): every launch is run
+// functionally once while its trace is collected, and model_launch() predicts its cycles from
+// the trace, a cache-only simulation and the configuration. No launch is simulated in detail,
+// so the results stay exact (the functional run writes them) and --verify checks them.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "sampling/common/runners.h"
+#include "sampling/gpumech/launch_model.h"
+#include "sampling/gpumech/params.h"
+#include "sampling/method.h"
+#include "timing/gpu/gpu.h"
+
+namespace strobe::sampling {
+
+namespace {
+
+using namespace gpumech;
+
+/// The model's policy: the one named, or the configured scheduler's, refused when GPUMech has
+/// no model of it (strobe's oldest-first is neither RR nor GTO, §2.9.6).
+Policy resolve_policy(PolicyChoice c, const timing::GpuConfig& gpu) {
+  if (c == PolicyChoice::RoundRobin) return Policy::RoundRobin;
+  if (c == PolicyChoice::GreedyThenOldest) return Policy::GreedyThenOldest;
+  if (auto p = policy_of(gpu.scheduler)) return *p;
+  throw InputError(fmt::format(
+      "gpumech: the configured wave scheduler cu.scheduler={} has no GPUMech model (it models rr and gto); "
+      "simulate one of those (--set cu.scheduler=rr|gto) or name the model's policy (--sampling-set policy=rr|gto)",
+      gpu.scheduler));
+}
+
+/// The launch's CPI and stack as its record's `detail.cpi` carries them: cycles per wave
+/// instruction on one SIMD, over `simds` SIMDs (cycles = cpi x wave instructions / simds).
+nlohmann::json cpi_record(const LaunchModel& m) {
+  nlohmann::json stack = nlohmann::json::object();
+  for (const auto& [name, v] : named_categories(m.prediction.stack)) stack[name] = v;
+  return {{"cpi", m.prediction.cpi}, {"simds", m.params.cus * m.params.simds_per_cu}, {"stack", stack}};
+}
+
+class Gpumech final : public SamplingMethod {
+ public:
+  explicit Gpumech(const MethodOptions& o)
+      : p_(GpumechParams::from(o)),
+        policy_(resolve_policy(p_.policy, o.gpu)),
+        runner_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run(d, mem, gpu); }) {
+    // The trace is the launch's functional run: there is no prediction without executing it.
+    if (o.skip_functional)
+      throw InputError("--sampling-skip-functional: gpumech traces every launch by executing it, so its work is "
+                       "always emulated");
+    options_.policy = policy_;
+    options_.level = p_.level;
+    options_.max_instructions = p_.max_trace_instructions;
+    options_.mshr_demand = p_.mshr_demand;
+    options_.dram_demand = p_.dram_demand;
+    options_.rc_normalisation = p_.rc_normalisation;
+  }
+  runtime::DispatchRunner& runner(int) override { return runner_; }
+  nlohmann::json summary() const override {
+    return {{"level", choice_name(p_.level)},
+            {"policy", policy_name()},
+            {"mshr_demand", choice_name(p_.mshr_demand)},
+            {"dram_demand", choice_name(p_.dram_demand)},
+            {"rc_normalisation", choice_name(p_.rc_normalisation)},
+            {"launches", launches_}};
+  }
+
+ private:
+  runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
+    const LaunchModel m = model_launch(d, mem, gpu.config(), options_);
+    ++launches_;
+    runtime::LaunchResult r;
+    r.stats = m.stats;
+    // At least one cycle: a launch takes time even when the model's balanced load rounds to 0.
+    const uint64_t cycles = std::max<uint64_t>(1, uint64_t(std::llround(m.prediction.cycles)));
+    r.timing = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
+        d.kernel_name, cycles, m.stats.wave_instructions, m.stats.thread_instructions, m.stats,
+        gpu.config().clock_mhz));
+    auto rec = std::make_shared<runtime::SampledLaunch>();
+    rec->method = "gpumech";
+    rec->level = "analytical";
+    rec->estimated_cycles = cycles;
+    rec->predicted_instructions = m.stats.wave_instructions;
+    rec->detail = {{"ablation", choice_name(p_.level)},
+                   {"policy", policy_name()},
+                   {"predicted_cycles", m.prediction.cycles},
+                   {"cpi", cpi_record(m)},
+                   {"representative_wave", m.prediction.representative.wave},
+                   {"waves_per_simd", m.params.waves_per_simd()},
+                   {"cus", m.params.cus},
+                   {"traced_instructions", m.instructions},
+                   {"trace_bytes", m.trace_bytes},
+                   {"seconds", {{"trace", m.trace_seconds}, {"cache", m.cache_seconds}, {"model", m.model_seconds}}}};
+    r.sampling = std::move(rec);
+    return r;
+  }
+
+  /// The policy the model uses, as `policy` spells it (rr or gto).
+  std::string policy_name() const {
+    return choice_name(policy_ == Policy::RoundRobin ? PolicyChoice::RoundRobin : PolicyChoice::GreedyThenOldest);
+  }
+
+  GpumechParams p_;
+  Policy policy_;
+  LaunchModelOptions options_;
+  FunctionRunner runner_;
+  size_t launches_ = 0;
+};
+
+std::unique_ptr<SamplingMethod> make_gpumech(const MethodOptions& o) { return std::make_unique<Gpumech>(o); }
+
+}  // namespace
+
+STROBE_SAMPLING_METHOD(kGpumechRegistered, "gpumech",
+                       "GPUMech (MICRO'14): interval analysis of traced waves with multithreading, MSHR and DRAM "
+                       "queueing; every launch predicted analytically, with a CPI stack",
+                       GpumechParams::schema(), make_gpumech);
+
+}  // namespace strobe::sampling
