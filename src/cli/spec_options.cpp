@@ -21,6 +21,9 @@ void add_method_options(CLI::App& cmd, experiment::RunSpec& spec) {
   cmd.add_option("--sampling-set", spec.sampling_sets, "Override a sampling-method parameter KEY=VALUE (repeatable)");
   cmd.add_flag("--sampling-skip-functional", spec.skip_functional,
                "Do not emulate predicted work at all (faster; the results are then unverifiable)");
+  cmd.add_option("--sampling-warming", spec.warming,
+                 "What work run functionally warms: none (default) or caches (its accesses update the timing "
+                 "model's cache tags)");
   cmd.add_option("--profile", spec.profile,
                  "Functional profile FILE (strobe profile) for a method that reads one, instead of its own "
                  "profiling pass; any --arch or --set may reuse it");

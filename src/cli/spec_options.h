@@ -18,7 +18,8 @@ void add_param_option(CLI::App& cmd, experiment::RunSpec& spec);
 void add_arch_option(CLI::App& cmd, experiment::RunSpec& spec);
 /// --set (repeatable), with the subcommand's help text (compare also takes set names there).
 void add_set_option(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help);
-/// --sampling-set KEY=VALUE (repeatable), --sampling-skip-functional and --profile FILE.
+/// --sampling-set KEY=VALUE (repeatable), --sampling-skip-functional, --sampling-warming and --profile
+/// FILE.
 void add_method_options(CLI::App& cmd, experiment::RunSpec& spec);
 /// --verify, with the subcommand's help text.
 void add_verify_flag(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help);

@@ -61,6 +61,7 @@ ProgramRun run_once(const ValidatedCompare& c, const std::string& sampling, cons
   p.sets = c.spec.run.sets;
   // --profile reaches the methods that read one; the others profile for themselves.
   if (sampling != "none" && sampling::methods().at(sampling).reads_profile) p.profile = c.spec.run.profile;
+  if (sampling != "none") p.warming = c.spec.run.warming;
   const int passes = sampling == "none" ? 1 : c.make(sampling)->passes();
   const std::vector<std::string>& command = p.program;
   const std::string what = sampling == "none" ? "the full detailed run" : "the " + sampling + " run";
@@ -214,6 +215,7 @@ report::RunComparison compare_program(const ValidatedCompare& c) {
     mc.fallback = sampling::is_fallback(levels);
     mc.verified = sampled[m].back().report.value("verified", false);
     mc.sampling = summary_of(sk, sampled[m].back().earlier_functional);
+    mc.sampling["warming"] = sampling::warming_name(c.warming);
     // A method's profiling runs, whose time its speedup includes, as `passes` of a benchmark's.
     if (!sampled[m].back().earlier_passes.empty()) mc.sampling["earlier_passes"] = sampled[m].back().earlier_passes;
     mc.detailed_share = mc.sampling["shares"]["detailed"].get<double>();

@@ -79,11 +79,15 @@ RunJournal::RunJournal(std::string path) : path_(std::move(path)) {
 
 nlohmann::json RunJournal::key(const ValidatedCompare& c, const workloads::SetRun& r) {
   const RunSpec& s = c.spec.run;
-  return {{"benchmark", r.benchmark}, {"args", r.params},
+  nlohmann::json k = {{"benchmark", r.benchmark}, {"args", r.params},
           {"arch", s.arch},           {"sets", s.sets},
           {"methods", c.methods},     {"sampling_sets", s.sampling_sets},
           {"verify", s.verify},       {"skip_functional", s.skip_functional},
           {"repeat", c.spec.repeat}};
+  // Only a warming run names its warming, so the entries journalled before the option existed
+  // (all without warming) still match, and runs with and without warming never do.
+  if (c.warming != sampling::Warming::None) k["warming"] = sampling::warming_name(c.warming);
+  return k;
 }
 
 nlohmann::json RunJournal::provenance() {

@@ -4,9 +4,9 @@
 //
 // A run is found by its key: the benchmark and its arguments, and everything of the comparison
 // that changes results or speedups (arch, GPU overrides, methods, their parameters, verify,
-// skip-functional, repeats). Each entry also records the strobe build and host it was measured
-// on; those are provenance, not part of the key, so runs measured by different builds of an
-// unchanged model can share one journal (docs/sampling.md, "Journals").
+// skip-functional, the warming when there is any, repeats). Each entry also records the strobe
+// build and host it was measured on; those are provenance, not part of the key, so runs
+// measured by different builds of an unchanged model can share one journal (docs/sampling.md, "Journals").
 #pragma once
 
 #include <optional>

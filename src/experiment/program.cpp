@@ -29,7 +29,8 @@ std::vector<std::string> child_environment(const RunSpec& o, const std::string& 
                                            const std::string& json, const std::string& library_dir) {
   const std::vector<std::string> replaced = {"OCL_ICD_VENDORS",     "STROBE_MODE", "STROBE_ARCH",       "STROBE_SET",
                                              "STROBE_JSON",         "STROBE_SAMPLING", "STROBE_MEMORY_CHECK",
-                                             "STROBE_PASS",         "STROBE_PASS_STATE", "STROBE_PROFILE"};
+                                             "STROBE_PASS",         "STROBE_PASS_STATE", "STROBE_PROFILE",
+                                             "STROBE_SAMPLING_WARMING"};
   std::vector<std::string> env;
   std::string library_path = library_dir;
   for (char** e = environ; *e; ++e) {
@@ -48,6 +49,8 @@ std::vector<std::string> child_environment(const RunSpec& o, const std::string& 
   env.push_back("STROBE_MODE=" + o.mode);
   env.push_back("STROBE_ARCH=" + o.arch);
   env.push_back("STROBE_SAMPLING=" + o.sampling);
+  // The reference of a comparison runs without a method, and warming means nothing there.
+  if (o.sampling != "none") env.push_back("STROBE_SAMPLING_WARMING=" + o.warming);
   env.push_back("STROBE_JSON=" + json);
   env.push_back("STROBE_MEMORY_CHECK=" + o.memory_check);
   if (!sets.empty()) env.push_back("STROBE_SET=" + sets);

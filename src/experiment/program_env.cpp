@@ -94,6 +94,7 @@ ProgramSettings program_settings_from_env() {
   if (auto v = env("STROBE_ARCH"); !v.empty()) spec.arch = v;
   spec.sets = split_sets(env("STROBE_SET"));
   if (auto v = env("STROBE_SAMPLING"); !v.empty()) spec.sampling = v;
+  if (auto v = env("STROBE_SAMPLING_WARMING"); !v.empty()) spec.warming = v;
   if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) spec.memory_check = v;
   if (auto v = env("STROBE_PASS"); !v.empty()) spec.pass = parse_pass(v);
   spec.pass_state = env("STROBE_PASS_STATE");
@@ -105,6 +106,7 @@ ProgramSettings program_settings_from_env() {
   s.arch = v.spec.arch;
   s.sets = v.spec.sets;
   s.sampling = v.spec.sampling;
+  s.warming = v.warming;
   s.json = env("STROBE_JSON");
   s.memory_check = v.memory_check;
   s.config = std::move(v.gpu);
@@ -126,7 +128,7 @@ sampling::profile::WorkloadIdentity program_identity(const std::vector<std::stri
 
 std::unique_ptr<sampling::SamplingMethod> start_program_method(const ProgramSettings& s, runtime::Device& dev) {
   if (s.sampling == "none") return nullptr;
-  auto m = sampling::make_method(s.sampling, s.config, {}, false, s.loaded_profile, s.profile);
+  auto m = sampling::make_method(s.sampling, s.config, {}, false, s.loaded_profile, s.profile, s.warming);
   if (s.pass > 0) m->restore_passes(s.pass, s.pass_state, program_identity(program_command_line()));
   dev.set_dispatch_runner(&m->runner(s.pass));
   return m;

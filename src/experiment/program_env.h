@@ -26,6 +26,8 @@ struct ProgramSettings {
   std::string arch = "r9nano";      ///< STROBE_ARCH: preset name or TOML path
   std::vector<std::string> sets;    ///< STROBE_SET: KEY=VALUE overrides, newline- or ';'-separated
   std::string sampling = "none";    ///< STROBE_SAMPLING: a sampling method, or none
+  /// STROBE_SAMPLING_WARMING: what the method's functionally executed work warms (none, caches)
+  sampling::Warming warming = sampling::Warming::None;
   /// STROBE_PASS: the pass of the method this run is (a method with several passes runs the
   /// program once per pass); 0 without one.
   int pass = 0;

@@ -36,6 +36,7 @@ RunResult run(ValidatedRun& v, const LaunchCallback& on_launch) {
     r.outcome.run_seconds = sr.run_seconds;
     r.outcome.wall_seconds = sr.wall_seconds;
     sampling_summary = std::move(sr.summary);
+    sampling_summary["warming"] = sampling::warming_name(v.warming);
   } else {
     workloads::RunRequest req;
     req.benchmark = s.benchmark;

@@ -49,6 +49,23 @@ void require_method_for_method_options(const RunSpec& spec) {
     throw InputError("--sampling-set and --sampling-skip-functional need --sampling METHOD");
 }
 
+/// The warming asked for, parsed once for every front end: an unknown value is named; warming
+/// needs a method whose functional work it warms, and work that is not emulated warms nothing.
+sampling::Warming check_warming(const RunSpec& spec, bool has_method, Spelling s) {
+  const std::string option = env(s) ? "STROBE_SAMPLING_WARMING" : "--sampling-warming";
+  const sampling::Warming w = sampling::parse_warming(spec.warming, option);
+  if (w == sampling::Warming::None) return w;
+  if (!has_method)
+    throw InputError(env(s) ? fmt::format("{}={} warms the caches for a sampling method; give STROBE_SAMPLING=METHOD",
+                                          option, spec.warming)
+                            : fmt::format("{} {} warms the caches for a sampling method; give --sampling METHOD",
+                                          option, spec.warming));
+  if (spec.skip_functional)
+    throw InputError(fmt::format("{} {}: with --sampling-skip-functional predicted work is not emulated, so it has "
+                                 "no accesses to warm with", option, spec.warming));
+  return w;
+}
+
 /// Skipping the emulation of predicted work leaves nothing to verify.
 void forbid_verify_when_skipping(bool skip_functional, bool verify) {
   if (skip_functional && verify)
@@ -160,11 +177,12 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
   require_method_for_method_options(spec);
   if (spec.sampling == "none" && !spec.profile.empty())
     throw InputError("--profile: a functional profile is for a sampling method; give --sampling METHOD");
+  v.warming = check_warming(spec, spec.sampling != "none", spelling);
   if (spec.sampling != "none") {
     sampling::check_sampling_sets({spec.sampling}, spec.sampling_sets);
     v.profile = load_profile(spec, {spec.sampling});
     v.method = sampling::make_method(spec.sampling, v.gpu, spec.sampling_sets, spec.skip_functional, v.profile,
-                                     spec.profile);
+                                     spec.profile, v.warming);
     if (spec.workload == Workload::Program) require_carried_passes(*v.method, spec.sampling, spelling, spec.command);
   }
   if (spec.workload == Workload::Program) check_program_pass(spec, v.method.get(), spelling);
@@ -179,6 +197,7 @@ ValidatedCompare validate(CompareSpec spec) {
   v.methods = parse_methods(spec.run.sampling);
   v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
   sampling::check_sampling_sets(v.methods, spec.run.sampling_sets);
+  v.warming = check_warming(spec.run, true, Spelling::CommandLine);
   forbid_verify_when_skipping(spec.run.skip_functional, spec.run.verify);
   v.profile = load_profile(spec.run, v.methods);
   v.spec = std::move(spec);
@@ -191,7 +210,7 @@ ValidatedCompare validate(CompareSpec spec) {
 
 std::unique_ptr<sampling::SamplingMethod> ValidatedCompare::make(const std::string& name) const {
   return sampling::make_method(name, gpu, spec.run.sampling_sets, spec.run.skip_functional, profile,
-                               spec.run.profile);
+                               spec.run.profile, warming);
 }
 
 std::vector<std::string> parse_methods(const std::string& list) {

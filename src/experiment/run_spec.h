@@ -39,6 +39,7 @@ struct RunSpec {
   std::string sampling = "none";        ///< sampling method, or none
   std::vector<std::string> sampling_sets;  ///< KEY=VALUE sampling-method parameters
   bool skip_functional = false;         ///< predicted work is not emulated (results unverifiable)
+  std::string warming = "none";         ///< what functionally executed work warms: none or caches
   std::string profile;                  ///< --profile FILE: a functional profile for methods that read one
   /// Program: the pass of the method this run is (-1: every pass, run by the front end in turn).
   int pass = -1;
@@ -56,6 +57,7 @@ struct ValidatedRun {
   emu::MemoryCheck memory_check = emu::MemoryCheck::Page;
   /// The sampling method, built while validating its parameters (null without sampling).
   std::unique_ptr<sampling::SamplingMethod> method;
+  sampling::Warming warming = sampling::Warming::None;  ///< spec.warming parsed
   /// spec.profile loaded and checked against the workload (null without one).
   std::shared_ptr<const sampling::profile::ProfileFile> profile;
   /// Whether the timing model runs.
@@ -80,6 +82,7 @@ struct ValidatedCompare {
   CompareSpec spec;
   std::vector<std::string> methods;  ///< spec.run.sampling split, in the order given
   timing::GpuConfig gpu;
+  sampling::Warming warming = sampling::Warming::None;  ///< spec.run.warming parsed
   /// spec.run.profile loaded and checked against the workload (null without one); every
   /// repeat's methods share it.
   std::shared_ptr<const sampling::profile::ProfileFile> profile;
@@ -90,7 +93,7 @@ struct ValidatedCompare {
 };
 
 /// Checks a comparison: repeat at least 1, the method list, the configuration, every method and
-/// its parameters, verify against skip-functional, and for a program methods whose passes can
+/// its parameters, the warming, verify against skip-functional, and for a program methods whose passes can
 /// run as separate processes. Throws InputError (NotImplementedError for a method that cannot).
 ValidatedCompare validate(CompareSpec spec);
 

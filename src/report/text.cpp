@@ -32,6 +32,14 @@ std::string method_table(const std::vector<std::string>& names, const nlohmann::
                        100 * sh["detailed"].get<double>(), 100 * sh["predicted"].get<double>(),
                        100 * sh["functional"].get<double>());
   }
+  // Warming changes both the estimate and the speed: say when it was on (one comparison warms
+  // every method alike; reports from before the option carry no warming).
+  for (const auto& name : names) {
+    const std::string w = methods.at(name)["sampling"].value("warming", std::string("none"));
+    if (w == "none") continue;
+    out += fmt::format("functional work warmed the {} (--sampling-warming {})\n", w, w);
+    break;
+  }
   // A reused profile's collection is not in the method's time: say what it cost.
   for (const auto& name : names) {
     const auto& ms = methods.at(name)["sampling"].value("method_summary", nlohmann::json::object());

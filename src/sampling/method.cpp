@@ -80,11 +80,12 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
 std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
                                             const std::vector<std::string>& sets, bool skip_functional,
                                             std::shared_ptr<const profile::ProfileFile> profile,
-                                            const std::string& profile_path) {
+                                            const std::string& profile_path, Warming warming) {
   const MethodInfo& info = find(name);
   MethodOptions o;
   o.gpu = gpu;
   o.skip_functional = skip_functional;
+  o.warming = warming;
   if (info.reads_profile) {
     o.profile = std::move(profile);
     o.profile_path = profile_path;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "sampling/common/warming.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::sampling {
@@ -32,6 +33,7 @@ struct MethodParam {
 struct MethodOptions {
   timing::GpuConfig gpu;         ///< the configuration being simulated
   bool skip_functional = false;  ///< predicted work is not emulated (results unverifiable)
+  Warming warming = Warming::None;  ///< what functionally executed work warms
   /// Every declared parameter by name, defaults filled in. Methods read it only through the
   /// struct STROBE_METHOD_PARAMS generates, never by a name spelt out by hand.
   std::map<std::string, double> params;
@@ -106,12 +108,13 @@ bool register_method(MethodInfo info);
 
 /// Builds `name` with `sets` ("KEY=VALUE", keys among the method's declared parameters; keys
 /// only another selected method declares are not an error here). `profile` (loaded from
-/// `profile_path`) reaches a method that reads profiles and is ignored by one that does not.
-/// Throws InputError naming an unknown method, key or bad value.
+/// `profile_path`) reaches a method that reads profiles and is ignored by one that does not;
+/// `warming` says what the work it runs functionally warms. Throws InputError naming an unknown
+/// method, key or bad value.
 std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
                                             const std::vector<std::string>& sets, bool skip_functional,
                                             std::shared_ptr<const profile::ProfileFile> profile = nullptr,
-                                            const std::string& profile_path = {});
+                                            const std::string& profile_path = {}, Warming warming = Warming::None);
 
 /// Checks that every key of `sets` is declared by at least one of `names`; throws InputError.
 void check_sampling_sets(const std::vector<std::string>& names, const std::vector<std::string>& sets);

@@ -39,8 +39,11 @@ class ScopedEnv {
   ScopedEnv& operator=(const ScopedEnv&) = delete;
 
  private:
-  static constexpr const char* kNames[] = {"STROBE_MODE", "STROBE_ARCH", "STROBE_SET", "STROBE_SAMPLING",
-                                           "STROBE_JSON", "STROBE_MEMORY_CHECK"};
+  // Every variable a test sets, so none leaks into the next test.
+  static constexpr const char* kNames[] = {"STROBE_MODE",         "STROBE_ARCH",       "STROBE_SET",
+                                           "STROBE_SAMPLING",     "STROBE_JSON",       "STROBE_MEMORY_CHECK",
+                                           "STROBE_PASS",         "STROBE_PASS_STATE", "STROBE_PROFILE",
+                                           "STROBE_SAMPLING_WARMING"};
   std::map<std::string, std::optional<std::string>> saved_;
 };
 
@@ -106,6 +109,36 @@ TEST(ProgramSettings, ErrorsNameTheVariables) {
   {
     ScopedEnv env(Vars{{"STROBE_SET", "gpu.num_cus=4"}});
     EXPECT_THROW(program_settings_from_env(), InputError);
+  }
+}
+
+TEST(ProgramSettings, WarmingIsReadFromTheEnvironmentAndCheckedWithItsSpelling) {
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "photon"}});
+    EXPECT_EQ(program_settings_from_env().warming, sampling::Warming::None);
+  }
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "photon"}, {"STROBE_SAMPLING_WARMING", "caches"}});
+    EXPECT_EQ(program_settings_from_env().warming, sampling::Warming::Caches);
+  }
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "photon"}, {"STROBE_SAMPLING_WARMING", "tlb"}});
+    try {
+      program_settings_from_env();
+      ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+      EXPECT_STREQ(e.what(), "STROBE_SAMPLING_WARMING 'tlb': unknown warming (valid: none, caches)");
+    }
+  }
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING_WARMING", "caches"}});
+    try {
+      program_settings_from_env();
+      ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+      EXPECT_STREQ(e.what(), "STROBE_SAMPLING_WARMING=caches warms the caches for a sampling method; give "
+                             "STROBE_SAMPLING=METHOD");
+    }
   }
 }
 

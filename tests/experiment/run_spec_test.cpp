@@ -138,6 +138,33 @@ TEST(RunSpecValidation, MethodOptionsWithoutAMethodAreAnInputError) {
             "--sampling-set and --sampling-skip-functional need --sampling METHOD");
 }
 
+TEST(RunSpecValidation, WarmingIsParsedOnceAndAnUnknownValueIsAnInputErrorNamingIt) {
+  RunSpec s = bench();
+  s.sampling = "photon";
+  EXPECT_EQ(validate(s).warming, sampling::Warming::None);
+  s.warming = "caches";
+  EXPECT_EQ(validate(s).warming, sampling::Warming::Caches);
+  s.warming = "dram";
+  EXPECT_EQ(error_of<InputError>([&] { validate(s); }), "--sampling-warming 'dram': unknown warming (valid: none, caches)");
+  CompareSpec c;
+  c.run = bench();
+  c.run.sampling = "photon,tbpoint";
+  c.run.warming = "caches";
+  EXPECT_EQ(validate(c).warming, sampling::Warming::Caches);
+  c.run.warming = "dram";
+  EXPECT_NE(error_of<InputError>([&] { validate(c); }).find("'dram'"), std::string::npos);
+}
+
+TEST(RunSpecValidation, WarmingWithoutAMethodOrWithSkippedFunctionalWorkIsAnInputError) {
+  RunSpec s = bench("timing");
+  s.warming = "caches";
+  EXPECT_EQ(error_of<InputError>([&] { validate(s); }),
+            "--sampling-warming caches warms the caches for a sampling method; give --sampling METHOD");
+  s.sampling = "pka";
+  s.skip_functional = true;
+  EXPECT_NE(error_of<InputError>([&] { validate(s); }).find("no accesses to warm"), std::string::npos);
+}
+
 TEST(RunSpecValidation, SkipFunctionalForbidsVerify) {
   RunSpec s = bench();
   s.sampling = "photon";

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "emu/emu_test_util.h"
-#include "sampling/gpumech/placement.h"
 #include "sampling/gpumech/trace_collector.h"
 #include "timing/cu/cu_params.h"
 #include "timing/gpu/gpu.h"
@@ -128,7 +127,7 @@ struct WaveStarts : timing::LaunchObserver {
   void basic_block(timing::WaveKey, uint32_t, uint32_t, uint64_t, uint64_t) override {}
   void wave_end(timing::WaveKey, uint64_t) override {}
   std::optional<uint64_t> predict_workgroup(const emu::Executor&, emu::WorkGroup&, emu::DispatchStats&,
-                                            uint64_t) override {
+                                            uint64_t, uint32_t) override {
     return std::nullopt;
   }
 };
@@ -162,21 +161,6 @@ TEST(GpumechCacheSim, PlacementMatchesTheDispatchersForASimpleGrid) {
   EXPECT_EQ(simulated_placement(cfg, 10), detailed_placement(cfg, 10));  // all resident at once
   cfg.max_workgroups_per_cu = 1;  // groups wait for room: each goes where one retired
   EXPECT_EQ(simulated_placement(cfg, 10), detailed_placement(cfg, 10));
-}
-
-TEST(GpumechPlacement, GroupsGoRoundRobinToCusWithRoom) {
-  Placement p(3, 2, 8);
-  std::vector<uint32_t> cus;
-  while (auto c = p.place_next()) cus.push_back(*c);
-  EXPECT_EQ(cus, (std::vector<uint32_t>{0, 1, 2, 0, 1, 2}));  // full: 2 per CU
-  p.retire(1);
-  EXPECT_EQ(p.place_next(), 1u);
-  EXPECT_FALSE(p.place_next().has_value());
-  p.retire(0);
-  p.retire(2);
-  EXPECT_EQ(p.place_next(), 2u);  // the search starts after the last placement (CU 1)
-  EXPECT_TRUE(p.all_placed());
-  EXPECT_FALSE(p.place_next().has_value());
 }
 
 }  // namespace

@@ -150,7 +150,7 @@ TEST(PhotonObserver, BasicBlockPredictionIsTheSlowestWavesBlocksPlusStartUp) {
   emu::WorkGroup wg;
   ex.init_workgroup(wg, 0);
   emu::DispatchStats stats;
-  const std::optional<uint64_t> cycles = o.predict_workgroup(ex, wg, stats, 0);
+  const std::optional<uint64_t> cycles = o.predict_workgroup(ex, wg, stats, 0, 0);
   ASSERT_TRUE(cycles.has_value());
   EXPECT_EQ(*cycles, 3u + 7u);
   EXPECT_EQ(stats.wave_instructions, 4u);  // both waves emulated
@@ -169,7 +169,7 @@ TEST(PhotonObserver, DetailedLaunchesSimulateEveryGroup) {
   emu::WorkGroup wg;
   ex.init_workgroup(wg, 0);
   emu::DispatchStats stats;
-  EXPECT_FALSE(o.predict_workgroup(ex, wg, stats, 0).has_value());
+  EXPECT_FALSE(o.predict_workgroup(ex, wg, stats, 0, 0).has_value());
   EXPECT_EQ(stats.wave_instructions, 0u);
 }
 

@@ -83,6 +83,18 @@ TEST(TbpointInterLaunch, SmallAndLargeLaunchesOfAKernelFormTwoClusters) {
   EXPECT_EQ(c.representative[1], 1u);
 }
 
+TEST(TbpointInterLaunch, WithWarmingIdenticalLaunchesAreRepresentedByTheMiddleOneNotTheColdFirst) {
+  // hotspot launches one kernel ten times on the same sizes; only the first starts with cold
+  // caches. With functional warming the launches before a later representative warm them, so
+  // ties go to the middle launch in launch order (the later of two).
+  std::vector<LaunchProfile> ls;
+  for (int i = 0; i < 10; ++i) ls.push_back(launch("k", std::vector<uint64_t>(16, 640)));
+  EXPECT_EQ(cluster_launches(ls, Params{}, Ties::Middle).representative[0], 5u);
+  EXPECT_EQ(cluster_launches(ls, Params{}, Ties::Earliest).representative[0], 0u);
+  ls.resize(2);
+  EXPECT_EQ(cluster_launches(ls, Params{}, Ties::Middle).representative[0], 1u);
+}
+
 TEST(TbpointInterLaunch, ClustersNeverSpanKernelsUnlessCrossKernelIsOn) {
   // Two kernels with identical launches: alike in every feature, different code.
   const std::vector<LaunchProfile> ls{launch("x", {640, 640}), launch("y", {640, 640}), launch("x", {640, 640}),

@@ -31,7 +31,7 @@ struct Fixture {
 bool dispatch(RegionObserver& o, Fixture& f, uint64_t id, uint64_t cycle, emu::DispatchStats& stats) {
   emu::WorkGroup wg;
   f.ex.init_workgroup(wg, id);
-  return !o.predict_workgroup(f.ex, wg, stats, cycle).has_value();
+  return !o.predict_workgroup(f.ex, wg, stats, cycle, 0).has_value();
 }
 
 TEST(RegionObserver, FastForwardsARegionOnceTwoUnitsAgreeAndEmulatesTheSkippedGroups) {

@@ -30,7 +30,7 @@ class CountingObserver final : public LaunchObserver {
   }
   void wave_end(WaveKey, uint64_t) override { ++ends; }
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
-                                            uint64_t) override {
+                                            uint64_t, uint32_t) override {
     if (!predict(groups_seen++)) return std::nullopt;
     ++predicted_groups;
     ex.run_workgroup(wg, stats);

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "sampling/gpumech/placement.h"
+#include "timing/gpu/placement.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/cache_tags.h"
 
@@ -83,7 +83,7 @@ CacheSimResult simulate_caches(const LaunchTrace& trace, const std::vector<Stati
 
   const uint32_t cus = uint32_t(cfg.num_cus);
   Caches caches(cfg);
-  Placement place(cus, groups_per_cu, trace.workgroups);
+  timing::Placement place(cus, groups_per_cu, trace.workgroups);
   std::vector<std::vector<Cursor>> resident(cus);
   std::vector<size_t> turn(cus, 0);
   std::vector<uint32_t> live_waves(trace.workgroups, 0);

@@ -86,12 +86,14 @@ void PhotonObserver::workgroup_end(uint64_t id, uint64_t dispatched, uint64_t cy
 }
 
 std::optional<uint64_t> PhotonObserver::predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg,
-                                                          emu::DispatchStats& stats, uint64_t) {
+                                                          emu::DispatchStats& stats, uint64_t,
+                                                          uint32_t cu) {
   if (mode_ == PhotonMode::Detailed) {
     if (!groups_) ++detailed_dispatched_;
     return std::nullopt;
   }
   const uint64_t before = stats.wave_instructions;
+  profiler_.set_warming(warmer_, cu);
   double cycles = 0;
   if (mode_ == PhotonMode::Warp) {
     if (!skip_) {

@@ -46,10 +46,12 @@ class PhotonObserver final : public timing::LaunchObserver {
   void workgroup_end(uint64_t id, uint64_t dispatched, uint64_t cycle) override;
   /// nullopt while detailed; afterwards runs the group (unless skipping) and returns its predicted cycles.
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
-                                            uint64_t cycle) override;
+                                            uint64_t cycle, uint32_t cu) override;
   /// Keeps the model's per-instruction interval sums for the interval model.
   void intervals(const uint64_t* sum, const uint32_t* count) override { sum_ = sum, count_ = count; }
 
+  /// Warms `warmer`'s caches with the work-groups it runs functionally (null: it does not warm).
+  void set_warming(timing::Warmer* warmer) { warmer_ = warmer; }
   /// The level the launch switched to (Detailed: never switched).
   PhotonMode mode() const { return mode_; }
   /// The cycle of the switch (0 while detailed).
@@ -82,6 +84,7 @@ class PhotonObserver final : public timing::LaunchObserver {
 
   const PhotonParams& p_;
   bool skip_;
+  timing::Warmer* warmer_ = nullptr;
   const OnlineAnalysis& a_;
   const ProgramTables& t_;
   PhotonMode mode_ = PhotonMode::Detailed;

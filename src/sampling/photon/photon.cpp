@@ -53,6 +53,7 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
       predict_kernel(d, mem, gpu, a, *m, *rec, r);
     } else {
       PhotonObserver obs(p_, o_.gpu, o_.skip_functional, a, t);
+      obs.set_warming(warmer_for(gpu, o_.warming));
       auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       rec->level = obs.mode() == PhotonMode::Detailed ? "detailed" : mode_name(obs.mode());
       rec->detailed_instructions = lt->detailed_wave_instructions;
@@ -94,7 +95,7 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
     if (o_.skip_functional) {
       insts = predict_instructions(m, a.instructions_per_warp(), a.warps);
     } else {
-      r.stats = emu::run_dispatch(d, mem);
+      r.stats = run_functional_launch(d, mem, gpu, o_.warming);
       insts = r.stats.wave_instructions;
     }
     const uint64_t cycles = uint64_t(std::llround(double(insts) / m.ipc));

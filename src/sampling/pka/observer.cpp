@@ -21,10 +21,12 @@ void IpcStabilityObserver::basic_block(timing::WaveKey, uint32_t, uint32_t, uint
 }
 
 std::optional<uint64_t> IpcStabilityObserver::predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg,
-                                                                emu::DispatchStats& stats, uint64_t) {
+                                                                emu::DispatchStats& stats, uint64_t,
+                                                                uint32_t cu) {
   if (!stopped_) return std::nullopt;
   if (!skip_) {
     profile::Collector none;
+    profiler_.set_warming(warmer_, cu);
     profiler_.run_workgroup(ex, wg, stats, none);
   }
   return 0;

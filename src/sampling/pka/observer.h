@@ -25,10 +25,12 @@ class IpcStabilityObserver final : public timing::LaunchObserver {
   void basic_block(timing::WaveKey, uint32_t, uint32_t, uint64_t issue, uint64_t) override;
   void wave_end(timing::WaveKey, uint64_t) override {}
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
-                                            uint64_t) override;
+                                            uint64_t, uint32_t cu) override;
   uint64_t poll_interval() const override { return interval_; }
   void poll(uint64_t cycle, uint64_t insts) override;
 
+  /// Warms `warmer`'s caches with the work-groups it runs functionally (null: it does not warm).
+  void set_warming(timing::Warmer* warmer) { warmer_ = warmer; }
   /// Whether the IPC became stable and detailed simulation stopped.
   bool stopped() const { return stopped_; }
   /// Cycles from the first issued instruction to the stop.
@@ -52,6 +54,7 @@ class IpcStabilityObserver final : public timing::LaunchObserver {
   uint64_t interval_, samples_;
   double variance_;
   bool skip_;
+  timing::Warmer* warmer_ = nullptr;
   std::vector<std::pair<uint64_t, uint64_t>> polls_;  ///< (cycle, instructions) since the first issue
   uint64_t launch_ = 0, lead_ = 0;
   std::optional<uint64_t> first_block_issue_, first_wave_;

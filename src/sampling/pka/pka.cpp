@@ -146,6 +146,7 @@ class Pka final : public SamplingMethod {
     std::shared_ptr<timing::LaunchTiming> lt;
     if (rep_of_[c] == int(i)) {
       IpcStabilityObserver obs(p_.ipc_interval, p_.ipc_window, p_.ipc_variance, o_.skip_functional);
+      obs.set_warming(warmer_for(gpu, o_.warming));
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       rec->detailed_instructions = lt->detailed_wave_instructions;
       rec->predicted_instructions = insts - std::min(insts, lt->detailed_wave_instructions);
@@ -167,7 +168,7 @@ class Pka final : public SamplingMethod {
       r.stats = lt->functional;
       lt->set_totals(lt->cycles, insts, profiles_[i].stats.thread_instructions, gpu.config().clock_mhz);
     } else {
-      if (!o_.skip_functional) r.stats = emu::run_dispatch(d, mem);
+      if (!o_.skip_functional) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
       const uint64_t cycles = rep_ipc_[c] > 0 ? rep_lead_[c] + uint64_t(std::llround(double(insts) / rep_ipc_[c])) : 0;
       lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
           d.kernel_name, cycles, insts, profiles_[i].stats.thread_instructions, r.stats, gpu.config().clock_mhz));

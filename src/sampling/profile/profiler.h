@@ -12,6 +12,7 @@
 
 #include "emu/executor.h"
 #include "sampling/profile/collector.h"
+#include "timing/gpu/warmer.h"
 
 namespace strobe::sampling::profile {
 
@@ -24,6 +25,11 @@ class Profiler {
 
   /// The line size requests are counted at.
   uint32_t line_bytes() const { return 1u << line_bits_; }
+
+  /// Makes the next run_workgroup() calls at Grain::None and Grain::Block warm `warmer`'s caches
+  /// as the work-group runs on CU `cu` (work a method predicts inside a detailed launch); null
+  /// stops warming. Instruction-grain collectors (profiling passes) never warm.
+  void set_warming(timing::Warmer* warmer, uint32_t cu) { warmer_ = warmer, warm_cu_ = cu; }
 
   /// Runs every wave of `wg` (initialised by `ex`) to completion, honouring barriers, counting
   /// into `stats` as the executor does, and reports it to `c` at C::kGrain.
@@ -43,6 +49,8 @@ class Profiler {
   void run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats, C& c, uint32_t i);
 
   uint32_t line_bits_;
+  timing::Warmer* warmer_ = nullptr;  ///< set_warming(): the caches warmed, null for none
+  uint32_t warm_cu_ = 0;
   std::vector<Counters> waves_;  ///< per wave of the current group
   emu::MemAccessInfo mi_;
 };
@@ -96,13 +104,14 @@ void Profiler::run_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::D
         const uint64_t wi = stats.wave_instructions, ti = stats.thread_instructions;
         if constexpr (C::kGrain == Grain::Block) {
           sink.wave = i;
-          ex.run_wave_blocks(
-              w, wg, stats, c.block_ends(),
-              [](void* s, uint32_t start, uint32_t len) {
-                auto* k = static_cast<Sink*>(s);
-                k->c->block(k->wave, start, len);
-              },
-              &sink);
+          const emu::Executor::BlockFn fn = [](void* s, uint32_t start, uint32_t len) {
+            auto* k = static_cast<Sink*>(s);
+            k->c->block(k->wave, start, len);
+          };
+          if (warmer_) warmer_->run_wave(warm_cu_, ex, w, wg, stats, c.block_ends(), fn, &sink);
+          else ex.run_wave_blocks(w, wg, stats, c.block_ends(), fn, &sink);
+        } else if (warmer_) {
+          warmer_->run_wave(warm_cu_, ex, w, wg, stats);
         } else {
           ex.run_wave(w, wg, stats);
         }

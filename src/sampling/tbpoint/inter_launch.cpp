@@ -66,7 +66,7 @@ Eigen::MatrixXd launch_features(std::span<const LaunchProfile> launches, bool cr
   return f;
 }
 
-LaunchClusters cluster_launches(std::span<const LaunchProfile> launches, const Params& params) {
+LaunchClusters cluster_launches(std::span<const LaunchProfile> launches, const Params& params, Ties ties) {
   LaunchClusters out;
   out.features = launch_features(launches, params.cross_kernel);
   out.cluster.assign(launches.size(), -1);
@@ -89,14 +89,17 @@ LaunchClusters cluster_launches(std::span<const LaunchProfile> launches, const P
     Eigen::RowVectorXd centroid = Eigen::RowVectorXd::Zero(kLaunchFeatures);
     for (size_t i : m) centroid += out.features.row(static_cast<Eigen::Index>(i));
     centroid /= static_cast<double>(m.size());
-    size_t best = m.front();
-    double best_d = INFINITY;
+    std::vector<double> dist;
     for (size_t i : m) {
       out.cluster[i] = static_cast<int>(k);
-      const double d = (out.features.row(static_cast<Eigen::Index>(i)) - centroid).squaredNorm();
-      if (d < best_d) best_d = d, best = i;  // strict: the earlier launch wins a tie
+      dist.push_back((out.features.row(static_cast<Eigen::Index>(i)) - centroid).squaredNorm());
     }
-    out.representative.push_back(best);
+    // Identical rows may sit a rounding error apart from the centroid, hence the tolerance.
+    const double nearest = *std::min_element(dist.begin(), dist.end());
+    std::vector<size_t> tied;
+    for (size_t j = 0; j < m.size(); ++j)
+      if (dist[j] <= nearest + 1e-12) tied.push_back(m[j]);
+    out.representative.push_back(ties == Ties::Middle ? tied[tied.size() / 2] : tied.front());
   }
   return out;
 }

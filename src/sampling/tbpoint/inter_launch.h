@@ -34,10 +34,24 @@ struct LaunchClusters {
   std::vector<size_t> representative;        ///< per cluster, the member nearest its centroid
 };
 
+/// Which of the members tied nearest a centroid represents the cluster (identical launches, a
+/// kernel launched again and again on the same sizes, all tie).
+enum class Ties : uint8_t {
+  /// The earliest. Without functional warming the representative is the first launch simulated
+  /// in detail and starts with cold caches wherever it sits, so a later one gains nothing.
+  Earliest,
+  /// The middle one in launch order (the later of two). With functional warming the launches
+  /// before it leave the caches warm, as most of the tied launches find them; the first is the
+  /// only one that starts cold.
+  Middle,
+};
+
 /// Complete-linkage clustering at params.sigma_inter within each scope (same kernel unless
 /// params.cross_kernel). Clusters never span scopes; they are numbered in order of their first
-/// launch. The representative is the member nearest the centroid (Euclidean; ties to the earlier launch).
-LaunchClusters cluster_launches(std::span<const LaunchProfile> launches, const Params& params);
+/// launch. The representative is the member nearest the centroid (Euclidean), `ties` choosing
+/// among members at that distance.
+LaunchClusters cluster_launches(std::span<const LaunchProfile> launches, const Params& params,
+                                Ties ties = Ties::Earliest);
 
 /// Every launch a cluster of its own and its own representative, with the same feature matrix:
 /// what sampling without inter-launch clustering (`tbpoint-intra`) works with.

@@ -12,11 +12,13 @@ RegionObserver::RegionObserver(RegionTable table, std::span<const WorkGroupCount
     : sampler_(std::move(table), groups, params), skip_(skip) {}
 
 std::optional<uint64_t> RegionObserver::predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg,
-                                                          emu::DispatchStats& stats, uint64_t cycle) {
+                                                          emu::DispatchStats& stats, uint64_t cycle,
+                                                          uint32_t cu) {
   const WorkGroupDecision d = sampler_.dispatch(profile::linear_id(ex, wg), cycle, issued());
   if (d.simulate) return std::nullopt;
   if (!skip_) {
     profile::Collector none;
+    profiler_.set_warming(warmer_, cu);
     profiler_.run_workgroup(ex, wg, stats, none);
   }
   // Fast-forwarded groups take no simulated time in the launch; their time is the region IPC's

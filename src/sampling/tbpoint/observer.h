@@ -27,9 +27,11 @@ class RegionObserver final : public timing::LaunchObserver {
   void wave_end(timing::WaveKey, uint64_t) override {}
   void issue_counter(const uint64_t* issued) override { issued_ = issued; }
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
-                                            uint64_t cycle) override;
+                                            uint64_t cycle, uint32_t cu) override;
   void workgroup_end(uint64_t id, uint64_t dispatched, uint64_t cycle) override;
 
+  /// Warms `warmer`'s caches with the work-groups it runs functionally (null: it does not warm).
+  void set_warming(timing::Warmer* warmer) { warmer_ = warmer; }
   /// The sampler, for its estimate, units, transitions and sampled regions.
   const RegionSampler& sampler() const { return sampler_; }
 
@@ -40,6 +42,7 @@ class RegionObserver final : public timing::LaunchObserver {
   RegionSampler sampler_;
   bool skip_;
   const uint64_t* issued_ = nullptr;
+  timing::Warmer* warmer_ = nullptr;
   profile::Profiler profiler_;  ///< runs the skipped groups
 };
 

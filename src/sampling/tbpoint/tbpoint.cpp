@@ -122,6 +122,8 @@ class TbPoint final : public SamplingMethod {
 
   bool inter() const { return levels_ != Levels::Intra; }
   bool intra() const { return levels_ != Levels::Inter; }
+  /// Ties between identical launches go to a warm one only when functional work warms the caches.
+  tb::Ties ties() const { return o_.warming == Warming::Caches ? tb::Ties::Middle : tb::Ties::Earliest; }
   /// Line size a profile of the method's own counts requests at: the configured L1V line.
   uint32_t line_bytes() const { return uint32_t(o_.gpu.line_bytes); }
 
@@ -131,7 +133,7 @@ class TbPoint final : public SamplingMethod {
     kernargs_comparable_ = sp::kernargs_comparable(f.workload);
     ids_.clear();
     for (const auto& l : f.launches) ids_.push_back(l.id);
-    clusters_ = inter() ? tb::cluster_launches(program_.launches, p_) : tb::singleton_clusters(program_.launches, p_);
+    clusters_ = inter() ? tb::cluster_launches(program_.launches, p_, ties()) : tb::singleton_clusters(program_.launches, p_);
     rep_cpi_.assign(clusters_.members.size(), -1.0);
     pending_.assign(clusters_.members.size(), {});
     launch_ = 0;
@@ -190,7 +192,7 @@ class TbPoint final : public SamplingMethod {
       pending_[c].clear();
     } else {
       // The launch's own instructions as it ran (the profile's when it is not emulated).
-      if (!o_.skip_functional) r.stats = emu::run_dispatch(d, mem);
+      if (!o_.skip_functional) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
       const uint64_t insts = o_.skip_functional ? lp.wave_insts() : r.stats.wave_instructions;
       lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
           d.kernel_name, 0, insts, lp.thread_insts(), r.stats, gpu.config().clock_mhz));
@@ -235,6 +237,7 @@ class TbPoint final : public SamplingMethod {
       const timing::Occupancy occ = gpu.occupancy_of(d);
       const uint32_t system = std::max<uint32_t>(1, occ.workgroups_per_cu * uint32_t(gpu.config().num_cus));
       tb::RegionObserver obs(tb::find_regions(lp, system, p_), lp.groups, p_, o_.skip_functional);
+      obs.set_warming(warmer_for(gpu, o_.warming));
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       const tb::RegionSampler& s = obs.sampler();
       const tb::LaunchEstimate e = s.estimate(lt->cycles);

@@ -24,7 +24,7 @@ void ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
   res_.take_group(n);
   ++c_.workgroups;
   if (lc_->observer) {
-    if (const auto cycles = lc_->observer->predict_workgroup(*launch.executor, *g.wg, fstats_, now.value())) {
+    if (const auto cycles = lc_->observer->predict_workgroup(*launch.executor, *g.wg, fstats_, now.value(), index_)) {
       // Only the dispatcher's view is simulated: the group holds its resources for the
       // predicted time, as its waves would.
       g.predicted = true;

@@ -1,6 +1,7 @@
 #include "timing/gpu/gpu.h"
 
 #include <algorithm>
+#include <deque>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "timing/engine/engine.h"
 #include "timing/engine/events.h"
 #include "timing/gpu/dispatcher.h"
+#include "timing/gpu/placement.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/dram.h"
 
@@ -85,6 +87,7 @@ struct Gpu::Impl {
   std::unique_ptr<Dispatcher> dispatcher;
   std::unique_ptr<IpcSampler> sampler;
   std::unique_ptr<ObserverPoller> poller;
+  std::unique_ptr<Warmer> warmer;
   CuParams cu_params;
   uint64_t wave_instructions = 0, launches = 0, cycles_total = 0;
   Cycle start{0};
@@ -127,6 +130,13 @@ struct Gpu::Impl {
     dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, DispatcherParams::from_config(cfg));
     sampler = std::make_unique<IpcSampler>(engine, &wave_instructions);
     poller = std::make_unique<ObserverPoller>(engine, &wave_instructions);
+    auto ptrs = [](const std::vector<std::unique_ptr<Cache>>& v) {
+      std::vector<Cache*> p;
+      for (const auto& c : v) p.push_back(c.get());
+      return p;
+    };
+    warmer = std::make_unique<Warmer>(ptrs(l1v), ptrs(scache), ptrs(l1i), ptrs(l2), uint32_t(cfg.cus_per_shader_array),
+                                      uint32_t(cfg.line_bytes));
     stats.add("gpu.cycles", &cycles_total);
     stats.add("gpu.launches", &launches);
   }
@@ -147,6 +157,29 @@ Occupancy Gpu::occupancy_of(const emu::Dispatch& d) const {
 }
 
 Gpu::Gpu(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
+
+Warmer& Gpu::warmer() { return *impl_->warmer; }
+
+emu::DispatchStats Gpu::run_functional(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+  Impl& g = *impl_;
+  emu::Executor ex(d, mem, 1);
+  const uint64_t groups = ex.workgroup_count();
+  Placement place(uint32_t(g.cfg.num_cus), occupancy_of(d).workgroups_per_cu, groups);
+  std::deque<uint32_t> resident;  // the CUs of the resident groups, oldest first
+  emu::WorkGroup wg;
+  emu::DispatchStats stats;
+  for (uint64_t id = 0; id < groups; ++id) {
+    std::optional<uint32_t> cu = place.place_next();
+    for (; !cu; cu = place.place_next()) {  // full: the oldest group retires
+      place.retire(resident.front());
+      resident.pop_front();
+    }
+    resident.push_back(*cu);
+    ex.init_workgroup(wg, id, 0);
+    g.warmer->run_workgroup(*cu, ex, wg, stats);
+  }
+  return stats;
+}
 Gpu::~Gpu() = default;
 
 const GpuConfig& Gpu::config() const { return impl_->cfg; }

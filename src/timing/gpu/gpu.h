@@ -17,6 +17,7 @@
 #include "timing/cu/occupancy.h"
 #include "timing/engine/cycle.h"
 #include "timing/gpu/launch_observer.h"
+#include "timing/gpu/warmer.h"
 #include "timing/stats/stats.h"
 
 namespace strobe::emu { class GlobalMemory; }
@@ -69,6 +70,16 @@ class Gpu {
   /// An `observer` (the sampling layer) watches the launch and may take work-groups out of
   /// detailed simulation.
   LaunchTiming run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObserver* observer = nullptr);
+
+  /// Runs dispatch `d` functionally (the memory image is updated as emu::run_dispatch would)
+  /// and warms the caches with its accesses (warmer.h): work-groups in dispatch order, each on
+  /// the CU the dispatcher's round-robin rule gives it (placement.h) when every group takes as
+  /// long as the others, so the oldest resident group retires first. No simulated time passes.
+  /// Returns the emulator's counters.
+  emu::DispatchStats run_functional(const emu::Dispatch& d, emu::GlobalMemory& mem);
+  /// Functional warming of this GPU's caches, for work-groups a sampling method runs
+  /// functionally inside a detailed launch (valid until the next launch faults).
+  Warmer& warmer();
 
   /// The steady-state occupancy dispatch `d` would get on this GPU (as run() computes it):
   /// resident waves and work-groups per CU and what limits them.

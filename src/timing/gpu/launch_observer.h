@@ -32,12 +32,13 @@ class LaunchObserver {
   /// Work-group `id` (linear, in dispatch order), simulated in detail and dispatched at
   /// `dispatched`, retired its last wave at `cycle` (its resources are free from then on).
   virtual void workgroup_end(uint64_t id, uint64_t dispatched, uint64_t cycle) {}
-  /// Asked for every work-group as it is dispatched at `cycle` (initialised, not yet run).
-  /// Returning a duration makes the model hold the group's resources that many cycles without
-  /// simulating it; the observer then runs it functionally itself (through `ex`, counting into
-  /// `stats`) or not at all. nullopt: simulate the group in detail.
+  /// Asked for every work-group as it is dispatched to CU `cu` at `cycle` (initialised, not yet
+  /// run). Returning a duration makes the model hold the group's resources that many cycles
+  /// without simulating it; the observer then runs it functionally itself (through `ex`,
+  /// counting into `stats`, warming CU `cu`'s caches if it warms) or not at all. nullopt:
+  /// simulate the group in detail.
   virtual std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg,
-                                                    emu::DispatchStats& stats, uint64_t cycle) = 0;
+                                                    emu::DispatchStats& stats, uint64_t cycle, uint32_t cu) = 0;
   /// Hands the observer the launch's per-instruction interval accumulators (indexed by
   /// instruction; valid until the launch returns): the cycles from a wave issuing the
   /// instruction to the same wave issuing its next one, or retiring, summed and counted.

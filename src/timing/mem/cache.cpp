@@ -285,6 +285,32 @@ void Cache::fill(Cycle now, uint32_t mi) {
   if (blocked_head_ == blocked_.size()) blocked_.clear(), blocked_head_ = 0;
 }
 
+bool Cache::warm(uint64_t line, ReqKind kind) {
+  const uint32_t set = tags_.set_of(line);
+  const int way = tags_.find(line, set);
+  CacheTags::Victim victim;
+  if (kind == ReqKind::Write || (kind == ReqKind::Atomic && !p_.atomics_here)) {
+    if (p_.write_back) {  // write-allocate, dirty (serve)
+      tags_.set_dirty(tags_.install(line, set, victim));
+      return false;
+    }
+    if (way >= 0) {  // write-through: a present line is used, an atomic drops it; none allocated
+      const uint32_t slot = tags_.slot(set, uint32_t(way));
+      if (kind == ReqKind::Atomic) tags_.invalidate(slot); else tags_.touch(set, uint32_t(way));
+    }
+    return true;
+  }
+  if (way >= 0) {
+    tags_.touch(set, uint32_t(way));
+    if (kind == ReqKind::Atomic) tags_.set_dirty(tags_.slot(set, uint32_t(way)));
+    return false;
+  }
+  // A miss: the fill installs the line (an atomic performed here dirties it) and the fetch goes below.
+  const uint32_t slot = tags_.install(line, set, victim);
+  if (kind == ReqKind::Atomic) tags_.set_dirty(slot);
+  return true;
+}
+
 std::string Cache::describe_state() const {
   return fmt::format("{} MSHRs in use, {} requests waiting for an MSHR", mshr_used_, blocked_.size() - blocked_head_);
 }

@@ -61,6 +61,11 @@ class Cache : public Component {
   bool is_dirty(uint64_t line) const { return tags_.is_dirty(line); }
   /// The tag array (functional state).
   const CacheTags& tags() const { return tags_; }
+  /// Functional warming: applies an access of `line` to the tags exactly as serve() and fill()
+  /// would leave them, at once, with no port, MSHR, event or counter. Returns true when the
+  /// access continues to the lower level (a read or atomic miss fetches, a write-through cache
+  /// forwards writes and atomics); a dirty victim's write-back is dropped (DRAM is not warmed).
+  bool warm(uint64_t line, ReqKind kind);
   uint32_t mshrs_in_use() const { return mshr_used_; }
 
   struct Counters {

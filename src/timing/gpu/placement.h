@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-namespace strobe::sampling::gpumech {
+namespace strobe::timing {
 
 /// The dispatcher's placement of one launch, advanced by the caller's notion of time.
 class Placement {
@@ -32,4 +32,4 @@ class Placement {
   std::vector<uint32_t> resident_;
 };
 
-}  // namespace strobe::sampling::gpumech
+}  // namespace strobe::timing

@@ -1,8 +1,8 @@
-#include "sampling/gpumech/placement.h"
+#include "timing/gpu/placement.h"
 
 #include <algorithm>
 
-namespace strobe::sampling::gpumech {
+namespace strobe::timing {
 
 Placement::Placement(uint32_t cus, uint32_t groups_per_cu, uint64_t groups)
     : cus_(std::max(1u, cus)), per_cu_(std::max(1u, groups_per_cu)), groups_(groups), resident_(cus_, 0) {}
@@ -20,4 +20,4 @@ std::optional<uint32_t> Placement::place_next() {
   return std::nullopt;
 }
 
-}  // namespace strobe::sampling::gpumech
+}  // namespace strobe::timing
