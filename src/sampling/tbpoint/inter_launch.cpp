@@ -94,12 +94,18 @@ LaunchClusters cluster_launches(std::span<const LaunchProfile> launches, const P
       out.cluster[i] = static_cast<int>(k);
       dist.push_back((out.features.row(static_cast<Eigen::Index>(i)) - centroid).squaredNorm());
     }
-    // Identical rows may sit a rounding error apart from the centroid, hence the tolerance.
-    const double nearest = *std::min_element(dist.begin(), dist.end());
+    // Earliest: the first launch at the smallest distance, compared exactly (the paper's rule).
+    // Middle: identical rows may sit a rounding error apart from the centroid, so launches
+    // within a tolerance of the nearest count as tied, and the middle one of them is taken.
+    const auto nearest_it = std::min_element(dist.begin(), dist.end());
+    if (ties == Ties::Earliest) {
+      out.representative.push_back(m[size_t(nearest_it - dist.begin())]);
+      continue;
+    }
     std::vector<size_t> tied;
     for (size_t j = 0; j < m.size(); ++j)
-      if (dist[j] <= nearest + 1e-12) tied.push_back(m[j]);
-    out.representative.push_back(ties == Ties::Middle ? tied[tied.size() / 2] : tied.front());
+      if (dist[j] <= *nearest_it + 1e-12) tied.push_back(m[j]);
+    out.representative.push_back(tied[tied.size() / 2]);
   }
   return out;
 }
