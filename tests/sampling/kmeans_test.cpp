@@ -89,6 +89,17 @@ TEST(KMeans, HandlesDuplicatePoints) {
   EXPECT_NE(t.labels[0], t.labels[1]);
 }
 
+TEST(KMeans, IdenticalRowsWhoseMeanRoundsAwayDoNotOscillate) {
+  // GPUMech's wave features of a regular kernel: 16384 equal rows whose computed mean is a few
+  // ulps off. The empty second cluster used to steal a row, pull every copy to its exact centre,
+  // empty the first, and swap back until max_iter, on every restart.
+  const Eigen::MatrixXd same = Eigen::MatrixXd::Constant(16384, 2, 1.0000000000000109);
+  ASSERT_NE(same.colwise().mean()(0), same(0, 0));  // the rounding this test is about
+  const KMeansResult r = kmeans(same, 2, 1);
+  EXPECT_LT(r.iterations, 5);
+  EXPECT_LT(r.inertia, 1e-20);
+}
+
 TEST(KMeans, OutlierGetsItsOwnCluster) {
   // One outlier far from a tight group: with k = 2 it must end up alone whatever the seed.
   Eigen::MatrixXd p(7, 1);

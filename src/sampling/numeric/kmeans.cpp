@@ -22,6 +22,10 @@ class SplitMix64 {
   uint64_t state_;
 };
 
+/// Squared distance, relative to a centroid's squared norm, under which a row counts as sitting on
+/// it (a relative distance of 1e-9, far above the rounding of a mean of millions of rows).
+constexpr double kDuplicate = 1e-18;
+
 /// Squared distance between row i of p and row j of c.
 double dist2(const Eigen::MatrixXd& p, Eigen::Index i, const Eigen::MatrixXd& c, Eigen::Index j) {
   return (p.row(i) - c.row(j)).squaredNorm();
@@ -94,7 +98,10 @@ void update(const Eigen::MatrixXd& p, Eigen::MatrixXd& c, std::vector<int>& labe
     for (Eigen::Index i = 0; i < p.rows(); ++i) {
       if (counts[labels[i]] < 2) continue;  // moving a singleton would just empty another cluster
       const double d = dist2(p, i, c, labels[i]);
-      if (d > far_d) far_d = d, far = i;
+      // A row closer than rounding to its centroid is a duplicate of it: the mean of many equal
+      // rows can round a few ulps away from them, and stealing one would then pull every copy to
+      // the new exact centre on the next assignment and empty the old cluster, forever.
+      if (d > far_d && d > kDuplicate * (1 + c.row(labels[i]).squaredNorm())) far_d = d, far = i;
     }
     // With no row away from its centroid (duplicates), moving one would only be
     // pulled back on the next assignment, so the cluster stays empty.
@@ -121,8 +128,9 @@ KMeansResult kmeans(const Eigen::MatrixXd& points, int k, uint64_t seed, int max
   assign(points, r.centroids, r.labels);
   Eigen::MatrixXd sums(r.k, points.cols());
   std::vector<int> counts(r.k);
-  for (int it = 0; it < max_iter; ++it) {
+  for (r.iterations = 0; r.iterations < max_iter;) {
     update(points, r.centroids, r.labels, sums, counts);
+    ++r.iterations;
     if (!assign(points, r.centroids, r.labels)) break;
   }
   for (Eigen::Index i = 0; i < rows; ++i) r.inertia += dist2(points, i, r.centroids, r.labels[i]);

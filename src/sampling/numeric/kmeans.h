@@ -14,6 +14,7 @@ struct KMeansResult {
   Eigen::MatrixXd centroids;  ///< k x cols
   double inertia = 0;         ///< sum of squared distances of rows to their centroids
   int k = 0;
+  int iterations = 0;         ///< Lloyd iterations run (max_iter when it did not converge)
 };
 
 /// Lloyd's k-means on the rows of `points` with deterministic k-means++ seeding from `seed`; k is clamped to [1, rows]. Stops when labels stop changing or after max_iter. Empty clusters are re-seeded with the point farthest from its centroid. rows == 0 returns k = 0 and no labels.
