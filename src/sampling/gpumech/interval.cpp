@@ -51,9 +51,15 @@ void depend(double done, int64_t index, double& ready, int64_t& binding) {
 }  // namespace
 
 IntervalProfile interval_profile(const WaveTrace& wave, const ModelParams& params) {
+  IntervalProfile p;
+  interval_profile(wave, params, p);
+  return p;
+}
+
+void interval_profile(const WaveTrace& wave, const ModelParams& params, IntervalProfile& p) {
   const size_t n = wave.insts.size();
   const double slot = 1.0 / params.issue_rate;
-  IntervalProfile p;
+  p.intervals.clear();
   p.issue.resize(n);
   p.done.resize(n);
   InOrderCounter vm, lgkm;
@@ -105,7 +111,6 @@ IntervalProfile interval_profile(const WaveTrace& wave, const ModelParams& param
     }
     p.intervals.push_back(current);
   }
-  return p;
 }
 
 uint64_t total_insts(std::span<const Interval> intervals) {

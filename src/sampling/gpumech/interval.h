@@ -34,6 +34,8 @@ struct IntervalProfile {
 /// trailing interval stalls 0 slots, or until its last result is done with include_drain.
 /// Throws std::invalid_argument for a producer index that is not earlier than its consumer.
 IntervalProfile interval_profile(const WaveTrace& wave, const ModelParams& params);
+/// The same into `out`, reusing its storage (the model profiles every wave of a launch in turn).
+void interval_profile(const WaveTrace& wave, const ModelParams& params, IntervalProfile& out);
 
 /// Σ #interval_insts.
 uint64_t total_insts(std::span<const Interval> intervals);

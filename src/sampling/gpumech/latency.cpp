@@ -7,18 +7,20 @@ double amat(const MissEvents& miss, const ModelParams& params) {
   return miss.l1_hit * params.l1_latency + miss.l2_hit * params.l2_latency + miss.l2_miss * params.dram_latency;
 }
 
-double avg_miss_latency(std::span<const WaveTrace> waves, const ModelParams& params) {
+void MissLatency::add(const WaveTrace& wave, const ModelParams& params) {
   // The MSHR holds a request from its L1 miss until L2 or DRAM answers, so the service time the
   // queueing of Eq. 28 needs is the latency of the misses, not the AMAT with L1 hits averaged in.
-  double weighted = 0, weight = 0;
-  for (const WaveTrace& wave : waves) {
-    for (const TraceInst& inst : wave.insts) {
-      if (inst.cls != InstClass::VectorMemory) continue;
-      weighted += inst.miss.l2_hit * params.l2_latency + inst.miss.l2_miss * params.dram_latency;
-      weight += inst.miss.l1_miss();
-    }
+  for (const TraceInst& inst : wave.insts) {
+    if (inst.cls != InstClass::VectorMemory) continue;
+    weighted_ += inst.miss.l2_hit * params.l2_latency + inst.miss.l2_miss * params.dram_latency;
+    weight_ += inst.miss.l1_miss();
   }
-  return weight > 0 ? weighted / weight : 0;
+}
+
+double avg_miss_latency(std::span<const WaveTrace> waves, const ModelParams& params) {
+  MissLatency m;
+  for (const WaveTrace& wave : waves) m.add(wave, params);
+  return m.value();
 }
 
 }  // namespace strobe::sampling::gpumech

@@ -36,7 +36,7 @@ LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const t
   m.params.dram_demand = o.dram_demand;
   m.params.rc_normalisation = o.rc_normalisation;
   m.pcs = pc_latencies(*d.program, statics, m.cache, cfg, m.params);
-  m.prediction = predict(model_inputs(trace, statics, m.pcs), m.params, o.level);
+  m.prediction = predict(TraceWaves(trace, statics, m.pcs), m.params, o.level);
   m.model_seconds = seconds_since(t0);
   return m;
 }

@@ -86,35 +86,30 @@ PcLatencies pc_latencies(const isa::Program& program, const std::vector<StaticIn
   return out;
 }
 
-ModelInputs model_inputs(const LaunchTrace& trace, const std::vector<StaticInst>& statics, const PcLatencies& pcs) {
-  ModelInputs in;
-  in.waves.resize(trace.waves.size());
-  std::vector<uint64_t> lines;
-  for (size_t w = 0; w < trace.waves.size(); ++w) {
-    const CollectedWave& cw = trace.waves[w];
-    std::vector<TraceInst>& out = in.waves[w].insts;
-    out.resize(cw.size());
-    LineStream::Reader reader(cw.lines);
-    size_t p = 0;
-    for (size_t k = 0; k < cw.size(); ++k) {
-      const uint32_t pc = cw.pc[k];
-      const StaticInst& s = statics[pc];
-      TraceInst& t = out[k];
-      t.pc = pc;
-      t.cls = s.cls;
-      t.access = s.access;
-      t.wait = s.wait;
-      t.latency = pcs.latency[pc];
-      t.miss = pcs.miss[pc];
-      if (s.cls == InstClass::VectorMemory) {
-        reader.next(lines);
-        t.requests = s.access == MemAccess::None ? 0 : uint32_t(lines.size());
-      }
-      t.producers.assign(cw.producers.begin() + ptrdiff_t(p), cw.producers.begin() + ptrdiff_t(p + cw.nproducers[k]));
-      p += cw.nproducers[k];
+void TraceWaves::load(size_t w, WaveTrace& wave) const {
+  const CollectedWave& cw = trace_.waves[w];
+  std::vector<TraceInst>& out = wave.insts;
+  out.resize(cw.size());  // a reused wave keeps its instructions' producer vectors' storage
+  LineStream::Reader reader(cw.lines);
+  size_t p = 0;
+  for (size_t k = 0; k < cw.size(); ++k) {
+    const uint32_t pc = cw.pc[k];
+    const StaticInst& s = statics_[pc];
+    TraceInst& t = out[k];
+    t.pc = pc;
+    t.cls = s.cls;
+    t.access = s.access;
+    t.wait = s.wait;
+    t.latency = pcs_.latency[pc];
+    t.miss = pcs_.miss[pc];
+    t.requests = 0;
+    if (s.cls == InstClass::VectorMemory) {
+      reader.next(lines_);
+      if (s.access != MemAccess::None) t.requests = uint32_t(lines_.size());
     }
+    t.producers.assign(cw.producers.begin() + ptrdiff_t(p), cw.producers.begin() + ptrdiff_t(p + cw.nproducers[k]));
+    p += cw.nproducers[k];
   }
-  return in;
 }
 
 }  // namespace strobe::sampling::gpumech

@@ -58,7 +58,22 @@ PcLatencies pc_latencies(const isa::Program& program, const std::vector<StaticIn
                          const CacheSimResult& sim, const timing::GpuConfig& cfg, const ModelParams& params);
 
 /// Every traced wave as the model reads it (in the trace's order), with its PCs' latencies and
-/// miss distributions and each dynamic memory instruction's request count.
-ModelInputs model_inputs(const LaunchTrace& trace, const std::vector<StaticInst>& statics, const PcLatencies& pcs);
+/// miss distributions and each dynamic memory instruction's request count, decoded from the
+/// compact trace one wave at a time. Holds references: the trace, statics and latencies must
+/// outlive it.
+class TraceWaves final : public WaveSource {
+ public:
+  /// The waves of `trace`, described by `statics` and `pcs`.
+  TraceWaves(const LaunchTrace& trace, const std::vector<StaticInst>& statics, const PcLatencies& pcs)
+      : trace_(trace), statics_(statics), pcs_(pcs) {}
+  [[nodiscard]] size_t size() const override { return trace_.waves.size(); }
+  void load(size_t w, WaveTrace& out) const override;
+
+ private:
+  const LaunchTrace& trace_;
+  const std::vector<StaticInst>& statics_;
+  const PcLatencies& pcs_;
+  mutable std::vector<uint64_t> lines_;  ///< one instruction's lines, decoded only to count them
+};
 
 }  // namespace strobe::sampling::gpumech

@@ -18,26 +18,32 @@ void check(const ModelParams& p) {
 
 }  // namespace
 
-Prediction predict(const ModelInputs& inputs, const ModelParams& params, Level level) {
+Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level) {
   check(params);
   Prediction p;
   p.level = level;
-  std::vector<IntervalProfile> profiles;
-  profiles.reserve(inputs.waves.size());
-  for (const WaveTrace& w : inputs.waves) {
-    profiles.push_back(interval_profile(w, params));
-    p.wave_insts += w.insts.size();
+  // One pass profiles every wave (Eq. 13) and keeps what the representative choice and Eq. 28
+  // read; the representative is then loaded and profiled again for the rest of the model.
+  std::vector<WaveSummary> waves(inputs.size());
+  MissLatency miss_latency;
+  WaveTrace rep;
+  for (size_t w = 0; w < waves.size(); ++w) {
+    inputs.load(w, rep);
+    interval_profile(rep, params, p.profile);
+    waves[w] = summarize(p.profile, params.issue_rate);
+    miss_latency.add(rep, params);
+    p.wave_insts += rep.insts.size();
   }
-  p.representative = choose_representative(profiles, params);
-  const WaveTrace& rep = inputs.waves[p.representative.wave];
-  p.profile = std::move(profiles[p.representative.wave]);
+  p.representative = choose_representative(waves, params);
+  inputs.load(p.representative.wave, rep);
+  interval_profile(rep, params, p.profile);
   const auto& iv = p.profile.intervals;
   const double r = params.issue_rate, w = params.waves_per_simd();
 
   p.cpi_alone_slots = total_slots(iv, r) / static_cast<double>(total_insts(iv));
   p.cpi_naive_slots = naive_cpi(iv, w, r);
   p.multithreading = multithreading(iv, w, params.policy, r);
-  p.miss_latency = avg_miss_latency(inputs.waves, params);
+  p.miss_latency = miss_latency.value();
   p.contention = contention(rep, iv, p.miss_latency, params);
 
   p.cpi_multithreading_slots = level == Level::NaiveInterval ? p.cpi_naive_slots : p.multithreading.cpi;

@@ -17,9 +17,24 @@
 
 namespace strobe::sampling::gpumech {
 
-/// What the model reads: every wave's trace, with latencies and miss distributions filled in.
-struct ModelInputs {
+/// The waves the model reads, with latencies and miss distributions filled in, handed over one
+/// at a time: the model keeps two numbers per wave and the representative's trace, so a launch
+/// never holds every wave's TraceInsts at once (about 110 bytes per instruction).
+class WaveSource {
+ public:
+  virtual ~WaveSource() = default;
+  /// Number of waves, in a fixed order.
+  [[nodiscard]] virtual size_t size() const = 0;
+  /// Writes wave `w`'s trace into `out`, reusing its storage.
+  virtual void load(size_t w, WaveTrace& out) const = 0;
+};
+
+/// Waves held in memory: what tests and small inputs give the model.
+struct ModelInputs final : WaveSource {
   std::vector<WaveTrace> waves;  ///< the waves of the modelled launch, in any fixed order
+
+  [[nodiscard]] size_t size() const override { return waves.size(); }
+  void load(size_t w, WaveTrace& out) const override { out = waves[w]; }
 };
 
 /// The prediction and the intermediate quantities behind it. CPIs are per wave instruction on one
@@ -45,6 +60,6 @@ struct Prediction {
 /// Predicts the launch at `level`. Throws std::invalid_argument when no wave has an instruction,
 /// when a trace names a later producer, or for parameters outside their domain (non-positive
 /// issue rate, slot length, waves, SIMDs or CUs; negative MSHRs; non-positive DRAM terms).
-Prediction predict(const ModelInputs& inputs, const ModelParams& params, Level level);
+Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level);
 
 }  // namespace strobe::sampling::gpumech

@@ -11,16 +11,15 @@ namespace strobe::sampling::gpumech {
 
 namespace {
 
-/// Eq. 15 for the profiles at `rows`, which all hold at least one instruction, so both means
+/// Eq. 15 for the waves at `rows`, which all hold at least one instruction, so both means
 /// are positive.
-Eigen::MatrixXd features_of(std::span<const IntervalProfile> profiles, std::span<const size_t> rows,
-                            double issue_rate) {
+Eigen::MatrixXd features_of(std::span<const WaveSummary> waves, std::span<const size_t> rows) {
   const auto n = static_cast<Eigen::Index>(rows.size());
   Eigen::MatrixXd f(n, 2);
   for (Eigen::Index i = 0; i < n; ++i) {
-    const auto& iv = profiles[rows[static_cast<size_t>(i)]].intervals;
-    f(i, 0) = wave_perf(iv, issue_rate);
-    f(i, 1) = static_cast<double>(total_insts(iv));
+    const WaveSummary& w = waves[rows[static_cast<size_t>(i)]];
+    f(i, 0) = w.perf;
+    f(i, 1) = static_cast<double>(w.insts);
   }
   if (n > 0) {
     const Eigen::RowVector2d mean = f.colwise().mean();
@@ -30,21 +29,37 @@ Eigen::MatrixXd features_of(std::span<const IntervalProfile> profiles, std::span
   return f;
 }
 
+/// summarize() of every profile, in order.
+std::vector<WaveSummary> summaries(std::span<const IntervalProfile> profiles, double issue_rate) {
+  std::vector<WaveSummary> s;
+  s.reserve(profiles.size());
+  for (const IntervalProfile& p : profiles) s.push_back(summarize(p, issue_rate));
+  return s;
+}
+
 }  // namespace
+
+WaveSummary summarize(const IntervalProfile& profile, double issue_rate) {
+  return {total_insts(profile.intervals), wave_perf(profile.intervals, issue_rate)};
+}
 
 Eigen::MatrixXd wave_features(std::span<const IntervalProfile> profiles, double issue_rate) {
   std::vector<size_t> all(profiles.size());
   for (size_t w = 0; w < all.size(); ++w) all[w] = w;
-  return features_of(profiles, all, issue_rate);
+  return features_of(summaries(profiles, issue_rate), all);
 }
 
 Representative choose_representative(std::span<const IntervalProfile> profiles, const ModelParams& params) {
+  return choose_representative(summaries(profiles, params.issue_rate), params);
+}
+
+Representative choose_representative(std::span<const WaveSummary> waves, const ModelParams& params) {
   Representative r;
-  for (size_t w = 0; w < profiles.size(); ++w) {
-    if (total_insts(profiles[w].intervals) > 0) r.considered.push_back(w);
+  for (size_t w = 0; w < waves.size(); ++w) {
+    if (waves[w].insts > 0) r.considered.push_back(w);
   }
   if (r.considered.empty()) throw std::invalid_argument("gpumech: no wave has an instruction to model");
-  r.features = features_of(profiles, r.considered, params.issue_rate);
+  r.features = features_of(waves, r.considered);
   const Eigen::Index n = r.features.rows();
 
   if (params.representative != RepresentativeChoice::Clustering) {

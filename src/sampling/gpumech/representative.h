@@ -22,6 +22,15 @@ struct Representative {
   int majority = -1;             ///< label of the larger cluster (-1 unless Clustering)
 };
 
+/// What the representative choice reads of one wave: Eq. 15's features before normalisation.
+struct WaveSummary {
+  uint64_t insts = 0;  ///< Σ #interval_insts
+  double perf = 0;     ///< wave_perf (Eq. 14)
+};
+
+/// The summary of one wave's interval profile.
+WaveSummary summarize(const IntervalProfile& profile, double issue_rate);
+
 /// Eq. 15 per wave: [wave_perf / mean wave_perf, insts / mean insts], one row per profile.
 /// Every profile must hold at least one instruction.
 Eigen::MatrixXd wave_features(std::span<const IntervalProfile> profiles, double issue_rate);
@@ -33,5 +42,7 @@ Eigen::MatrixXd wave_features(std::span<const IntervalProfile> profiles, double 
 /// the highest or lowest wave_perf (ties: the earlier wave). Throws std::invalid_argument when
 /// no wave has an instruction.
 Representative choose_representative(std::span<const IntervalProfile> profiles, const ModelParams& params);
+/// The same choice from each wave's summary (what predict() keeps of a wave once it is profiled).
+Representative choose_representative(std::span<const WaveSummary> waves, const ModelParams& params);
 
 }  // namespace strobe::sampling::gpumech

@@ -17,11 +17,11 @@
 namespace strobe::sampling::gpumech {
 
 /// The default cap on a launch's traced wave instructions. The compact trace costs about 13
-/// bytes per instruction plus about one byte per line, but the model's input built from it
-/// (ModelInputs) costs about 110, so 2^24 instructions peak near 2 GB.
-inline constexpr uint64_t kDefaultMaxInstructions = uint64_t{1} << 24;
+/// bytes per instruction plus about one byte per line, and the model decodes it one wave at a
+/// time (TraceWaves), so 2^26 instructions peak near 1 GB.
+inline constexpr uint64_t kDefaultMaxInstructions = uint64_t{1} << 26;
 /// Approximate bytes one traced instruction costs from collection to the model's input.
-inline constexpr uint64_t kBytesPerInstruction = 125;
+inline constexpr uint64_t kBytesPerInstruction = 16;
 
 /// How a launch is traced.
 struct TraceOptions {
