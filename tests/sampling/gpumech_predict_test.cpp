@@ -123,6 +123,21 @@ TEST(GpumechPredict, AblationLevelsOnlyAddCycles) {
   }
 }
 
+TEST(GpumechPredict, OneRunGivesEveryAblationLevelsCpi) {
+  // What a launch record's level_cpi reports: each level's CPI from one prediction equals the
+  // CPI of predicting at that level, whichever level the run used.
+  ModelParams params;
+  params.waves_per_cu = 40;
+  const ModelInputs in = copies(memory_bound_wave(12), 8);
+  const Prediction naive = predict(in, params, Level::NaiveInterval);
+  const Prediction full = predict(in, params, Level::MtMshrBand);
+  for (const Level level : {Level::NaiveInterval, Level::MT, Level::MtMshr, Level::MtMshrBand}) {
+    const double expected = predict(in, params, level).cpi;
+    EXPECT_DOUBLE_EQ(level_cpi(full, level, params), expected) << static_cast<int>(level);
+    EXPECT_DOUBLE_EQ(level_cpi(naive, level, params), expected) << static_cast<int>(level);
+  }
+}
+
 TEST(GpumechPredict, SlotsConvertBackToCycles) {
   // The same wave in the paper's unit and on a GCN3 SIMD with every latency 4 times longer and
   // the same W per SIMD: the CPI in cycles is 4 times the paper-unit CPI.

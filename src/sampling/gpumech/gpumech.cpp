@@ -42,6 +42,25 @@ nlohmann::json cpi_record(const LaunchModel& m) {
   return {{"cpi", m.prediction.cpi}, {"simds", m.params.cus * m.params.simds_per_cu}, {"stack", stack}};
 }
 
+/// Every Table 8 level's CPI from the one prediction, keyed by the `level` parameter's names.
+nlohmann::json level_cpis(const LaunchModel& m) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Level l : {Level::NaiveInterval, Level::MT, Level::MtMshr, Level::MtMshrBand})
+    out[choice_name(l)] = level_cpi(m.prediction, l, m.params);
+  return out;
+}
+
+/// How full the launch keeps the GPU: its work-groups against those resident at once. The
+/// paper's kernels have at least 3x (§2.8); below that, start-up and tail dominate and the
+/// balanced-load cycle estimate (§2.9.7) does not hold.
+nlohmann::json occupancy_record(const LaunchModel& m, const timing::GpuConfig& gpu) {
+  const double resident = double(m.occupancy.workgroups_per_cu) * double(gpu.num_cus);
+  return {{"workgroups", m.workgroups},
+          {"workgroups_per_cu", m.occupancy.workgroups_per_cu},
+          {"limiter", m.occupancy.limiter},
+          {"system_multiple", resident > 0 ? double(m.workgroups) / resident : 0.0}};
+}
+
 class Gpumech final : public SamplingMethod {
  public:
   explicit Gpumech(const MethodOptions& o)
@@ -89,6 +108,8 @@ class Gpumech final : public SamplingMethod {
                    {"policy", policy_name()},
                    {"predicted_cycles", m.prediction.cycles},
                    {"cpi", cpi_record(m)},
+                   {"level_cpi", level_cpis(m)},
+                   {"occupancy", occupancy_record(m, gpu.config())},
                    {"representative_wave", m.prediction.representative.wave},
                    {"waves_per_simd", m.params.waves_per_simd()},
                    {"cus", m.params.cus},

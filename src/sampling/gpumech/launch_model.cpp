@@ -24,6 +24,7 @@ LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const t
       collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), o.max_instructions}, &m.stats);
   m.trace_seconds = seconds_since(t0);
   m.instructions = trace.instructions;
+  m.workgroups = trace.workgroups;
   m.trace_bytes = trace.bytes();
 
   t0 = std::chrono::steady_clock::now();

@@ -35,6 +35,7 @@ struct LaunchModel {
   PcLatencies pcs;
   emu::DispatchStats stats;     ///< the functional run's counters
   uint64_t instructions = 0;    ///< wave instructions traced
+  uint64_t workgroups = 0;      ///< the launch's work-groups
   uint64_t trace_bytes = 0;     ///< bytes the compact trace held
   double trace_seconds = 0;     ///< functional run with the collector
   double cache_seconds = 0;     ///< cache-only simulation

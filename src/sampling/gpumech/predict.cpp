@@ -18,6 +18,13 @@ void check(const ModelParams& p) {
 
 }  // namespace
 
+double level_cpi(const Prediction& p, Level level, const ModelParams& params) {
+  if (level == Level::NaiveInterval) return p.cpi_naive_slots * params.cycles_per_slot;
+  const double mshr = level >= Level::MtMshr ? p.contention.cpi_mshr : 0;
+  const double queue = level >= Level::MtMshrBand ? p.contention.cpi_queue : 0;
+  return (p.multithreading.cpi + mshr + queue) * params.cycles_per_slot;
+}
+
 Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level) {
   check(params);
   Prediction p;
@@ -51,7 +58,7 @@ Prediction predict(const WaveSource& inputs, const ModelParams& params, Level le
   const double queue = level >= Level::MtMshrBand ? p.contention.cpi_queue : 0;
   p.cpi_rc_slots = mshr + queue;
   p.cpi_slots = p.cpi_multithreading_slots + p.cpi_rc_slots;  // Eq. 12
-  p.cpi = p.cpi_slots * params.cycles_per_slot;
+  p.cpi = p.cpi_slots * params.cycles_per_slot;  // = level_cpi(p, level, params)
   p.stack = final_stack(representative_stack(rep, iv, r), p.cpi_multithreading_slots, mshr, queue)
                 .scaled(params.cycles_per_slot);
   p.cycles = p.cpi * static_cast<double>(p.wave_insts) / (params.cus * params.simds_per_cu);

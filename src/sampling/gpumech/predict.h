@@ -57,6 +57,11 @@ struct Prediction {
   double cycles = 0;                    ///< cpi x wave_insts / (cus x simds_per_cu): balanced, no tail (§2.9.7)
 };
 
+/// The CPI (cycles per wave instruction per SIMD) that `level` would give from the quantities
+/// of `p`, whatever level `p` was predicted at: every level's terms are computed on every run,
+/// so one run yields the whole Table 8 chain.
+double level_cpi(const Prediction& p, Level level, const ModelParams& params);
+
 /// Predicts the launch at `level`. Throws std::invalid_argument when no wave has an instruction,
 /// when a trace names a later producer, or for parameters outside their domain (non-positive
 /// issue rate, slot length, waves, SIMDs or CUs; negative MSHRs; non-positive DRAM terms).
