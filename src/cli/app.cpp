@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "common/build_info.h"
 #include "common/error.h"
 
 namespace strobe::cli {
@@ -18,6 +19,8 @@ namespace strobe::cli {
 int run_main(int argc, char** argv) {
   CLI::App app{"strobe: a GCN3 (gfx803) GPU simulator with sampled simulation"};
   app.require_subcommand(1);
+  // The build that made a result: evaluation scripts record it beside every run.
+  app.set_version_flag("--version", std::string("strobe ") + build_commit());
   Action action;
   // `strobe run|compare [options] -- PROGRAM [ARGS...]`: the program's command line is kept
   // away from the option parser, whatever options it has.
