@@ -25,6 +25,11 @@ void add_profile_command(CLI::App& app, Action& action, std::vector<std::string>
   add_arch_option(*cmd, s->run);
   cmd->add_option("-o,--output", s->output, "Profile file to write (atomically)");
   cmd->add_option("--check", s->check, "Check that an existing profile matches the workload (exit 2 if not)");
+  cmd->add_flag("--gpumech", s->gpumech,
+                "Also save every launch's GPUMech wave traces (about 13 bytes per wave instruction), for "
+                "--sampling gpumech --profile FILE under any --arch or --set");
+  add_set_option(*cmd, s->run,
+                 "Configuration override (KEY=VALUE) for choosing GPUMech's representative waves (--gpumech)");
   cmd->add_option("--line-bytes", s->line_bytes,
                   "Line size memory requests are coalesced at (default: the arch's cache line, 64 on r9nano)");
   cmd->callback([s, &action, program = std::move(program)] {

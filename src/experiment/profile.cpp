@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "experiment/program.h"
+#include "sampling/gpumech/launch_model.h"
 #include "sampling/profile/functional_profile.h"
 #include "workloads/benchmark.h"
 #include "workloads/runner.h"
@@ -20,7 +21,7 @@ namespace {
 /// The line size to count at: the one asked for, else the arch's L1V line (what the timing
 /// model coalesces at, so profile and detailed simulation agree by default).
 uint32_t line_bytes_for(const ProfileSpec& s) {
-  const uint32_t n = s.line_bytes ? s.line_bytes : uint32_t(resolve_gpu_config(s.run.arch, {}).line_bytes);
+  const uint32_t n = s.line_bytes ? s.line_bytes : uint32_t(resolve_gpu_config(s.run.arch, s.run.sets).line_bytes);
   if (n < 4 || n > 4096 || (n & (n - 1)) != 0)
     throw InputError(fmt::format("--line-bytes {}: must be a power of two from 4 to 4096", n));
   return n;
@@ -76,12 +77,19 @@ ProfileResult collect_program_profile(const ProfileSpec& spec, uint32_t line) {
 
 ProfileResult collect_profile(const ProfileSpec& spec) {
   const uint32_t line = line_bytes_for(spec);
-  if (spec.run.workload == Workload::Program) return collect_program_profile(spec, line);
-  sp::ProfileRunner runner(line);
+  if (spec.run.workload == Workload::Program) {
+    if (spec.gpumech)
+      throw InputError("not implemented: --gpumech for a host program's profile (GPUMech traces are saved for "
+                       "benchmarks only)");
+    return collect_program_profile(spec, line);
+  }
+  const timing::GpuConfig gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
+  sp::ProfileRunner runner(line, spec.gpumech ? sampling::gpumech::gpumech_launch_profiler(
+                                                    gpu, sampling::gpumech::kDefaultMaxInstructions)
+                                              : sp::LaunchProfiler(sp::profile_launch));
   workloads::RunRequest req;
   req.benchmark = spec.run.benchmark;
   req.params = spec.run.params;
-  const timing::GpuConfig gpu = resolve_gpu_config(spec.run.arch, {});
   // The runner plugs in where sampling methods do, which needs a timing model; it never uses it,
   // and the profile does not depend on the configuration (only the LDS limit checks read it).
   req.prepare_device = [&runner, &gpu](runtime::Device& dev) {

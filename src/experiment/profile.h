@@ -17,6 +17,10 @@ struct ProfileSpec {
   uint32_t line_bytes = 0;  ///< line size memory requests are counted at; 0: the arch's L1V line
   std::string output;       ///< file to write (-o)
   std::string check;        ///< existing profile to check against the workload (--check)
+  /// Also save each launch's GPUMech trace (`--gpumech`), its representative wave chosen on the
+  /// run's --arch and --set, so `--sampling gpumech --profile FILE` re-runs for any configuration
+  /// without tracing again. About 13 bytes per wave instruction.
+  bool gpumech = false;
 };
 
 /// What a profile run produced.

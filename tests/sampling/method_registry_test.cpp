@@ -48,7 +48,7 @@ TEST(MethodRegistry, TbpointsThreeLevelsShareThePapersThresholdsAndReadProfiles)
 
 TEST(MethodRegistry, GpumechIsRegisteredWithMethodsDefaultsAndNamedChoices) {
   ASSERT_TRUE(methods().count("gpumech"));
-  EXPECT_FALSE(methods().at("gpumech").reads_profile);
+  EXPECT_TRUE(methods().at("gpumech").reads_profile);  // saved traces: strobe profile --gpumech
   const MethodParam* level = param("gpumech", "level");
   ASSERT_NE(level, nullptr);
   EXPECT_EQ(level->choices, (std::vector<std::string>{"naive", "mt", "mt_mshr", "gpumech"}));

@@ -60,6 +60,42 @@ TEST(ProfileFile, RoundTripKeepsIdentityAndEveryNamedColumn) {
   EXPECT_EQ(q.launches[0].waves.u64, p.launches[0].waves.u64);
 }
 
+TEST(ProfileFile, MethodBlobsRoundTripAndAreOptional) {
+  ProfileFile p = sample();
+  EXPECT_TRUE(decode(encode(p), "p.prof").launches[0].blobs.empty());  // a file without blobs
+  p.launches[0].blobs["gpumech"] = std::string("\0\x01\xff trace", 9);
+  const ProfileFile q = decode(encode(p), "p.prof");
+  EXPECT_EQ(q.launches[0].blobs, p.launches[0].blobs);
+}
+
+TEST(ProfileFile, ABlobThatIsNotBinaryIsCorrupt) {
+  msgpack::sbuffer buf;
+  msgpack::packer<msgpack::sbuffer> pk(buf);
+  // Re-pack the sample's launch with a blob stored as an integer.
+  const std::string good = encode(sample());
+  msgpack::object_handle h = msgpack::unpack(good.data(), good.size());
+  msgpack::object root = h.get();
+  pk.pack_map(root.via.map.size);
+  for (uint32_t i = 0; i < root.via.map.size; ++i) {
+    const auto& kv = root.via.map.ptr[i];
+    pk.pack(kv.key);
+    if (std::string_view(kv.key.via.str.ptr, kv.key.via.str.size) != "launches") {
+      pk.pack(kv.val);
+      continue;
+    }
+    pk.pack_array(1);
+    const msgpack::object& l = kv.val.via.array.ptr[0];
+    pk.pack_map(l.via.map.size + 1);
+    for (uint32_t k = 0; k < l.via.map.size; ++k) pk.pack(l.via.map.ptr[k].key), pk.pack(l.via.map.ptr[k].val);
+    pk.pack(std::string("blobs"));
+    pk.pack_map(1);
+    pk.pack(std::string("gpumech"));
+    pk.pack(42);
+  }
+  EXPECT_NE(decode_error(std::string_view(buf.data(), buf.size())).find("blob 'gpumech' is not binary"),
+            std::string::npos);
+}
+
 TEST(ProfileFile, ATruncatedFileIsRejectedAsTruncated) {
   const std::string b = encode(sample());
   EXPECT_NE(decode_error(b.substr(0, b.size() - 3)).find("p.prof: the file is truncated"), std::string::npos);

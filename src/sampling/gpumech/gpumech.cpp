@@ -3,6 +3,8 @@
 // the trace, a cache-only simulation and the configuration. No launch is simulated in detail,
 // so the results stay exact (the functional run writes them) and --verify checks them.
 #include <algorithm>
+#include <chrono>
+#include <optional>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -14,6 +16,7 @@
 #include "sampling/gpumech/launch_model.h"
 #include "sampling/gpumech/params.h"
 #include "sampling/method.h"
+#include "sampling/profile/functional_profile.h"
 #include "timing/gpu/gpu.h"
 
 namespace strobe::sampling {
@@ -21,6 +24,7 @@ namespace strobe::sampling {
 namespace {
 
 using namespace gpumech;
+namespace sp = profile;
 
 /// The model's policy: the one named, or the configured scheduler's, refused when GPUMech has
 /// no model of it (strobe's oldest-first is neither RR nor GTO, §2.9.6).
@@ -66,11 +70,16 @@ class Gpumech final : public SamplingMethod {
   explicit Gpumech(const MethodOptions& o)
       : p_(GpumechParams::from(o)),
         policy_(resolve_policy(p_.policy, o.gpu)),
-        runner_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run(d, mem, gpu); }) {
-    // The trace is the launch's functional run: there is no prediction without executing it.
-    if (o.skip_functional)
+        runner_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run(d, mem, gpu); }),
+        profile_(o.profile),
+        profile_path_(o.profile_path),
+        skip_functional_(o.skip_functional) {
+    // Without saved traces the trace is the launch's functional run: no prediction without it.
+    if (o.skip_functional && !profile_)
       throw InputError("--sampling-skip-functional: gpumech traces every launch by executing it, so its work is "
-                       "always emulated");
+                       "always emulated (unless its traces come from a profile: strobe profile --gpumech, then "
+                       "--profile FILE)");
+    if (profile_) kernargs_comparable_ = sp::kernargs_comparable(profile_->workload);
     options_.policy = policy_;
     options_.level = p_.level;
     options_.max_instructions = p_.max_trace_instructions;
@@ -85,13 +94,69 @@ class Gpumech final : public SamplingMethod {
             {"mshr_demand", choice_name(p_.mshr_demand)},
             {"dram_demand", choice_name(p_.dram_demand)},
             {"rc_normalisation", choice_name(p_.rc_normalisation)},
-            {"launches", launches_}};
+            {"launches", launches_},
+            {"from_profile", from_profile_}};
   }
 
  private:
+  /// The saved trace of launch `i` when the profile holds it and the launch is the one profiled;
+  /// otherwise why not (a run that leaves the profiled launch sequence is traced afresh).
+  std::optional<SavedTrace> saved_trace(size_t i, const emu::Dispatch& d, const emu::GlobalMemory& mem,
+                                        std::string& why) const {
+    if (i >= profile_->launches.size()) {
+      why = fmt::format("launch {} ({}) is past the profile's {} launches", i, d.kernel_name, profile_->launches.size());
+      return std::nullopt;
+    }
+    const sp::LaunchRecord& rec = profile_->launches[i];
+    const sp::LaunchIdentity id = sp::identify(d, mem);
+    // The same kernel with other code is another build of the program: the profile is stale.
+    if (id.kernel == rec.id.kernel && id.code_hash != rec.id.code_hash)
+      throw InputError(fmt::format("profile {} does not match the workload: launch {} ({}) has different code",
+                                   profile_path_, i, d.kernel_name));
+    if (auto diff = sp::launch_difference(i, rec.id, id, kernargs_comparable_)) {
+      why = *diff;
+      return std::nullopt;
+    }
+    const auto blob = rec.blobs.find(kProfileBlob);
+    if (blob == rec.blobs.end())
+      throw InputError(fmt::format("profile {} has no GPUMech trace for launch {} ({}); write it with strobe profile "
+                                   "--gpumech",
+                                   profile_path_, i, d.kernel_name));
+    return decode_saved_trace(blob->second, fmt::format("profile {} launch {}", profile_path_, i));
+  }
+
+  /// Launch `i` from its saved trace (§2.7): executed functionally unless skip-functional, then
+  /// the cache-only simulation and the representative only.
+  LaunchModel model_from_profile(size_t i, const emu::Dispatch& d, emu::GlobalMemory& mem, const SavedTrace& saved,
+                                 const timing::GpuConfig& cfg) const {
+    emu::DispatchStats stats;
+    double seconds = 0;
+    if (!skip_functional_) {
+      const auto t0 = std::chrono::steady_clock::now();
+      stats = emu::run_dispatch(d, mem);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } else {
+      // Not executed: its counts are the profile's.
+      stats.wave_instructions = saved.trace.instructions;
+      stats.thread_instructions = profile_->launches[i].workgroups.sum(sp::column::kThreadInsts);
+      stats.workgroups = saved.trace.workgroups;
+      stats.wavefronts = saved.trace.waves.size();
+    }
+    LaunchModel m = model_saved_launch(d, saved, cfg, options_, fmt::format("profile {} launch {}", profile_path_, i));
+    m.stats = stats;
+    m.trace_seconds = seconds;  // the functional run; nothing is traced
+    return m;
+  }
+
   runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
-    const LaunchModel m = model_launch(d, mem, gpu.config(), options_);
+    const size_t i = launches_;
+    std::string unprofiled;
+    std::optional<SavedTrace> saved;
+    if (profile_) saved = saved_trace(i, d, mem, unprofiled);
+    const LaunchModel m =
+        saved ? model_from_profile(i, d, mem, *saved, gpu.config()) : model_launch(d, mem, gpu.config(), options_);
     ++launches_;
+    from_profile_ += saved ? 1 : 0;
     runtime::LaunchResult r;
     r.stats = m.stats;
     // At least one cycle: a launch takes time even when the model's balanced load rounds to 0.
@@ -101,6 +166,7 @@ class Gpumech final : public SamplingMethod {
         gpu.config().clock_mhz));
     auto rec = std::make_shared<runtime::SampledLaunch>();
     rec->method = "gpumech";
+    rec->emulated = !(saved && skip_functional_);
     rec->level = "analytical";
     rec->estimated_cycles = cycles;
     rec->predicted_instructions = m.stats.wave_instructions;
@@ -115,7 +181,9 @@ class Gpumech final : public SamplingMethod {
                    {"cus", m.params.cus},
                    {"traced_instructions", m.instructions},
                    {"trace_bytes", m.trace_bytes},
-                   {"seconds", {{"trace", m.trace_seconds}, {"cache", m.cache_seconds}, {"model", m.model_seconds}}}};
+                   {"seconds", {{"trace", m.trace_seconds}, {"cache", m.cache_seconds}, {"model", m.model_seconds}}},
+                   {"from_profile", saved.has_value()}};
+    if (profile_ && !saved) rec->detail["unprofiled"] = unprofiled;
     r.sampling = std::move(rec);
     return r;
   }
@@ -130,6 +198,11 @@ class Gpumech final : public SamplingMethod {
   LaunchModelOptions options_;
   FunctionRunner runner_;
   size_t launches_ = 0;
+  std::shared_ptr<const sp::ProfileFile> profile_;  ///< saved traces (--profile), or null
+  std::string profile_path_;
+  bool skip_functional_ = false;     ///< with a profile: predicted launches are not executed
+  bool kernargs_comparable_ = true;  ///< whether launch identities compare kernarg hashes
+  size_t from_profile_ = 0;          ///< launches modelled from a saved trace
 };
 
 std::unique_ptr<SamplingMethod> make_gpumech(const MethodOptions& o) { return std::make_unique<Gpumech>(o); }
@@ -139,6 +212,6 @@ std::unique_ptr<SamplingMethod> make_gpumech(const MethodOptions& o) { return st
 STROBE_SAMPLING_METHOD(kGpumechRegistered, "gpumech",
                        "GPUMech (MICRO'14): interval analysis of traced waves with multithreading, MSHR and DRAM "
                        "queueing; every launch predicted analytically, with a CPI stack",
-                       GpumechParams::schema(), make_gpumech);
+                       GpumechParams::schema(), make_gpumech, true);
 
 }  // namespace strobe::sampling

@@ -2,6 +2,10 @@
 
 #include <chrono>
 
+#include <fmt/format.h>
+
+#include "common/error.h"
+
 #include "timing/cu/cu_params.h"
 
 namespace strobe::sampling::gpumech {
@@ -12,22 +16,24 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 }
 }  // namespace
 
-LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
-                         const LaunchModelOptions& o) {
-  LaunchModel m;
-  const timing::CuResources res = timing::cu_resources(cfg);
-  m.occupancy = timing::occupancy(timing::dispatch_needs(d, res), res);
-  const std::vector<StaticInst> statics = static_insts(*d.program);
+namespace {
 
-  auto t0 = std::chrono::steady_clock::now();
-  const LaunchTrace trace =
-      collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), o.max_instructions}, &m.stats);
-  m.trace_seconds = seconds_since(t0);
+/// The launch's occupancy on `cfg`, as the dispatcher computes it.
+timing::Occupancy launch_occupancy(const emu::Dispatch& d, const timing::GpuConfig& cfg) {
+  const timing::CuResources res = timing::cu_resources(cfg);
+  return timing::occupancy(timing::dispatch_needs(d, res), res);
+}
+
+/// Fills `m` from `trace`: the cache-only simulation on `cfg`, the parameters and latencies,
+/// and the prediction, surveying every wave or, given `representative`, only that one (§2.7).
+void model_trace(const emu::Dispatch& d, const LaunchTrace& trace, const std::vector<StaticInst>& statics,
+                 const timing::GpuConfig& cfg, const LaunchModelOptions& o, const uint64_t* representative,
+                 LaunchModel& m) {
   m.instructions = trace.instructions;
   m.workgroups = trace.workgroups;
   m.trace_bytes = trace.bytes();
 
-  t0 = std::chrono::steady_clock::now();
+  auto t0 = std::chrono::steady_clock::now();
   m.cache = simulate_caches(trace, statics, cfg, m.occupancy.workgroups_per_cu);
   m.cache_seconds = seconds_since(t0);
 
@@ -37,9 +43,74 @@ LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const t
   m.params.dram_demand = o.dram_demand;
   m.params.rc_normalisation = o.rc_normalisation;
   m.pcs = pc_latencies(*d.program, statics, m.cache, cfg, m.params);
-  m.prediction = predict(TraceWaves(trace, statics, m.pcs), m.params, o.level);
+  const TraceWaves waves(trace, statics, m.pcs);
+  if (representative) {
+    WaveSurvey s;
+    s.representative.wave = *representative;
+    s.miss_latency = waves.miss_latency(m.params);
+    s.wave_insts = trace.instructions;
+    m.prediction = predict(waves, m.params, o.level, s);
+  } else {
+    m.prediction = predict(waves, m.params, o.level);
+  }
   m.model_seconds = seconds_since(t0);
+}
+
+}  // namespace
+
+LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
+                         const LaunchModelOptions& o) {
+  LaunchModel m;
+  m.occupancy = launch_occupancy(d, cfg);
+  const std::vector<StaticInst> statics = static_insts(*d.program);
+  const auto t0 = std::chrono::steady_clock::now();
+  const LaunchTrace trace =
+      collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), o.max_instructions}, &m.stats);
+  m.trace_seconds = seconds_since(t0);
+  model_trace(d, trace, statics, cfg, o, nullptr, m);
   return m;
+}
+
+LaunchModel model_saved_launch(const emu::Dispatch& d, const SavedTrace& saved, const timing::GpuConfig& cfg,
+                               const LaunchModelOptions& o, const std::string& where) {
+  LaunchModel m;
+  m.occupancy = launch_occupancy(d, cfg);
+  const std::vector<StaticInst> statics = static_insts(*d.program);
+  check_trace_program(saved.trace, statics, where);
+  if (saved.trace.line_bytes != cfg.line_bytes)
+    throw InputError(fmt::format("{}: GPUMech trace coalesced at {}-byte lines, the configuration has mem.line_bytes={} "
+                                 "(profile again with that line size)", where, saved.trace.line_bytes, cfg.line_bytes));
+  if (saved.trace.waves.empty()) throw InputError(fmt::format("{}: GPUMech trace has no waves to model", where));
+  model_trace(d, saved.trace, statics, cfg, o, &saved.representative, m);
+  return m;
+}
+
+SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
+                             uint64_t max_instructions, emu::DispatchStats& stats, profile::LaunchRecord* columns) {
+  LaunchModel m;
+  m.occupancy = launch_occupancy(d, cfg);
+  const std::vector<StaticInst> statics = static_insts(*d.program);
+  SavedTrace s;
+  s.trace = collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), max_instructions}, &stats, columns);
+  if (s.trace.waves.empty()) return s;
+  // The representative is chosen once per input (§2.7), on the profiling configuration; the
+  // policy does not enter the choice (wave_perf is the wave running alone).
+  m.cache = simulate_caches(s.trace, statics, cfg, m.occupancy.workgroups_per_cu);
+  m.params = model_params(cfg, m.occupancy, s.trace.workgroups, s.trace.waves.size(), Policy::RoundRobin);
+  m.pcs = pc_latencies(*d.program, statics, m.cache, cfg, m.params);
+  s.representative = survey_waves(TraceWaves(s.trace, statics, m.pcs), m.params).representative.wave;
+  return s;
+}
+
+profile::LaunchProfiler gpumech_launch_profiler(const timing::GpuConfig& cfg, uint64_t max_instructions) {
+  return [cfg, max_instructions](const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes,
+                                 emu::DispatchStats& stats) {
+    timing::GpuConfig at = cfg;
+    at.line_bytes = line_bytes;
+    profile::LaunchRecord r = profile::begin_record(d, mem);
+    r.blobs[kProfileBlob] = encode_saved_trace(trace_for_profile(d, mem, at, max_instructions, stats, &r));
+    return r;
+  };
 }
 
 }  // namespace strobe::sampling::gpumech

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "emu/dispatch.h"
 #include "emu/memory.h"
 #include "sampling/gpumech/cache_sim.h"
 #include "sampling/gpumech/model_inputs.h"
 #include "sampling/gpumech/predict.h"
+#include "sampling/gpumech/saved_trace.h"
 #include "sampling/gpumech/trace_collector.h"
 #include "timing/config/gpu_config.h"
 #include "timing/cu/occupancy.h"
@@ -45,5 +47,24 @@ struct LaunchModel {
 /// Runs `d` functionally (its results land in `mem`) and predicts its CPI on `cfg`.
 LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
                          const LaunchModelOptions& o);
+
+/// Predicts `d` on `cfg` from a trace saved earlier (§2.7): the cache-only simulation runs
+/// again for `cfg`, and of the waves only the saved representative is profiled; nothing is
+/// executed (the caller runs the launch functionally if its results are wanted). InputError
+/// when the trace does not fit `d`'s program or `cfg`'s line size.
+LaunchModel model_saved_launch(const emu::Dispatch& d, const SavedTrace& saved, const timing::GpuConfig& cfg,
+                               const LaunchModelOptions& o, const std::string& where);
+
+/// Traces `d` functionally (its results land in `mem`) and chooses its representative wave on
+/// `cfg`: what `strobe profile --gpumech` stores for each launch. With `columns`, the same run
+/// fills the functional profile's columns.
+SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
+                             uint64_t max_instructions, emu::DispatchStats& stats,
+                             profile::LaunchRecord* columns = nullptr);
+
+/// A profile::LaunchProfiler for `strobe profile --gpumech`: the functional columns and, in the
+/// same run, the launch's saved trace as its "gpumech" blob, its representative chosen on `cfg`
+/// (whose line size must be the profile's).
+profile::LaunchProfiler gpumech_launch_profiler(const timing::GpuConfig& cfg, uint64_t max_instructions);
 
 }  // namespace strobe::sampling::gpumech

@@ -39,6 +39,30 @@ bool LineStream::Reader::next(std::vector<uint64_t>& out) {
   return true;
 }
 
+int64_t LineStream::count_entries() const {
+  size_t at = 0;
+  // A bounds-checked varint: false when it runs past the end or past 64 bits.
+  auto varint = [&](uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (at >= bytes_.size()) return false;
+      const uint8_t b = bytes_[at++];
+      v |= uint64_t(b & 0x7F) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  int64_t n = 0;
+  while (at < bytes_.size()) {
+    uint64_t lines = 0, z = 0;
+    if (!varint(lines) || lines > bytes_.size() - at) return -1;  // every line takes at least a byte
+    for (uint64_t k = 0; k < lines; ++k)
+      if (!varint(z)) return -1;
+    ++n;
+  }
+  return n;
+}
+
 size_t CollectedWave::bytes() const {
   return pc.capacity() * sizeof(uint32_t) + nproducers.capacity() + producers.capacity() * sizeof(uint32_t) +
          lines.bytes() + sizeof(*this);

@@ -21,6 +21,18 @@ class LineStream {
   size_t bytes() const { return bytes_.size(); }
   /// Releases spare capacity.
   void shrink() { bytes_.shrink_to_fit(); }
+  /// The encoded bytes (what a saved trace stores).
+  const std::vector<uint8_t>& raw() const { return bytes_; }
+  /// A stream of encoded bytes read back from a saved trace; check_lines() says whether they
+  /// parse before a Reader walks them.
+  static LineStream from_raw(std::vector<uint8_t> bytes) {
+    LineStream s;
+    s.bytes_ = std::move(bytes);
+    return s;
+  }
+  /// The number of instructions the bytes encode, or -1 when they do not parse (a varint or an
+  /// instruction's lines running past the end).
+  int64_t count_entries() const;
 
   /// Reads a LineStream's instructions back in order.
   class Reader {

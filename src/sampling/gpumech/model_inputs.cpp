@@ -86,6 +86,21 @@ PcLatencies pc_latencies(const isa::Program& program, const std::vector<StaticIn
   return out;
 }
 
+double TraceWaves::miss_latency(const ModelParams& params) const {
+  std::vector<uint64_t> count(statics_.size(), 0);
+  for (const CollectedWave& w : trace_.waves)
+    for (const uint32_t pc : w.pc) ++count[pc];
+  // The same weights as MissLatency::add, summed per PC.
+  double weighted = 0, weight = 0;
+  for (size_t pc = 0; pc < statics_.size(); ++pc) {
+    if (statics_[pc].cls != InstClass::VectorMemory || count[pc] == 0) continue;
+    const MissEvents& m = pcs_.miss[pc];
+    weighted += double(count[pc]) * (m.l2_hit * params.l2_latency + m.l2_miss * params.dram_latency);
+    weight += double(count[pc]) * m.l1_miss();
+  }
+  return weight > 0 ? weighted / weight : 0;
+}
+
 void TraceWaves::load(size_t w, WaveTrace& wave) const {
   const CollectedWave& cw = trace_.waves[w];
   std::vector<TraceInst>& out = wave.insts;

@@ -68,6 +68,9 @@ class TraceWaves final : public WaveSource {
       : trace_(trace), statics_(statics), pcs_(pcs) {}
   [[nodiscard]] size_t size() const override { return trace_.waves.size(); }
   void load(size_t w, WaveTrace& out) const override;
+  /// Eq. 28's avg_miss_latency over every wave, from per-PC execution counts: what
+  /// survey_waves() gathers, without decoding a wave (§2.7's re-run needs only this of them).
+  [[nodiscard]] double miss_latency(const ModelParams& params) const;
 
  private:
   const LaunchTrace& trace_;

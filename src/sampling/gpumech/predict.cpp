@@ -25,23 +25,40 @@ double level_cpi(const Prediction& p, Level level, const ModelParams& params) {
   return (p.multithreading.cpi + mshr + queue) * params.cycles_per_slot;
 }
 
-Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level) {
+WaveSurvey survey_waves(const WaveSource& inputs, const ModelParams& params) {
   check(params);
-  Prediction p;
-  p.level = level;
   // One pass profiles every wave (Eq. 13) and keeps what the representative choice and Eq. 28
-  // read; the representative is then loaded and profiled again for the rest of the model.
+  // read; predict() then loads and profiles the representative again.
+  WaveSurvey s;
   std::vector<WaveSummary> waves(inputs.size());
   MissLatency miss_latency;
-  WaveTrace rep;
+  WaveTrace wave;
+  IntervalProfile profile;
   for (size_t w = 0; w < waves.size(); ++w) {
-    inputs.load(w, rep);
-    interval_profile(rep, params, p.profile);
-    waves[w] = summarize(p.profile, params.issue_rate);
-    miss_latency.add(rep, params);
-    p.wave_insts += rep.insts.size();
+    inputs.load(w, wave);
+    interval_profile(wave, params, profile);
+    waves[w] = summarize(profile, params.issue_rate);
+    miss_latency.add(wave, params);
+    s.wave_insts += wave.insts.size();
   }
-  p.representative = choose_representative(waves, params);
+  s.representative = choose_representative(waves, params);
+  s.miss_latency = miss_latency.value();
+  return s;
+}
+
+Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level) {
+  return predict(inputs, params, level, survey_waves(inputs, params));
+}
+
+Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level, const WaveSurvey& survey) {
+  check(params);
+  if (survey.representative.wave >= inputs.size())
+    throw std::invalid_argument("gpumech: the representative wave is not among the inputs");
+  Prediction p;
+  p.level = level;
+  p.representative = survey.representative;
+  p.wave_insts = survey.wave_insts;
+  WaveTrace rep;
   inputs.load(p.representative.wave, rep);
   interval_profile(rep, params, p.profile);
   const auto& iv = p.profile.intervals;
@@ -50,7 +67,7 @@ Prediction predict(const WaveSource& inputs, const ModelParams& params, Level le
   p.cpi_alone_slots = total_slots(iv, r) / static_cast<double>(total_insts(iv));
   p.cpi_naive_slots = naive_cpi(iv, w, r);
   p.multithreading = multithreading(iv, w, params.policy, r);
-  p.miss_latency = miss_latency.value();
+  p.miss_latency = survey.miss_latency;
   p.contention = contention(rep, iv, p.miss_latency, params);
 
   p.cpi_multithreading_slots = level == Level::NaiveInterval ? p.cpi_naive_slots : p.multithreading.cpi;

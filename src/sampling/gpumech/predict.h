@@ -62,7 +62,22 @@ struct Prediction {
 /// so one run yields the whole Table 8 chain.
 double level_cpi(const Prediction& p, Level level, const ModelParams& params);
 
-/// Predicts the launch at `level`. Throws std::invalid_argument when no wave has an instruction,
+/// What the model needs from every wave besides the representative: one pass over all of them.
+struct WaveSurvey {
+  Representative representative;  ///< chosen from every wave's interval profile (§2.3)
+  double miss_latency = 0;         ///< Eq. 28's avg_miss_latency over every wave, cycles
+  uint64_t wave_insts = 0;         ///< Σ instructions over every wave
+};
+
+/// Profiles every wave (Eq. 13), chooses the representative and gathers Eq. 28's latency.
+WaveSurvey survey_waves(const WaveSource& inputs, const ModelParams& params);
+
+/// The model from a survey: only the representative `survey.representative.wave` is loaded and
+/// profiled. With a survey from another configuration's run and this one's miss latency, this is
+/// §2.7's re-run for a new configuration (representative_only in the re-run's terms).
+Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level, const WaveSurvey& survey);
+
+/// Predicts the launch at `level`: survey_waves(), then the model from it. Throws std::invalid_argument when no wave has an instruction,
 /// when a trace names a later producer, or for parameters outside their domain (non-positive
 /// issue rate, slot length, waves, SIMDs or CUs; negative MSHRs; non-positive DRAM terms).
 Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level);

@@ -83,14 +83,44 @@ void TraceCollector::workgroup_end(uint64_t linear_id, const profile::Counters&)
   ++out_.workgroups;
 }
 
+namespace {
+
+/// The trace collector and the functional profile's column collector on one run.
+struct TraceAndColumns : profile::Collector {
+  static constexpr profile::Grain kGrain = profile::Grain::Instruction;
+  TraceCollector& trace;
+  profile::ColumnCollector& columns;
+
+  TraceAndColumns(TraceCollector& t, profile::ColumnCollector& c) : trace(t), columns(c) {}
+  /// Both collectors' per-instruction hooks (the columns have none).
+  void instruction(const profile::Instruction& i) { trace.instruction(i); }
+  /// The columns' per-wave row.
+  void wave_end(uint32_t wave, const profile::Counters& c) { columns.wave_end(wave, c); }
+  /// Both collectors' end of a group.
+  void workgroup_end(uint64_t linear_id, const profile::Counters& c) {
+    columns.workgroup_end(linear_id, c);
+    trace.workgroup_end(linear_id, c);
+  }
+};
+
+}  // namespace
+
 LaunchTrace collect_trace(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<StaticInst>& statics,
-                          const TraceOptions& o, emu::DispatchStats* stats) {
+                          const TraceOptions& o, emu::DispatchStats* stats, profile::LaunchRecord* columns) {
   if (!std::has_single_bit(o.line_bytes)) throw InputError(fmt::format("gpumech: line size {} is not a power of two", o.line_bytes));
   LaunchTrace trace;
   trace.waves_per_group = std::max(1u, (d.local[0] * d.local[1] * d.local[2] + 63) / 64);
   TraceCollector c(statics, o, d.kernel_name, trace);
   profile::Profiler p(o.line_bytes);
-  const emu::DispatchStats s = p.run_launch(d, mem, c);
+  emu::DispatchStats s;
+  if (columns) {
+    profile::ColumnCollector cc;
+    cc.record = columns;
+    TraceAndColumns both(c, cc);
+    s = p.run_launch(d, mem, both);
+  } else {
+    s = p.run_launch(d, mem, c);
+  }
   if (stats) *stats = s;
   return trace;
 }

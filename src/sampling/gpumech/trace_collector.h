@@ -13,6 +13,7 @@
 #include "sampling/gpumech/launch_trace.h"
 #include "sampling/gpumech/static_inst.h"
 #include "sampling/profile/collector.h"
+#include "sampling/profile/functional_profile.h"
 
 namespace strobe::sampling::gpumech {
 
@@ -59,8 +60,11 @@ class TraceCollector : public profile::Collector {
 
 /// Runs `d` functionally (its results land in `mem`, as a plain launch's would) through
 /// profile::Profiler with a TraceCollector and returns its traces; `stats` receives the
-/// emulator's counters when given. Throws InputError past `o.max_instructions`.
+/// emulator's counters when given. With `columns`, the same run also fills the functional
+/// profile's columns (profile::ColumnCollector), so a profile and its traces come from one
+/// execution. Throws InputError past `o.max_instructions`.
 LaunchTrace collect_trace(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<StaticInst>& statics,
-                          const TraceOptions& o, emu::DispatchStats* stats = nullptr);
+                          const TraceOptions& o, emu::DispatchStats* stats = nullptr,
+                          profile::LaunchRecord* columns = nullptr);
 
 }  // namespace strobe::sampling::gpumech

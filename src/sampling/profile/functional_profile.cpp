@@ -80,11 +80,16 @@ LaunchIdentity identify(const emu::Dispatch& d, const emu::GlobalMemory& mem) {
   return id;
 }
 
+LaunchRecord begin_record(const emu::Dispatch& d, const emu::GlobalMemory& mem) {
+  LaunchRecord r;
+  r.id = identify(d, mem);
+  init_columns(r);
+  return r;
+}
+
 LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes,
                             emu::DispatchStats& stats) {
-  LaunchRecord r;
-  r.id = identify(d, mem);  // before the run: a kernel may write its own kernarg segment
-  init_columns(r);
+  LaunchRecord r = begin_record(d, mem);
   Profiler p(line_bytes);
   ColumnCollector c;
   c.record = &r;
@@ -94,7 +99,7 @@ LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, uint
 
 runtime::LaunchResult ProfileRunner::run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu&) {
   runtime::LaunchResult res;
-  launches_.push_back(profile_launch(d, mem, line_bytes_, res.stats));
+  launches_.push_back(how_(d, mem, line_bytes_, res.stats));
   return res;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "emu/dispatch.h"
@@ -31,17 +32,26 @@ struct ColumnCollector : Collector {
 /// The identity of dispatch `d`: kernel, geometry and hashes of its code and kernarg segment.
 LaunchIdentity identify(const emu::Dispatch& d, const emu::GlobalMemory& mem);
 
+/// A launch record holding `d`'s identity and the functional columns, empty, for a
+/// ColumnCollector to fill (taken before the run: a kernel may write its own kernarg segment).
+LaunchRecord begin_record(const emu::Dispatch& d, const emu::GlobalMemory& mem);
+
 /// Runs `d` functionally (its results land in `mem`, as a plain launch's would) and returns its
 /// profile at `line_bytes`; `stats` receives the emulator's counters.
 LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes,
                             emu::DispatchStats& stats);
 
-/// A dispatch runner that runs every launch functionally through profile_launch() and keeps the
+/// How a launch is profiled: profile_launch(), or one that adds a method's blob in the same run.
+using LaunchProfiler = std::function<LaunchRecord(const emu::Dispatch&, emu::GlobalMemory&, uint32_t line_bytes,
+                                                  emu::DispatchStats& stats)>;
+
+/// A dispatch runner that runs every launch functionally through a LaunchProfiler and keeps the
 /// records in launch order; the timing model it is handed is never used.
 class ProfileRunner : public runtime::DispatchRunner {
  public:
   /// `line_bytes` (a power of two): the line size memory requests are counted at.
-  explicit ProfileRunner(uint32_t line_bytes) : line_bytes_(line_bytes) {}
+  explicit ProfileRunner(uint32_t line_bytes, LaunchProfiler how = profile_launch)
+      : line_bytes_(line_bytes), how_(std::move(how)) {}
   /// Profiles `d`; the result holds the emulator's counters and no timing.
   runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) override;
   /// The records so far, in launch order (moved out).
@@ -49,6 +59,7 @@ class ProfileRunner : public runtime::DispatchRunner {
 
  private:
   uint32_t line_bytes_;
+  LaunchProfiler how_;
   std::vector<LaunchRecord> launches_;
 };
 

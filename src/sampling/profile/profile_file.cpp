@@ -63,6 +63,15 @@ struct Reader {
     }
     fail(fmt::format("{} has no '{}' (corrupt file)", where, key));
   }
+  /// The field `key` of map `m`, or null when it has none (an optional field).
+  const msgpack::object* optional_field(const msgpack::object& m, std::string_view key) const {
+    for (uint32_t i = 0; i < m.via.map.size; ++i) {
+      const msgpack::object& k = m.via.map.ptr[i].key;
+      if (k.type == msgpack::type::STR && std::string_view(k.via.str.ptr, k.via.str.size) == key)
+        return &m.via.map.ptr[i].val;
+    }
+    return nullptr;
+  }
   std::string str(const msgpack::object& o, std::string_view what) const {
     if (o.type != msgpack::type::STR) fail(fmt::format("{} is not a string (corrupt file)", what));
     return std::string(o.via.str.ptr, o.via.str.size);
@@ -174,7 +183,7 @@ std::string encode(const ProfileFile& p) {
   pack_str(pk, "launches");
   pk.pack_array(uint32_t(p.launches.size()));
   for (const auto& l : p.launches) {
-    pk.pack_map(7);
+    pk.pack_map(l.blobs.empty() ? 7 : 8);
     pack_str(pk, "kernel");
     pack_str(pk, l.id.kernel);
     pack_str(pk, "code_hash");
@@ -189,6 +198,15 @@ std::string encode(const ProfileFile& p) {
     pack_table(pk, l.workgroups);
     pack_str(pk, "waves");
     pack_table(pk, l.waves);
+    if (!l.blobs.empty()) {
+      pack_str(pk, "blobs");
+      pk.pack_map(uint32_t(l.blobs.size()));
+      for (const auto& [key, bytes] : l.blobs) {
+        pack_str(pk, key);
+        pk.pack_bin(uint32_t(bytes.size()));
+        pk.pack_bin_body(bytes.data(), uint32_t(bytes.size()));
+      }
+    }
   }
   return std::string(buf.data(), buf.size());
 }
@@ -239,6 +257,15 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
     l.id.kernarg_hash = r.u64(r.field(o, "kernarg_hash", where), where + " kernarg hash");
     l.workgroups = r.table(r.field(o, "workgroups", where), where + " work-group table");
     l.waves = r.table(r.field(o, "waves", where), where + " wave table");
+    if (const msgpack::object* b = r.optional_field(o, "blobs")) {
+      if (b->type != msgpack::type::MAP) r.fail(where + " blobs are not a map (corrupt file)");
+      for (uint32_t k = 0; k < b->via.map.size; ++k) {
+        const std::string key = r.str(b->via.map.ptr[k].key, where + " blob name");
+        const msgpack::object& v = b->via.map.ptr[k].val;
+        if (v.type != msgpack::type::BIN) r.fail(fmt::format("{} blob '{}' is not binary (corrupt file)", where, key));
+        l.blobs[key] = std::string(v.via.bin.ptr, v.via.bin.size);
+      }
+    }
     const uint64_t groups = tbpoint::group_count(l.id.grid, l.id.local);
     if (l.workgroups.rows != groups)
       r.fail(fmt::format("{} has {} work-group rows, its geometry {} (corrupt file)", where, l.workgroups.rows, groups));

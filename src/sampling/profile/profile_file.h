@@ -68,6 +68,10 @@ struct LaunchRecord {
   LaunchIdentity id;
   FeatureTable workgroups;  ///< one row per work-group, in dispatch (flattened id) order
   FeatureTable waves;       ///< one row per wave, grouped by work-group in the same order
+  /// Per-launch data of one method that is not a column, opaque to the profile and encoded by
+  /// its method (GPUMech's wave traces under "gpumech", `strobe profile --gpumech`). Optional:
+  /// a file without it reads as before, and a reader that does not know a key ignores it.
+  std::map<std::string, std::string> blobs;
 };
 
 /// A whole profile as stored.
