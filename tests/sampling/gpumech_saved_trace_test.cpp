@@ -84,7 +84,7 @@ TEST(GpumechSavedTrace, ATruncatedOrForeignBlobIsRefusedNamingWhereItCameFrom) {
   const std::string truncated = decode_error(good.substr(0, good.size() / 2));
   EXPECT_NE(truncated.find("profile p.prof launch 3: GPUMech trace: truncated"), std::string::npos) << truncated;
   EXPECT_NE(decode_error("\xc1").find("corrupt"), std::string::npos);
-  EXPECT_NE(decode_error(good + "x").find("bytes after it"), std::string::npos);
+  EXPECT_NE(decode_error(good + "x").find("bytes after the document"), std::string::npos);
 }
 
 TEST(GpumechSavedTrace, InconsistentTracesAreCorrupt) {

@@ -10,6 +10,7 @@
 #include <msgpack.hpp>
 
 #include "common/error.h"
+#include "common/msgpack_reader.h"
 
 namespace strobe::sampling::gpumech {
 
@@ -35,31 +36,16 @@ void pack_words(Packer& pk, const std::vector<T>& v) {
 }
 
 /// Reads the decoded blob, naming `where` in every error.
-struct Reader {
-  const std::string& where;
+struct Reader : MsgpackReader {
+  explicit Reader(const std::string& where) : MsgpackReader(where + ": GPUMech trace") {}
 
-  [[noreturn]] void fail(const std::string& why) const {
-    throw InputError(fmt::format("{}: GPUMech trace: {}", where, why));
-  }
-  const msgpack::object& field(const msgpack::object& m, std::string_view key) const {
-    if (m.type != msgpack::type::MAP) fail("not a map (corrupt)");
-    for (uint32_t i = 0; i < m.via.map.size; ++i) {
-      const msgpack::object& k = m.via.map.ptr[i].key;
-      if (k.type == msgpack::type::STR && std::string_view(k.via.str.ptr, k.via.str.size) == key)
-        return m.via.map.ptr[i].val;
-    }
-    fail(fmt::format("no '{}' (corrupt)", key));
-  }
-  uint64_t u64(const msgpack::object& o, std::string_view what) const {
-    if (o.type != msgpack::type::POSITIVE_INTEGER) fail(fmt::format("{} is not a non-negative integer (corrupt)", what));
-    return o.via.u64;
-  }
+  /// A binary value as little-endian words of T.
   template <class T>
   std::vector<T> words(const msgpack::object& o, std::string_view what) const {
-    if (o.type != msgpack::type::BIN || o.via.bin.size % sizeof(T) != 0)
-      fail(fmt::format("{} is not an array of {}-byte words (corrupt)", what, sizeof(T)));
-    std::vector<T> v(o.via.bin.size / sizeof(T));
-    if (!v.empty()) std::memcpy(v.data(), o.via.bin.ptr, o.via.bin.size);
+    const std::string_view b = bin(o, what);
+    if (b.size() % sizeof(T) != 0) fail(fmt::format("{} is not an array of {}-byte words (corrupt)", what, sizeof(T)));
+    std::vector<T> v(b.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), b.data(), b.size());
     return v;
   }
 };
@@ -98,35 +84,25 @@ std::string encode_saved_trace(const SavedTrace& s) {
 }
 
 SavedTrace decode_saved_trace(std::string_view bytes, const std::string& where) {
-  const Reader r{where};
-  msgpack::object_handle h;
-  std::size_t off = 0;
-  try {
-    h = msgpack::unpack(bytes.data(), bytes.size(), off);
-  } catch (const msgpack::insufficient_bytes&) {
-    r.fail("truncated");
-  } catch (const std::exception& e) {
-    r.fail(fmt::format("corrupt ({})", e.what()));
-  }
-  if (off != bytes.size()) r.fail(fmt::format("corrupt ({} bytes after it)", bytes.size() - off));
+  const Reader r(where);
+  const msgpack::object_handle h = r.parse(bytes);
   const msgpack::object& root = h.get();
-  const uint64_t version = r.u64(r.field(root, "version"), "the version");
+  const uint64_t version = r.u64(r.field(root, "version", "the trace"), "the version");
   if (version != kSavedTraceVersion)
     r.fail(fmt::format("version {}, but this strobe reads version {} (profile again with --gpumech)", version,
                        kSavedTraceVersion));
   SavedTrace s;
   LaunchTrace& t = s.trace;
-  t.line_bytes = uint32_t(r.u64(r.field(root, "line_bytes"), "the line size"));
+  t.line_bytes = uint32_t(r.u64(r.field(root, "line_bytes", "the trace"), "the line size"));
   if (t.line_bytes == 0 || !std::has_single_bit(t.line_bytes)) r.fail("the line size is not a power of two (corrupt)");
-  t.workgroups = r.u64(r.field(root, "workgroups"), "the work-group count");
-  t.waves_per_group = uint32_t(r.u64(r.field(root, "waves_per_group"), "the waves per group"));
-  t.instructions = r.u64(r.field(root, "instructions"), "the instruction count");
-  s.representative = r.u64(r.field(root, "representative"), "the representative");
-  const msgpack::object& waves = r.field(root, "waves");
-  if (waves.type != msgpack::type::ARRAY) r.fail("the waves are not an array (corrupt)");
+  t.workgroups = r.u64(r.field(root, "workgroups", "the trace"), "the work-group count");
+  t.waves_per_group = uint32_t(r.u64(r.field(root, "waves_per_group", "the trace"), "the waves per group"));
+  t.instructions = r.u64(r.field(root, "instructions", "the trace"), "the instruction count");
+  s.representative = r.u64(r.field(root, "representative", "the trace"), "the representative");
+  const msgpack::object_array& waves = r.array(r.field(root, "waves", "the trace"), "the waves");
   uint64_t insts = 0;
-  for (uint32_t i = 0; i < waves.via.array.size; ++i) {
-    const msgpack::object& o = waves.via.array.ptr[i];
+  for (uint32_t i = 0; i < waves.size; ++i) {
+    const msgpack::object& o = waves.ptr[i];
     const std::string what = fmt::format("wave {}", i);
     if (o.type != msgpack::type::ARRAY || o.via.array.size != 6) r.fail(what + " is not a 6-entry array (corrupt)");
     const msgpack::object* f = o.via.array.ptr;

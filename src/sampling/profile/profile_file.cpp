@@ -9,6 +9,7 @@
 #include <msgpack.hpp>
 
 #include "common/atomic_file.h"
+#include "common/msgpack_reader.h"
 #include "common/error.h"
 
 namespace strobe::sampling::profile {
@@ -48,53 +49,9 @@ void pack_table(Packer& pk, const FeatureTable& t) {
 }
 
 /// Reads the decoded document, naming the file and the field in every error.
-struct Reader {
-  const std::string& file;
+struct Reader : MsgpackReader {
+  explicit Reader(const std::string& file) : MsgpackReader("profile " + file, "the file is ", "corrupt file") {}
 
-  [[noreturn]] void fail(const std::string& why) const {
-    throw InputError(fmt::format("profile {}: {}", file, why));
-  }
-  const msgpack::object& field(const msgpack::object& m, std::string_view key, std::string_view where) const {
-    if (m.type != msgpack::type::MAP) fail(fmt::format("{} is not a map (corrupt file)", where));
-    for (uint32_t i = 0; i < m.via.map.size; ++i) {
-      const msgpack::object& k = m.via.map.ptr[i].key;
-      if (k.type == msgpack::type::STR && std::string_view(k.via.str.ptr, k.via.str.size) == key)
-        return m.via.map.ptr[i].val;
-    }
-    fail(fmt::format("{} has no '{}' (corrupt file)", where, key));
-  }
-  /// The field `key` of map `m`, or null when it has none (an optional field).
-  const msgpack::object* optional_field(const msgpack::object& m, std::string_view key) const {
-    for (uint32_t i = 0; i < m.via.map.size; ++i) {
-      const msgpack::object& k = m.via.map.ptr[i].key;
-      if (k.type == msgpack::type::STR && std::string_view(k.via.str.ptr, k.via.str.size) == key)
-        return &m.via.map.ptr[i].val;
-    }
-    return nullptr;
-  }
-  std::string str(const msgpack::object& o, std::string_view what) const {
-    if (o.type != msgpack::type::STR) fail(fmt::format("{} is not a string (corrupt file)", what));
-    return std::string(o.via.str.ptr, o.via.str.size);
-  }
-  uint64_t u64(const msgpack::object& o, std::string_view what) const {
-    if (o.type != msgpack::type::POSITIVE_INTEGER) fail(fmt::format("{} is not a non-negative integer (corrupt file)", what));
-    return o.via.u64;
-  }
-  uint32_t u32(const msgpack::object& o, std::string_view what) const {
-    const uint64_t v = u64(o, what);
-    if (v > UINT32_MAX) fail(fmt::format("{} is out of range (corrupt file)", what));
-    return uint32_t(v);
-  }
-  double f64(const msgpack::object& o, std::string_view what) const {
-    if (o.type == msgpack::type::FLOAT64 || o.type == msgpack::type::FLOAT32) return o.via.f64;
-    if (o.type == msgpack::type::POSITIVE_INTEGER) return double(o.via.u64);
-    if (o.type == msgpack::type::NEGATIVE_INTEGER) return double(o.via.i64);
-    fail(fmt::format("{} is not a number (corrupt file)", what));
-  }
-  const msgpack::object_array& array(const msgpack::object& o, std::string_view what) const {
-    if (o.type != msgpack::type::ARRAY) fail(fmt::format("{} is not an array (corrupt file)", what));
-    return o.via.array;
-  }
   std::array<uint32_t, 3> dim3(const msgpack::object& o, std::string_view what) const {
     const auto& a = array(o, what);
     if (a.size != 3) fail(fmt::format("{} does not have 3 dimensions (corrupt file)", what));
@@ -212,20 +169,12 @@ std::string encode(const ProfileFile& p) {
 }
 
 ProfileFile decode(std::string_view bytes, const std::string& name) {
-  const Reader r{name};
-  if (bytes.empty()) r.fail("the file is empty");
-  msgpack::object_handle h;
-  std::size_t off = 0;
-  try {
-    h = msgpack::unpack(bytes.data(), bytes.size(), off);
-  } catch (const msgpack::insufficient_bytes&) {
-    r.fail("the file is truncated");
-  } catch (const std::exception& e) {
-    r.fail(fmt::format("the file is corrupt ({})", e.what()));
-  }
+  const Reader r(name);
+  std::size_t used = 0;
+  const msgpack::object_handle h = r.parse(bytes, used);
   const msgpack::object& root = h.get();
   if (root.type != msgpack::type::MAP) r.fail("not a strobe profile (no header)");
-  if (off != bytes.size()) r.fail(fmt::format("the file is corrupt ({} bytes after the profile)", bytes.size() - off));
+  r.check_end(bytes, used);
   const msgpack::object& magic = r.field(root, "magic", "the header");
   if (magic.type != msgpack::type::STR || std::string_view(magic.via.str.ptr, magic.via.str.size) != kProfileMagic)
     r.fail("not a strobe profile (wrong magic)");
@@ -261,9 +210,7 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
       if (b->type != msgpack::type::MAP) r.fail(where + " blobs are not a map (corrupt file)");
       for (uint32_t k = 0; k < b->via.map.size; ++k) {
         const std::string key = r.str(b->via.map.ptr[k].key, where + " blob name");
-        const msgpack::object& v = b->via.map.ptr[k].val;
-        if (v.type != msgpack::type::BIN) r.fail(fmt::format("{} blob '{}' is not binary (corrupt file)", where, key));
-        l.blobs[key] = std::string(v.via.bin.ptr, v.via.bin.size);
+        l.blobs[key] = std::string(r.bin(b->via.map.ptr[k].val, fmt::format("{} blob '{}'", where, key)));
       }
     }
     const uint64_t groups = tbpoint::group_count(l.id.grid, l.id.local);
