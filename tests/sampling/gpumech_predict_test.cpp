@@ -138,6 +138,24 @@ TEST(GpumechPredict, OneRunGivesEveryAblationLevelsCpi) {
   }
 }
 
+TEST(GpumechPredict, TheTailIsTheSlowestWaveAloneAndIsOnlyReported) {
+  // One long wave among short ones: tail_cycles is its Eq. 13 total in cycles, whichever wave
+  // represents the launch, and the balanced cycle estimate does not change with it.
+  ModelParams params;
+  params.waves_per_cu = 8;
+  ModelInputs in = copies(memory_bound_wave(2), 7);
+  in.waves.push_back(memory_bound_wave(40));
+  const Prediction p = predict(in, params, Level::MtMshrBand);
+  const double longest = total_slots(interval_profile(in.waves.back(), params).intervals, params.issue_rate);
+  EXPECT_DOUBLE_EQ(p.tail_cycles, longest * params.cycles_per_slot);
+  EXPECT_GT(p.tail_cycles, 0);
+  EXPECT_NE(p.representative.wave, 7u);
+  WaveSurvey s = survey_waves(in, params);
+  s.longest_wave_slots = 0;  // a re-run from saved traces surveys no wave
+  EXPECT_EQ(predict(in, params, Level::MtMshrBand, s).tail_cycles, 0);
+  EXPECT_DOUBLE_EQ(predict(in, params, Level::MtMshrBand, s).cycles, p.cycles);
+}
+
 TEST(GpumechPredict, SlotsConvertBackToCycles) {
   // The same wave in the paper's unit and on a GCN3 SIMD with every latency 4 times longer and
   // the same W per SIMD: the CPI in cycles is 4 times the paper-unit CPI.

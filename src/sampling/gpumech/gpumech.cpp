@@ -173,6 +173,7 @@ class Gpumech final : public SamplingMethod {
     rec->detail = {{"ablation", choice_name(p_.level)},
                    {"policy", policy_name()},
                    {"predicted_cycles", m.prediction.cycles},
+                   {"tail_cycles", m.prediction.tail_cycles},
                    {"cpi", cpi_record(m)},
                    {"level_cpi", level_cpis(m)},
                    {"occupancy", occupancy_record(m, gpu.config())},

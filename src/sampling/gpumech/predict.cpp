@@ -1,6 +1,7 @@
 // GPUMech's analytical prediction.
 #include "sampling/gpumech/predict.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "sampling/gpumech/latency.h"
@@ -38,6 +39,7 @@ WaveSurvey survey_waves(const WaveSource& inputs, const ModelParams& params) {
     inputs.load(w, wave);
     interval_profile(wave, params, profile);
     waves[w] = summarize(profile, params.issue_rate);
+    s.longest_wave_slots = std::max(s.longest_wave_slots, total_slots(profile.intervals, params.issue_rate));
     miss_latency.add(wave, params);
     s.wave_insts += wave.insts.size();
   }
@@ -79,6 +81,7 @@ Prediction predict(const WaveSource& inputs, const ModelParams& params, Level le
   p.stack = final_stack(representative_stack(rep, iv, r), p.cpi_multithreading_slots, mshr, queue)
                 .scaled(params.cycles_per_slot);
   p.cycles = p.cpi * static_cast<double>(p.wave_insts) / (params.cus * params.simds_per_cu);
+  p.tail_cycles = survey.longest_wave_slots * params.cycles_per_slot;
   return p;
 }
 

@@ -55,6 +55,10 @@ struct Prediction {
   CpiStack stack;                       ///< Table 9 categories in cycles per instruction; sums to cpi
   uint64_t wave_insts = 0;              ///< Σ instructions over every wave
   double cycles = 0;                    ///< cpi x wave_insts / (cus x simds_per_cu): balanced, no tail (§2.9.7)
+  /// The slowest wave running alone (its Eq. 13 total), in cycles: a lower bound on the launch's
+  /// time that the balanced estimate ignores, reported for the tail-bound extension (not the
+  /// paper's); 0 when the waves were not surveyed (a re-run from saved traces).
+  double tail_cycles = 0;
 };
 
 /// The CPI (cycles per wave instruction per SIMD) that `level` would give from the quantities
@@ -67,6 +71,7 @@ struct WaveSurvey {
   Representative representative;  ///< chosen from every wave's interval profile (§2.3)
   double miss_latency = 0;         ///< Eq. 28's avg_miss_latency over every wave, cycles
   uint64_t wave_insts = 0;         ///< Σ instructions over every wave
+  double longest_wave_slots = 0;   ///< the slowest wave alone (Eq. 13 total), slots; 0 if not surveyed
 };
 
 /// Profiles every wave (Eq. 13), chooses the representative and gathers Eq. 28's latency.
