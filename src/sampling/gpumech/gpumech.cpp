@@ -79,7 +79,10 @@ class Gpumech final : public SamplingMethod {
       throw InputError("--sampling-skip-functional: gpumech traces every launch by executing it, so its work is "
                        "always emulated (unless its traces come from a profile: strobe profile --gpumech, then "
                        "--profile FILE)");
-    if (profile_) kernargs_comparable_ = sp::kernargs_comparable(profile_->workload);
+    if (profile_) {
+      kernargs_comparable_ = sp::kernargs_comparable(profile_->workload);
+      for (const auto& l : profile_->launches) ids_.push_back(l.id);
+    }
     options_.policy = policy_;
     options_.level = p_.level;
     options_.max_instructions = p_.max_trace_instructions;
@@ -103,20 +106,12 @@ class Gpumech final : public SamplingMethod {
   /// otherwise why not (a run that leaves the profiled launch sequence is traced afresh).
   std::optional<SavedTrace> saved_trace(size_t i, const emu::Dispatch& d, const emu::GlobalMemory& mem,
                                         std::string& why) const {
-    if (i >= profile_->launches.size()) {
-      why = fmt::format("launch {} ({}) is past the profile's {} launches", i, d.kernel_name, profile_->launches.size());
-      return std::nullopt;
-    }
-    const sp::LaunchRecord& rec = profile_->launches[i];
-    const sp::LaunchIdentity id = sp::identify(d, mem);
-    // The same kernel with other code is another build of the program: the profile is stale.
-    if (id.kernel == rec.id.kernel && id.code_hash != rec.id.code_hash)
-      throw InputError(fmt::format("profile {} does not match the workload: launch {} ({}) has different code",
-                                   profile_path_, i, d.kernel_name));
-    if (auto diff = sp::launch_difference(i, rec.id, id, kernargs_comparable_)) {
+    if (auto diff = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_,
+                                               "profile " + profile_path_)) {
       why = *diff;
       return std::nullopt;
     }
+    const sp::LaunchRecord& rec = profile_->launches[i];
     const auto blob = rec.blobs.find(kProfileBlob);
     if (blob == rec.blobs.end())
       throw InputError(fmt::format("profile {} has no GPUMech trace for launch {} ({}); write it with strobe profile "
@@ -203,6 +198,7 @@ class Gpumech final : public SamplingMethod {
   std::string profile_path_;
   bool skip_functional_ = false;     ///< with a profile: predicted launches are not executed
   bool kernargs_comparable_ = true;  ///< whether launch identities compare kernarg hashes
+  std::vector<sp::LaunchIdentity> ids_;  ///< the profile's launches, in order
   size_t from_profile_ = 0;          ///< launches modelled from a saved trace
 };
 

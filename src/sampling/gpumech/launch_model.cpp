@@ -94,11 +94,9 @@ SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, con
   s.trace = collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), max_instructions}, &stats, columns);
   if (s.trace.waves.empty()) return s;
   // The representative is chosen once per input (§2.7), on the profiling configuration; the
-  // policy does not enter the choice (wave_perf is the wave running alone).
-  m.cache = simulate_caches(s.trace, statics, cfg, m.occupancy.workgroups_per_cu);
-  m.params = model_params(cfg, m.occupancy, s.trace.workgroups, s.trace.waves.size(), Policy::RoundRobin);
-  m.pcs = pc_latencies(*d.program, statics, m.cache, cfg, m.params);
-  s.representative = survey_waves(TraceWaves(s.trace, statics, m.pcs), m.params).representative.wave;
+  // policy and level do not enter the choice (wave_perf is the wave running alone).
+  model_trace(d, s.trace, statics, cfg, LaunchModelOptions{}, nullptr, m);
+  s.representative = m.prediction.representative.wave;
   return s;
 }
 

@@ -273,6 +273,18 @@ void require_match(const std::string& file, const std::optional<std::string>& di
   if (diff) throw InputError(fmt::format("profile {} does not match the workload: {}", file, *diff));
 }
 
+std::optional<std::string> departure_from_profile(size_t i, const LaunchIdentity& run,
+                                                  std::span<const LaunchIdentity> profiled, bool compare_kernargs,
+                                                  const std::string& source) {
+  if (i >= profiled.size())
+    return fmt::format("launch {} ({}) is past the profile's {} launches", i, run.kernel, profiled.size());
+  // The same kernel with other code is another build of the program: the profile is stale.
+  if (run.kernel == profiled[i].kernel && run.code_hash != profiled[i].code_hash)
+    throw InputError(
+        fmt::format("{} does not match the workload: launch {} ({}) has different code", source, i, run.kernel));
+  return launch_difference(i, profiled[i], run, compare_kernargs);
+}
+
 tbpoint::ProgramProfile to_tbpoint(const ProfileFile& p) {
   tbpoint::ProgramProfile out;
   out.line_bytes = p.line_bytes;

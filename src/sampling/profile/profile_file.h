@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,6 +113,14 @@ bool kernargs_comparable(const WorkloadIdentity& w);
 /// kernarg hashes only with `compare_kernargs`.
 std::optional<std::string> launch_difference(size_t i, const LaunchIdentity& profiled, const LaunchIdentity& run,
                                              bool compare_kernargs = true);
+/// How launch `i` of a run (identity `run`) left the profiled launch sequence `profiled`, or
+/// nullopt when it is the profiled launch `i`: past the profile's end, or a launch_difference().
+/// The same kernel with other code is not a departure but a stale profile: InputError
+/// "SOURCE does not match the workload: launch I (KERNEL) has different code". What every
+/// profile-driven method asks of each launch it runs.
+std::optional<std::string> departure_from_profile(size_t i, const LaunchIdentity& run,
+                                                  std::span<const LaunchIdentity> profiled, bool compare_kernargs,
+                                                  const std::string& source);
 /// The first way the launches of `p` differ from `launches` (the run's, in order), or nullopt
 /// (kernarg hashes as kernargs_comparable(p.workload) says).
 std::optional<std::string> first_difference(const ProfileFile& p, const std::vector<LaunchIdentity>& launches);

@@ -159,16 +159,7 @@ class TbPoint final : public SamplingMethod {
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
     const size_t i = launch_++;
     if (!diverged_) {
-      if (i >= ids_.size()) {
-        diverged_ = fmt::format("launch {} ({}) is past the profile's {} launches", i, d.kernel_name, ids_.size());
-      } else {
-        const sp::LaunchIdentity id = sp::identify(d, mem);
-        // The same kernel with other code is another build of the program: the profile is stale.
-        if (id.kernel == ids_[i].kernel && id.code_hash != ids_[i].code_hash)
-          throw InputError(fmt::format("{} does not match the workload: launch {} ({}) has different code", source(),
-                                       i, d.kernel_name));
-        if (auto diff = sp::launch_difference(i, ids_[i], id, kernargs_comparable_)) diverged_ = *diff;
-      }
+      diverged_ = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_, source());
       if (diverged_) diverged_at_ = i;
     }
     // A workload whose launches depend on timing (sssp's iteration count follows the order its
