@@ -11,7 +11,7 @@ SampledRun run_sampled(const std::string& bench, const std::vector<std::string>&
   nlohmann::json passes = nlohmann::json::array();
   uint64_t analysis_insts = 0;
   for (int p = 0; p < method.passes(); ++p) {
-    const bool last = p + 1 == method.passes();
+    bool last = p + 1 == method.passes();
     workloads::RunRequest req;
     req.benchmark = bench;
     req.params = params;
@@ -27,6 +27,9 @@ SampledRun run_sampled(const std::string& bench, const std::vector<std::string>&
     out.run_seconds += o.run_seconds;
     out.wall_seconds += o.wall_seconds;
     passes.push_back({{"run_seconds", o.run_seconds}, {"wall_seconds", o.wall_seconds}, {"launches", o.launches.size()}});
+    // A method may add a pass when one ends (SimProf grows its sample until the interval meets
+    // the budget): what was the last pass is then analysis too.
+    last = p + 1 == method.passes();
     if (!last)
       for (const auto& l : o.launches)
         if (l.result.sampling) analysis_insts += l.result.sampling->functional_instructions;

@@ -15,6 +15,15 @@ using detail::params_text;
 
 namespace {
 
+/// A sampled estimate's interval as its method states it (`interval.text` in its summary), or ""
+/// for a method without one.
+std::string interval_text(const nlohmann::json& method_summary) {
+  if (!method_summary.is_object()) return "";
+  const auto i = method_summary.find("interval");
+  if (i == method_summary.end() || !i->is_object() || !i->contains("text")) return "";
+  return (*i)["text"].get<std::string>();
+}
+
 /// The method table of a one-run comparison: its header line, then one row per method in the
 /// order of `names`.
 std::string method_table(const std::vector<std::string>& names, const nlohmann::json& methods) {
@@ -39,6 +48,21 @@ std::string method_table(const std::vector<std::string>& names, const nlohmann::
     if (w == "none") continue;
     out += fmt::format("functional work warmed the {} (--sampling-warming {})\n", w, w);
     break;
+  }
+  // A statistical estimate's interval, and whether the full-detail cycles fell inside it.
+  for (const auto& name : names) {
+    const auto& m = methods.at(name);
+    const auto& ms = m["sampling"].value("method_summary", nlohmann::json::object());
+    const std::string i = interval_text(ms);
+    if (i.empty()) continue;
+    out += fmt::format("{}: {}", name, i);
+    const auto iv = ms.find("interval");
+    if (iv->contains("low") && !(*iv)["low"].is_null()) {
+      const double full = double(m["full_cycles"].get<uint64_t>());
+      const bool inside = full >= (*iv)["low"].get<double>() && full <= (*iv)["high"].get<double>();
+      out += fmt::format("; full detail {} it", inside ? "inside" : "outside");
+    }
+    out += "\n";
   }
   // A reused profile's collection is not in the method's time: say what it cost.
   for (const auto& name : names) {
@@ -122,6 +146,10 @@ std::string run_text(const RunReport& r) {
     if (const auto& sm = l.result.sampling; sm && sm->detail.contains("cpi")) out += predicted_cpi_text(*sm);
   }
   if (cycles) out += fmt::format("simulated: {} cycles, {:.6f} ms\n", cycles, sim_seconds * 1e3);
+  if (r.sampling_summary.is_object())
+    if (const std::string i = interval_text(r.sampling_summary.value("method_summary", nlohmann::json::object()));
+        !i.empty())
+      out += fmt::format("{}: {}\n", r.sampling, i);
   double rate = kernel_wall > 0 ? double(wave) / kernel_wall : 0;
   out += fmt::format("{}: {} mode, {} launch{}, {} wave instructions, {:.3f} s wall ({:.2f} M wave instructions/s)\n",
                      r.benchmark, r.mode, r.launches.size(), r.launches.size() == 1 ? "" : "es", wave, r.wall_seconds,

@@ -101,14 +101,18 @@ std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timin
       o.params[key] = choice_index(*decl, text);
       continue;
     }
+    // "2%" is 0.02: error budgets and confidences read as people write them.
+    const bool percent = !text.empty() && text.back() == '%';
+    const std::string number = percent ? text.substr(0, text.size() - 1) : text;
     double v = 0;
     size_t used = 0;
     try {
-      v = std::stod(text, &used);
+      v = std::stod(number, &used);
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != text.size() || text.empty() || !std::isfinite(v))
+    if (percent) v /= 100;
+    if (used != number.size() || number.empty() || !std::isfinite(v))
       throw InputError(fmt::format("--sampling-set {}: '{}' is not a number", key, text));
     if (v < decl->lo || v > decl->hi)
       throw InputError(fmt::format("--sampling-set {}={}: outside [{}, {}] ({})", key, text, decl->lo, decl->hi, decl->doc));

@@ -116,6 +116,27 @@ TEST(MethodRegistry, UnknownMethodNamesTheKnownOnes) {
   }
 }
 
+TEST(MethodRegistry, SimprofAndItsBaselinesAreRegisteredWithTheBudgetDefaults) {
+  for (const char* m : {"simprof", "simprof-srs", "simprof-code", "simprof-window"}) {
+    SCOPED_TRACE(m);
+    ASSERT_TRUE(methods().count(m));
+    EXPECT_TRUE(methods().at(m).reads_profile);
+    EXPECT_DOUBLE_EQ(param(m, "error")->value, 0.02);
+    EXPECT_DOUBLE_EQ(param(m, "confidence")->value, 0.95);
+    EXPECT_DOUBLE_EQ(param(m, "features")->value, 100);
+    EXPECT_DOUBLE_EQ(param(m, "max_phases")->value, 20);
+    EXPECT_DOUBLE_EQ(param(m, "silhouette_fraction")->value, 0.9);
+  }
+}
+
+TEST(MethodRegistry, APercentageIsAFractionAndABadOneIsRefused) {
+  const timing::GpuConfig cfg = timing::load_config("r9nano");
+  EXPECT_NE(make_method("simprof", cfg, {"error=2%", "confidence=95%"}, false), nullptr);
+  EXPECT_THROW(make_method("simprof", cfg, {"error=200%"}, false), InputError);  // above 1
+  EXPECT_THROW(make_method("simprof", cfg, {"error=%"}, false), InputError);
+  EXPECT_THROW(make_method("simprof", cfg, {"confidence=2%%"}, false), InputError);
+}
+
 TEST(MethodRegistry, BadParameterSettingsAreInputErrors) {
   const timing::GpuConfig cfg = timing::load_config("r9nano");
   EXPECT_THROW(make_method("photon", cfg, {"delta=abc"}, false), InputError);

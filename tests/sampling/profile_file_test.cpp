@@ -68,6 +68,17 @@ TEST(ProfileFile, MethodBlobsRoundTripAndAreOptional) {
   EXPECT_EQ(q.launches[0].blobs, p.launches[0].blobs);
 }
 
+TEST(ProfileFile, BlockTablesRoundTripAndAreOptional) {
+  ProfileFile p = sample();
+  EXPECT_TRUE(decode(encode(p), "p.prof").launches[0].blocks.u64.empty());  // written before block tables
+  p.launches[0].blocks.rows = 2;
+  p.launches[0].blocks.u64[column::kStartPc] = {0, 7};
+  p.launches[0].blocks.u64[column::kWaveInsts] = {26, 4};
+  const ProfileFile q = decode(encode(p), "p.prof");
+  EXPECT_EQ(q.launches[0].blocks.rows, 2u);
+  EXPECT_EQ(q.launches[0].blocks.u64, p.launches[0].blocks.u64);
+}
+
 TEST(ProfileFile, ABlobThatIsNotBinaryIsCorrupt) {
   msgpack::sbuffer buf;
   msgpack::packer<msgpack::sbuffer> pk(buf);
@@ -214,6 +225,32 @@ TEST(FunctionalProfile, ColumnsSumToTheEmulatorsCountsPerGroupInDispatchOrder) {
   EXPECT_EQ(r.workgroups.u64.at(column::kThreadInsts)[0], 64u * r.workgroups.u64.at(column::kWaveInsts)[0]);
   EXPECT_EQ(r.id.kernel, ref.d.kernel_name);
   EXPECT_EQ(r.id.grid, (std::array<uint32_t, 3>{128, 1, 1}));
+}
+
+// A three-trip loop, a barrier and a tail: the timing model's blocks end at the branch (4), the
+// barrier (5) and s_endpgm (7).
+const char* const kLoop = R"(
+  s_mov_b32 s4, 3
+loop:
+  v_add_u32 v1, vcc, 1, v1
+  s_sub_u32 s4, s4, 1
+  s_cmp_lg_u32 s4, 0
+  s_cbranch_scc1 loop
+  s_barrier
+  v_mov_b32 v2, v1
+  s_endpgm
+)";
+
+TEST(FunctionalProfile, TheBlockVectorCountsEachBlocksExecutedInstructions) {
+  // Four waves (two groups of two). Per wave: block 0..4 runs its first instruction once and
+  // the loop's four three times (13), the barrier block 1, the tail 2.
+  emu::test::AsmLaunch l(kLoop, emu::test::KdSpec{}, {256, 1, 1}, {128, 1, 1});
+  emu::DispatchStats st;
+  const LaunchRecord r = profile_launch(l.d, l.mem, 64, st);
+  EXPECT_EQ(r.blocks.rows, 3u);
+  EXPECT_EQ(*r.blocks.find_u64(column::kStartPc), (std::vector<uint64_t>{0, 5, 6}));
+  EXPECT_EQ(*r.blocks.find_u64(column::kWaveInsts), (std::vector<uint64_t>{52, 4, 8}));
+  EXPECT_EQ(r.blocks.sum(column::kWaveInsts), st.wave_instructions);
 }
 
 TEST(FunctionalProfile, MemoryRequestsAreDistinctLinesAtTheProfilesLineSize) {

@@ -92,8 +92,11 @@ struct TraceAndColumns : profile::Collector {
   profile::ColumnCollector& columns;
 
   TraceAndColumns(TraceCollector& t, profile::ColumnCollector& c) : trace(t), columns(c) {}
-  /// Both collectors' per-instruction hooks (the columns have none).
-  void instruction(const profile::Instruction& i) { trace.instruction(i); }
+  /// Both collectors' per-instruction hooks.
+  void instruction(const profile::Instruction& i) {
+    trace.instruction(i);
+    columns.instruction(i);
+  }
   /// The columns' per-wave row.
   void wave_end(uint32_t wave, const profile::Counters& c) { columns.wave_end(wave, c); }
   /// Both collectors' end of a group.
@@ -114,10 +117,10 @@ LaunchTrace collect_trace(const emu::Dispatch& d, emu::GlobalMemory& mem, const 
   profile::Profiler p(o.line_bytes);
   emu::DispatchStats s;
   if (columns) {
-    profile::ColumnCollector cc;
-    cc.record = columns;
+    profile::ColumnCollector cc(*columns, *d.program);
     TraceAndColumns both(c, cc);
     s = p.run_launch(d, mem, both);
+    cc.finish(*d.program);
   } else {
     s = p.run_launch(d, mem, c);
   }

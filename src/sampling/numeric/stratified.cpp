@@ -141,6 +141,43 @@ StratifiedEstimate stratified_estimate(std::span<const StratumSample> strata, do
   return e;
 }
 
+StratifiedEstimate stratified_ratio_estimate(std::span<const StratumSample> strata, double z) {
+  StratifiedEstimate e;
+  e.z = z;
+  double var_total = 0;
+  for (const StratumSample& s : strata) {
+    const uint64_t n = s.values.size();
+    if (s.size == 0) continue;
+    if (n == 0) throw std::invalid_argument("stratified: a stratum has no sampled unit");
+    if (n > s.size) throw std::invalid_argument("stratified: a stratum has more samples than units");
+    if (s.aux.size() != n) throw std::invalid_argument("stratified: the ratio estimator needs x for every sampled unit");
+    const double sy = std::accumulate(s.values.begin(), s.values.end(), 0.0);
+    const double sx = std::accumulate(s.aux.begin(), s.aux.end(), 0.0);
+    if (!(sx > 0)) throw std::invalid_argument("stratified: a stratum's sampled units have no x");
+    const double r = sy / sx;
+    e.units += s.size;
+    e.sampled += n;
+    if (n == s.size) {  // taken whole: known exactly
+      e.total += sy;
+      continue;
+    }
+    e.total += r * s.aux_total;
+    if (n < 2) throw std::invalid_argument("stratified: a partially sampled stratum needs at least two units");
+    double ss = 0;
+    for (size_t i = 0; i < n; ++i) ss += std::pow(s.values[i] - r * s.aux[i], 2);
+    const double N = double(s.size);
+    var_total += N * N * (1 - double(n) / N) * (ss / double(n - 1)) / double(n);
+  }
+  e.total_se = std::sqrt(var_total);
+  if (e.units > 0) {
+    e.mean = e.total / double(e.units);
+    e.mean_se = e.total_se / double(e.units);
+  }
+  e.half_width = z * e.total_se;
+  e.rel_error = e.total != 0 ? e.half_width / std::abs(e.total) : (e.half_width > 0 ? INFINITY : 0);
+  return e;
+}
+
 std::vector<uint64_t> simple_random_sample(uint64_t population, uint64_t n, uint64_t seed) {
   if (n > population) throw std::invalid_argument("stratified: cannot draw more units than the population holds");
   // Floyd's algorithm: n draws, each distinct, every n-subset equally likely.

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "sampling/profile/profiler.h"
+#include "timing/cu/inst_info.h"
 
 namespace strobe::sampling::profile {
 
@@ -20,6 +21,8 @@ void init_columns(LaunchRecord& r) {
   }
   r.waves.u64[column::kWorkGroup];
   r.waves.u64[column::kWave];
+  r.blocks.u64[column::kStartPc];
+  r.blocks.u64[column::kWaveInsts];
 }
 
 void append(FeatureTable& t, const Counters& c) {
@@ -51,6 +54,27 @@ uint64_t code_hash(const isa::Program& prog, const emu::GlobalMemory& mem) {
 }
 
 }  // namespace
+
+ColumnCollector::ColumnCollector(LaunchRecord& r, const isa::Program& program)
+    : record(&r), pc_insts(program.insts.size(), 0) {}
+
+void ColumnCollector::finish(const isa::Program& program) {
+  const std::vector<uint8_t> ends = timing::basic_block_ends(program);
+  auto& starts = record->blocks.u64[column::kStartPc];
+  auto& insts = record->blocks.u64[column::kWaveInsts];
+  starts.clear(), insts.clear();
+  uint64_t sum = 0;
+  size_t start = 0;
+  for (size_t pc = 0; pc < pc_insts.size(); ++pc) {
+    sum += pc_insts[pc];
+    if (ends[pc] || pc + 1 == pc_insts.size()) {
+      if (sum) starts.push_back(start), insts.push_back(sum);
+      sum = 0;
+      start = pc + 1;
+    }
+  }
+  record->blocks.rows = starts.size();
+}
 
 void ColumnCollector::wave_end(uint32_t wave, const Counters& c) {
   append(record->waves, c);
@@ -91,9 +115,9 @@ LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, uint
                             emu::DispatchStats& stats) {
   LaunchRecord r = begin_record(d, mem);
   Profiler p(line_bytes);
-  ColumnCollector c;
-  c.record = &r;
+  ColumnCollector c(r, *d.program);
   stats = p.run_launch(d, mem, c);
+  c.finish(*d.program);
   return r;
 }
 

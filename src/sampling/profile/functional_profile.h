@@ -22,11 +22,20 @@ struct ColumnCollector : Collector {
   LaunchRecord* record = nullptr;
   /// Waves reported for the group still running (wave_end comes before workgroup_end).
   uint32_t pending_waves = 0;
+  /// Wave instructions executed per program instruction, summed into the block table by finish().
+  std::vector<uint64_t> pc_insts;
 
+  /// Fills `r` for a launch of `program` (its instruction count sizes the per-PC counts).
+  ColumnCollector(LaunchRecord& r, const isa::Program& program);
+  /// Counts one executed instruction at its PC.
+  void instruction(const Instruction& i) { ++pc_insts[i.pc]; }
   /// Appends wave `wave`'s row.
   void wave_end(uint32_t wave, const Counters& c);
   /// Appends the group's row and names it in its waves' rows.
   void workgroup_end(uint64_t linear_id, const Counters& c);
+  /// After the launch: the record's basic-block vector (LaunchRecord::blocks) from the per-PC
+  /// counts, blocks as the timing model cuts them (timing::basic_block_ends()).
+  void finish(const isa::Program& program);
 };
 
 /// The identity of dispatch `d`: kernel, geometry and hashes of its code and kernarg segment.

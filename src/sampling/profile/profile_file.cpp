@@ -140,7 +140,8 @@ std::string encode(const ProfileFile& p) {
   pack_str(pk, "launches");
   pk.pack_array(uint32_t(p.launches.size()));
   for (const auto& l : p.launches) {
-    pk.pack_map(l.blobs.empty() ? 7 : 8);
+    const bool blocks = !l.blocks.u64.empty();
+    pk.pack_map(7 + (l.blobs.empty() ? 0 : 1) + (blocks ? 1 : 0));
     pack_str(pk, "kernel");
     pack_str(pk, l.id.kernel);
     pack_str(pk, "code_hash");
@@ -155,6 +156,10 @@ std::string encode(const ProfileFile& p) {
     pack_table(pk, l.workgroups);
     pack_str(pk, "waves");
     pack_table(pk, l.waves);
+    if (blocks) {
+      pack_str(pk, "blocks");
+      pack_table(pk, l.blocks);
+    }
     if (!l.blobs.empty()) {
       pack_str(pk, "blobs");
       pk.pack_map(uint32_t(l.blobs.size()));
@@ -206,6 +211,7 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
     l.id.kernarg_hash = r.u64(r.field(o, "kernarg_hash", where), where + " kernarg hash");
     l.workgroups = r.table(r.field(o, "workgroups", where), where + " work-group table");
     l.waves = r.table(r.field(o, "waves", where), where + " wave table");
+    if (const msgpack::object* b = r.optional_field(o, "blocks")) l.blocks = r.table(*b, where + " block table");
     if (const msgpack::object* b = r.optional_field(o, "blobs")) {
       if (b->type != msgpack::type::MAP) r.fail(where + " blobs are not a map (corrupt file)");
       for (uint32_t k = 0; k < b->via.map.size; ++k) {

@@ -31,6 +31,7 @@ inline constexpr const char* kScratchReqs = "scratch_reqs";  ///< coalesced scra
 inline constexpr const char* kMemReqs = "mem_reqs";          ///< global + scratch requests
 inline constexpr const char* kWorkGroup = "workgroup";       ///< per-wave table: owning group
 inline constexpr const char* kWave = "wave";                 ///< per-wave table: index in group
+inline constexpr const char* kStartPc = "start_pc";          ///< per-block table: the block's first instruction
 }  // namespace column
 
 /// A table of equally long columns keyed by name: one row per unit (work-group or wave).
@@ -69,6 +70,11 @@ struct LaunchRecord {
   LaunchIdentity id;
   FeatureTable workgroups;  ///< one row per work-group, in dispatch (flattened id) order
   FeatureTable waves;       ///< one row per wave, grouped by work-group in the same order
+  /// The launch's basic-block vector: one row per basic block that ran, in program order, with
+  /// its first instruction's index (start_pc) and the wave instructions executed in it over the
+  /// whole launch (wave_insts). SimProf's code signature. Optional in the file: a profile
+  /// written before it has no columns here (blocks.u64 empty).
+  FeatureTable blocks;
   /// Per-launch data of one method that is not a column, opaque to the profile and encoded by
   /// its method (GPUMech's wave traces under "gpumech", `strobe profile --gpumech`). Optional:
   /// a file without it reads as before, and a reader that does not know a key ignores it.

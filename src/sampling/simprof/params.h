@@ -1,0 +1,55 @@
+// SimProf's method parameters, declared once (METHODS.md §3.2-3.4): the struct the method reads
+// and the schema --sampling-set validates both come from this list. The baselines (simprof-srs,
+// simprof-code, simprof-window) share it; a parameter a design does not use is ignored by it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sampling/method.h"
+#include "sampling/simprof/sample_design.h"
+
+namespace strobe::sampling::simprof {
+
+/// Where the per-unit performance used for feature selection and allocation comes from
+/// (METHODS.md §3.8: no gfx803 hardware counters exist here).
+enum class Proxy : uint8_t {
+  /// GPUMech's predicted cycles for every unit (its trace costs a functional run per launch).
+  Gpumech,
+  /// A pilot sample: the minimum per phase first, then the spread measured on it sizes the rest
+  /// (two-phase sampling); no feature selection, since no unit has a value before it ran.
+  Pilot,
+};
+
+/// Value names of the enumeration parameters, as --sampling-set spells them (value order).
+inline std::vector<std::string> param_choices(Proxy) { return {"gpumech", "pilot"}; }
+/// `estimator`: the expansion estimator of METHODS.md §3.8, or the separate ratio estimator.
+inline std::vector<std::string> param_choices(Estimator) { return {"expansion", "ratio"}; }
+
+/// The name of `v` among its parameter's choices.
+template <class E>
+std::string choice_name(E v) {
+  return param_choices(E{})[size_t(v)];
+}
+
+// X(type, name, default, lo, hi, doc). error and confidence take "2%" and "95%" as well.
+#define STROBE_SIMPROF_PARAMS(X)                                                                                  \
+  X(double, error, 0.02, 1e-4, 1, "relative half-width of the confidence interval on total cycles to reach")     \
+  X(double, confidence, 0.95, 0.5, 0.9999, "confidence level of the interval")                                   \
+  X(uint64_t, units, 0, 0, 1e9,                                                                                  \
+    "a fixed sample of this many units in one round instead of one sized to the error budget (0: sized)")        \
+  X(uint64_t, seed, 1, 0, 1e15, "seed of the random draws: the same seed draws the same units")                  \
+  X(Proxy, proxy, Proxy::Gpumech, 0, 1, "per-unit performance for selection and allocation: gpumech or pilot")   \
+  X(Estimator, estimator, Estimator::Expansion, 0, 1,                                                            \
+    "estimator of total cycles: expansion (sum of N_h x mean cycles) or ratio (cycles per instruction)")         \
+  X(uint64_t, features, 100, 0, 1e6, "K: signature features kept by correlation with the proxy CPI (0: all)")    \
+  X(int, max_phases, 20, 1, 100, "largest k tried by the silhouette rule")                                       \
+  X(double, silhouette_fraction, 0.9, 0.01, 1, "the smallest k scoring this share of the best silhouette")       \
+  X(int, restarts, 5, 1, 100, "k-means restarts per k")                                                           \
+  X(uint64_t, min_per_phase, 2, 2, 1000, "units sampled at least in every phase (2: its spread needs them)")
+
+/// Every tunable of SimProf (names as --sampling-set spells them).
+STROBE_METHOD_PARAMS(Params, STROBE_SIMPROF_PARAMS);
+
+}  // namespace strobe::sampling::simprof

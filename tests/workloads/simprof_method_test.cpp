@@ -1,0 +1,125 @@
+// SimProf and its baselines run end to end on a multi-launch benchmark (gaussian: 126 launches
+// of two kernels on shrinking sizes), each estimate checked against full detailed simulation of
+// the same launches. A SimProf that simulated every launch fails here, as does one whose
+// interval or sample does not say what the method promises.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+
+#include "cli/cli_runner.h"
+
+namespace strobe::clitest {
+namespace {
+
+/// `strobe compare gaussian --param n=64 --sampling METHOD` with `sets`, the method's entry.
+nlohmann::json compare(const std::string& method, const std::string& sets) {
+  CliResult r = run_strobe("compare gaussian --param n=64 --sampling " + method + " " + sets + " --json -");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  if (r.rc != 0) return nlohmann::json::object();
+  return nlohmann::json::parse(r.out)["methods"][method];
+}
+
+/// The method's own summary in a compare entry.
+const nlohmann::json& summary(const nlohmann::json& m) { return m["sampling"]["method_summary"]; }
+
+TEST(SimprofMethod, TheEstimateHasAnIntervalAndMostLaunchesArePredicted) {
+  // A 5% budget on 126 launches: the pilot (two per phase) and at most a few rounds. Bound 10%:
+  // the measured units start from caches functional work warmed, not from the detailed run's.
+  const nlohmann::json m = compare("simprof", "--sampling-set proxy=pilot --sampling-set error=5% --sampling-warming caches");
+  ASSERT_TRUE(m.contains("sampling"));
+  const nlohmann::json& s = summary(m);
+  EXPECT_FALSE(m["fallback"].get<bool>());
+  EXPECT_LT(s["sampled"].get<uint64_t>(), s["units"]["count"].get<uint64_t>());
+  EXPECT_EQ(s["units"]["count"], 126);
+  EXPECT_GE(s["phases"]["k"].get<int>(), 2);
+  const nlohmann::json& iv = s["interval"];
+  ASSERT_FALSE(iv["half_width"].is_null());
+  EXPECT_TRUE(iv["met_budget"].get<bool>());
+  EXPECT_LE(iv["rel_error"].get<double>(), 0.05);
+  EXPECT_LT(iv["low"].get<double>(), iv["high"].get<double>());
+  EXPECT_NE(iv["text"].get<std::string>().find("(95% CI;"), std::string::npos);
+  EXPECT_LT(std::abs(m["error_pct"].get<double>()), 10.0);
+  // The report's total is the method's estimate: the predicted launches carry their shares.
+  EXPECT_NEAR(m["estimated_cycles"].get<double>(), iv["cycles"].get<double>(), 126.0);
+  size_t phase = 0;
+  for (const auto& k : m["kernels"]) phase += k["level"] == "phase";
+  EXPECT_EQ(phase, 126 - s["sampled"].get<size_t>());
+}
+
+TEST(SimprofMethod, ATighterBudgetTakesALargerSample) {
+  const nlohmann::json loose = compare("simprof", "--sampling-set proxy=pilot --sampling-set error=20%");
+  const nlohmann::json tight = compare("simprof", "--sampling-set proxy=pilot --sampling-set error=1%");
+  EXPECT_LT(summary(loose)["sampled"].get<uint64_t>(), summary(tight)["sampled"].get<uint64_t>());
+  EXPECT_GE(summary(tight)["rounds"].size(), summary(loose)["rounds"].size());
+  // Each round's sample is at least the last one's.
+  uint64_t last = 0;
+  for (const auto& r : summary(tight)["rounds"]) {
+    EXPECT_GT(r["sampled"].get<uint64_t>(), last);
+    last = r["sampled"].get<uint64_t>();
+  }
+}
+
+TEST(SimprofMethod, ASampleOfEveryLaunchIsAFallbackAndExact) {
+  // Every launch in detail in one round, as full detail runs them: the harness must count it as
+  // a fallback, and the estimate is the full-detail total.
+  const nlohmann::json m = compare("simprof", "--sampling-set proxy=pilot --sampling-set units=1000");
+  EXPECT_EQ(summary(m)["sampled"], 126);
+  EXPECT_TRUE(m["fallback"].get<bool>());
+  EXPECT_EQ(m["error_pct"].get<double>(), 0);
+  EXPECT_EQ(summary(m)["interval"]["half_width"].get<double>(), 0);
+}
+
+TEST(SimprofMethod, TheSameSeedDrawsTheSameSample) {
+  const std::string sets = "--sampling-set proxy=pilot --sampling-set error=10% --sampling-set seed=";
+  const nlohmann::json a = compare("simprof", sets + "7"), b = compare("simprof", sets + "7");
+  EXPECT_EQ(a["estimated_cycles"], b["estimated_cycles"]);
+  EXPECT_EQ(summary(a)["sampled"], summary(b)["sampled"]);
+}
+
+TEST(SimprofMethod, TheGpumechProxySelectsFeaturesAndSizesTheFirstSample) {
+  const nlohmann::json m = compare("simprof", "--sampling-set proxy=gpumech --sampling-set error=5%");
+  const nlohmann::json& s = summary(m);
+  EXPECT_EQ(s["proxy"], "gpumech");
+  EXPECT_NE(s["phases"]["feature_selection"].get<std::string>().find("GPUMech"), std::string::npos);
+  EXPECT_TRUE(s["phases"].contains("proxy_cpi_cov"));
+  EXPECT_LT(s["sampled"].get<uint64_t>(), 126u);
+}
+
+TEST(SimprofMethod, CodeTakesOneLaunchPerPhaseAndGivesNoInterval) {
+  const nlohmann::json m = compare("simprof-code", "--sampling-set proxy=pilot");
+  const nlohmann::json& s = summary(m);
+  EXPECT_EQ(s["sampled"], s["phases"]["k"]);
+  EXPECT_FALSE(s["interval"].contains("half_width"));
+  EXPECT_NE(s["interval"]["text"].get<std::string>().find("no variance"), std::string::npos);
+}
+
+TEST(SimprofMethod, TheWindowIsContiguousAndItsIntervalMarkedInvalid) {
+  const nlohmann::json m = compare("simprof-window", "--sampling-set proxy=pilot --sampling-set error=10%");
+  const nlohmann::json& s = summary(m);
+  EXPECT_FALSE(s["interval"]["valid"].get<bool>());
+  std::set<size_t> detailed;
+  for (size_t i = 0; i < m["kernels"].size(); ++i)
+    if (m["kernels"][i]["level"] == "detailed") detailed.insert(i);
+  ASSERT_FALSE(detailed.empty());
+  EXPECT_EQ(*detailed.rbegin() - *detailed.begin() + 1, detailed.size());
+  EXPECT_EQ(detailed.size(), s["sampled"].get<size_t>());
+}
+
+TEST(SimprofMethod, TheRandomBaselineHasOneStratum) {
+  const nlohmann::json m = compare("simprof-srs", "--sampling-set proxy=pilot --sampling-set error=10%");
+  EXPECT_EQ(summary(m)["strata"].size(), 1u);
+  EXPECT_TRUE(summary(m)["interval"]["valid"].get<bool>());
+}
+
+TEST(SimprofMethod, ARunTextStatesTheInterval) {
+  CliResult r = run_strobe("run gaussian --param n=64 --mode timing --sampling simprof --sampling-set proxy=pilot");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("simprof: cycles = "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(95% CI; "), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace strobe::clitest
