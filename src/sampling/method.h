@@ -62,6 +62,13 @@ std::vector<std::string> choices_of() {
 }
 }  // namespace detail
 
+/// The name of enumeration parameter value `v` among its choices (`param_choices`, found next to
+/// the enum by argument-dependent lookup).
+template <class E>
+std::string choice_name(E v) {
+  return param_choices(E{})[size_t(v)];
+}
+
 /// A sampling method: the dispatch runner for each pass it makes over the workload.
 class SamplingMethod {
  public:

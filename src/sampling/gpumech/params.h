@@ -27,11 +27,6 @@ inline std::vector<std::string> param_choices(DramDemand) { return {"dram_reques
 /// `rc_normalisation`: Eq. 26 as written, or per W as Eq. 16.
 inline std::vector<std::string> param_choices(RcNormalisation) { return {"as_written", "per_w"}; }
 
-/// The name of `v` among its parameter's choices.
-template <class E>
-std::string choice_name(E v) {
-  return param_choices(E{})[size_t(v)];
-}
 
 // X(type, name, default, lo, hi, doc).
 //  - level: how far up the Table 8 ablation chain (naive, mt, mt_mshr, gpumech = MT_MSHR_BAND).

@@ -27,11 +27,6 @@ inline std::vector<std::string> param_choices(Proxy) { return {"gpumech", "pilot
 /// `estimator`: the expansion estimator of METHODS.md §3.8, or the separate ratio estimator.
 inline std::vector<std::string> param_choices(Estimator) { return {"expansion", "ratio"}; }
 
-/// The name of `v` among its parameter's choices.
-template <class E>
-std::string choice_name(E v) {
-  return param_choices(E{})[size_t(v)];
-}
 
 // X(type, name, default, lo, hi, doc). error and confidence take "2%" and "95%" as well.
 #define STROBE_SIMPROF_PARAMS(X)                                                                                  \
