@@ -78,6 +78,21 @@ DispatchStats launch(GlobalMemory& mem, const CompiledKernel& k, std::array<uint
 /// Path of a built kernel, e.g. kernel_path("emu/reduce") for clang-15 or with v5 = true for clang-19.
 std::string kernel_path(const std::string& stem, bool v5 = false);
 
+/// A three-trip loop, a barrier and a tail: instructions 0..7, basic blocks ending at the branch
+/// (4), the barrier (5) and s_endpgm (7). Per wave 13 instructions run in the first block, 1 in
+/// the second and 2 in the third.
+inline constexpr const char* kLoopBarrierAsm = R"(
+  s_mov_b32 s4, 3
+loop:
+  v_add_u32 v1, vcc, 1, v1
+  s_sub_u32 s4, s4, 1
+  s_cmp_lg_u32 s4, 0
+  s_cbranch_scc1 loop
+  s_barrier
+  v_mov_b32 v2, v1
+  s_endpgm
+)";
+
 /// An assembled snippet in which each lane stores its id as a dword at out + (id << shift),
 /// `out` being kernarg 0: one flat store whose coalescing the shift controls.
 std::string strided_store_asm(uint32_t stride_shift);

@@ -16,17 +16,7 @@ using test::KdSpec;
 
 // A three-trip loop, a barrier and a tail: instructions 0..7, blocks ending at the branch (4),
 // the barrier (5) and s_endpgm (7).
-const char* const kLoop = R"(
-  s_mov_b32 s4, 3
-loop:
-  v_add_u32 v1, vcc, 1, v1
-  s_sub_u32 s4, s4, 1
-  s_cmp_lg_u32 s4, 0
-  s_cbranch_scc1 loop
-  s_barrier
-  v_mov_b32 v2, v1
-  s_endpgm
-)";
+const char* const kLoop = test::kLoopBarrierAsm;
 
 using Block = std::tuple<uint32_t, uint32_t, uint32_t>;  // wave, start pc, instructions
 

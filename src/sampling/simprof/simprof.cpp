@@ -182,7 +182,6 @@ class SimProf final : public SamplingMethod {
     if (n == 0) {
       pop_.strata = 1;
       pop_.stratum.clear();
-      done_ = true;
       return;
     }
     if (design_ == Design::Stratified || design_ == Design::Code) {
@@ -392,7 +391,6 @@ class SimProf final : public SamplingMethod {
 
   /// The last round: every unmeasured launch's record gets its stratum's share of the estimate.
   void finish(const std::vector<std::vector<size_t>>& measured) {
-    done_ = true;
     // Per stratum: the expansion estimator's mean cycles, or the ratio estimator's cycles per
     // instruction; CODE's single unit serves both ways.
     std::vector<double> mean(size_t(pop_.strata), 0), ratio(size_t(pop_.strata), 0);
@@ -447,7 +445,6 @@ class SimProf final : public SamplingMethod {
   std::vector<Pending> pending_;
   std::vector<Round> rounds_log_;
   size_t launch_ = 0;
-  bool done_ = false;
   double final_total_ = 0;
 };
 
