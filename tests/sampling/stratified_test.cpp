@@ -24,6 +24,17 @@ TEST(Stratified, NormalQuantilesMatchTheTables) {
   EXPECT_THROW(z_for_confidence(0.0), std::invalid_argument);
 }
 
+TEST(Stratified, StudentQuantilesMatchTheTablesAndTendToZ) {
+  EXPECT_NEAR(t_for_confidence(0.95, 1), 12.706204736, 1e-8);
+  EXPECT_NEAR(t_for_confidence(0.95, 2), 4.302652730, 1e-8);
+  EXPECT_NEAR(t_for_confidence(0.95, 10), 2.228138852, 1e-8);
+  EXPECT_NEAR(t_for_confidence(0.99, 5), 4.032142984, 1e-8);
+  EXPECT_NEAR(t_for_confidence(0.95, 1e7), z_for_confidence(0.95), 1e-6);
+  EXPECT_DOUBLE_EQ(t_for_confidence(0.95, INFINITY), z_for_confidence(0.95));
+  EXPECT_THROW(t_for_confidence(0.95, 0), std::invalid_argument);
+  EXPECT_THROW(t_for_confidence(1.0, 3), std::invalid_argument);
+}
+
 TEST(Stratified, TheWorkedSampleSizeIs283AllocatedAs243And41) {
   // METHODS.md §3.3: N = 600 and 400, S = 0.2 and 0.05, mean 1, 2% at z = 3.
   const StratumDesign strata[] = {{600, 0.2}, {400, 0.05}};
@@ -64,6 +75,21 @@ TEST(Stratified, EstimatorsMatchAHandComputedCase) {
   EXPECT_NEAR(e.rel_error, e.half_width / 75.0, 1e-12);
   EXPECT_EQ(e.units, 15u);
   EXPECT_EQ(e.sampled, 5u);
+  // Satterthwaite: (23.333 + 15)² / (23.333² / 2 + 15² / 1) = 2.9553.
+  const double a = 70.0 / 3.0, b = 15.0;
+  EXPECT_NEAR(e.df, (a + b) * (a + b) / (a * a / 2 + b * b), 1e-9);
+  const StratifiedEstimate t = with_t_interval(e, 0.95);
+  EXPECT_NEAR(t.z, t_for_confidence(0.95, e.df), 1e-12);
+  EXPECT_NEAR(t.half_width, t.z * e.total_se, 1e-9);
+  EXPECT_DOUBLE_EQ(t.total, e.total);
+  // One stratum: the df is n - 1, whatever the finite-population correction.
+  const StratumSample one[] = {{100, {1, 4, 2, 8}}};
+  EXPECT_NEAR(stratified_estimate(one, 1.96).df, 3.0, 1e-12);
+  // Nothing varies: infinite df, and the t interval stays of zero width.
+  const StratumSample flat[] = {{100, {5, 5}}};
+  const StratifiedEstimate f = stratified_estimate(flat, 1.96);
+  EXPECT_TRUE(std::isinf(f.df));
+  EXPECT_DOUBLE_EQ(with_t_interval(f, 0.95).half_width, 0.0);
 }
 
 TEST(Stratified, AStratumSampledWholeIsExactAndOneUnitOfAPartialStratumIsRefused) {
@@ -123,6 +149,38 @@ TEST(Stratified, NinetyFivePercentIntervalsCoverAKnownTotalIn93To97PercentOf1000
   }
   EXPECT_GE(covered, 930);
   EXPECT_LE(covered, 970);
+}
+
+TEST(Stratified, WithTwoUnitsPerStratumZIntervalsUndercoverAndSatterthwaiteTIntervalsDoNot) {
+  // The pilot sample SimProf starts from: two units in each of three strata. s_h from two units
+  // is so noisy that z-based 95% intervals cover far less often; Student's t at the
+  // Satterthwaite df restores (conservatively) the nominal coverage.
+  const uint64_t sizes[] = {300, 200, 100};
+  const double means[] = {10, 20, 40}, spreads[] = {2, 3, 6};
+  std::vector<std::vector<double>> pop(3);
+  uint64_t state = 7;
+  double truth = 0;
+  for (size_t h = 0; h < 3; ++h)
+    for (uint64_t i = 0; i < sizes[h]; ++i) {
+      double u = 0;
+      for (int k = 0; k < 12; ++k) u += double(splitmix64(state) >> 11) * 0x1.0p-53;
+      pop[h].push_back(means[h] + spreads[h] * (u - 6));
+      truth += pop[h].back();
+    }
+  int z_covered = 0, t_covered = 0;
+  for (uint64_t draw = 0; draw < 1000; ++draw) {
+    std::vector<StratumSample> sample(3);
+    for (size_t h = 0; h < 3; ++h) {
+      sample[h].size = sizes[h];
+      for (const uint64_t i : simple_random_sample(sizes[h], 2, mix64(draw * 3 + h + 17)))
+        sample[h].values.push_back(pop[h][i]);
+    }
+    const StratifiedEstimate e = stratified_estimate(sample, z_for_confidence(0.95));
+    z_covered += std::abs(e.total - truth) <= e.half_width;
+    t_covered += std::abs(e.total - truth) <= with_t_interval(e, 0.95).half_width;
+  }
+  EXPECT_LE(z_covered, 880);
+  EXPECT_GE(t_covered, 930);
 }
 
 }  // namespace

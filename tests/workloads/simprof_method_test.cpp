@@ -108,10 +108,60 @@ TEST(SimprofMethod, TheWindowIsContiguousAndItsIntervalMarkedInvalid) {
   EXPECT_EQ(detailed.size(), s["sampled"].get<size_t>());
 }
 
-TEST(SimprofMethod, TheRandomBaselineHasOneStratum) {
+TEST(SimprofMethod, TheRandomBaselineHasOneStratumBesideTheColdStart) {
   const nlohmann::json m = compare("simprof-srs", "--sampling-set proxy=pilot --sampling-set error=10%");
-  EXPECT_EQ(summary(m)["strata"].size(), 1u);
+  ASSERT_EQ(summary(m)["strata"].size(), 2u);
   EXPECT_TRUE(summary(m)["interval"]["valid"].get<bool>());
+  const nlohmann::json plain =
+      compare("simprof-srs", "--sampling-set proxy=pilot --sampling-set error=10% --sampling-set cold_start=0");
+  EXPECT_EQ(summary(plain)["strata"].size(), 1u);
+}
+
+TEST(SimprofMethod, TheFirstLaunchIsATakeAllStratumMeasuredInTheFirstRound) {
+  // gaussian's first launch runs on cold caches: it is a stratum of its own, always measured.
+  const nlohmann::json m = compare("simprof", "--sampling-set proxy=pilot --sampling-set error=10%");
+  const nlohmann::json& s = summary(m);
+  EXPECT_EQ(s["cold_start"], 1);
+  EXPECT_EQ(s["strata"].back(), (nlohmann::json{{"units", 1}, {"sampled", 1}}));
+  EXPECT_EQ(m["kernels"][0]["level"], "detailed");
+  EXPECT_EQ(m["kernels"][0]["detail"]["round"], 0);
+  EXPECT_EQ(m["kernels"][0]["detail"]["stratum"].get<size_t>(), s["strata"].size() - 1);
+}
+
+TEST(SimprofMethod, WarmupLaunchesRunInDetailAndAreNotMeasured) {
+  const nlohmann::json m =
+      compare("simprof", "--sampling-set proxy=pilot --sampling-set error=10% --sampling-set warmup=1");
+  const nlohmann::json& s = summary(m);
+  EXPECT_EQ(s["warmup"], 1);
+  const nlohmann::json& k = m["kernels"];
+  const int last_round = int(s["rounds"].size()) - 1;
+  size_t warmups = 0;
+  for (size_t i = 0; i + 1 < k.size(); ++i) {
+    if (!k[i]["detail"].value("warmup", false)) continue;
+    ++warmups;
+    // Run in detail (its cost counted), but its time is a share or its earlier measurement,
+    // and the launch after it is one the last round measured.
+    EXPECT_GT(k[i]["detailed_instructions"].get<uint64_t>(), 0u) << i;
+    if (k[i]["level"] == "detailed") EXPECT_LT(k[i]["detail"]["round"].get<int>(), last_round) << i;
+    else EXPECT_EQ(k[i]["level"], "phase") << i;
+    EXPECT_EQ(k[i + 1]["level"], "detailed") << i;
+    EXPECT_EQ(k[i + 1]["detail"]["round"].get<int>(), last_round) << i;
+  }
+  EXPECT_GT(warmups, 0u);
+  // The estimate still holds: the warm-ups change what the measured launches start from.
+  EXPECT_LT(std::abs(m["error_pct"].get<double>()), 10.0);
+}
+
+TEST(SimprofMethod, TheIntervalUsesStudentsTAtTheSatterthwaiteDfUnlessZIsAsked) {
+  const nlohmann::json t = compare("simprof", "--sampling-set proxy=pilot --sampling-set error=10%");
+  const nlohmann::json& q = summary(t)["interval"]["quantile"];
+  EXPECT_EQ(q["kind"], "t");
+  EXPECT_GT(q["df"].get<double>(), 0.0);
+  EXPECT_GT(q["value"].get<double>(), 1.96);
+  const nlohmann::json z =
+      compare("simprof", "--sampling-set proxy=pilot --sampling-set error=10% --sampling-set interval=z");
+  EXPECT_EQ(summary(z)["interval"]["quantile"]["kind"], "z");
+  EXPECT_NEAR(summary(z)["interval"]["quantile"]["value"].get<double>(), 1.959964, 1e-6);
 }
 
 TEST(SimprofMethod, ARunTextStatesTheInterval) {

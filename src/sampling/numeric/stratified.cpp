@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <unordered_set>
+
+#include <boost/math/distributions/students_t.hpp>
 
 #include "sampling/numeric/mix.h"
 
@@ -43,7 +46,21 @@ double normal_quantile(double p) {
   return x - u / (1 + x * u / 2);
 }
 
+/// Welch-Satterthwaite: the degrees of freedom of a sum of independent variance estimates
+/// v_h with ν_h each, (Σ v_h)² / Σ v_h² / ν_h; infinite when nothing varies.
+double effective_df(double var_total, double df_denominator) {
+  return df_denominator > 0 ? var_total * var_total / df_denominator : std::numeric_limits<double>::infinity();
+}
+
 }  // namespace
+
+double t_for_confidence(double confidence, double df) {
+  if (!(confidence > 0 && confidence < 1))
+    throw std::invalid_argument("stratified: a confidence level must lie strictly between 0 and 1");
+  if (!(df > 0)) throw std::invalid_argument("stratified: Student's t needs positive degrees of freedom");
+  if (std::isinf(df)) return z_for_confidence(confidence);
+  return boost::math::quantile(boost::math::students_t_distribution<double>(df), 0.5 + confidence / 2);
+}
 
 double z_for_confidence(double confidence) {
   if (!(confidence > 0 && confidence < 1))
@@ -114,6 +131,7 @@ StratifiedEstimate stratified_estimate(std::span<const StratumSample> strata, do
   StratifiedEstimate e;
   e.z = z;
   double var_total = 0;  // Σ N_h² (1 - n_h/N_h) s_h² / n_h
+  double df_denominator = 0;
   for (const StratumSample& s : strata) {
     const uint64_t n = s.values.size();
     if (s.size == 0) continue;
@@ -129,9 +147,12 @@ StratifiedEstimate stratified_estimate(std::span<const StratumSample> strata, do
     for (const double y : s.values) ss += (y - mean) * (y - mean);
     const double s2 = ss / double(n - 1);
     const double N = double(s.size);
-    var_total += N * N * (1 - double(n) / N) * s2 / double(n);
+    const double term = N * N * (1 - double(n) / N) * s2 / double(n);
+    var_total += term;
+    df_denominator += term * term / double(n - 1);
   }
   e.total_se = std::sqrt(var_total);
+  e.df = effective_df(var_total, df_denominator);
   if (e.units > 0) {
     e.mean = e.total / double(e.units);
     e.mean_se = e.total_se / double(e.units);
@@ -144,7 +165,7 @@ StratifiedEstimate stratified_estimate(std::span<const StratumSample> strata, do
 StratifiedEstimate stratified_ratio_estimate(std::span<const StratumSample> strata, double z) {
   StratifiedEstimate e;
   e.z = z;
-  double var_total = 0;
+  double var_total = 0, df_denominator = 0;
   for (const StratumSample& s : strata) {
     const uint64_t n = s.values.size();
     if (s.size == 0) continue;
@@ -166,15 +187,26 @@ StratifiedEstimate stratified_ratio_estimate(std::span<const StratumSample> stra
     double ss = 0;
     for (size_t i = 0; i < n; ++i) ss += std::pow(s.values[i] - r * s.aux[i], 2);
     const double N = double(s.size);
-    var_total += N * N * (1 - double(n) / N) * (ss / double(n - 1)) / double(n);
+    const double term = N * N * (1 - double(n) / N) * (ss / double(n - 1)) / double(n);
+    var_total += term;
+    df_denominator += term * term / double(n - 1);
   }
   e.total_se = std::sqrt(var_total);
+  e.df = effective_df(var_total, df_denominator);
   if (e.units > 0) {
     e.mean = e.total / double(e.units);
     e.mean_se = e.total_se / double(e.units);
   }
   e.half_width = z * e.total_se;
   e.rel_error = e.total != 0 ? e.half_width / std::abs(e.total) : (e.half_width > 0 ? INFINITY : 0);
+  return e;
+}
+
+StratifiedEstimate with_t_interval(StratifiedEstimate e, double confidence) {
+  if (!(e.total_se > 0)) return e;
+  e.z = t_for_confidence(confidence, e.df);
+  e.half_width = e.z * e.total_se;
+  e.rel_error = e.total != 0 ? e.half_width / std::abs(e.total) : INFINITY;
   return e;
 }
 

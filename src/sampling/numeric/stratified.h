@@ -22,6 +22,12 @@ struct StratumDesign {
 /// (0, 1): 1.959964 at 0.95, 2.967738 at 0.997. Throws std::invalid_argument outside (0, 1).
 double z_for_confidence(double confidence);
 
+/// The two-sided Student t quantile with `df` degrees of freedom (non-integer allowed, as the
+/// Satterthwaite approximation gives): 12.706 at 0.95 and df = 1, 4.303 at df = 2; the normal
+/// quantile at infinite df. Throws std::invalid_argument for a confidence outside (0, 1) or a
+/// non-positive df.
+double t_for_confidence(double confidence, double df);
+
 /// Neyman (optimal) allocation of about `n` units (Eq. 33: n_h proportional to N_h S_h), with the
 /// adjustments a real sample needs, each a deviation from pure Neyman allocation:
 ///  - every stratum gets at least min(`min_per_stratum`, N_h) units, so its mean and (at two)
@@ -57,6 +63,10 @@ struct StratifiedEstimate {
   double total = 0;       ///< T̂ = Σ N_h ȳ_h (the expansion estimator: units of unequal size)
   double total_se = 0;    ///< SE(T̂) = N SE(ȳ_st)
   double z = 0;           ///< the quantile the interval uses
+  /// Welch-Satterthwaite effective degrees of freedom of SE(T̂), (Σ a_h s_h²)² / Σ (a_h s_h²)² /
+  /// (n_h - 1) with a_h = N_h² (1 - n_h/N_h) / n_h: the df of a Student t interval that allows
+  /// for the variance itself being estimated from few units. Infinite when no stratum varies.
+  double df = 0;
   double half_width = 0;  ///< z SE(T̂): the total lies in total ± half_width at the confidence of z
   double rel_error = 0;   ///< half_width / |total| (0 when the total is 0 and exact)
   uint64_t units = 0;     ///< N
@@ -68,6 +78,11 @@ struct StratifiedEstimate {
 /// std::invalid_argument for a stratum with no sample, more samples than units, or one
 /// partially sampled unit.
 StratifiedEstimate stratified_estimate(std::span<const StratumSample> strata, double z);
+
+/// `e` with its interval at Student's t quantile for `confidence` and `e.df` degrees of freedom
+/// instead of z: wider when the variance comes from few units (at n_h = 2, df can be near 1).
+/// Unchanged when nothing varies (df infinite, half-width 0).
+StratifiedEstimate with_t_interval(StratifiedEstimate e, double confidence);
 
 /// The separate ratio estimator of the total (Cochran 6.9-6.10): per stratum R̂_h = Σ y / Σ x
 /// over its sample, T̂_R = Σ X_h R̂_h, with the usual large-sample variance

@@ -22,10 +22,21 @@ enum class Proxy : uint8_t {
   Pilot,
 };
 
+/// The interval's quantile.
+enum class Interval : uint8_t {
+  /// Student's t with Welch-Satterthwaite degrees of freedom: allows for the spread itself being
+  /// estimated from a few units per phase, which the normal quantile does not.
+  T,
+  /// The normal quantile z of METHODS.md §3.3, right only once every phase has many units.
+  Z,
+};
+
 /// Value names of the enumeration parameters, as --sampling-set spells them (value order).
 inline std::vector<std::string> param_choices(Proxy) { return {"gpumech", "pilot"}; }
 /// `estimator`: the expansion estimator of METHODS.md §3.8, or the separate ratio estimator.
 inline std::vector<std::string> param_choices(Estimator) { return {"expansion", "ratio"}; }
+/// `interval`: Student's t or the normal quantile.
+inline std::vector<std::string> param_choices(Interval) { return {"t", "z"}; }
 
 
 // X(type, name, default, lo, hi, doc). error and confidence take "2%" and "95%" as well.
@@ -38,6 +49,12 @@ inline std::vector<std::string> param_choices(Estimator) { return {"expansion", 
   X(Proxy, proxy, Proxy::Gpumech, 0, 1, "per-unit performance for selection and allocation: gpumech or pilot")   \
   X(Estimator, estimator, Estimator::Expansion, 0, 1,                                                            \
     "estimator of total cycles: expansion (sum of N_h x mean cycles) or ratio (cycles per instruction)")         \
+  X(Interval, interval, Interval::T, 0, 1,                                                                       \
+    "the interval's quantile: t (Student, Satterthwaite df: honest with few units per phase) or z")              \
+  X(uint64_t, cold_start, 1, 0, 1000,                                                                            \
+    "leading launches (cold caches) measured whole as a stratum of their own (simprof, simprof-srs)")          \
+  X(uint64_t, warmup, 0, 0, 1000,                                                                                \
+    "launches run in detail, unmeasured, before each sampled unit (0: functional warming only)")                \
   X(uint64_t, features, 100, 0, 1e6, "K: signature features kept by correlation with the proxy CPI (0: all)")    \
   X(int, max_phases, 20, 1, 100, "largest k tried by the silhouette rule")                                       \
   X(double, silhouette_fraction, 0.9, 0.01, 1, "the smallest k scoring this share of the best silhouette")       \

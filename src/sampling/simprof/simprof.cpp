@@ -199,6 +199,15 @@ class SimProf final : public SamplingMethod {
     }
     pop_.stratum = phases_.phase;
     pop_.strata = std::max(1, phases_.k);
+    // The first launches start from cold caches, unlike any other: known before any run to be
+    // atypical, they form a take-all stratum (measured whole) instead of inflating their phase's
+    // spread with a value its random sample rarely shows.
+    cold_ = random_design() ? std::min<uint64_t>(p_.cold_start, n) : 0;
+    if (cold_ > 0 && cold_ < n) {
+      for (size_t i = 0; i < cold_; ++i) pop_.stratum[i] = pop_.strata;
+      ++pop_.strata;
+      // A phase left with no unit (every member was cold) keeps its index, empty.
+    }
     draw_.emplace(pop_, p_.seed);
     first_sample();
   }
@@ -234,8 +243,12 @@ class SimProf final : public SamplingMethod {
       grow_window(w);
       return;
     }
+    if (cold_ > 0 && cold_ < n) want[size_t(pop_.strata - 1)] = cold_;
     for (int h = 0; h < pop_.strata; ++h) add_units(draw_->grow(h, want[size_t(h)]));
   }
+
+  /// The designs whose sample is random within strata (they get the cold-start stratum).
+  bool random_design() const { return design_ == Design::Stratified || design_ == Design::Random; }
 
   /// The spread per stratum of the proxy's cycles over all its units (0 without a proxy).
   std::vector<StratumDesign> proxy_spreads() const {
@@ -276,7 +289,7 @@ class SimProf final : public SamplingMethod {
     auto rec = std::make_shared<runtime::SampledLaunch>();
     rec->method = method_name(design_);
     rec->emulated = !o_.skip_functional;
-    rec->detail = {{"unit", i}, {"phase", pop_.stratum[i]}};
+    rec->detail = {{"unit", i}, {"phase", phases_.phase[i]}, {"stratum", pop_.stratum[i]}};
     runtime::LaunchResult r;
     std::shared_ptr<timing::LaunchTiming> lt;
     const uint64_t insts = uint64_t(pop_.size[i]);
@@ -289,6 +302,24 @@ class SimProf final : public SamplingMethod {
       rec->detailed_instructions = lt->detailed_wave_instructions;
       rec->estimated_cycles = lt->cycles;
       rec->detail["round"] = rounds_;
+    } else if (warms_a_sampled_unit(i)) {
+      // Detailed warm-up: run in detail so the sampled launch after it starts from the state a
+      // full detailed run leaves (functional warming leaves the caches close to it, not equal),
+      // but its time is not a measurement: it keeps its earlier one or takes its stratum's share.
+      lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
+      r.stats = lt->functional;
+      rec->detailed_instructions = lt->detailed_wave_instructions;
+      rec->detail["warmup"] = true;
+      if (measured_in_[i] >= 0) {
+        const uint64_t cycles = uint64_t(y_[i]);
+        lt->set_totals(cycles, lt->wave_instructions, lt->thread_instructions, gpu.config().clock_mhz);
+        rec->level = "detailed";
+        rec->estimated_cycles = cycles;
+        rec->detail["round"] = measured_in_[i];
+      } else {
+        rec->level = "phase";
+        pending_.push_back({i, lt, rec});
+      }
     } else {
       if (!o_.skip_functional) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
       const uint64_t ran = o_.skip_functional ? insts : r.stats.wave_instructions;
@@ -314,6 +345,13 @@ class SimProf final : public SamplingMethod {
     r.timing = lt;
     r.sampling = rec;
     return r;
+  }
+
+  /// Whether launch `i` is one of the `warmup` launches before a unit this round measures.
+  bool warms_a_sampled_unit(size_t i) const {
+    for (uint64_t k = 1; k <= p_.warmup; ++k)
+      if (std::binary_search(round_units_.begin(), round_units_.end(), i + k)) return true;
+    return false;
   }
 
   /// After a round: the estimate, then either another round or the estimates written into the
@@ -356,7 +394,8 @@ class SimProf final : public SamplingMethod {
         e.z = z_;
         return e;
       }
-    return estimate_total(pop_, measured, y_, p_.estimator, z_);
+    const StratifiedEstimate e = estimate_total(pop_, measured, y_, p_.estimator, z_);
+    return p_.interval == Interval::T ? with_t_interval(e, p_.confidence) : e;
   }
   uint64_t draw_size(int h) const { return draw_ ? draw_->size(h) : 0; }
 
@@ -439,6 +478,7 @@ class SimProf final : public SamplingMethod {
   Population pop_;
   std::optional<StratifiedDraw> draw_;
   uint64_t window_begin_ = 0, window_end_ = 0;
+  uint64_t cold_ = 0;  ///< leading launches in the take-all cold-start stratum (the last one)
   std::vector<size_t> round_units_;  ///< units the current round simulates in detail, sorted
   std::vector<double> y_;            ///< per unit: its measured cycles (NaN before)
   std::vector<int> measured_in_;     ///< per unit: the round that measured it (-1: none)
@@ -476,11 +516,14 @@ nlohmann::json SimProf::summary() const {
   for (int h = 0; h < pop_.strata && n > 0; ++h)
     strata.push_back({{"units", pop_.members(h).size()}, {"sampled", measured[size_t(h)].size()}});
   s["strata"] = strata;
+  s["cold_start"] = cold_;
+  s["warmup"] = p_.warmup;
   nlohmann::json rounds = nlohmann::json::array();
   for (const Round& r : rounds_log_) {
     nlohmann::json j = {{"added", r.added}, {"sampled", r.sampled}};
     if (has_interval()) j.update({{"cycles", r.estimate.total}, {"half_width", r.estimate.half_width},
-                                  {"rel_error", std::isfinite(r.estimate.rel_error) ? nlohmann::json(r.estimate.rel_error) : nlohmann::json()}});
+                                  {"rel_error", std::isfinite(r.estimate.rel_error) ? nlohmann::json(r.estimate.rel_error) : nlohmann::json()},
+                                  {"quantile", r.estimate.z}});
     rounds.push_back(j);
   }
   s["rounds"] = rounds;
@@ -497,6 +540,9 @@ nlohmann::json SimProf::summary() const {
                      {"high", finite ? nlohmann::json(e.total + e.half_width) : nlohmann::json()},
                      {"rel_error", finite ? nlohmann::json(e.rel_error) : nlohmann::json()},
                      {"confidence", p_.confidence},
+                     {"quantile", finite ? nlohmann::json({{"kind", choice_name(p_.interval)}, {"value", e.z},
+                                                          {"df", std::isfinite(e.df) ? nlohmann::json(e.df) : nlohmann::json()}})
+                                         : nlohmann::json()},
                      {"met_budget", p_.units == 0 && e.rel_error <= p_.error},
                      // The window is one contiguous block: its interval treats it as a random
                      // sample, which it is not.
