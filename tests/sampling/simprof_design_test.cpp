@@ -115,5 +115,24 @@ TEST(SimprofDesign, TheBudgetAllocationIsTheWorkedSizeAndNeverShrinks) {
   EXPECT_EQ(budget_allocation(strata, 1.0, 0.02, 3.0, current, 2), (std::vector<uint64_t>{243, 60}));
 }
 
+TEST(SimprofDesign, TheProportionalFloorRaisesSmallNeymanSharesAndCapsAtTheStratum) {
+  // 60, 30 and 10 units; Neyman asked 2, 18 and 10 (20 of them): at half the proportional share
+  // of 30, the first stratum needs ceil(0.5 x 30 x 60 / 100) = 9, the second 5 (has 18), the
+  // third 2 (has 10).
+  Population pop;
+  pop.strata = 3;
+  for (int h = 0, size[] = {60, 30, 10}; h < 3; ++h) pop.stratum.insert(pop.stratum.end(), size_t(size[h]), h);
+  std::vector<uint64_t> want = {2, 18, 10};
+  proportional_floor(want, pop, 0.5);
+  EXPECT_EQ(want, (std::vector<uint64_t>{9, 18, 10}));
+  // Fraction 0 changes nothing; a floor above N_h is capped at N_h.
+  std::vector<uint64_t> same = {2, 18, 10};
+  proportional_floor(same, pop, 0);
+  EXPECT_EQ(same, (std::vector<uint64_t>{2, 18, 10}));
+  std::vector<uint64_t> big = {2, 2, 90};
+  proportional_floor(big, pop, 1);
+  EXPECT_EQ(big, (std::vector<uint64_t>{57, 29, 10}));
+}
+
 }  // namespace
 }  // namespace strobe::sampling::simprof

@@ -51,6 +51,8 @@ inline std::vector<std::string> param_choices(Interval) { return {"t", "z"}; }
     "estimator of total cycles: expansion (sum of N_h x mean cycles) or ratio (cycles per instruction)")         \
   X(Interval, interval, Interval::T, 0, 1,                                                                       \
     "the interval's quantile: t (Student, Satterthwaite df: honest with few units per phase) or z")              \
+  X(double, proportional, 0, 0, 1,                                                                              \
+    "each phase gets at least this share of its proportional allocation (0: pure Neyman, the paper's)")        \
   X(uint64_t, cold_start, 1, 0, 1000,                                                                            \
     "leading launches (cold caches) measured whole as a stratum of their own (simprof, simprof-srs)")          \
   X(uint64_t, warmup, 0, 0, 1000,                                                                                \

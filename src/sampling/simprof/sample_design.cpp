@@ -16,6 +16,19 @@ std::vector<size_t> Population::members(int h) const {
   return m;
 }
 
+void proportional_floor(std::vector<uint64_t>& want, const Population& pop, double fraction) {
+  if (fraction <= 0 || pop.stratum.empty()) return;
+  std::vector<uint64_t> size(size_t(pop.strata), 0);
+  for (const int h : pop.stratum) ++size[size_t(h)];
+  uint64_t total = 0;
+  for (const uint64_t w : want) total += w;
+  const double n = double(pop.stratum.size());
+  for (size_t h = 0; h < want.size(); ++h) {
+    const auto share = uint64_t(std::ceil(fraction * double(total) * double(size[h]) / n - 1e-9));
+    want[h] = std::min(size[h], std::max(want[h], share));
+  }
+}
+
 std::vector<size_t> random_order(size_t n, uint64_t seed) {
   std::vector<size_t> v(n);
   std::iota(v.begin(), v.end(), size_t{0});

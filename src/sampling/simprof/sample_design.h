@@ -69,6 +69,12 @@ std::vector<StratumDesign> stratum_spreads(const Population& pop, const std::vec
 std::vector<uint64_t> budget_allocation(std::span<const StratumDesign> strata, double mean, double rel_error, double z,
                                         std::span<const uint64_t> current, uint64_t min_per_stratum);
 
+/// Raises `want` (per stratum) so that every stratum has at least `fraction` of its
+/// proportional share N_h / N of Σ want (rounded up), capped at N_h: a compromise between
+/// Neyman allocation and proportional allocation, which guards against a spread estimated from
+/// a few units that missed a stratum's rare large values. `fraction` 0 leaves `want` as it is.
+void proportional_floor(std::vector<uint64_t>& want, const Population& pop, double fraction);
+
 /// The estimate of the total of y over the population from the units `units[h]` of each
 /// stratum whose y is `value[unit]`, by `e`, at quantile `z`.
 StratifiedEstimate estimate_total(const Population& pop, const std::vector<std::vector<size_t>>& units,

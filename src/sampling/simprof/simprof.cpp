@@ -243,6 +243,7 @@ class SimProf final : public SamplingMethod {
       grow_window(w);
       return;
     }
+    if (design_ == Design::Stratified && p_.units == 0) proportional_floor(want, pop_, p_.proportional);
     if (cold_ > 0 && cold_ < n) want[size_t(pop_.strata - 1)] = cold_;
     for (int h = 0; h < pop_.strata; ++h) add_units(draw_->grow(h, want[size_t(h)]));
   }
@@ -416,6 +417,7 @@ class SimProf final : public SamplingMethod {
       for (size_t h = 0; h < want.size(); ++h) want[h] = std::max(want[h], current[h]);
       total = std::accumulate(want.begin(), want.end(), uint64_t{0});
     }
+    if (design_ == Design::Stratified) proportional_floor(want, pop_, p_.proportional);
     if (design_ == Design::Window) {
       grow_window(window_growth_target(now, total, pop_.stratum.size()));
     } else {
