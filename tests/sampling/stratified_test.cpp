@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numeric>
 #include <set>
+#include <span>
 #include <stdexcept>
 
 #include "sampling/numeric/mix.h"
@@ -116,36 +117,51 @@ TEST(Stratified, SimpleRandomSamplesAreDistinctSortedAndSeeded) {
   EXPECT_THROW(simple_random_sample(3, 4, 1), std::invalid_argument);
 }
 
+/// A fixed synthetic population: per stratum, values of the given mean and standard deviation,
+/// each a centred sum of `uniforms` uniforms (close to normal, bounded), and their total.
+struct SyntheticPopulation {
+  std::vector<std::vector<double>> values;
+  double truth = 0;
+};
+SyntheticPopulation synthetic_population(std::span<const uint64_t> sizes, std::span<const double> means,
+                                         std::span<const double> spreads, int uniforms, uint64_t seed) {
+  SyntheticPopulation p;
+  p.values.resize(sizes.size());
+  const double scale = std::sqrt(12.0 / uniforms);  // a sum of k uniforms has variance k / 12
+  for (size_t h = 0; h < sizes.size(); ++h)
+    for (uint64_t i = 0; i < sizes[h]; ++i) {
+      double u = 0;
+      for (int k = 0; k < uniforms; ++k) u += double(splitmix64(seed) >> 11) * 0x1.0p-53;
+      p.values[h].push_back(means[h] + spreads[h] * (u - uniforms / 2.0) * scale);
+      p.truth += p.values[h].back();
+    }
+  return p;
+}
+
+/// A stratified simple random sample of `alloc[h]` units per stratum, stream `seed`.
+std::vector<StratumSample> draw_sample(const SyntheticPopulation& p, std::span<const uint64_t> alloc, uint64_t seed) {
+  std::vector<StratumSample> sample(p.values.size());
+  for (size_t h = 0; h < p.values.size(); ++h) {
+    sample[h].size = p.values[h].size();
+    for (const uint64_t i : simple_random_sample(p.values[h].size(), alloc[h], mix64(seed * 3 + h)))
+      sample[h].values.push_back(p.values[h][i]);
+  }
+  return sample;
+}
+
 TEST(Stratified, NinetyFivePercentIntervalsCoverAKnownTotalIn93To97PercentOf1000Draws) {
   // A fixed skewed population: three strata of different sizes, means and spreads.
   const uint64_t sizes[] = {1200, 600, 200};
   const double means[] = {10, 40, 100}, spreads[] = {2, 10, 30};
-  std::vector<std::vector<double>> pop(3);
-  uint64_t state = 42;
-  double truth = 0;
-  for (size_t h = 0; h < 3; ++h) {
-    for (uint64_t i = 0; i < sizes[h]; ++i) {
-      // A sum of four uniforms, centred: close to normal, bounded.
-      double u = 0;
-      for (int k = 0; k < 4; ++k) u += double(splitmix64(state) >> 11) * 0x1.0p-53;
-      pop[h].push_back(means[h] + spreads[h] * (u - 2) * std::sqrt(3.0));
-      truth += pop[h].back();
-    }
-  }
+  const SyntheticPopulation pop = synthetic_population(sizes, means, spreads, 4, 42);
   std::vector<StratumDesign> design;
   for (size_t h = 0; h < 3; ++h) design.push_back({sizes[h], spreads[h]});
   const auto alloc = neyman_allocation(design, 150);
   const double z = z_for_confidence(0.95);
   int covered = 0;
   for (uint64_t draw = 0; draw < 1000; ++draw) {
-    std::vector<StratumSample> sample(3);
-    for (size_t h = 0; h < 3; ++h) {
-      sample[h].size = sizes[h];
-      for (const uint64_t i : simple_random_sample(sizes[h], alloc[h], mix64(draw * 3 + h)))
-        sample[h].values.push_back(pop[h][i]);
-    }
-    const StratifiedEstimate e = stratified_estimate(sample, z);
-    covered += std::abs(e.total - truth) <= e.half_width;
+    const StratifiedEstimate e = stratified_estimate(draw_sample(pop, alloc, draw), z);
+    covered += std::abs(e.total - pop.truth) <= e.half_width;
   }
   EXPECT_GE(covered, 930);
   EXPECT_LE(covered, 970);
@@ -155,29 +171,14 @@ TEST(Stratified, WithTwoUnitsPerStratumZIntervalsUndercoverAndSatterthwaiteTInte
   // The pilot sample SimProf starts from: two units in each of three strata. s_h from two units
   // is so noisy that z-based 95% intervals cover far less often; Student's t at the
   // Satterthwaite df restores (conservatively) the nominal coverage.
-  const uint64_t sizes[] = {300, 200, 100};
+  const uint64_t sizes[] = {300, 200, 100}, two[] = {2, 2, 2};
   const double means[] = {10, 20, 40}, spreads[] = {2, 3, 6};
-  std::vector<std::vector<double>> pop(3);
-  uint64_t state = 7;
-  double truth = 0;
-  for (size_t h = 0; h < 3; ++h)
-    for (uint64_t i = 0; i < sizes[h]; ++i) {
-      double u = 0;
-      for (int k = 0; k < 12; ++k) u += double(splitmix64(state) >> 11) * 0x1.0p-53;
-      pop[h].push_back(means[h] + spreads[h] * (u - 6));
-      truth += pop[h].back();
-    }
+  const SyntheticPopulation pop = synthetic_population(sizes, means, spreads, 12, 7);
   int z_covered = 0, t_covered = 0;
   for (uint64_t draw = 0; draw < 1000; ++draw) {
-    std::vector<StratumSample> sample(3);
-    for (size_t h = 0; h < 3; ++h) {
-      sample[h].size = sizes[h];
-      for (const uint64_t i : simple_random_sample(sizes[h], 2, mix64(draw * 3 + h + 17)))
-        sample[h].values.push_back(pop[h][i]);
-    }
-    const StratifiedEstimate e = stratified_estimate(sample, z_for_confidence(0.95));
-    z_covered += std::abs(e.total - truth) <= e.half_width;
-    t_covered += std::abs(e.total - truth) <= with_t_interval(e, 0.95).half_width;
+    const StratifiedEstimate e = stratified_estimate(draw_sample(pop, two, draw + 1000), z_for_confidence(0.95));
+    z_covered += std::abs(e.total - pop.truth) <= e.half_width;
+    t_covered += std::abs(e.total - pop.truth) <= with_t_interval(e, 0.95).half_width;
   }
   EXPECT_LE(z_covered, 880);
   EXPECT_GE(t_covered, 930);
