@@ -46,10 +46,40 @@ double normal_quantile(double p) {
   return x - u / (1 + x * u / 2);
 }
 
-/// Welch-Satterthwaite: the degrees of freedom of a sum of independent variance estimates
-/// v_h with ν_h each, (Σ v_h)² / Σ v_h² / ν_h; infinite when nothing varies.
-double effective_df(double var_total, double df_denominator) {
-  return df_denominator > 0 ? var_total * var_total / df_denominator : std::numeric_limits<double>::infinity();
+/// The variance of a stratified total, Σ N_h² (1 - n_h/N_h) s_h² / n_h, with what the
+/// Welch-Satterthwaite degrees of freedom need beside it.
+struct VarianceSum {
+  double total = 0;
+  double df_denominator = 0;  ///< Σ term_h² / (n_h - 1)
+  /// Adds one partially sampled stratum: N_h units, n_h >= 2 sampled, sample variance s2.
+  void add(uint64_t size, uint64_t n, double s2) {
+    const double N = double(size);
+    const double term = N * N * (1 - double(n) / N) * s2 / double(n);
+    total += term;
+    df_denominator += term * term / double(n - 1);
+  }
+  /// (Σ term)² / Σ term² / (n_h - 1); infinite when nothing varies.
+  double df() const {
+    return df_denominator > 0 ? total * total / df_denominator : std::numeric_limits<double>::infinity();
+  }
+};
+
+/// `e`'s interval at quantile `q`.
+void set_interval(StratifiedEstimate& e, double q) {
+  e.z = q;
+  e.half_width = q * e.total_se;
+  e.rel_error = e.total != 0 ? e.half_width / std::abs(e.total) : (e.half_width > 0 ? INFINITY : 0);
+}
+
+/// Fills `e`'s standard errors, df and interval from its totals and `var`.
+void finish(StratifiedEstimate& e, const VarianceSum& var, double z) {
+  e.total_se = std::sqrt(var.total);
+  e.df = var.df();
+  if (e.units > 0) {
+    e.mean = e.total / double(e.units);
+    e.mean_se = e.total_se / double(e.units);
+  }
+  set_interval(e, z);
 }
 
 }  // namespace
@@ -129,9 +159,7 @@ double neyman_sample_size(std::span<const StratumDesign> strata, double mean, do
 
 StratifiedEstimate stratified_estimate(std::span<const StratumSample> strata, double z) {
   StratifiedEstimate e;
-  e.z = z;
-  double var_total = 0;  // Σ N_h² (1 - n_h/N_h) s_h² / n_h
-  double df_denominator = 0;
+  VarianceSum var;
   for (const StratumSample& s : strata) {
     const uint64_t n = s.values.size();
     if (s.size == 0) continue;
@@ -145,27 +173,15 @@ StratifiedEstimate stratified_estimate(std::span<const StratumSample> strata, do
     if (n < 2) throw std::invalid_argument("stratified: a partially sampled stratum needs at least two units");
     double ss = 0;
     for (const double y : s.values) ss += (y - mean) * (y - mean);
-    const double s2 = ss / double(n - 1);
-    const double N = double(s.size);
-    const double term = N * N * (1 - double(n) / N) * s2 / double(n);
-    var_total += term;
-    df_denominator += term * term / double(n - 1);
+    var.add(s.size, n, ss / double(n - 1));
   }
-  e.total_se = std::sqrt(var_total);
-  e.df = effective_df(var_total, df_denominator);
-  if (e.units > 0) {
-    e.mean = e.total / double(e.units);
-    e.mean_se = e.total_se / double(e.units);
-  }
-  e.half_width = z * e.total_se;
-  e.rel_error = e.total != 0 ? e.half_width / std::abs(e.total) : (e.half_width > 0 ? INFINITY : 0);
+  finish(e, var, z);
   return e;
 }
 
 StratifiedEstimate stratified_ratio_estimate(std::span<const StratumSample> strata, double z) {
   StratifiedEstimate e;
-  e.z = z;
-  double var_total = 0, df_denominator = 0;
+  VarianceSum var;
   for (const StratumSample& s : strata) {
     const uint64_t n = s.values.size();
     if (s.size == 0) continue;
@@ -186,27 +202,14 @@ StratifiedEstimate stratified_ratio_estimate(std::span<const StratumSample> stra
     if (n < 2) throw std::invalid_argument("stratified: a partially sampled stratum needs at least two units");
     double ss = 0;
     for (size_t i = 0; i < n; ++i) ss += std::pow(s.values[i] - r * s.aux[i], 2);
-    const double N = double(s.size);
-    const double term = N * N * (1 - double(n) / N) * (ss / double(n - 1)) / double(n);
-    var_total += term;
-    df_denominator += term * term / double(n - 1);
+    var.add(s.size, n, ss / double(n - 1));
   }
-  e.total_se = std::sqrt(var_total);
-  e.df = effective_df(var_total, df_denominator);
-  if (e.units > 0) {
-    e.mean = e.total / double(e.units);
-    e.mean_se = e.total_se / double(e.units);
-  }
-  e.half_width = z * e.total_se;
-  e.rel_error = e.total != 0 ? e.half_width / std::abs(e.total) : (e.half_width > 0 ? INFINITY : 0);
+  finish(e, var, z);
   return e;
 }
 
 StratifiedEstimate with_t_interval(StratifiedEstimate e, double confidence) {
-  if (!(e.total_se > 0)) return e;
-  e.z = t_for_confidence(confidence, e.df);
-  e.half_width = e.z * e.total_se;
-  e.rel_error = e.total != 0 ? e.half_width / std::abs(e.total) : INFINITY;
+  if (e.total_se > 0) set_interval(e, t_for_confidence(confidence, e.df));
   return e;
 }
 

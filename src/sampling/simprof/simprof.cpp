@@ -294,54 +294,38 @@ class SimProf final : public SamplingMethod {
     runtime::LaunchResult r;
     std::shared_ptr<timing::LaunchTiming> lt;
     const uint64_t insts = uint64_t(pop_.size[i]);
-    if (std::binary_search(round_units_.begin(), round_units_.end(), i)) {
-      lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
-      r.stats = lt->functional;
-      y_[i] = double(lt->cycles);
-      measured_in_[i] = rounds_;
-      rec->level = "detailed";
-      rec->detailed_instructions = lt->detailed_wave_instructions;
-      rec->estimated_cycles = lt->cycles;
-      rec->detail["round"] = rounds_;
-    } else if (warms_a_sampled_unit(i)) {
-      // Detailed warm-up: run in detail so the sampled launch after it starts from the state a
-      // full detailed run leaves (functional warming leaves the caches close to it, not equal),
-      // but its time is not a measurement: it keeps its earlier one or takes its stratum's share.
+    const bool sampled = std::binary_search(round_units_.begin(), round_units_.end(), i);
+    if (sampled || warms_a_sampled_unit(i)) {
+      // In detail: a unit the round measures, or a warm-up before one, run in detail so the
+      // unit starts from the state a full detailed run leaves (functional warming leaves the
+      // caches close to it, not equal); a warm-up's own time is not a measurement.
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
       r.stats = lt->functional;
       rec->detailed_instructions = lt->detailed_wave_instructions;
-      rec->detail["warmup"] = true;
-      if (measured_in_[i] >= 0) {
-        const uint64_t cycles = uint64_t(y_[i]);
-        lt->set_totals(cycles, lt->wave_instructions, lt->thread_instructions, gpu.config().clock_mhz);
-        rec->level = "detailed";
-        rec->estimated_cycles = cycles;
-        rec->detail["round"] = measured_in_[i];
+      if (sampled) {
+        y_[i] = double(lt->cycles);
+        measured_in_[i] = rounds_;
       } else {
-        rec->level = "phase";
-        pending_.push_back({i, lt, rec});
+        rec->detail["warmup"] = true;
       }
     } else {
       if (!o_.skip_functional) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
       const uint64_t ran = o_.skip_functional ? insts : r.stats.wave_instructions;
       const uint64_t threads = o_.skip_functional ? 0 : r.stats.thread_instructions;
-      if (measured_in_[i] >= 0) {
-        // Simulated in detail in an earlier round: its measured time, and its work counted as
-        // detailed, where it was spent.
-        const uint64_t cycles = uint64_t(y_[i]);
-        lt = std::make_shared<timing::LaunchTiming>(
-            timing::predicted_launch_timing(d.kernel_name, cycles, ran, threads, r.stats, gpu.config().clock_mhz));
-        rec->level = "detailed";
-        rec->detailed_instructions = ran;
-        rec->estimated_cycles = cycles;
-        rec->detail["round"] = measured_in_[i];
-      } else {
-        lt = std::make_shared<timing::LaunchTiming>(
-            timing::predicted_launch_timing(d.kernel_name, 0, ran, threads, r.stats, gpu.config().clock_mhz));
-        rec->level = "phase";
-        rec->predicted_instructions = ran;
-        pending_.push_back({i, lt, rec});
-      }
+      lt = std::make_shared<timing::LaunchTiming>(
+          timing::predicted_launch_timing(d.kernel_name, 0, ran, threads, r.stats, gpu.config().clock_mhz));
+      // Simulated in detail in an earlier round: its work counted as detailed, where it was spent.
+      (measured_in_[i] >= 0 ? rec->detailed_instructions : rec->predicted_instructions) = ran;
+    }
+    if (measured_in_[i] >= 0) {  // measured, now or in an earlier round: its measured time
+      const uint64_t cycles = uint64_t(y_[i]);
+      lt->set_totals(cycles, lt->wave_instructions, lt->thread_instructions, gpu.config().clock_mhz);
+      rec->level = "detailed";
+      rec->estimated_cycles = cycles;
+      rec->detail["round"] = measured_in_[i];
+    } else {  // its stratum's share, known when the round ends
+      rec->level = "phase";
+      pending_.push_back({i, lt, rec});
     }
     r.timing = lt;
     r.sampling = rec;
