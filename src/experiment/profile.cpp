@@ -86,7 +86,7 @@ ProfileResult collect_profile(const ProfileSpec& spec) {
   const timing::GpuConfig gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
   sp::ProfileRunner runner(line, spec.gpumech ? sampling::gpumech::gpumech_launch_profiler(
                                                     gpu, sampling::gpumech::kDefaultMaxInstructions)
-                                              : sp::LaunchProfiler(sp::profile_launch));
+                                              : sp::plain_profile());
   workloads::RunRequest req;
   req.benchmark = spec.run.benchmark;
   req.params = spec.run.params;

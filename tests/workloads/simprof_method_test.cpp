@@ -22,6 +22,17 @@ nlohmann::json compare(const std::string& method, const std::string& sets) {
   return nlohmann::json::parse(r.out)["methods"][method];
 }
 
+/// `strobe compare relu --param n=8388608 --sampling simprof` with `sets`: one launch of 32768
+/// groups, 51 GPU-fulls of 640 on the R9 Nano, cut into 25 ranges of two GPU-fulls and a last
+/// one of 768 groups (over half of two fulls, so a range of its own).
+nlohmann::json compare_ranges(const std::string& sets) {
+  CliResult r = run_strobe("compare relu --param n=8388608 --sampling simprof --sampling-set unit_insts=1 "
+                           "--sampling-set range_min_fulls=2 --sampling-set proxy=pilot " + sets + " --json -");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  if (r.rc != 0) return nlohmann::json::object();
+  return nlohmann::json::parse(r.out)["methods"]["simprof"];
+}
+
 /// The method's own summary in a compare entry.
 const nlohmann::json& summary(const nlohmann::json& m) { return m["sampling"]["method_summary"]; }
 
@@ -162,6 +173,60 @@ TEST(SimprofMethod, TheIntervalUsesStudentsTAtTheSatterthwaiteDfUnlessZIsAsked) 
       compare("simprof", "--sampling-set proxy=pilot --sampling-set error=10% --sampling-set interval=z");
   EXPECT_EQ(summary(z)["interval"]["quantile"]["kind"], "z");
   EXPECT_NEAR(summary(z)["interval"]["quantile"]["value"].get<double>(), 1.959964, 1e-6);
+}
+
+TEST(SimprofMethod, RangesOfOneLaunchAreUnitsAndMostOfThemAreFastForwarded) {
+  const nlohmann::json m = compare_ranges("--sampling-set error=5%");
+  ASSERT_TRUE(m.contains("sampling"));
+  const nlohmann::json& s = summary(m);
+  EXPECT_FALSE(m["fallback"].get<bool>());
+  EXPECT_EQ(s["units"]["kind"], "launch or work-group range");
+  EXPECT_EQ(s["units"]["launches"], 1);
+  const uint64_t n = s["units"]["count"].get<uint64_t>();
+  EXPECT_EQ(n, 26u);
+  EXPECT_EQ(s["units"]["ranges"].get<uint64_t>(), n);
+  EXPECT_LT(s["sampled"].get<uint64_t>(), n / 2);
+  ASSERT_EQ(m["kernels"].size(), 1u);
+  const nlohmann::json& k = m["kernels"][0];
+  EXPECT_EQ(k["level"], "range");
+  // The ranges cover the launch's groups in order, two GPU-fulls each but the last.
+  uint64_t next = 0, measured = 0;
+  for (const auto& u : k["detail"]["units"]) {
+    EXPECT_EQ(u["first_workgroup"].get<uint64_t>(), next);
+    EXPECT_EQ(u["end_workgroup"].get<uint64_t>() - next, next < 32000 ? 1280u : 768u);
+    next = u["end_workgroup"].get<uint64_t>();
+    measured += u.contains("cycles");
+  }
+  EXPECT_EQ(next, 32768u);
+  EXPECT_EQ(measured, s["sampled"].get<uint64_t>());
+  EXPECT_GT(k["detail"]["warmup_workgroups"].get<uint64_t>(), 0u);
+  // Most groups were fast-forwarded, not simulated.
+  EXPECT_LT(m["sampling"]["instructions"]["detailed"].get<double>(),
+            0.6 * m["sampling"]["instructions"]["functional"].get<double>());
+  EXPECT_TRUE(s["interval"]["met_budget"].get<bool>());
+  // Measured: within 1% over seeds 1-4 (each range with two GPU-fulls of warm-up before it and
+  // one after, and the launch's first GPU-full as a primer).
+  EXPECT_LT(std::abs(m["error_pct"].get<double>()), 3.0);
+}
+
+TEST(SimprofMethod, EveryRangeMeasuredAddsUpToTheFullDetailedCycles) {
+  // The ranges' cycles telescope: with every one simulated (in one round, so every group runs in
+  // detail) they sum to the launch's cycles exactly.
+  const nlohmann::json m = compare_ranges("--sampling-set units=1000");
+  ASSERT_TRUE(m.contains("sampling"));
+  EXPECT_EQ(summary(m)["sampled"], summary(m)["units"]["count"]);
+  EXPECT_EQ(m["estimated_cycles"].get<double>(), m["full_cycles"].get<double>());
+}
+
+TEST(SimprofMethod, RangeUnitsFromAProfileFileAreRefusedByName) {
+  TempDir t;
+  const std::string f = (t.path / "r.prof").string();
+  ASSERT_EQ(run_strobe("profile relu --param n=65536 -o " + f).rc, 0);
+  const CliResult r = run_strobe("run relu --param n=65536 --mode timing --sampling simprof --sampling-set "
+                                 "unit_insts=1000 --profile " + f);
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("unit_insts=1000"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("without --profile"), std::string::npos) << r.err;
 }
 
 TEST(SimprofMethod, ARunTextStatesTheInterval) {

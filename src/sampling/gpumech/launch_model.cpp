@@ -86,12 +86,14 @@ LaunchModel model_saved_launch(const emu::Dispatch& d, const SavedTrace& saved, 
 }
 
 SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
-                             uint64_t max_instructions, emu::DispatchStats& stats, profile::LaunchRecord* columns) {
+                             uint64_t max_instructions, emu::DispatchStats& stats, profile::LaunchRecord* columns,
+                             profile::RangeCutter* ranges) {
   LaunchModel m;
   m.occupancy = launch_occupancy(d, cfg);
   const std::vector<StaticInst> statics = static_insts(*d.program);
   SavedTrace s;
-  s.trace = collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), max_instructions}, &stats, columns);
+  s.trace = collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), max_instructions}, &stats, columns,
+                          ranges);
   if (s.trace.waves.empty()) return s;
   // The representative is chosen once per input (§2.7), on the profiling configuration; the
   // policy and level do not enter the choice (wave_perf is the wave running alone).

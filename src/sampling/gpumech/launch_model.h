@@ -57,10 +57,10 @@ LaunchModel model_saved_launch(const emu::Dispatch& d, const SavedTrace& saved, 
 
 /// Traces `d` functionally (its results land in `mem`) and chooses its representative wave on
 /// `cfg`: what `strobe profile --gpumech` stores for each launch. With `columns`, the same run
-/// fills the functional profile's columns.
+/// fills the functional profile's columns (and with `ranges`, cuts the launch into ranges).
 SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
                              uint64_t max_instructions, emu::DispatchStats& stats,
-                             profile::LaunchRecord* columns = nullptr);
+                             profile::LaunchRecord* columns = nullptr, profile::RangeCutter* ranges = nullptr);
 
 /// A profile::LaunchProfiler for `strobe profile --gpumech`: the functional columns and, in the
 /// same run, the launch's saved trace as its "gpumech" blob, its representative chosen on `cfg`

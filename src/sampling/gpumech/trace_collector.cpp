@@ -109,7 +109,8 @@ struct TraceAndColumns : profile::Collector {
 }  // namespace
 
 LaunchTrace collect_trace(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<StaticInst>& statics,
-                          const TraceOptions& o, emu::DispatchStats* stats, profile::LaunchRecord* columns) {
+                          const TraceOptions& o, emu::DispatchStats* stats, profile::LaunchRecord* columns,
+                          profile::RangeCutter* ranges) {
   if (!std::has_single_bit(o.line_bytes)) throw InputError(fmt::format("gpumech: line size {} is not a power of two", o.line_bytes));
   LaunchTrace trace;
   trace.waves_per_group = std::max(1u, (d.local[0] * d.local[1] * d.local[2] + 63) / 64);
@@ -118,6 +119,7 @@ LaunchTrace collect_trace(const emu::Dispatch& d, emu::GlobalMemory& mem, const 
   emu::DispatchStats s;
   if (columns) {
     profile::ColumnCollector cc(*columns, *d.program);
+    cc.ranges = ranges;
     TraceAndColumns both(c, cc);
     s = p.run_launch(d, mem, both);
     cc.finish(*d.program);

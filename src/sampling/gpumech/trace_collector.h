@@ -62,9 +62,10 @@ class TraceCollector : public profile::Collector {
 /// profile::Profiler with a TraceCollector and returns its traces; `stats` receives the
 /// emulator's counters when given. With `columns`, the same run also fills the functional
 /// profile's columns (profile::ColumnCollector), so a profile and its traces come from one
-/// execution. Throws InputError past `o.max_instructions`.
+/// execution; with `ranges` too, the columns' run also cuts the launch into work-group ranges.
+/// Throws InputError past `o.max_instructions`.
 LaunchTrace collect_trace(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<StaticInst>& statics,
                           const TraceOptions& o, emu::DispatchStats* stats = nullptr,
-                          profile::LaunchRecord* columns = nullptr);
+                          profile::LaunchRecord* columns = nullptr, profile::RangeCutter* ranges = nullptr);
 
 }  // namespace strobe::sampling::gpumech

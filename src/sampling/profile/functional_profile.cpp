@@ -61,19 +61,9 @@ ColumnCollector::ColumnCollector(LaunchRecord& r, const isa::Program& program)
 void ColumnCollector::finish(const isa::Program& program) {
   const std::vector<uint8_t> ends = timing::basic_block_ends(program);
   auto& starts = record->blocks.u64[column::kStartPc];
-  auto& insts = record->blocks.u64[column::kWaveInsts];
-  starts.clear(), insts.clear();
-  uint64_t sum = 0;
-  size_t start = 0;
-  for (size_t pc = 0; pc < pc_insts.size(); ++pc) {
-    sum += pc_insts[pc];
-    if (ends[pc] || pc + 1 == pc_insts.size()) {
-      if (sum) starts.push_back(start), insts.push_back(sum);
-      sum = 0;
-      start = pc + 1;
-    }
-  }
+  block_vector(ends, pc_insts, starts, record->blocks.u64[column::kWaveInsts]);
   record->blocks.rows = starts.size();
+  if (ranges) ranges->finish(pc_insts);
 }
 
 void ColumnCollector::wave_end(uint32_t wave, const Counters& c) {
@@ -87,6 +77,7 @@ void ColumnCollector::workgroup_end(uint64_t linear_id, const Counters& c) {
   if (linear_id != record->workgroups.rows)
     throw FaultError("profile: work-group " + std::to_string(linear_id) + " ran out of dispatch order");
   append(record->workgroups, c);
+  if (ranges) ranges->workgroup_end(linear_id, c.wave_instructions, pc_insts);
   auto& owner = record->waves.u64[column::kWorkGroup];
   owner.insert(owner.end(), pending_waves, linear_id);
   pending_waves = 0;
@@ -112,10 +103,11 @@ LaunchRecord begin_record(const emu::Dispatch& d, const emu::GlobalMemory& mem) 
 }
 
 LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes,
-                            emu::DispatchStats& stats) {
+                            emu::DispatchStats& stats, RangeCutter* ranges) {
   LaunchRecord r = begin_record(d, mem);
   Profiler p(line_bytes);
   ColumnCollector c(r, *d.program);
+  c.ranges = ranges;
   stats = p.run_launch(d, mem, c);
   c.finish(*d.program);
   return r;

@@ -12,6 +12,7 @@
 #include "runtime/device.h"
 #include "sampling/profile/collector.h"
 #include "sampling/profile/profile_file.h"
+#include "sampling/profile/ranges.h"
 
 namespace strobe::sampling::profile {
 
@@ -24,6 +25,9 @@ struct ColumnCollector : Collector {
   uint32_t pending_waves = 0;
   /// Wave instructions executed per program instruction, summed into the block table by finish().
   std::vector<uint64_t> pc_insts;
+  /// When set, also cuts the launch into work-group ranges (SimProf's units inside large
+  /// launches), finished by finish().
+  RangeCutter* ranges = nullptr;
 
   /// Fills `r` for a launch of `program` (its instruction count sizes the per-PC counts).
   ColumnCollector(LaunchRecord& r, const isa::Program& program);
@@ -34,7 +38,7 @@ struct ColumnCollector : Collector {
   /// Appends the group's row and names it in its waves' rows.
   void workgroup_end(uint64_t linear_id, const Counters& c);
   /// After the launch: the record's basic-block vector (LaunchRecord::blocks) from the per-PC
-  /// counts, blocks as the timing model cuts them (timing::basic_block_ends()).
+  /// counts, blocks as the timing model cuts them (timing::basic_block_ends()), and the ranges.
   void finish(const isa::Program& program);
 };
 
@@ -46,20 +50,28 @@ LaunchIdentity identify(const emu::Dispatch& d, const emu::GlobalMemory& mem);
 LaunchRecord begin_record(const emu::Dispatch& d, const emu::GlobalMemory& mem);
 
 /// Runs `d` functionally (its results land in `mem`, as a plain launch's would) and returns its
-/// profile at `line_bytes`; `stats` receives the emulator's counters.
+/// profile at `line_bytes`; `stats` receives the emulator's counters. With `ranges`, the same
+/// run cuts the launch into work-group ranges.
 LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes,
-                            emu::DispatchStats& stats);
+                            emu::DispatchStats& stats, RangeCutter* ranges = nullptr);
 
 /// How a launch is profiled: profile_launch(), or one that adds a method's blob in the same run.
 using LaunchProfiler = std::function<LaunchRecord(const emu::Dispatch&, emu::GlobalMemory&, uint32_t line_bytes,
                                                   emu::DispatchStats& stats)>;
+
+/// profile_launch() as a LaunchProfiler: the functional columns alone.
+inline LaunchProfiler plain_profile() {
+  return [](const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes, emu::DispatchStats& stats) {
+    return profile_launch(d, mem, line_bytes, stats);
+  };
+}
 
 /// A dispatch runner that runs every launch functionally through a LaunchProfiler and keeps the
 /// records in launch order; the timing model it is handed is never used.
 class ProfileRunner : public runtime::DispatchRunner {
  public:
   /// `line_bytes` (a power of two): the line size memory requests are counted at.
-  explicit ProfileRunner(uint32_t line_bytes, LaunchProfiler how = profile_launch)
+  explicit ProfileRunner(uint32_t line_bytes, LaunchProfiler how = plain_profile())
       : line_bytes_(line_bytes), how_(std::move(how)) {}
   /// Profiles `d`; the result holds the emulator's counters and no timing.
   runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) override;

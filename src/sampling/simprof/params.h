@@ -53,10 +53,20 @@ inline std::vector<std::string> param_choices(Interval) { return {"t", "z"}; }
     "the interval's quantile: t (Student, Satterthwaite df: honest with few units per phase) or z")              \
   X(double, proportional, 0, 0, 1,                                                                              \
     "each phase gets at least this share of its proportional allocation (0: pure Neyman, the paper's)")        \
+  X(uint64_t, unit_insts, 0, 0, 1e12,                                                                            \
+    "launches of over 1.5x this many wave instructions are cut into work-group ranges of about this size, "     \
+    "each a unit (0: every unit is a launch)")                                                                  \
+  X(double, range_min_fulls, 4, 0, 1000,                                                                         \
+    "a range holds at least this many GPU-fulls of work-groups (those resident at once on the configuration)") \
+  X(double, range_warmup, 2, 0, 100,                                                                             \
+    "GPU-fulls of work-groups (those resident at once) run in detail, unmeasured, before a sampled range")     \
+  X(double, range_cooldown, 1, 0, 100,                                                                           \
+    "GPU-fulls of work-groups run in detail, unmeasured, after a sampled range")                               \
   X(uint64_t, cold_start, 1, 0, 1000,                                                                            \
-    "leading launches (cold caches) measured whole as a stratum of their own (simprof, simprof-srs)")          \
+    "leading units (cold caches) measured whole as a stratum of their own (simprof, simprof-srs)")             \
   X(uint64_t, warmup, 0, 0, 1000,                                                                                \
-    "launches run in detail, unmeasured, before each sampled unit (0: functional warming only)")                \
+    "launches run in detail, unmeasured, before each sampled unit that starts a launch (0: functional "        \
+    "warming only)")                                                                                            \
   X(uint64_t, features, 100, 0, 1e6, "K: signature features kept by correlation with the proxy CPI (0: all)")    \
   X(int, max_phases, 20, 1, 100, "largest k tried by the silhouette rule")                                       \
   X(double, silhouette_fraction, 0.9, 0.01, 1, "the smallest k scoring this share of the best silhouette")       \

@@ -33,21 +33,14 @@ double cov(std::span<const double> v) {
 
 }  // namespace
 
-Signatures launch_signatures(std::span<const profile::LaunchRecord> launches, const std::string& source) {
-  namespace col = profile::column;
+Signatures code_signatures(std::span<const UnitCode> units) {
   // Columns in a fixed order: kernels by name, then their blocks by PC, so the same profile
   // always gives the same matrix.
-  std::map<std::pair<std::string, uint64_t>, size_t> block_col;
-  std::map<std::string, size_t> kernel_col;
-  for (size_t i = 0; i < launches.size(); ++i) {
-    const profile::LaunchRecord& l = launches[i];
-    const auto* starts = l.blocks.find_u64(col::kStartPc);
-    if (!starts || !l.blocks.find_u64(col::kWaveInsts))
-      throw InputError(fmt::format("{} has no basic-block vector for launch {} ({}): it was written before strobe "
-                                   "recorded them; profile again",
-                                   source, i, l.id.kernel));
-    kernel_col[l.id.kernel];
-    for (uint64_t pc : *starts) block_col[{l.id.kernel, pc}];
+  std::map<std::pair<std::string_view, uint64_t>, size_t> block_col;
+  std::map<std::string_view, size_t> kernel_col;
+  for (const UnitCode& u : units) {
+    kernel_col[u.kernel];
+    for (uint64_t pc : u.start_pc) block_col[{u.kernel, pc}];
   }
   Signatures s;
   size_t c = 0;
@@ -57,18 +50,33 @@ Signatures launch_signatures(std::span<const profile::LaunchRecord> launches, co
   }
   for (auto& [kernel, index] : kernel_col) {
     index = c++;
-    s.names.push_back("kernel:" + kernel);
+    s.names.push_back("kernel:" + std::string(kernel));
   }
-  s.x = Eigen::MatrixXd::Zero(Eigen::Index(launches.size()), Eigen::Index(c));
-  for (size_t i = 0; i < launches.size(); ++i) {
-    const profile::LaunchRecord& l = launches[i];
-    const auto& starts = *l.blocks.find_u64(col::kStartPc);
-    const auto& insts = *l.blocks.find_u64(col::kWaveInsts);
-    for (size_t b = 0; b < starts.size(); ++b)
-      s.x(Eigen::Index(i), Eigen::Index(block_col.at({l.id.kernel, starts[b]}))) = double(insts[b]);
-    s.x(Eigen::Index(i), Eigen::Index(kernel_col.at(l.id.kernel))) = 1;
+  s.x = Eigen::MatrixXd::Zero(Eigen::Index(units.size()), Eigen::Index(c));
+  for (size_t i = 0; i < units.size(); ++i) {
+    const UnitCode& u = units[i];
+    for (size_t b = 0; b < u.start_pc.size(); ++b)
+      s.x(Eigen::Index(i), Eigen::Index(block_col.at({u.kernel, u.start_pc[b]}))) = double(u.insts[b]);
+    s.x(Eigen::Index(i), Eigen::Index(kernel_col.at(u.kernel))) = 1;
   }
   return s;
+}
+
+UnitCode launch_code(const profile::LaunchRecord& l, size_t i, const std::string& source) {
+  namespace col = profile::column;
+  const auto* starts = l.blocks.find_u64(col::kStartPc);
+  const auto* insts = l.blocks.find_u64(col::kWaveInsts);
+  if (!starts || !insts)
+    throw InputError(fmt::format("{} has no basic-block vector for launch {} ({}): it was written before strobe "
+                                 "recorded them; profile again",
+                                 source, i, l.id.kernel));
+  return {l.id.kernel, *starts, *insts};
+}
+
+Signatures launch_signatures(std::span<const profile::LaunchRecord> launches, const std::string& source) {
+  std::vector<UnitCode> units;
+  for (size_t i = 0; i < launches.size(); ++i) units.push_back(launch_code(launches[i], i, source));
+  return code_signatures(units);
 }
 
 Phases form_phases(const Signatures& sig, std::span<const double> proxy_cpi, const PhaseOptions& o) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Core>
@@ -23,6 +24,23 @@ struct Signatures {
   /// KERNEL starting at instruction PC) or "kernel:KERNEL" (1 for a unit of that kernel).
   std::vector<std::string> names;
 };
+
+/// The code a unit ran: its kernel and its basic-block vector (blocks by first instruction, and
+/// the wave instructions executed in each).
+struct UnitCode {
+  std::string_view kernel;
+  std::span<const uint64_t> start_pc, insts;
+};
+
+/// Signatures of units from their code: each unit's basic-block vector (raw counts, as
+/// METHODS.md reads the paper: units of unequal size then separate by size as well as by code)
+/// and a one-hot of its kernel. A launch and a range of another launch's work-groups that ran
+/// the same blocks share columns.
+Signatures code_signatures(std::span<const UnitCode> units);
+
+/// A launch's code as a unit; throws InputError naming `source` and launch `i` when the record
+/// has no block table (a profile written before basic-block vectors).
+UnitCode launch_code(const profile::LaunchRecord& launch, size_t i, const std::string& source);
 
 /// Signatures of kernel launches as units: each launch's basic-block vector (raw counts, as
 /// METHODS.md reads the paper: units of unequal size then separate by size as well as by code)

@@ -1,18 +1,20 @@
 // SimProf (Huang, dissertation ch. 5) as a sampling method, `simprof`, and its baselines
-// `simprof-srs`, `simprof-code` and `simprof-window` (METHODS.md §3.4), over kernel launches as
-// sampling units (METHODS.md §3.8).
+// `simprof-srs`, `simprof-code` and `simprof-window` (METHODS.md §3.4). The sampling units
+// (METHODS.md §3.8) are kernel launches and, with unit_insts, ranges of consecutive work-groups
+// of about that many wave instructions inside the launches larger than it.
 //
-// Pass 0 profiles every launch functionally: its basic-block vector, its wave instructions and,
-// with proxy=gpumech, GPUMech's predicted cycles (from the same functional run's trace). A
-// `--profile` file replaces the profiling; with proxy=gpumech pass 0 still runs, modelling each
-// launch from the file's saved trace. Phases are then formed (phases.h) and the first sample
-// drawn (sample_design.h). Each later pass is a round: every launch runs functionally except the
-// round's newly sampled units, which run in full detail. After a round the estimate of total
-// cycles and its interval are computed from every unit measured so far; when the interval is
-// wider than the error budget, the sample grows (Neyman allocation from the measured spreads)
-// and another round runs, until the budget is met or every unit has been simulated. The last
-// round's launch records carry the estimate: a measured unit its cycles, any other its
-// stratum's share.
+// Pass 0 profiles every launch functionally: its basic-block vector (and each range's), its wave
+// instructions and, with proxy=gpumech, GPUMech's predicted cycles (from the same functional
+// run's trace; a range takes its launch's pro rata). A `--profile` file replaces the profiling
+// of launch units; with proxy=gpumech pass 0 still runs, modelling each launch from the file's
+// saved trace. Phases are then formed (phases.h) and the first sample drawn (sample_design.h).
+// Each later pass is a round: every launch runs functionally except the round's newly sampled
+// units, which run in full detail (a range with the rest of its launch fast-forwarded,
+// range_observer.h). After a round the estimate of total cycles and its interval are computed
+// from every unit measured so far; when the interval is wider than the error budget, the sample
+// grows (Neyman allocation from the measured spreads) and another round runs, until the budget
+// is met or every unit has been simulated. The last round's launch records carry the estimate:
+// the sum over the launch's units of a measured unit's cycles, any other's stratum share.
 //
 // Each unit is measured once, in the round that sampled it, with the caches as the launches
 // before it left them (warmed by functional work with --sampling-warming caches). Checking the
@@ -40,6 +42,7 @@
 #include "sampling/profile/functional_profile.h"
 #include "sampling/simprof/params.h"
 #include "sampling/simprof/phases.h"
+#include "sampling/simprof/range_observer.h"
 #include "sampling/simprof/sample_design.h"
 #include "timing/gpu/gpu.h"
 
@@ -81,6 +84,10 @@ class SimProf final : public SamplingMethod {
     // closest to strobe's oldest-first; Eq. 26 per W, its better-measured reading (docs/gpumech.md).
     model_.policy = gpumech::policy_of(o.gpu.scheduler).value_or(gpumech::Policy::GreedyThenOldest);
     model_.rc_normalisation = gpumech::RcNormalisation::PerW;
+    if (o_.profile && p_.unit_insts > 0)
+      throw InputError(fmt::format("{}: unit_insts={} cuts launches into work-group ranges while profiling, and a "
+                                   "profile file holds no per-range basic-block vectors; run without --profile",
+                                   method_name(design_), p_.unit_insts));
     if (o_.profile) {
       kernargs_comparable_ = sp::kernargs_comparable(o_.profile->workload);
       for (const auto& l : o_.profile->launches) ids_.push_back(l.id);
@@ -104,12 +111,19 @@ class SimProf final : public SamplingMethod {
   nlohmann::json summary() const override;
 
  private:
-  /// A launch of the current round that was not measured: its time is its stratum's share,
-  /// known when the round ends.
+  /// A launch of the current round with units not measured: its time is the measured units'
+  /// cycles plus the others' stratum shares, known when the round ends.
   struct Pending {
-    size_t unit = 0;
+    double known = 0;            ///< cycles of its measured units
+    std::vector<size_t> units;   ///< its units not measured
     std::shared_ptr<timing::LaunchTiming> timing;
     std::shared_ptr<runtime::SampledLaunch> record;
+  };
+  /// A sampling unit: a whole launch, or a range of its work-groups.
+  struct Unit {
+    size_t launch = 0;
+    uint64_t first_wg = 0, end_wg = 0;  ///< a range's groups (linear ids); unused for a launch
+    bool whole = true;
   };
   /// One round's outcome, for the summary.
   struct Round {
@@ -142,16 +156,25 @@ class SimProf final : public SamplingMethod {
       const gpumech::SavedTrace saved = gpumech::decode_saved_trace(blob->second, where);
       proxy_cycles_.push_back(gpumech::model_saved_launch(d, saved, gpu.config(), model_, where).prediction.cycles);
       r.stats = emu::run_dispatch(d, mem);
-    } else if (gpumech_proxy()) {
-      sp::LaunchRecord rec = sp::begin_record(d, mem);
-      const gpumech::SavedTrace saved =
-          gpumech::trace_for_profile(d, mem, gpu.config(), model_.max_instructions, r.stats, &rec);
-      const std::string where = fmt::format("launch {}", i);
-      proxy_cycles_.push_back(gpumech::model_saved_launch(d, saved, gpu.config(), model_, where).prediction.cycles);
-      profiled_.push_back(std::move(rec));
     } else {
-      profiled_.push_back(sp::profile_launch(d, mem, line_bytes(), r.stats));
-      proxy_cycles_.push_back(0);
+      std::optional<sp::RangeCutter> cut;
+      // A range spans several GPU-fulls of groups: in fewer, its groups run alongside its
+      // neighbours' for most of their lives, and the cycles it adds are not its own.
+      if (p_.unit_insts > 0)
+        cut.emplace(*d.program, p_.unit_insts, uint64_t(std::ceil(p_.range_min_fulls * gpu_full(d, gpu))));
+      sp::RangeCutter* ranges = cut ? &*cut : nullptr;
+      if (gpumech_proxy()) {
+        sp::LaunchRecord rec = sp::begin_record(d, mem);
+        const gpumech::SavedTrace saved =
+            gpumech::trace_for_profile(d, mem, gpu.config(), model_.max_instructions, r.stats, &rec, ranges);
+        const std::string where = fmt::format("launch {}", i);
+        proxy_cycles_.push_back(gpumech::model_saved_launch(d, saved, gpu.config(), model_, where).prediction.cycles);
+        profiled_.push_back(std::move(rec));
+      } else {
+        profiled_.push_back(sp::profile_launch(d, mem, line_bytes(), r.stats, ranges));
+        proxy_cycles_.push_back(0);
+      }
+      ranges_.push_back(cut ? cut->take() : std::vector<sp::WorkGroupRange>{});
     }
     proxy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.sampling = profile_record(method_name(design_), r.stats.wave_instructions);
@@ -169,14 +192,39 @@ class SimProf final : public SamplingMethod {
 
   /// The units, their phases and the first sample, from the profile.
   void prepare(const std::vector<sp::LaunchRecord>& launches) {
-    const size_t n = launches.size();
     ids_.clear();
     for (const auto& l : launches) ids_.push_back(l.id);
-    pop_.size.resize(n);
-    for (size_t i = 0; i < n; ++i) pop_.size[i] = double(launches[i].workgroups.sum(sp::column::kWaveInsts));
-    if (proxy_cycles_.size() != n) proxy_cycles_.assign(n, 0);
+    if (proxy_cycles_.size() != launches.size()) proxy_cycles_.assign(launches.size(), 0);
+    // The units: a launch cut into several ranges gives one unit per range, any other launch one.
+    units_.clear();
+    launch_first_.assign(1, 0);
+    const bool phased = design_ == Design::Stratified || design_ == Design::Code;
+    std::vector<UnitCode> code;  // the signatures' input, for the designs that form phases
+    std::vector<double> unit_proxy;
+    pop_.size.clear();
+    for (size_t i = 0; i < launches.size(); ++i) {
+      const double insts = double(launches[i].workgroups.sum(sp::column::kWaveInsts));
+      const std::vector<sp::WorkGroupRange>* cut = i < ranges_.size() && ranges_[i].size() > 1 ? &ranges_[i] : nullptr;
+      if (cut) {
+        for (const sp::WorkGroupRange& r : *cut) {
+          units_.push_back({i, r.first_wg, r.end_wg, false});
+          code.push_back({launches[i].id.kernel, r.start_pc, r.block_insts});
+          pop_.size.push_back(double(r.wave_insts));
+          // A range's proxy: its launch's prediction pro rata its wave instructions.
+          unit_proxy.push_back(insts > 0 ? proxy_cycles_[i] * double(r.wave_insts) / insts : 0);
+        }
+      } else {
+        units_.push_back({i, 0, launches[i].workgroups.rows, true});
+        if (phased) code.push_back(launch_code(launches[i], i, source()));
+        pop_.size.push_back(insts);
+        unit_proxy.push_back(proxy_cycles_[i]);
+      }
+      launch_first_.push_back(units_.size());
+    }
+    const size_t n = units_.size();
+    unit_proxy_ = std::move(unit_proxy);
     proxy_cpi_.resize(n);
-    for (size_t i = 0; i < n; ++i) proxy_cpi_[i] = pop_.size[i] > 0 ? proxy_cycles_[i] / pop_.size[i] : 0;
+    for (size_t i = 0; i < n; ++i) proxy_cpi_[i] = pop_.size[i] > 0 ? unit_proxy_[i] / pop_.size[i] : 0;
     y_.assign(n, std::numeric_limits<double>::quiet_NaN());
     measured_in_.assign(n, -1);
     if (n == 0) {
@@ -184,8 +232,8 @@ class SimProf final : public SamplingMethod {
       pop_.stratum.clear();
       return;
     }
-    if (design_ == Design::Stratified || design_ == Design::Code) {
-      const Signatures sig = launch_signatures(launches, source());
+    if (phased) {
+      const Signatures sig = code_signatures(code);
       PhaseOptions po;
       po.features = p_.features;
       po.max_phases = p_.max_phases;
@@ -199,7 +247,7 @@ class SimProf final : public SamplingMethod {
     }
     pop_.stratum = phases_.phase;
     pop_.strata = std::max(1, phases_.k);
-    // The first launches start from cold caches, unlike any other: known before any run to be
+    // The first units start from cold caches, unlike any other: known before any run to be
     // atypical, they form a take-all stratum (measured whole) instead of inflating their phase's
     // spread with a value its random sample rarely shows.
     cold_ = random_design() ? std::min<uint64_t>(p_.cold_start, n) : 0;
@@ -227,7 +275,7 @@ class SimProf final : public SamplingMethod {
       want = neyman_allocation(proxy, std::min<uint64_t>(p_.units, n), design_ == Design::Stratified ? min : 1);
     } else if (gpumech_proxy()) {
       double mean = 0;
-      for (double c : proxy_cycles_) mean += c;
+      for (double c : unit_proxy_) mean += c;
       mean /= double(n);
       if (mean > 0) want = budget_allocation(proxy, mean, p_.error, z_, {}, min);
       for (auto& w : want) w = std::max<uint64_t>(w, min);
@@ -255,7 +303,7 @@ class SimProf final : public SamplingMethod {
   std::vector<StratumDesign> proxy_spreads() const {
     std::vector<std::vector<size_t>> all(size_t(pop_.strata));
     for (int h = 0; h < pop_.strata; ++h) all[size_t(h)] = pop_.members(h);
-    return stratum_spreads(pop_, all, proxy_cycles_, p_.estimator);
+    return stratum_spreads(pop_, all, unit_proxy_, p_.estimator);
   }
 
   void add_units(const std::vector<size_t>& u) {
@@ -282,68 +330,131 @@ class SimProf final : public SamplingMethod {
     return m;
   }
 
-  /// A round's launch: in detail when the round sampled it, else functionally.
+  /// A round's launch: in detail when the round sampled it (or a range of it, the rest fast-
+  /// forwarded), else functionally.
   runtime::LaunchResult run_round(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
     const size_t i = launch_++;
     if (auto diff = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_, source()))
       not_followed(i, *diff);
+    const size_t first = launch_first_[i], end = launch_first_[i + 1];
+    const bool whole = end == first + 1 && units_[first].whole;
     auto rec = std::make_shared<runtime::SampledLaunch>();
     rec->method = method_name(design_);
     rec->emulated = !o_.skip_functional;
-    rec->detail = {{"unit", i}, {"phase", phases_.phase[i]}, {"stratum", pop_.stratum[i]}};
+    std::vector<size_t> now;  // the launch's units this round measures
+    for (size_t u = first; u < end; ++u)
+      if (std::binary_search(round_units_.begin(), round_units_.end(), u)) now.push_back(u);
     runtime::LaunchResult r;
     std::shared_ptr<timing::LaunchTiming> lt;
-    const uint64_t insts = uint64_t(pop_.size[i]);
-    const bool sampled = std::binary_search(round_units_.begin(), round_units_.end(), i);
-    if (sampled || warms_a_sampled_unit(i)) {
+    if (whole && (!now.empty() || warms_a_sampled_unit(i))) {
       // In detail: a unit the round measures, or a warm-up before one, run in detail so the
       // unit starts from the state a full detailed run leaves (functional warming leaves the
       // caches close to it, not equal); a warm-up's own time is not a measurement.
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
       r.stats = lt->functional;
       rec->detailed_instructions = lt->detailed_wave_instructions;
-      if (sampled) {
-        y_[i] = double(lt->cycles);
-        measured_in_[i] = rounds_;
-      } else {
-        rec->detail["warmup"] = true;
-      }
+      if (!now.empty()) y_[first] = double(lt->cycles), measured_in_[first] = rounds_;
+      else rec->detail["warmup"] = true;
+    } else if (!now.empty()) {
+      lt = std::make_shared<timing::LaunchTiming>(measure_ranges(d, mem, gpu, i, now, *rec));
+      r.stats = lt->functional;
+      rec->detailed_instructions = lt->detailed_wave_instructions;
+      rec->predicted_instructions = lt->functional.wave_instructions - std::min(lt->functional.wave_instructions,
+                                                                               lt->detailed_wave_instructions);
     } else {
       if (!o_.skip_functional) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
+      uint64_t insts = 0;
+      for (size_t u = first; u < end; ++u) insts += uint64_t(pop_.size[u]);
       const uint64_t ran = o_.skip_functional ? insts : r.stats.wave_instructions;
       const uint64_t threads = o_.skip_functional ? 0 : r.stats.thread_instructions;
       lt = std::make_shared<timing::LaunchTiming>(
           timing::predicted_launch_timing(d.kernel_name, 0, ran, threads, r.stats, gpu.config().clock_mhz));
-      // Simulated in detail in an earlier round: its work counted as detailed, where it was spent.
-      (measured_in_[i] >= 0 ? rec->detailed_instructions : rec->predicted_instructions) = ran;
+      // Units simulated in detail in an earlier round: their work counted as detailed, where it
+      // was spent.
+      uint64_t earlier = 0;
+      for (size_t u = first; u < end; ++u)
+        if (measured_in_[u] >= 0) earlier += uint64_t(pop_.size[u]);
+      rec->detailed_instructions = std::min(earlier, ran);
+      rec->predicted_instructions = ran - rec->detailed_instructions;
     }
-    if (measured_in_[i] >= 0) {  // measured, now or in an earlier round: its measured time
-      const uint64_t cycles = uint64_t(y_[i]);
+    // The launch's time: its measured units' cycles (now or in an earlier round) and, for the
+    // rest, their strata's shares when the round ends.
+    Pending p;
+    nlohmann::json units = nlohmann::json::array();
+    for (size_t u = first; u < end; ++u) {
+      nlohmann::json j = {{"unit", u}, {"phase", phases_.phase[u]}, {"stratum", pop_.stratum[u]}};
+      if (!whole) j.update({{"first_workgroup", units_[u].first_wg}, {"end_workgroup", units_[u].end_wg}});
+      if (measured_in_[u] >= 0) {
+        p.known += y_[u];
+        j["round"] = measured_in_[u];
+        if (!whole) j["cycles"] = y_[u];
+      } else {
+        p.units.push_back(u);
+      }
+      units.push_back(std::move(j));
+    }
+    if (whole) rec->detail.update(units[0]);
+    else rec->detail["units"] = std::move(units);
+    if (p.units.empty()) {
+      const uint64_t cycles = uint64_t(std::llround(p.known));
       lt->set_totals(cycles, lt->wave_instructions, lt->thread_instructions, gpu.config().clock_mhz);
       rec->level = "detailed";
       rec->estimated_cycles = cycles;
-      rec->detail["round"] = measured_in_[i];
-    } else {  // its stratum's share, known when the round ends
-      rec->level = "phase";
-      pending_.push_back({i, lt, rec});
+    } else {  // its strata's shares, known when the round ends
+      rec->level = p.units.size() < end - first ? "range" : "phase";
+      p.timing = lt;
+      p.record = rec;
+      pending_.push_back(std::move(p));
     }
     r.timing = lt;
     r.sampling = rec;
     return r;
   }
 
-  /// Whether launch `i` is one of the `warmup` launches before a unit this round measures.
+  /// Runs launch `i` with its units `now` (ranges) in detail and the rest fast-forwarded, and
+  /// records their cycles.
+  timing::LaunchTiming measure_ranges(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu, size_t i,
+                                      const std::vector<size_t>& now, runtime::SampledLaunch& rec) {
+    const size_t first = launch_first_[i], end = launch_first_[i + 1];
+    std::vector<uint64_t> bounds;
+    std::vector<bool> measure;
+    for (size_t u = first; u < end; ++u) {
+      bounds.push_back(units_[u].first_wg);
+      measure.push_back(std::binary_search(now.begin(), now.end(), u));
+    }
+    bounds.push_back(units_[end - 1].end_wg);
+    // The warm-up and cool-down: the groups resident at once on this configuration, so many times.
+    const double full = gpu_full(d, gpu);
+    RangeObserver obs(std::move(bounds), measure, uint64_t(std::ceil(p_.range_warmup * full)),
+                      uint64_t(std::ceil(p_.range_cooldown * full)), o_.skip_functional);
+    obs.set_warming(warmer_for(gpu, o_.warming));
+    timing::LaunchTiming lt = gpu.run(d, mem, &obs);
+    for (size_t u : now) {
+      y_[u] = double(obs.cycles(u - first));
+      measured_in_[u] = rounds_;
+    }
+    rec.detail["warmup_workgroups"] = obs.warmup_groups();  // before and after the measured ranges
+    return lt;
+  }
+
+  /// Work-groups of `d` resident at once on `gpu`: a GPU-full.
+  static double gpu_full(const emu::Dispatch& d, timing::Gpu& gpu) {
+    return double(std::max<uint32_t>(1, gpu.occupancy_of(d).workgroups_per_cu * uint32_t(gpu.config().num_cus)));
+  }
+
+  /// Whether launch `i` is one of the `warmup` launches before a unit this round measures that
+  /// starts its launch.
   bool warms_a_sampled_unit(size_t i) const {
-    for (uint64_t k = 1; k <= p_.warmup; ++k)
-      if (std::binary_search(round_units_.begin(), round_units_.end(), i + k)) return true;
+    for (uint64_t k = 1; k <= p_.warmup && i + k + 1 < launch_first_.size(); ++k)
+      if (std::binary_search(round_units_.begin(), round_units_.end(), launch_first_[i + k])) return true;
     return false;
   }
 
   /// After a round: the estimate, then either another round or the estimates written into the
   /// round's records.
   void end_round() {
-    if (launch_ != pop_.stratum.size())
-      not_followed(launch_, fmt::format("the run had {} launches, the profile {}", launch_, pop_.stratum.size()));
+    if (launch_ != ids_.size())
+      not_followed(launch_, fmt::format("the run had {} launches, the profile {}", launch_, ids_.size()));
     launch_ = 0;
     round_units_.clear();
     const auto measured = measured_units();
@@ -437,8 +548,11 @@ class SimProf final : public SamplingMethod {
     }
     final_total_ = total;
     for (Pending& p : pending_) {
-      const int h = pop_.stratum[p.unit];
-      const double c = p_.estimator == Estimator::Ratio ? ratio[size_t(h)] * pop_.size[p.unit] : mean[size_t(h)];
+      double c = p.known;
+      for (size_t u : p.units) {
+        const int h = pop_.stratum[u];
+        c += p_.estimator == Estimator::Ratio ? ratio[size_t(h)] * pop_.size[u] : mean[size_t(h)];
+      }
       const uint64_t cycles = uint64_t(std::llround(c));
       p.timing->set_totals(cycles, p.timing->wave_instructions, p.timing->thread_instructions, o_.gpu.clock_mhz);
       p.record->estimated_cycles = cycles;
@@ -459,12 +573,16 @@ class SimProf final : public SamplingMethod {
   std::vector<sp::LaunchIdentity> ids_;
   bool kernargs_comparable_ = true;
   double proxy_seconds_ = 0;
-  std::vector<double> proxy_cycles_, proxy_cpi_;
+  std::vector<double> proxy_cycles_;  ///< per launch: GPUMech's predicted cycles (0 without the proxy)
+  std::vector<double> unit_proxy_, proxy_cpi_;  ///< per unit: the proxy's cycles and cycles per instruction
+  std::vector<std::vector<sp::WorkGroupRange>> ranges_;  ///< per launch: its ranges from pass 0 (unit_insts)
+  std::vector<Unit> units_;
+  std::vector<size_t> launch_first_;  ///< per launch: its first unit; last, the unit count
   Phases phases_;
   Population pop_;
   std::optional<StratifiedDraw> draw_;
   uint64_t window_begin_ = 0, window_end_ = 0;
-  uint64_t cold_ = 0;  ///< leading launches in the take-all cold-start stratum (the last one)
+  uint64_t cold_ = 0;  ///< leading units in the take-all cold-start stratum (the last one)
   std::vector<size_t> round_units_;  ///< units the current round simulates in detail, sorted
   std::vector<double> y_;            ///< per unit: its measured cycles (NaN before)
   std::vector<int> measured_in_;     ///< per unit: the round that measured it (-1: none)
@@ -478,7 +596,14 @@ nlohmann::json SimProf::summary() const {
   nlohmann::json s;
   const uint64_t n = pop_.stratum.size();
   s["design"] = method_name(design_);
-  s["units"] = {{"kind", "launch"}, {"count", n}};
+  const size_t ranged = std::count_if(units_.begin(), units_.end(), [](const Unit& u) { return !u.whole; });
+  s["units"] = {{"kind", ranged ? "launch or work-group range" : "launch"},
+                {"count", n},
+                {"launches", ids_.size()},
+                {"ranges", ranged},
+                {"unit_insts", p_.unit_insts},
+                {"range_warmup", p_.range_warmup},
+                {"range_cooldown", p_.range_cooldown}};
   s["proxy"] = choice_name(p_.proxy);
   s["estimator"] = choice_name(p_.estimator);
   s["seed"] = p_.seed;
@@ -515,6 +640,7 @@ nlohmann::json SimProf::summary() const {
   s["rounds"] = rounds;
   const uint64_t sampled = rounds_log_.empty() ? 0 : rounds_log_.back().sampled;
   s["sampled"] = sampled;
+  const char* what = ranged ? "units" : "launches";
   s["cycles"] = final_total_;
   s["budget"] = {{"error", p_.error}, {"confidence", p_.confidence}, {"fixed_units", p_.units}};
   if (!rounds_log_.empty() && has_interval()) {
@@ -534,15 +660,15 @@ nlohmann::json SimProf::summary() const {
                      // sample, which it is not.
                      {"valid", design_ != Design::Window},
                      {"variance_from", "the units simulated in detail"},
-                     {"text", finite ? fmt::format("cycles = {:.0f} ± {:.0f} ({:g}% CI; {} of {} launches in detail{})",
-                                                   e.total, e.half_width, 100 * p_.confidence, sampled, n,
+                     {"text", finite ? fmt::format("cycles = {:.0f} ± {:.0f} ({:g}% CI; {} of {} {} in detail{})",
+                                                   e.total, e.half_width, 100 * p_.confidence, sampled, n, what,
                                                    design_ == Design::Window ? "; a window, not a random sample" : "")
-                                     : fmt::format("cycles = {:.0f}, no interval ({} of {} launches in detail)", e.total,
-                                                   sampled, n)}};
+                                     : fmt::format("cycles = {:.0f}, no interval ({} of {} {} in detail)", e.total,
+                                                   sampled, n, what)}};
   } else {
     s["interval"] = {{"text", fmt::format("cycles = {:.0f}: one launch per phase, no variance to give an interval "
-                                          "({} of {} launches in detail)",
-                                          final_total_, sampled, n)}};
+                                          "({} of {} {} in detail)",
+                                          final_total_, sampled, n, what)}};
   }
   s["allocation_spread_from"] = p_.units == 0 && gpumech_proxy() ? "GPUMech's predicted cycles of every unit"
                                                                 : "the units simulated in detail (pilot rounds)";

@@ -264,6 +264,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   }
   g.sampler->end(end, g.sampler->last_sample);
   g.poller->end();
+  if (observer) observer->launch_end(start.value(), end.value());
   lt.detailed_wave_instructions = g.wave_instructions - detailed_before;
   lt.ipc_trace = std::move(g.sampler->trace);
   lt.ipc_trace_interval = uint64_t(cfg.ipc_trace_interval);

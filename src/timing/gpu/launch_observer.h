@@ -47,6 +47,8 @@ class LaunchObserver {
   /// (over the GPU's life, not this launch; valid until the launch returns): read at any
   /// callback, differences give the instructions issued GPU-wide in between.
   virtual void issue_counter(const uint64_t* issued) {}
+  /// The launch, begun at cycle `start`, ended at `end` (the clock the other callbacks read).
+  virtual void launch_end(uint64_t start, uint64_t end) {}
   /// Cycles between calls of poll() (0: never polled).
   virtual uint64_t poll_interval() const { return 0; }
   /// Called every poll_interval() cycles with the wave instructions simulated in detail so far
