@@ -186,6 +186,17 @@ TEST(SamplingLevels, TbpointIntraFastForwardsAHomogeneousRegion) {
   EXPECT_LT(l[0].error_pct, 5.0) << l[0].estimated << " vs " << l[0].full;
 }
 
+TEST(SamplingLevels, FastForwardedGroupsAreCountedOnceInTheLaunchsWorkGroups) {
+  // Regression: a group the observer fast-forwarded was counted by the functional run and again
+  // when the model retired it (relu: 6,274 groups and 25,096 waves reported of 4,096 and 16,384).
+  CliResult r = run_strobe("run relu --param n=1048576 --mode timing --sampling tbpoint-intra --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json k = nlohmann::json::parse(r.out)["kernels"][0];
+  ASSERT_EQ(k["sampling"]["level"], "region") << "nothing was fast-forwarded";
+  EXPECT_EQ(k["workgroups"], 4096);
+  EXPECT_EQ(k["wavefronts"], 16384);
+}
+
 TEST(SamplingLevels, TbpointUsesBothLevelsTogether) {
   // fir's four equal launches form one cluster; its representative (the first: all four are at
   // the centroid, and ties go to the earlier launch) is sampled inside by regions, the other

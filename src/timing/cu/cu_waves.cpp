@@ -78,8 +78,11 @@ void ComputeUnit::retire_predicted(uint32_t gi, Cycle now) {
 void ComputeUnit::finish_workgroup(WgState& g, Cycle now) {
   g.active = false;
   res_.release_group(g.launch.needs);
-  fstats_.wavefronts += g.wg->waves.size();
-  ++fstats_.workgroups;
+  // A predicted group was counted by whatever ran it functionally (the observer), or not run.
+  if (!g.predicted) {
+    fstats_.wavefronts += g.wg->waves.size();
+    ++fstats_.workgroups;
+  }
   if (lc_->observer && !g.predicted) [[unlikely]]
     lc_->observer->workgroup_end(g.launch.id, g.dispatched, now.value());
   engine_.schedule(now, g.launch.source, kWorkgroupRetired, index_);
