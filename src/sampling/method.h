@@ -99,6 +99,13 @@ class SamplingMethod {
 };
 
 /// A registered method.
+/// A summary's `interval` for an estimate that has none, saying why (`why` completes "the
+/// estimate is ..."): the reports print it beside the intervals of statistical methods, so
+/// every method says plainly whether its cycles carry one.
+inline nlohmann::json no_interval(const std::string& why) {
+  return {{"kind", "prediction"}, {"text", "no confidence interval: the estimate is " + why}};
+}
+
 struct MethodInfo {
   std::string name;
   std::string description;

@@ -229,6 +229,19 @@ TEST(SimprofMethod, RangeUnitsFromAProfileFileAreRefusedByName) {
   EXPECT_NE(r.err.find("without --profile"), std::string::npos) << r.err;
 }
 
+TEST(SimprofMethod, EveryMethodSaysWhetherItsEstimateHasAnInterval) {
+  // Photon, TBPoint, PKA and GPUMech predict; only SimProf's estimate is a statistical sample.
+  // The comparison says which is which, so a prediction is never read as having an interval.
+  CliResult r = run_strobe("compare gaussian --param n=64 --sampling photon,tbpoint,pka,gpumech,simprof "
+                           "--sampling-set proxy=pilot --sampling-set policy=gto");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  for (const char* m : {"photon", "tbpoint", "pka", "gpumech"})
+    EXPECT_NE(r.out.find(std::string(m) + ": no confidence interval: the estimate is "), std::string::npos)
+        << m << "\n" << r.out;
+  EXPECT_NE(r.out.find("simprof: cycles = "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("simprof: no confidence interval"), std::string::npos) << r.out;
+}
+
 TEST(SimprofMethod, ARunTextStatesTheInterval) {
   CliResult r = run_strobe("run gaussian --param n=64 --mode timing --sampling simprof --sampling-set proxy=pilot");
   ASSERT_EQ(r.rc, 0) << r.err;

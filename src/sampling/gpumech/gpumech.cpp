@@ -98,7 +98,9 @@ class Gpumech final : public SamplingMethod {
             {"dram_demand", choice_name(p_.dram_demand)},
             {"rc_normalisation", choice_name(p_.rc_normalisation)},
             {"launches", launches_},
-            {"from_profile", from_profile_}};
+            {"from_profile", from_profile_},
+            {"interval", no_interval("an analytical model's prediction, not a sample: there is no sampling "
+                                     "variance, and its model error is measured against full detail instead")}};
   }
 
  private:

@@ -33,7 +33,11 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
   explicit Photon(const MethodOptions& o) : o_(o), p_(PhotonParams::from(o)), tables_(o.gpu) {}
   runtime::DispatchRunner& runner(int) override { return *this; }
   nlohmann::json summary() const override {
-    return {{"launches", launches_}, {"levels", levels_}, {"history", history_.size()}};
+    return {{"launches", launches_},
+            {"levels", levels_},
+            {"history", history_.size()},
+            {"interval", no_interval("a prediction: each skipped launch, block or wave takes the IPC of the one "
+                                     "earlier sample it matched, a single value with no spread")}};
   }
 
   runtime::LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) override {

@@ -83,7 +83,9 @@ class Pka final : public SamplingMethod {
   }
   nlohmann::json summary() const override {
     return {{"launches", profiles_.size()}, {"clusters", k_}, {"pca_components", components_},
-            {"representatives", representatives_}};
+            {"representatives", representatives_},
+            {"interval", no_interval("a prediction: one representative launch per cluster, its IPC extrapolated "
+                                     "from a stable window; one measurement per cluster gives no variance")}};
   }
 
  private:

@@ -338,7 +338,10 @@ nlohmann::json TbPoint::summary() const {
           {"unprofiled_launches", unprofiled_},
           {"diverged", diverged_ ? nlohmann::json{{"launch", diverged_at_}, {"reason", *diverged_}} : nlohmann::json()},
           {"launches_timed_from_another_cluster", borrowed_},
-          {"skipped_shares", {{"inter", double(inter_skipped_) / t}, {"intra", double(intra_skipped_) / t}}}};
+          {"skipped_shares", {{"inter", double(inter_skipped_) / t}, {"intra", double(intra_skipped_) / t}}},
+          {"interval", no_interval("a prediction: one representative launch per cluster, and a region's IPC "
+                                   "from the last of the warming units that agreed on it; a deterministic choice, "
+                                   "not a random sample, so no variance gives an interval")}};
 }
 
 std::unique_ptr<SamplingMethod> make_both(const MethodOptions& o) { return std::make_unique<TbPoint>(o, Levels::Both); }
