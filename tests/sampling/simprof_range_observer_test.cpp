@@ -6,26 +6,19 @@
 
 #include <vector>
 
-#include "emu/emu_test_util.h"
-#include "emu/executor.h"
+#include "sampling/observer_test_util.h"
 
 namespace strobe::sampling::simprof {
 namespace {
 
-const char* const kTwo = "v_mov_b32 v1, 1\ns_endpgm\n";
 constexpr uint64_t kGroups = 12;
 
 /// Twelve one-wave groups, in three ranges of four.
-struct Fixture {
-  emu::test::AsmLaunch l{kTwo, emu::test::KdSpec{}, {64 * kGroups, 1, 1}, {64, 1, 1}};
-  emu::Executor ex{l.d, l.mem};
+struct Fixture : test::TinyLaunch {
+  Fixture() : TinyLaunch(kGroups) {}
   emu::DispatchStats stats;
   /// Asks `o` about group `id` at `cycle`; returns whether it is simulated.
-  bool dispatch(RangeObserver& o, uint64_t id, uint64_t cycle) {
-    emu::WorkGroup wg;
-    ex.init_workgroup(wg, id);
-    return !o.predict_workgroup(ex, wg, stats, cycle, 0).has_value();
-  }
+  bool dispatch(RangeObserver& o, uint64_t id, uint64_t cycle) { return TinyLaunch::dispatch(o, id, cycle, stats); }
 };
 
 const std::vector<uint64_t> kBounds{0, 4, 8, 12};

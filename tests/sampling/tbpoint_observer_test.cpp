@@ -6,19 +6,16 @@
 
 #include <vector>
 
-#include "emu/emu_test_util.h"
-#include "emu/executor.h"
+#include "sampling/observer_test_util.h"
 
 namespace strobe::sampling::tbpoint {
 namespace {
 
-const char* const kTwo = "v_mov_b32 v1, 1\ns_endpgm\n";
 constexpr size_t kGroups = 8;
 
 /// Eight one-wave groups of two instructions, no memory: one homogeneous region at occupancy 2.
-struct Fixture {
-  emu::test::AsmLaunch l{kTwo, emu::test::KdSpec{}, {64 * kGroups, 1, 1}, {64, 1, 1}};
-  emu::Executor ex{l.d, l.mem};
+struct Fixture : test::TinyLaunch {
+  Fixture() : TinyLaunch(kGroups) {}
   std::vector<WorkGroupCounts> groups = std::vector<WorkGroupCounts>(kGroups, WorkGroupCounts{128, 2, 0});
   LaunchProfile profile() const {
     LaunchProfile p;
@@ -29,9 +26,7 @@ struct Fixture {
 
 /// Asks `o` about group `id` at `cycle` as the model does; returns whether it was simulated.
 bool dispatch(RegionObserver& o, Fixture& f, uint64_t id, uint64_t cycle, emu::DispatchStats& stats) {
-  emu::WorkGroup wg;
-  f.ex.init_workgroup(wg, id);
-  return !o.predict_workgroup(f.ex, wg, stats, cycle, 0).has_value();
+  return f.dispatch(o, id, cycle, stats);
 }
 
 TEST(RegionObserver, FastForwardsARegionOnceTwoUnitsAgreeAndEmulatesTheSkippedGroups) {
