@@ -37,6 +37,29 @@ TEST(SimprofPhases, ALaunchSignatureIsItsBlockVectorAndAKernelIndicator) {
   EXPECT_EQ(s.x(2, 2), 30);
 }
 
+TEST(SimprofPhases, AKernelWeightSeparatesSmallUnitsOfDifferentKernelsThatRawCountsLump) {
+  // Three small units of kernel a, three of b, three large ones of a: by raw counts the small
+  // units of both kernels sit together near the origin, a million instructions from the large.
+  std::vector<profile::LaunchRecord> ls;
+  for (uint64_t v : {10, 11, 12}) ls.push_back(launch("a", {0}, {v}));
+  for (uint64_t v : {11, 12, 13}) ls.push_back(launch("b", {0}, {v}));
+  for (uint64_t v : {1000000, 1010000, 990000}) ls.push_back(launch("a", {0}, {v}));
+  std::vector<UnitCode> code;
+  for (size_t i = 0; i < ls.size(); ++i) code.push_back(launch_code(ls[i], i, "p"));
+  PhaseOptions o;
+  o.features = 0;
+  const Phases raw = form_phases(code_signatures(code), {}, o);
+  EXPECT_EQ(raw.phase[0], raw.phase[3]) << "raw counts should lump the small units of both kernels";
+  const Signatures weighted = code_signatures(code, 1.0);
+  EXPECT_EQ(weighted.x(0, Eigen::Index(weighted.names.size() - 2)), 1010000.0);  // kernel:a at the largest count
+  const Phases p = form_phases(weighted, {}, o);
+  EXPECT_EQ(p.k, 3);
+  EXPECT_NE(p.phase[0], p.phase[3]);
+  EXPECT_NE(p.phase[0], p.phase[6]);
+  EXPECT_EQ(p.phase[0], p.phase[2]);
+  EXPECT_EQ(p.phase[3], p.phase[5]);
+}
+
 TEST(SimprofPhases, AProfileWithoutBlockVectorsIsRefusedNamingIt) {
   profile::LaunchRecord old;
   old.id.kernel = "k";

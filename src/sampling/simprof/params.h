@@ -68,6 +68,8 @@ inline std::vector<std::string> param_choices(Interval) { return {"t", "z"}; }
     "launches run in detail, unmeasured, before each sampled unit that starts a launch (0: functional "        \
     "warming only)")                                                                                            \
   X(uint64_t, features, 100, 0, 1e6, "K: signature features kept by correlation with the proxy CPI (0: all)")    \
+  X(double, kernel_weight, 0, 0, 1e6,                                                                            \
+    "the kernel indicator in signatures, in largest block counts (0: an indicator of 1, the raw reading)")     \
   X(int, max_phases, 20, 1, 100, "largest k tried by the silhouette rule")                                       \
   X(double, silhouette_fraction, 0.9, 0.01, 1, "the smallest k scoring this share of the best silhouette")       \
   X(int, restarts, 5, 1, 100, "k-means restarts per k")                                                           \

@@ -33,7 +33,7 @@ double cov(std::span<const double> v) {
 
 }  // namespace
 
-Signatures code_signatures(std::span<const UnitCode> units) {
+Signatures code_signatures(std::span<const UnitCode> units, double kernel_weight) {
   // Columns in a fixed order: kernels by name, then their blocks by PC, so the same profile
   // always gives the same matrix.
   std::map<std::pair<std::string_view, uint64_t>, size_t> block_col;
@@ -53,12 +53,16 @@ Signatures code_signatures(std::span<const UnitCode> units) {
     s.names.push_back("kernel:" + std::string(kernel));
   }
   s.x = Eigen::MatrixXd::Zero(Eigen::Index(units.size()), Eigen::Index(c));
+  double largest = 0;
   for (size_t i = 0; i < units.size(); ++i) {
     const UnitCode& u = units[i];
-    for (size_t b = 0; b < u.start_pc.size(); ++b)
+    for (size_t b = 0; b < u.start_pc.size(); ++b) {
       s.x(Eigen::Index(i), Eigen::Index(block_col.at({u.kernel, u.start_pc[b]}))) = double(u.insts[b]);
-    s.x(Eigen::Index(i), Eigen::Index(kernel_col.at(u.kernel))) = 1;
+      largest = std::max(largest, double(u.insts[b]));
+    }
   }
+  const double indicator = kernel_weight > 0 && largest > 0 ? kernel_weight * largest : 1;
+  for (size_t i = 0; i < units.size(); ++i) s.x(Eigen::Index(i), Eigen::Index(kernel_col.at(units[i].kernel))) = indicator;
   return s;
 }
 

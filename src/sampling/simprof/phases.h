@@ -35,8 +35,10 @@ struct UnitCode {
 /// Signatures of units from their code: each unit's basic-block vector (raw counts, as
 /// METHODS.md reads the paper: units of unequal size then separate by size as well as by code)
 /// and a one-hot of its kernel. A launch and a range of another launch's work-groups that ran
-/// the same blocks share columns.
-Signatures code_signatures(std::span<const UnitCode> units);
+/// the same blocks share columns. `kernel_weight` scales the kernel indicator: 0 leaves it 1
+/// (beside block counts in the millions it then separates nothing); w > 0 makes it w times the
+/// largest block count of any unit, so units of different kernels are at least that far apart.
+Signatures code_signatures(std::span<const UnitCode> units, double kernel_weight = 0);
 
 /// A launch's code as a unit; throws InputError naming `source` and launch `i` when the record
 /// has no block table (a profile written before basic-block vectors).

@@ -233,7 +233,7 @@ class SimProf final : public SamplingMethod {
       return;
     }
     if (phased) {
-      const Signatures sig = code_signatures(code);
+      const Signatures sig = code_signatures(code, p_.kernel_weight);
       PhaseOptions po;
       po.features = p_.features;
       po.max_phases = p_.max_phases;
