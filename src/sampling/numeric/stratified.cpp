@@ -157,14 +157,24 @@ double neyman_sample_size(std::span<const StratumDesign> strata, double mean, do
   return ws * ws / (v + ws2 / population);
 }
 
+namespace {
+
+/// The sampled units of a non-empty stratum, checked: at least one, at most its size.
+uint64_t checked_sample_size(const StratumSample& s) {
+  const uint64_t n = s.values.size();
+  if (n == 0) throw std::invalid_argument("stratified: a stratum has no sampled unit");
+  if (n > s.size) throw std::invalid_argument("stratified: a stratum has more samples than units");
+  return n;
+}
+
+}  // namespace
+
 StratifiedEstimate stratified_estimate(std::span<const StratumSample> strata, double z) {
   StratifiedEstimate e;
   VarianceSum var;
   for (const StratumSample& s : strata) {
-    const uint64_t n = s.values.size();
     if (s.size == 0) continue;
-    if (n == 0) throw std::invalid_argument("stratified: a stratum has no sampled unit");
-    if (n > s.size) throw std::invalid_argument("stratified: a stratum has more samples than units");
+    const uint64_t n = checked_sample_size(s);
     const double mean = std::accumulate(s.values.begin(), s.values.end(), 0.0) / double(n);
     e.total += double(s.size) * mean;
     e.units += s.size;
@@ -183,10 +193,8 @@ StratifiedEstimate stratified_ratio_estimate(std::span<const StratumSample> stra
   StratifiedEstimate e;
   VarianceSum var;
   for (const StratumSample& s : strata) {
-    const uint64_t n = s.values.size();
     if (s.size == 0) continue;
-    if (n == 0) throw std::invalid_argument("stratified: a stratum has no sampled unit");
-    if (n > s.size) throw std::invalid_argument("stratified: a stratum has more samples than units");
+    const uint64_t n = checked_sample_size(s);
     if (s.aux.size() != n) throw std::invalid_argument("stratified: the ratio estimator needs x for every sampled unit");
     const double sy = std::accumulate(s.values.begin(), s.values.end(), 0.0);
     const double sx = std::accumulate(s.aux.begin(), s.aux.end(), 0.0);
