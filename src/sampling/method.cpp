@@ -90,13 +90,21 @@ std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timin
     o.profile = std::move(profile);
     o.profile_path = profile_path;
   }
-  for (const MethodParam& p : info.params) o.params[p.name] = p.value;
+  for (const MethodParam& p : info.params) {
+    if (p.is_text) o.texts[p.name] = p.text;
+    else o.params[p.name] = p.value;
+  }
   for (const std::string& s : sets) {
     auto [key, text] = split_set(s);
     const MethodParam* decl = nullptr;
     for (const MethodParam& p : info.params)
       if (p.name == key) decl = &p;
     if (!decl) continue;  // another selected method's parameter (check_sampling_sets vetted it)
+    if (decl->is_text) {
+      if (text.empty()) throw InputError(fmt::format("--sampling-set {}: empty ({})", key, decl->doc));
+      o.texts[key] = text;
+      continue;
+    }
     if (!decl->choices.empty()) {
       o.params[key] = choice_index(*decl, text);
       continue;

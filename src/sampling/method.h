@@ -27,6 +27,10 @@ struct MethodParam {
   double lo = 0, hi = 0;
   std::string doc;
   std::vector<std::string> choices;  ///< the names of an enumeration's values, in value order (else empty)
+  /// Whether the value is text (a file path) rather than a number: --sampling-set passes it as
+  /// written, and `text` is its default.
+  bool is_text = false;
+  std::string text;
 };
 
 /// What every method is built with.
@@ -37,6 +41,8 @@ struct MethodOptions {
   /// Every declared parameter by name, defaults filled in. Methods read it only through the
   /// struct STROBE_METHOD_PARAMS generates, never by a name spelt out by hand.
   std::map<std::string, double> params;
+  /// Every declared text parameter (MethodParam::is_text) by name, defaults filled in.
+  std::map<std::string, std::string> texts;
   /// A functional profile read from a file (--profile), for a method that reads one
   /// (MethodInfo::reads_profile): it then skips its own profiling pass. Null: none given.
   std::shared_ptr<const profile::ProfileFile> profile;
@@ -45,13 +51,14 @@ struct MethodOptions {
 
 namespace detail {
 /// A resolved parameter converted to its declared type (bools: non-zero is true; an enumeration
-/// takes the value at its index).
+/// takes the value at its index; a text is as given).
 template <class T>
 T param_value(const MethodOptions& o, const char* name) {
-  const double v = o.params.at(name);  // declared by the same list that reads it: always present
-  if constexpr (std::is_same_v<T, bool>) return v != 0;
-  else if constexpr (std::is_enum_v<T>) return static_cast<T>(static_cast<std::underlying_type_t<T>>(v));
-  else return T(v);
+  // Declared by the same list that reads it: always present.
+  if constexpr (std::is_same_v<T, std::string>) return o.texts.at(name);
+  else if constexpr (std::is_same_v<T, bool>) return o.params.at(name) != 0;
+  else if constexpr (std::is_enum_v<T>) return static_cast<T>(static_cast<std::underlying_type_t<T>>(o.params.at(name)));
+  else return T(o.params.at(name));
 }
 /// The names of an enumeration parameter's values: `param_choices(T{})`, found next to the enum
 /// by argument-dependent lookup; none for numbers and bools.
@@ -59,6 +66,13 @@ template <class T>
 std::vector<std::string> choices_of() {
   if constexpr (std::is_enum_v<T>) return param_choices(T{});
   else return {};
+}
+/// The schema entry of parameter `name` of type T: a number (its default, bounds and an
+/// enumeration's names) or, for std::string, a text whose default is `def`.
+template <class T, class D>
+MethodParam param_schema(const char* name, D def, double lo, double hi, const char* doc) {
+  if constexpr (std::is_same_v<T, std::string>) return MethodParam{name, 0, 0, 0, doc, {}, true, def};
+  else return MethodParam{name, double(def), lo, hi, doc, choices_of<T>(), false, {}};
 }
 }  // namespace detail
 
@@ -145,7 +159,8 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
 /// `Name::from(const MethodOptions&)` (the resolved values). Field and user-facing name are the
 /// same token, so a misspelt parameter is a compile error, not a run-time lookup failure. A
 /// `type` that is an enumeration declares its value names with `param_choices(type)` beside it;
-/// its default is an enumerator and lo, hi span the enumerators' values.
+/// its default is an enumerator and lo, hi span the enumerators' values. A `std::string` type
+/// declares a text parameter (a file path): its default is a string literal, lo and hi unused.
 #define STROBE_METHOD_PARAMS(Name, LIST)                                                          \
   struct Name {                                                                                   \
     LIST(STROBE_DETAIL_PARAM_FIELD)                                                               \
@@ -159,8 +174,7 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
     }                                                                                             \
   }
 #define STROBE_DETAIL_PARAM_FIELD(type, name, def, lo, hi, doc) type name = type(def);
-#define STROBE_DETAIL_PARAM_SCHEMA(type, name, def, lo, hi, doc)                       \
-  ::strobe::sampling::MethodParam{#name, double(def), double(lo), double(hi), doc, \
-                                  ::strobe::sampling::detail::choices_of<type>()},
+#define STROBE_DETAIL_PARAM_SCHEMA(type, name, def, lo, hi, doc) \
+  ::strobe::sampling::detail::param_schema<type>(#name, def, double(lo), double(hi), doc),
 #define STROBE_DETAIL_PARAM_READ(type, name, def, lo, hi, doc) \
   p.name = ::strobe::sampling::detail::param_value<type>(o, #name);

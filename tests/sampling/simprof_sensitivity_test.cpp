@@ -27,6 +27,15 @@ TEST(SimprofSensitivity, UndefinedRatiosAreHandledAsDocumented) {
   EXPECT_TRUE(phase_sensitivity({10, 0.0, 0.0}, {5, 0.1, 0.0}).sensitive);
 }
 
+TEST(SimprofSensitivity, ATrainingSpreadOfRoundingNoiseIsAConstantPhase) {
+  // Regression: gaussian's phase of equal launches had a spread of 3e-17 from summing equal
+  // CPIs; a new input's 1e-9 read as a change of 10^16 percent.
+  EXPECT_FALSE(phase_sensitivity({70, 2.0, 3e-17}, {70, 2.0, 1e-9}).sensitive);
+  const Sensitivity s = phase_sensitivity({70, 2.0, 3e-17}, {70, 2.0, 0.5});
+  EXPECT_TRUE(s.sensitive);
+  EXPECT_EQ(s.reason, "spread moved from 0 to 25.0% of the mean");
+}
+
 TEST(SimprofSensitivity, MomentsAreTheMeanAndPopulationSpread) {
   const double v[] = {1, 2, 3, 4};
   const PhaseMoments m = moments(v);

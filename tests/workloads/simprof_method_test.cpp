@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -247,6 +249,69 @@ TEST(SimprofMethod, ARunTextStatesTheInterval) {
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("simprof: cycles = "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(95% CI; "), std::string::npos) << r.out;
+}
+
+TEST(SimprofMethod, ATrainingOnTheSameInputReusesEveryPhaseAndSimulatesOnlyTheColdStart) {
+  // The same input again: every phase's GPUMech CPI has the same moments, so Eq. 38 flags none,
+  // and only the take-all cold-start launch is simulated; the estimate stays near full detail.
+  TempDir t;
+  const std::string f = (t.path / "train.json").string();
+  const nlohmann::json train = compare("simprof", "--sampling-set error=5% --sampling-set save_training=" + f);
+  ASSERT_TRUE(std::filesystem::exists(f));
+  EXPECT_EQ(summary(train)["training_saved"], f);
+  const nlohmann::json m = compare("simprof", "--sampling-set error=5% --sampling-set training=" + f);
+  const nlohmann::json& s = summary(m);
+  ASSERT_TRUE(s.contains("sensitivity")) << s.dump();
+  EXPECT_EQ(s["sensitivity"]["reused_phases"], summary(train)["phases"]["k"]);
+  EXPECT_EQ(s["sampled"], 1);
+  EXPECT_EQ(s["sensitivity"]["reused_units"], 125);
+  for (const auto& p : s["sensitivity"]["phases"]) EXPECT_FALSE(p["sensitive"].get<bool>()) << p.dump();
+  EXPECT_FALSE(m["fallback"].get<bool>());
+  EXPECT_LT(std::abs(m["error_pct"].get<double>()), 10.0);
+  EXPECT_NE(s["interval"]["text"].get<std::string>().find("reused from " + f), std::string::npos);
+}
+
+TEST(SimprofMethod, AnotherInputReusesOnlyThePhasesEq38FindsInsensitive) {
+  TempDir t;
+  const std::string f = (t.path / "train.json").string();
+  ASSERT_EQ(compare("simprof", "--sampling-set error=5% --sampling-set save_training=" + f).is_null(), false);
+  CliResult r = run_strobe("compare gaussian --param n=80 --sampling simprof --sampling-set error=5% "
+                           "--sampling-set training=" + f + " --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json m = nlohmann::json::parse(r.out)["methods"]["simprof"];
+  const nlohmann::json& s = summary(m);
+  const nlohmann::json& sens = s["sensitivity"];
+  uint64_t reused = 0, sensitive = 0;
+  for (const auto& p : sens["phases"]) {
+    if (p["reused"].get<bool>()) reused += p["input"]["units"].get<uint64_t>();
+    if (!p["sensitive"].get<bool>()) continue;
+    ++sensitive;
+    EXPECT_NE(p["reason"].get<std::string>(), "") << p.dump();
+    EXPECT_FALSE(p["reused"].get<bool>()) << p.dump();
+  }
+  EXPECT_GT(sensitive, 0u) << sens.dump();  // a larger system: some phases' CPI moved
+  EXPECT_GT(sens["reused_units"].get<uint64_t>(), 0u) << sens.dump();
+  // No unit of a reused phase is simulated: the sample is drawn from the rest.
+  EXPECT_LE(s["sampled"].get<uint64_t>(), s["units"]["count"].get<uint64_t>() - sens["reused_units"].get<uint64_t>());
+  EXPECT_LT(std::abs(m["error_pct"].get<double>()), 10.0);
+}
+
+TEST(SimprofMethod, TheTrainingWorkflowIsRefusedWhereItCannotRun) {
+  TempDir t;
+  const std::string f = (t.path / "train.json").string();
+  const std::string run = "run gaussian --param n=64 --mode timing --sampling ";
+  auto err = [&](const std::string& args) {
+    const CliResult r = run_strobe(run + args);
+    EXPECT_NE(r.rc, 0) << args;
+    return r.err;
+  };
+  EXPECT_NE(err("simprof-srs --sampling-set save_training=" + f).find("input-sensitivity workflow"), std::string::npos);
+  EXPECT_NE(err("simprof --sampling-set proxy=pilot --sampling-set save_training=" + f).find("proxy=gpumech"),
+            std::string::npos);
+  EXPECT_NE(err("simprof --sampling-set training=" + f).find(f), std::string::npos);  // no such file
+  std::ofstream(f) << R"({"format": "strobe-simprof-training", "version": 2})";
+  EXPECT_NE(err("simprof --sampling-set training=" + f).find("SimProf training " + f + ": malformed"),
+            std::string::npos);
 }
 
 }  // namespace

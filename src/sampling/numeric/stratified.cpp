@@ -221,6 +221,25 @@ StratifiedEstimate with_t_interval(StratifiedEstimate e, double confidence) {
   return e;
 }
 
+StratifiedEstimate with_parts(StratifiedEstimate e, std::span<const EstimatedPart> parts, double z) {
+  // Satterthwaite over components: (Σ v)² / Σ v² / df, e's variance one of them.
+  double var = e.total_se * e.total_se;
+  double den = var > 0 && std::isfinite(e.df) ? var * var / e.df : 0;
+  for (const EstimatedPart& p : parts) {
+    e.total += p.total;
+    var += p.variance;
+    if (p.variance > 0 && std::isfinite(p.df)) den += p.variance * p.variance / p.df;
+  }
+  e.total_se = std::sqrt(var);
+  e.df = den > 0 ? var * var / den : std::numeric_limits<double>::infinity();
+  if (e.units > 0) {
+    e.mean = e.total / double(e.units);
+    e.mean_se = e.total_se / double(e.units);
+  }
+  set_interval(e, z);
+  return e;
+}
+
 std::vector<uint64_t> simple_random_sample(uint64_t population, uint64_t n, uint64_t seed) {
   if (n > population) throw std::invalid_argument("stratified: cannot draw more units than the population holds");
   // Floyd's algorithm: n draws, each distinct, every n-subset equally likely.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -91,6 +92,20 @@ StratifiedEstimate with_t_interval(StratifiedEstimate e, double confidence);
 /// O(1/n_h). Every stratum needs `aux` beside `values` and a positive Σ x over its sample;
 /// throws std::invalid_argument otherwise and in the cases stratified_estimate() does.
 StratifiedEstimate stratified_ratio_estimate(std::span<const StratumSample> strata, double z);
+
+/// A part of a total estimated independently of a stratified sample (another input's sample of
+/// the same phase, say): its total, the variance of that total, and the variance's degrees of
+/// freedom (infinite when it is known exactly or from a large sample).
+struct EstimatedPart {
+  double total = 0;
+  double variance = 0;
+  double df = std::numeric_limits<double>::infinity();
+};
+
+/// `e` with `parts` added: totals and variances add (the samples are independent), the degrees
+/// of freedom combine by Welch-Satterthwaite, and the interval is taken at quantile `z`.
+/// `e.units` and `e.sampled` are left as they are: the parts' units are counted by their owner.
+StratifiedEstimate with_parts(StratifiedEstimate e, std::span<const EstimatedPart> parts, double z);
 
 /// `n` distinct indices drawn uniformly from [0, N) (simple random sampling without
 /// replacement, Floyd's algorithm), sorted, from the splitmix64 stream `seed`: the same seed

@@ -9,6 +9,7 @@
 
 #include "sampling/method.h"
 #include "sampling/simprof/sample_design.h"
+#include "sampling/simprof/training.h"
 
 namespace strobe::sampling::simprof {
 
@@ -73,7 +74,17 @@ inline std::vector<std::string> param_choices(Interval) { return {"t", "z"}; }
   X(int, max_phases, 20, 1, 100, "largest k tried by the silhouette rule")                                       \
   X(double, silhouette_fraction, 0.9, 0.01, 1, "the smallest k scoring this share of the best silhouette")       \
   X(int, restarts, 5, 1, 100, "k-means restarts per k")                                                           \
-  X(uint64_t, min_per_phase, 2, 2, 1000, "units sampled at least in every phase (2: its spread needs them)")
+  X(uint64_t, min_per_phase, 2, 2, 1000, "units sampled at least in every phase (2: its spread needs them)")  \
+  X(std::string, save_training, "", 0, 0,                                                                        \
+    "write what this run learned (phase centres, per-phase proxy CPI and measured cycles per instruction) "     \
+    "to this file, for training= on another input")                                                             \
+  X(std::string, training, "", 0, 0,                                                                             \
+    "a save_training file of another input: units go to its nearest phase, and a phase Eq. 38 finds "           \
+    "insensitive reuses its cycles per instruction instead of being simulated")                                 \
+  X(double, sensitivity, 0.10, 0, 10, "Eq. 38's threshold on the relative change of a phase's mean or spread") \
+  X(ReuseBy, reuse_by, ReuseBy::Proxy, 0, 1,                                                                     \
+    "a reused phase's cycles: proxy (the training's cycles per GPUMech-predicted cycle x this input's "        \
+    "predictions) or cpi (its cycles per instruction x this input's instructions)")
 
 /// Every tunable of SimProf (names as --sampling-set spells them).
 STROBE_METHOD_PARAMS(Params, STROBE_SIMPROF_PARAMS);

@@ -88,10 +88,11 @@ std::vector<uint64_t> budget_allocation(std::span<const StratumDesign> strata, d
 }
 
 StratifiedEstimate estimate_total(const Population& pop, const std::vector<std::vector<size_t>>& units,
-                                  std::span<const double> value, Estimator e, double z) {
+                                  std::span<const double> value, Estimator e, double z, std::span<const uint8_t> skip) {
   std::vector<StratumSample> s(size_t(pop.strata));
   for (int h = 0; h < pop.strata; ++h) {
     StratumSample& st = s[size_t(h)];
+    if (!skip.empty() && skip[size_t(h)] != 0) continue;  // size 0: the estimators pass over it
     for (size_t i : pop.members(h)) st.aux_total += pop.size[i], ++st.size;
     for (size_t i : units[size_t(h)]) {
       st.values.push_back(value[i]);

@@ -76,9 +76,11 @@ std::vector<uint64_t> budget_allocation(std::span<const StratumDesign> strata, d
 void proportional_floor(std::vector<uint64_t>& want, const Population& pop, double fraction);
 
 /// The estimate of the total of y over the population from the units `units[h]` of each
-/// stratum whose y is `value[unit]`, by `e`, at quantile `z`.
+/// stratum whose y is `value[unit]`, by `e`, at quantile `z`. Strata with `skip[h]` set (when
+/// `skip` is given) are left out: their total is estimated elsewhere.
 StratifiedEstimate estimate_total(const Population& pop, const std::vector<std::vector<size_t>>& units,
-                                  std::span<const double> value, Estimator e, double z);
+                                  std::span<const double> value, Estimator e, double z,
+                                  std::span<const uint8_t> skip = {});
 
 /// A uniformly random permutation of 0..n-1 (Fisher-Yates on the splitmix64 stream `seed`):
 /// every prefix is a simple random sample.

@@ -32,11 +32,13 @@ Sensitivity phase_sensitivity(const PhaseMoments& train, const PhaseMoments& ref
     return s;
   }
   const double dsd = std::abs(train.sd - ref.sd);
-  const double base = train.sd > 0 ? train.sd : std::abs(train.mean);
+  // A spread below a billionth of the mean is the rounding of equal values: a constant phase.
+  const bool constant = train.sd <= 1e-9 * std::abs(train.mean);
+  const double base = constant ? std::abs(train.mean) : train.sd;
   if (base > 0 ? dsd / base > threshold : dsd > 0) {
     s.sensitive = true;
-    s.reason = train.sd > 0 ? fmt::format("spread moved by {:.1f}%", 100 * dsd / train.sd)
-                            : fmt::format("spread moved from 0 to {:.1f}% of the mean", 100 * dsd / base);
+    s.reason = constant ? fmt::format("spread moved from 0 to {:.1f}% of the mean", 100 * dsd / base)
+                        : fmt::format("spread moved by {:.1f}%", 100 * dsd / train.sd);
   }
   return s;
 }

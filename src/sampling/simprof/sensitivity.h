@@ -33,8 +33,9 @@ struct Sensitivity {
 /// Eq. 38: sensitive when |mean_train - mean_ref| / mean_train or |sd_train - sd_ref| / sd_train
 /// exceeds `threshold` (10% in the paper). Where the paper's ratios are undefined: a phase no unit
 /// of the reference input falls in is not flagged (nothing of it is simulated for that input);
-/// a training mean of 0 flags any other mean; a training spread of 0 compares the spread's change
-/// with `threshold` x |mean_train| instead, so rounding noise in a constant phase is not a change.
+/// a training mean of 0 flags any other mean; a training spread of 0 (or below 1e-9 of the mean:
+/// equal values' rounding) compares the spread's change with `threshold` x |mean_train| instead,
+/// so rounding noise in a constant phase is not a change.
 Sensitivity phase_sensitivity(const PhaseMoments& train, const PhaseMoments& ref, double threshold = 0.10);
 
 /// The nearest row of `centres` (Euclidean; ties to the lower index) for each row of `units`:
