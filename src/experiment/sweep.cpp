@@ -1,0 +1,257 @@
+// Sweep specs, their expansion into tasks, and the merge of their results (see sweep.h).
+#include "experiment/sweep.h"
+
+#include <filesystem>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <toml++/toml.h>
+
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "experiment/run_spec.h"
+#include "sampling/method.h"
+#include "sampling/profile/profile_file.h"
+
+namespace strobe::experiment {
+
+namespace {
+
+/// A TOML scalar as the command line writes it ("2048", "0.5", "oldest", "true").
+std::optional<std::string> scalar_text(const toml::node& n) {
+  if (auto v = n.value<int64_t>()) return std::to_string(*v);
+  if (auto v = n.value<bool>()) return *v ? std::string("true") : std::string("false");
+  if (auto v = n.value<double>()) return fmt::format("{}", *v);
+  if (auto v = n.value<std::string>()) return *v;
+  return std::nullopt;
+}
+
+/// `doc[key]`, a list of strings; InputError naming the file and key otherwise.
+std::vector<std::string> string_list(const toml::table& doc, const std::string& key, const std::string& source) {
+  std::vector<std::string> out;
+  const toml::node* n = doc.get(key);
+  if (!n) return out;
+  const toml::array* a = n->as_array();
+  if (!a) throw InputError(fmt::format("{}: {} must be a list of strings", source, key));
+  for (size_t i = 0; i < a->size(); ++i) {
+    const auto s = (*a)[i].value<std::string>();
+    if (!s) throw InputError(fmt::format("{}: {}[{}] is not a string", source, key, i));
+    out.push_back(*s);
+  }
+  return out;
+}
+
+std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
+
+}  // namespace
+
+SweepSpec parse_sweep(const std::string& text, const std::string& source) {
+  toml::table doc;
+  try {
+    doc = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw InputError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column,
+                                 e.description()));
+  }
+  static const std::set<std::string> known = {"workloads", "grid",   "methods", "sampling_sets",
+                                              "warming",   "repeat", "profile"};
+  for (const auto& [k, v] : doc)
+    if (!known.contains(std::string(k.str())))
+      throw InputError(fmt::format("{}: unknown key '{}' (known: {})", source, k.str(), fmt::join(known, ", ")));
+  SweepSpec s;
+  s.source = source;
+  const std::vector<std::string> lines = string_list(doc, "workloads", source);
+  if (lines.empty()) throw InputError(fmt::format("{}: workloads: give at least one \"BENCH [--param K=V]...\"", source));
+  for (size_t i = 0; i < lines.size(); ++i)
+    s.workloads.push_back(workloads::parse_set_line(lines[i], fmt::format("{}: workloads[{}]", source, i)));
+  s.methods = string_list(doc, "methods", source);
+  for (const std::string& m : s.methods)
+    if (!sampling::methods().contains(m)) {
+      std::vector<std::string> names;
+      for (const auto& [n, _] : sampling::methods()) names.push_back(n);
+      throw InputError(fmt::format("{}: methods: unknown method '{}' (known: {})", source, m, fmt::join(names, ", ")));
+    }
+  s.sampling_sets = string_list(doc, "sampling_sets", source);
+  if (!s.sampling_sets.empty()) {
+    if (s.methods.empty()) throw InputError(fmt::format("{}: sampling_sets without methods", source));
+    sampling::check_sampling_sets(s.methods, s.sampling_sets);
+  }
+  if (const toml::node* w = doc.get("warming")) {
+    const auto v = w->value<std::string>();
+    if (!v || (*v != "none" && *v != "caches"))
+      throw InputError(fmt::format("{}: warming must be \"none\" or \"caches\"", source));
+    s.warming = *v;
+  }
+  if (const toml::node* r = doc.get("repeat")) {
+    const auto v = r->value<int64_t>();
+    if (!v || *v < 1 || *v > 100) throw InputError(fmt::format("{}: repeat must be an integer in [1, 100]", source));
+    s.repeat = int(*v);
+  }
+  bool reads = false;
+  for (const std::string& m : s.methods) reads |= sampling::methods().at(m).reads_profile;
+  s.profile = reads;
+  if (const toml::node* p = doc.get("profile")) {
+    const auto v = p->value<bool>();
+    if (!v) throw InputError(fmt::format("{}: profile must be true or false", source));
+    if (*v && !reads)
+      throw InputError(fmt::format("{}: profile = true, but none of the methods reads a profile", source));
+    s.profile = *v;
+  }
+  if (const toml::node* g = doc.get("grid")) {
+    const toml::table* t = g->as_table();
+    if (!t) throw InputError(fmt::format("{}: grid must be a table of KEY = [values]", source));
+    for (const auto& [k, v] : *t) {
+      SweepAxis axis{std::string(k.str()), {}};
+      const toml::array* a = v.as_array();
+      if (!a || a->empty())
+        throw InputError(fmt::format("{}: grid.{} must be a non-empty list of values", source, axis.key));
+      for (size_t i = 0; i < a->size(); ++i) {
+        const auto text = scalar_text((*a)[i]);
+        if (!text) throw InputError(fmt::format("{}: grid.{}[{}] is not a number, string or bool", source, axis.key, i));
+        axis.values.push_back(*text);
+      }
+      s.grid.push_back(std::move(axis));
+    }
+  }
+  return s;
+}
+
+SweepSpec load_sweep(const std::string& path) { return parse_sweep(read_file(path), path); }
+
+std::vector<SweepTask> expand(const SweepSpec& spec) {
+  std::vector<SweepTask> out;
+  // Grid points in mixed radix, the last axis fastest.
+  size_t points = 1;
+  for (const SweepAxis& a : spec.grid) points *= a.values.size();
+  for (size_t w = 0; w < spec.workloads.size(); ++w) {
+    const workloads::SetRun& run = spec.workloads[w];
+    for (size_t p = 0; p < points; ++p) {
+      SweepTask t;
+      t.workload = w;
+      size_t rest = p;
+      std::vector<size_t> digit(spec.grid.size());
+      for (size_t a = spec.grid.size(); a-- > 0;) {
+        digit[a] = rest % spec.grid[a].values.size();
+        rest /= spec.grid[a].values.size();
+      }
+      RunSpec rs;
+      rs.benchmark = run.benchmark;
+      rs.params = run.params;
+      rs.mode = "timing";
+      rs.mode_given = true;
+      for (size_t a = 0; a < spec.grid.size(); ++a) {
+        const std::string& key = spec.grid[a].key;
+        const std::string& value = spec.grid[a].values[digit[a]];
+        t.point.emplace_back(key, value);
+        if (key == "arch") rs.arch = value;
+        else rs.sets.push_back(key + "=" + value);
+      }
+      t.label = run.benchmark;
+      for (const std::string& p2 : run.params) t.label += " " + p2;
+      for (const auto& [k, v] : t.point) t.label += " " + k + "=" + v;
+      try {
+        validate(rs);  // the preset, every --set key and value, the benchmark's parameters
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: task '{}': {}", spec.source, t.label, e.what()));
+      }
+      t.args = {spec.methods.empty() ? "run" : "compare", run.benchmark};
+      for (const std::string& p2 : run.params) t.args.insert(t.args.end(), {"--param", p2});
+      t.args.insert(t.args.end(), {"--arch", rs.arch});
+      for (const std::string& s : rs.sets) t.args.insert(t.args.end(), {"--set", s});
+      if (spec.methods.empty()) {
+        t.args.insert(t.args.end(), {"--mode", "timing"});
+      } else {
+        t.args.insert(t.args.end(), {"--sampling", fmt::format("{}", fmt::join(spec.methods, ","))});
+        for (const std::string& s : spec.sampling_sets) t.args.insert(t.args.end(), {"--sampling-set", s});
+        t.args.insert(t.args.end(), {"--sampling-warming", spec.warming, "--repeat", std::to_string(spec.repeat)});
+      }
+      std::string joined;
+      for (const std::string& a : t.args) joined += a + '\0';
+      if (spec.profile) joined += "profile";
+      t.id = hex(sampling::profile::fnv1a(joined));
+      out.push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+bool profile_with_traces(const SweepSpec& s) {
+  for (const std::string& m : s.methods)
+    if (m == "gpumech" || m.rfind("simprof", 0) == 0) return true;
+  return false;
+}
+
+std::string SweepLayout::profile(const SweepSpec& s, size_t workload) const {
+  const workloads::SetRun& r = s.workloads[workload];
+  std::string joined = r.benchmark;
+  for (const std::string& p : r.params) joined += '\0' + p;
+  if (profile_with_traces(s)) joined += std::string(1, '\0') + "gpumech";
+  return dir + "/profiles/" + r.benchmark + "-" + hex(sampling::profile::fnv1a(joined)) + ".prof";
+}
+
+SweepTable collect(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout) {
+  SweepTable t;
+  for (const SweepTask& task : tasks) {
+    const std::string result = layout.result(task);
+    if (!std::filesystem::exists(result)) {
+      const std::string err = layout.error(task);
+      if (std::filesystem::exists(err)) {
+        std::string why = read_file(err);
+        while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+        const size_t nl = why.rfind('\n');
+        t.failed.push_back(task.label + ": " + (nl == std::string::npos ? why : why.substr(nl + 1)));
+      } else {
+        t.missing.push_back(task.label);
+      }
+      continue;
+    }
+    nlohmann::json r;
+    try {
+      r = nlohmann::json::parse(read_file(result));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(fmt::format("sweep result {} ({}): not JSON ({})", result, task.label, e.what()));
+    }
+    const workloads::SetRun& run = spec.workloads[task.workload];
+    nlohmann::json row = {{"task", task.id}, {"benchmark", run.benchmark},
+                          {"params", fmt::format("{}", fmt::join(run.params, " "))}};
+    for (const auto& [k, v] : task.point) row[k] = v;
+    row["cycles"] = r.value("cycles", nlohmann::json());
+    row["wave_instructions"] = r.value("wave_instructions", nlohmann::json());
+    row["wall_seconds"] = r.value("wall_seconds", nlohmann::json());
+    for (const std::string& m : spec.methods) {
+      const nlohmann::json& e = r.at("methods").at(m);
+      for (const char* f : {"estimated_cycles", "error_pct", "speedup", "fallback"})
+        row[m + "." + f] = e.value(f, nlohmann::json());
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+std::string sweep_csv(const SweepTable& t, const SweepSpec& spec) {
+  std::vector<std::string> cols = {"task", "benchmark", "params"};
+  for (const SweepAxis& a : spec.grid) cols.push_back(a.key);
+  cols.insert(cols.end(), {"cycles", "wave_instructions", "wall_seconds"});
+  for (const std::string& m : spec.methods)
+    for (const char* f : {"estimated_cycles", "error_pct", "speedup", "fallback"}) cols.push_back(m + "." + f);
+  auto cell = [](const nlohmann::json& v) {
+    std::string s = v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump();
+    if (s.find_first_of(",\"\n") != std::string::npos) {
+      std::string q = "\"";
+      for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+      return q + "\"";
+    }
+    return s;
+  };
+  std::string out = fmt::format("{}\n", fmt::join(cols, ","));
+  for (const auto& row : t.rows) {
+    std::vector<std::string> cells;
+    for (const std::string& c : cols) cells.push_back(cell(row.value(c, nlohmann::json())));
+    out += fmt::format("{}\n", fmt::join(cells, ","));
+  }
+  return out;
+}
+
+}  // namespace strobe::experiment

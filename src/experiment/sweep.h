@@ -1,0 +1,84 @@
+// Design-space sweeps (`strobe sweep SPEC.toml`): a spec names workloads, a grid of GPU
+// configuration overrides and presets, and the sampling methods to compare; it expands to one
+// task per (workload, grid point), each a `strobe run` or `strobe compare` command line whose
+// result is one JSON file. Tasks are named by a hash of their command line, so a result on disk
+// is found again whatever order the spec lists things in: a sweep resumes, and re-running it
+// runs only what is missing. This file holds the spec, the expansion and the merge of results;
+// sweep_run.h runs the tasks (a local pool of processes, or a Slurm job array).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "workloads/bench_set.h"
+
+namespace strobe::experiment {
+
+/// One grid axis: a `--set` key (or "arch", the preset) and the values it takes.
+struct SweepAxis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+/// A sweep as its spec file states it.
+struct SweepSpec {
+  std::string source;                        ///< the spec file, named in errors
+  std::vector<workloads::SetRun> workloads;  ///< benchmarks with their parameters
+  std::vector<SweepAxis> grid;               ///< in the spec's order; "arch" among them or not
+  std::vector<std::string> methods;          ///< sampling methods compared with full detail (none: a timing run)
+  std::vector<std::string> sampling_sets;    ///< KEY=VALUE for every method
+  std::string warming = "none";              ///< --sampling-warming
+  int repeat = 1;                            ///< --repeat of each comparison
+  /// Whether one functional profile per workload is made first and given to every task of it
+  /// (methods that read one skip their profiling pass; GPUMech and SimProf get its traces).
+  bool profile = false;
+};
+
+/// Reads and checks a spec: unknown keys, wrong types, an empty grid axis, an unknown method or
+/// benchmark parameter are InputErrors naming the file and the key.
+SweepSpec load_sweep(const std::string& path);
+/// The same from text (`source` names it in errors).
+SweepSpec parse_sweep(const std::string& text, const std::string& source);
+
+/// One task of a sweep.
+struct SweepTask {
+  size_t workload = 0;                                     ///< index into SweepSpec::workloads
+  std::vector<std::pair<std::string, std::string>> point;  ///< the grid point: (axis key, value) in grid order
+  std::vector<std::string> args;  ///< strobe's arguments, without --json and --profile
+  std::string id;                 ///< 16 hex digits of the hash of `args`: the result's file name
+  std::string label;              ///< "BENCH K=V ... axis=value ...", for people
+};
+
+/// Every task, workloads outermost, then the grid axes in the spec's order (the last fastest).
+/// Each task's configuration is validated (preset, --set keys and values) so that a bad grid
+/// fails before anything runs.
+std::vector<SweepTask> expand(const SweepSpec& spec);
+
+/// Whether the sweep's profiles save GPUMech's wave traces (a method that models launches from
+/// them: gpumech, or SimProf's GPUMech proxy).
+bool profile_with_traces(const SweepSpec& s);
+
+/// Where a sweep keeps its files under `dir`.
+struct SweepLayout {
+  std::string dir;
+  std::string result(const SweepTask& t) const { return dir + "/tasks/" + t.id + ".json"; }
+  std::string error(const SweepTask& t) const { return dir + "/tasks/" + t.id + ".err"; }
+  std::string profile(const SweepSpec& s, size_t workload) const;
+};
+
+/// What the results of a sweep are, merged.
+struct SweepTable {
+  nlohmann::json rows = nlohmann::json::array();  ///< one object per finished task, in task order
+  std::vector<std::string> missing;               ///< labels of tasks with no result
+  std::vector<std::string> failed;                ///< labels of tasks whose last run failed, with its error
+};
+
+/// Reads every task's result under `layout` into one table.
+SweepTable collect(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout);
+/// The table as CSV: one line per row, the columns of every row in a fixed order.
+std::string sweep_csv(const SweepTable& t, const SweepSpec& spec);
+
+}  // namespace strobe::experiment

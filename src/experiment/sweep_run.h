@@ -1,0 +1,53 @@
+// Running a sweep's tasks (see sweep.h): each task is this strobe binary run as a child process
+// with the task's arguments, writing its result atomically; a local pool keeps N of them busy
+// and shows progress, and a Slurm submission runs the same per-task command as a job array.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "experiment/sweep.h"
+
+namespace strobe::experiment {
+
+/// How a local sweep runs.
+struct PoolOptions {
+  int jobs = 1;                  ///< processes at once
+  std::string strobe;            ///< the binary each task runs (this one)
+  std::FILE* progress = nullptr;  ///< where done/total and the ETA go (null: nowhere)
+};
+
+/// What a local sweep did.
+struct PoolResult {
+  size_t done_before = 0;  ///< tasks whose result was already there
+  size_t ran = 0;          ///< tasks run now that succeeded
+  std::vector<std::string> failed;  ///< labels of tasks that failed now (their stderr kept beside the result)
+};
+
+/// Makes the missing profiles, then runs every task without a result, `o.jobs` at a time.
+PoolResult run_local(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout,
+                     const PoolOptions& o);
+
+/// Runs task `index` (of `tasks`) once, in a child process, and its workload's profile first if
+/// it is missing: what one element of a Slurm job array does. Returns the child's exit status.
+int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout, size_t index,
+            const std::string& strobe);
+
+/// A Slurm submission of the tasks without a result.
+struct SlurmPlan {
+  std::string script;          ///< the sbatch file written
+  std::vector<size_t> tasks;   ///< task indices in the array
+};
+
+/// Writes `layout.dir`/sweep.sbatch, a job array over the tasks without a result whose element
+/// runs `strobe sweep SPEC --out DIR --task $SLURM_ARRAY_TASK_ID`; `spec_path` is the spec as
+/// the nodes will read it. Nothing missing: no script, an empty plan.
+SlurmPlan write_slurm_script(const std::string& spec_path, const std::vector<SweepTask>& tasks,
+                             const SweepLayout& layout, const std::string& strobe);
+
+/// Submits `plan` with `sbatch` (the STROBE_SBATCH environment variable overrides the command)
+/// and returns the job id it printed; strobe::Error naming sbatch's complaint when it fails.
+std::string submit_slurm(const SlurmPlan& plan);
+
+}  // namespace strobe::experiment

@@ -1,0 +1,150 @@
+// `strobe sweep`: a spec expands to one task per (workload, grid point), each task's result lands
+// in its own file, the merged table has one row per task, a rerun runs only what is missing, bad
+// specs stop before anything runs, failures are named, and the same sweep runs as a job array on
+// a real one-node Slurm cluster that the test starts and stops.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.h"
+
+namespace strobe::clitest {
+namespace {
+
+/// Writes `text` to DIR/s.toml and returns the path.
+std::string write_spec(const TempDir& t, const std::string& text) {
+  const std::string path = (t.path / "s.toml").string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+/// relu at two CU counts, compared with Photon: two tasks whose cycles differ.
+constexpr const char* kSpec = R"(workloads = ["relu --param n=65536"]
+methods = ["photon"]
+[grid]
+"gpu.num_cus" = [4, 8]
+)";
+
+nlohmann::json table(const TempDir& t) { return nlohmann::json::parse(slurp(t.path / "s.sweep" / "results.json")); }
+
+TEST(SweepCli, EveryGridPointRunsOnceAndTheTableHasOneRowEach) {
+  TempDir t;
+  const std::string spec = write_spec(t, kSpec);
+  const CliResult r = run_strobe("sweep " + spec + " -j 2");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("[2/2]"), std::string::npos) << r.err;
+  const nlohmann::json j = table(t);
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][0]["gpu.num_cus"], "4");
+  EXPECT_EQ(j["rows"][1]["gpu.num_cus"], "8");
+  // More CUs, fewer cycles: each task ran its own configuration.
+  EXPECT_GT(j["rows"][0]["cycles"].get<double>(), j["rows"][1]["cycles"].get<double>());
+  EXPECT_TRUE(j["rows"][0].contains("photon.error_pct"));
+  const std::string csv = slurp(t.path / "s.sweep" / "results.csv");
+  EXPECT_EQ(csv.rfind("task,benchmark,params,gpu.num_cus,cycles,", 0), 0u) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+}
+
+TEST(SweepCli, ARerunRunsOnlyTheTasksWithoutAResult) {
+  TempDir t;
+  const std::string spec = write_spec(t, kSpec);
+  ASSERT_EQ(run_strobe("sweep " + spec + " -j 2").rc, 0);
+  const CliResult again = run_strobe("sweep " + spec);
+  EXPECT_NE(again.err.find("2 done before, 0 to run"), std::string::npos) << again.err;
+  std::filesystem::remove(*std::filesystem::directory_iterator(t.path / "s.sweep" / "tasks"));
+  const CliResult third = run_strobe("sweep " + spec);
+  EXPECT_EQ(third.rc, 0) << third.err;
+  EXPECT_NE(third.err.find("1 done before, 1 to run"), std::string::npos) << third.err;
+  EXPECT_EQ(table(t)["rows"].size(), 2u);
+}
+
+TEST(SweepCli, ABadGridKeyStopsBeforeAnythingRuns) {
+  TempDir t;
+  const std::string spec = write_spec(t, "workloads = [\"relu --param n=65536\"]\n[grid]\n\"l2.size_kbb\" = [1]\n");
+  const CliResult r = run_strobe("sweep " + spec);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("unknown config key 'l2.size_kbb'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(spec), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(t.path / "s.sweep"));
+}
+
+TEST(SweepCli, AnUnknownSpecKeyOrMethodIsNamed) {
+  TempDir t;
+  const std::string spec = write_spec(t, "workloads = [\"relu\"]\nmethod = [\"photon\"]\n");
+  const CliResult r = run_strobe("sweep " + spec);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("unknown key 'method'"), std::string::npos) << r.err;
+  write_spec(t, "workloads = [\"relu\"]\nmethods = [\"fotn\"]\n");
+  EXPECT_NE(run_strobe("sweep " + spec).err.find("unknown method 'fotn'"), std::string::npos);
+}
+
+TEST(SweepCli, AFailedTaskIsReportedByNameAndTheOthersStillMerge) {
+  // SimProf refuses sssp, whose launch sequence depends on timing; relu runs.
+  TempDir t;
+  const std::string spec = write_spec(t, R"(workloads = ["sssp --param vertices=2000", "relu --param n=65536"]
+methods = ["simprof"]
+sampling_sets = ["proxy=pilot"]
+)");
+  const CliResult r = run_strobe("sweep " + spec + " -j 2");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("sweep task failed: sssp vertices=2000: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not implemented"), std::string::npos) << r.err;
+  const nlohmann::json j = table(t);
+  ASSERT_EQ(j["rows"].size(), 1u);
+  EXPECT_EQ(j["rows"][0]["benchmark"], "relu");
+  EXPECT_EQ(j["failed"].size(), 1u);
+}
+
+/// A one-node Slurm cluster under `dir`, stopped when the object dies.
+struct SlurmCluster {
+  std::string dir, conf, why;
+  explicit SlurmCluster(const std::string& d) : dir(d) {
+    std::filesystem::create_directories(dir);
+    const std::string script = std::string(STROBE_SOURCE_DIR) + "/tests/support/slurm-cluster";
+    const int rc = std::system((script + " start " + dir + " >" + dir + "/start.out 2>" + dir + "/start.err").c_str());
+    if (WIFEXITED(rc) && WEXITSTATUS(rc) == 0) {
+      conf = dir + "/slurm.conf";
+      ::setenv("SLURM_CONF", conf.c_str(), 1);  // for sbatch, run by the strobe processes below
+    } else {
+      why = slurp(dir + "/start.err");
+    }
+  }
+  ~SlurmCluster() {
+    ::unsetenv("SLURM_CONF");
+    std::system((std::string(STROBE_SOURCE_DIR) + "/tests/support/slurm-cluster stop " + dir).c_str());
+  }
+};
+
+TEST(SweepCli, ASlurmJobArrayRunsTheTasksAndAResubmissionOnlyTheMissingOnes) {
+  TempDir t;
+  SlurmCluster cluster((t.path / "slurm").string());
+  if (cluster.conf.empty()) GTEST_SKIP() << "no Slurm here: " << cluster.why;
+  const std::string spec = write_spec(t, kSpec);
+  CliResult r = run_strobe("sweep " + spec + " --slurm");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("submitted 2 of 2 tasks as Slurm job "), std::string::npos) << r.out;
+  const std::string script = slurp(t.path / "s.sweep" / "sweep.sbatch");
+  EXPECT_NE(script.find("#SBATCH --array=0,1\n"), std::string::npos) << script;
+  // The array ends when both results are there.
+  for (int i = 0; i < 240 && run_strobe("sweep " + spec + " --collect").rc != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  CliResult c = run_strobe("sweep " + spec + " --collect");
+  ASSERT_EQ(c.rc, 0) << c.err;
+  EXPECT_EQ(table(t)["rows"].size(), 2u);
+  std::filesystem::remove(*std::filesystem::directory_iterator(t.path / "s.sweep" / "tasks"));
+  r = run_strobe("sweep " + spec + " --slurm");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("submitted 1 of 2 tasks"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace strobe::clitest
