@@ -11,6 +11,7 @@
 
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/toml_doc.h"
 #include "experiment/run_spec.h"
 #include "sampling/method.h"
 #include "sampling/profile/profile_file.h"
@@ -48,13 +49,7 @@ std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
 }  // namespace
 
 SweepSpec parse_sweep(const std::string& text, const std::string& source) {
-  toml::table doc;
-  try {
-    doc = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    throw InputError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column,
-                                 e.description()));
-  }
+  const toml::table doc = parse_toml(text, source);
   static const std::set<std::string> known = {"workloads", "grid",   "methods", "sampling_sets",
                                               "warming",   "repeat", "profile"};
   for (const auto& [k, v] : doc)

@@ -12,6 +12,7 @@
 
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/toml_doc.h"
 #include "workloads/benchmark.h"
 
 namespace strobe::workloads {
@@ -29,13 +30,7 @@ std::vector<SetRun> ci_runs(const std::vector<SetRun>& runs) {
 
 BenchSet from_toml(const std::string& text, const std::string& source, const std::string& name,
                    const std::string& size) {
-  toml::table doc;
-  try {
-    doc = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    throw InputError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column,
-                                 e.description()));
-  }
+  const toml::table doc = parse_toml(text, source);
   BenchSet set{name, size, doc["description"].value_or(std::string()), {}};
   const toml::table* sizes = doc["sizes"].as_table();
   if (!sizes || !sizes->contains(kDefaultSetSize))

@@ -15,6 +15,7 @@
 #include <toml++/toml.h>
 
 #include "common/error.h"
+#include "common/toml_doc.h"
 #include "timing/cu/issue_policy.h"
 #include "timing/mem/dram_scheduler.h"
 #include "timing/mem/replacement.h"
@@ -203,13 +204,7 @@ void apply_override(GpuConfig& cfg, std::string_view assignment) {
 }
 
 void apply_toml(GpuConfig& cfg, std::string_view toml_text, std::string_view source) {
-  toml::table doc;
-  try {
-    doc = toml::parse(toml_text, source);
-  } catch (const toml::parse_error& e) {
-    throw InputError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column,
-                                 e.description()));
-  }
+  const toml::table doc = parse_toml(toml_text, source);
   apply_node(cfg, "", doc, source);
 }
 
