@@ -1,6 +1,7 @@
 // Sweep specs, their expansion into tasks, and the merge of their results (see sweep.h).
 #include "experiment/sweep.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -154,7 +155,11 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
       t.args = {spec.methods.empty() ? "run" : "compare", run.benchmark};
       for (const std::string& p2 : run.params) t.args.insert(t.args.end(), {"--param", p2});
       t.args.insert(t.args.end(), {"--arch", rs.arch});
-      for (const std::string& s : rs.sets) t.args.insert(t.args.end(), {"--set", s});
+      // Sorted, so the task (and its result's name) is the same whatever order the grid's axes
+      // are listed in.
+      std::vector<std::string> sets = rs.sets;
+      std::sort(sets.begin(), sets.end());
+      for (const std::string& s : sets) t.args.insert(t.args.end(), {"--set", s});
       if (spec.methods.empty()) {
         t.args.insert(t.args.end(), {"--mode", "timing"});
       } else {
