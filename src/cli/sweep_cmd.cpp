@@ -23,7 +23,7 @@ struct SweepOptions {
   std::string spec, out;
   int jobs = 0;  // 0: every core
   bool slurm = false, collect = false, dry_run = false;
-  long task = -1;
+  long task = -1, profile_of = -1;
 };
 
 /// This executable, which every task runs.
@@ -62,10 +62,14 @@ void add_sweep_command(CLI::App& app, Action& action) {
   auto* collect = cmd->add_flag("--collect", o->collect, "Merge the results into OUT/results.csv and .json");
   auto* task = cmd->add_option("--task", o->task, "Run task INDEX only (what a Slurm array element runs)")
                    ->check(CLI::NonNegativeNumber);
+  auto* profile_of = cmd->add_option("--profile-of", o->profile_of,
+                                     "Make workload INDEX's profile if missing (what a profile array element runs)")
+                         ->check(CLI::NonNegativeNumber);
   auto* dry = cmd->add_flag("--dry-run", o->dry_run, "List the tasks and whether each has a result; run nothing");
   slurm->excludes(collect)->excludes(task)->excludes(dry);
   collect->excludes(task)->excludes(dry);
   task->excludes(dry);
+  profile_of->excludes(slurm)->excludes(collect)->excludes(task)->excludes(dry);
   cmd->callback([o, &action] {
     action = [o] {
       const experiment::SweepSpec spec = experiment::load_sweep(o->spec);
@@ -80,16 +84,21 @@ void add_sweep_command(CLI::App& app, Action& action) {
         return 0;
       }
       if (o->task >= 0) return experiment::run_one(spec, tasks, layout, size_t(o->task), self());
+      if (o->profile_of >= 0) return experiment::make_profile(spec, layout, size_t(o->profile_of), self());
       if (o->collect) return write_table(spec, tasks, layout);
       if (o->slurm) {
-        const experiment::SlurmPlan plan = experiment::write_slurm_script(o->spec, tasks, layout, self());
+        const experiment::SlurmPlan plan = experiment::write_slurm_script(spec, o->spec, tasks, layout, self());
         if (plan.tasks.empty()) {
           fmt::print("sweep: every task has a result; nothing to submit (strobe sweep {} --collect)\n", o->spec);
           return 0;
         }
-        const std::string job = experiment::submit_slurm(plan);
-        fmt::print("sweep: submitted {} of {} tasks as Slurm job {} ({}); when it ends: strobe sweep {}{} --collect\n",
-                   plan.tasks.size(), tasks.size(), job, plan.script, o->spec,
+        const experiment::SlurmJobs jobs = experiment::submit_slurm(plan);
+        if (!jobs.profiles.empty())
+          fmt::print("sweep: submitted {} profile{} as Slurm job {} ({})\n", plan.profiles.size(),
+                     plan.profiles.size() == 1 ? "" : "s", jobs.profiles, plan.profile_script);
+        fmt::print("sweep: submitted {} of {} tasks as Slurm job {} ({}{}); when it ends: strobe sweep {}{} --collect\n",
+                   plan.tasks.size(), tasks.size(), jobs.tasks, plan.script,
+                   jobs.profiles.empty() ? "" : ", after the profiles", o->spec,
                    o->out.empty() ? std::string() : " --out " + o->out);
         return 0;
       }

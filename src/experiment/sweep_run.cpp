@@ -194,24 +194,31 @@ PoolResult run_local(const SweepSpec& spec, const std::vector<SweepTask>& tasks,
   return res;
 }
 
+int make_profile(const SweepSpec& spec, const SweepLayout& layout, size_t w, const std::string& strobe) {
+  if (w >= spec.workloads.size())
+    throw InputError(fmt::format("sweep --profile-of {}: the sweep has {} workloads", w, spec.workloads.size()));
+  if (!spec.profile) throw InputError("sweep --profile-of: none of the sweep's methods reads a profile");
+  make_dirs(layout);
+  if (std::filesystem::exists(layout.profile(spec, w))) return 0;
+  const Job p = profile_job(spec, layout, w);
+  spawn(strobe, p);
+  if (!wait_any().second) {
+    fmt::print(stderr, "strobe: error: sweep: {} failed: {}\n", p.label, last_line(p.err));
+    return static_cast<int>(ExitCode::Failure);
+  }
+  std::filesystem::remove(p.err);
+  return 0;
+}
+
 int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout, size_t index,
             const std::string& strobe) {
   if (index >= tasks.size())
     throw InputError(fmt::format("sweep --task {}: the sweep has {} tasks (0 to {})", index, tasks.size(),
                                  tasks.size() - 1));
-  make_dirs(layout);
-  const size_t w = tasks[index].workload;
-  // Elements of one array may make the same profile at once: each writes it atomically, so the
-  // cost is duplicated work, never a torn file.
-  if (spec.profile && !std::filesystem::exists(layout.profile(spec, w))) {
-    const Job p = profile_job(spec, layout, w);
-    spawn(strobe, p);
-    if (!wait_any().second) {
-      fmt::print(stderr, "strobe: error: sweep task {}: {} failed: {}\n", tasks[index].label, p.label, last_line(p.err));
-      return static_cast<int>(ExitCode::Failure);
-    }
-    std::filesystem::remove(p.err);
-  }
+  // A submitted array's profiles are made by the job it depends on; a task run by hand makes
+  // its own if it is missing.
+  if (spec.profile)
+    if (const int rc = make_profile(spec, layout, tasks[index].workload, strobe); rc != 0) return rc;
   const Job j = task_job(spec, tasks, layout, index);
   spawn(strobe, j);
   if (!wait_any().second) {
@@ -222,48 +229,75 @@ int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const Sw
   return 0;
 }
 
-SlurmPlan write_slurm_script(const std::string& spec_path, const std::vector<SweepTask>& tasks,
+SlurmPlan write_slurm_script(const SweepSpec& spec, const std::string& spec_path, const std::vector<SweepTask>& tasks,
                              const SweepLayout& layout, const std::string& strobe) {
   make_dirs(layout);
   SlurmPlan plan;
+  std::vector<bool> need(spec.workloads.size(), false);
   for (size_t i = 0; i < tasks.size(); ++i)
-    if (!std::filesystem::exists(layout.result(tasks[i]))) plan.tasks.push_back(i);
+    if (!std::filesystem::exists(layout.result(tasks[i]))) {
+      plan.tasks.push_back(i);
+      need[tasks[i].workload] = spec.profile && !std::filesystem::exists(layout.profile(spec, tasks[i].workload));
+    }
   if (plan.tasks.empty()) return plan;
+  for (size_t w = 0; w < need.size(); ++w)
+    if (need[w]) plan.profiles.push_back(w);
   const std::string dir = std::filesystem::absolute(layout.dir).string();
   auto quote = [](const std::string& s) {
     std::string q = "'";
     for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
   };
-  std::string script = "#!/bin/bash\n";
-  script += "# strobe sweep " + spec_path + ": one array element per task without a result.\n";
-  script += "#SBATCH --job-name=strobe-sweep\n";
-  script += fmt::format("#SBATCH --array={}\n", fmt::join(plan.tasks, ","));
-  script += "#SBATCH --cpus-per-task=1\n";
-  script += fmt::format("#SBATCH --output={}/slurm/%A_%a.out\n", dir);
-  script += fmt::format("exec {} sweep {} --out {} --task \"$SLURM_ARRAY_TASK_ID\"\n",
-                        quote(std::filesystem::absolute(strobe).string()),
-                        quote(std::filesystem::absolute(spec_path).string()), quote(dir));
+  auto array_script = [&](const std::string& what, const std::vector<size_t>& indices, const char* option) {
+    std::string script = "#!/bin/bash\n";
+    script += "# strobe sweep " + spec_path + ": " + what + "\n";
+    script += "#SBATCH --job-name=strobe-sweep\n";
+    script += fmt::format("#SBATCH --array={}\n", fmt::join(indices, ","));
+    script += "#SBATCH --cpus-per-task=1\n";
+    script += fmt::format("#SBATCH --output={}/slurm/%A_%a.out\n", dir);
+    script += fmt::format("exec {} sweep {} --out {} {} \"$SLURM_ARRAY_TASK_ID\"\n",
+                          quote(std::filesystem::absolute(strobe).string()),
+                          quote(std::filesystem::absolute(spec_path).string()), quote(dir), option);
+    return script;
+  };
   plan.script = dir + "/sweep.sbatch";
-  write_file_atomic(plan.script, script);
+  write_file_atomic(plan.script, array_script("one array element per task without a result.", plan.tasks, "--task"));
+  if (!plan.profiles.empty()) {
+    plan.profile_script = dir + "/profiles.sbatch";
+    write_file_atomic(plan.profile_script, array_script("one array element per workload profile the tasks need.",
+                                                        plan.profiles, "--profile-of"));
+  }
   return plan;
 }
 
-std::string submit_slurm(const SlurmPlan& plan) {
+namespace {
+
+/// `sbatch --parsable [options] script`; the job id it printed.
+std::string sbatch(const std::string& options, const std::string& script) {
   const char* env = std::getenv("STROBE_SBATCH");
-  const std::string sbatch = env && *env ? env : "sbatch";
-  const std::string cmd = fmt::format("{} --parsable '{}' 2>&1", sbatch, plan.script);
+  const std::string command = env && *env ? env : "sbatch";
+  const std::string cmd = fmt::format("{} --parsable {} '{}' 2>&1", command, options, script);
   std::FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) throw Error(ExitCode::Failure, fmt::format("sweep --slurm: cannot run {}: {}", sbatch, std::strerror(errno)));
+  if (!p) throw Error(ExitCode::Failure, fmt::format("sweep --slurm: cannot run {}: {}", command, std::strerror(errno)));
   std::string out;
   char buf[512];
   while (std::fgets(buf, sizeof buf, p)) out += buf;
   const int status = ::pclose(p);
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   if (status != 0)
-    throw Error(ExitCode::Failure, fmt::format("sweep --slurm: {} {} failed: {}", sbatch, plan.script, out.empty() ? "no output" : out));
+    throw Error(ExitCode::Failure,
+                fmt::format("sweep --slurm: {} {} failed: {}", command, script, out.empty() ? "no output" : out));
   // --parsable prints "JOBID" or "JOBID;CLUSTER".
   return out.substr(0, out.find(';'));
+}
+
+}  // namespace
+
+SlurmJobs submit_slurm(const SlurmPlan& plan) {
+  SlurmJobs jobs;
+  if (!plan.profile_script.empty()) jobs.profiles = sbatch("", plan.profile_script);
+  jobs.tasks = sbatch(jobs.profiles.empty() ? "" : "--dependency=afterok:" + jobs.profiles, plan.script);
+  return jobs;
 }
 
 }  // namespace strobe::experiment

@@ -34,20 +34,36 @@ PoolResult run_local(const SweepSpec& spec, const std::vector<SweepTask>& tasks,
 int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout, size_t index,
             const std::string& strobe);
 
+/// Makes workload `w`'s profile if it is missing, in a child process: what one element of a
+/// sweep's profile array does. Returns the child's exit status.
+int make_profile(const SweepSpec& spec, const SweepLayout& layout, size_t w, const std::string& strobe);
+
 /// A Slurm submission of the tasks without a result.
 struct SlurmPlan {
-  std::string script;          ///< the sbatch file written
-  std::vector<size_t> tasks;   ///< task indices in the array
+  std::string script;          ///< the tasks' sbatch file
+  std::vector<size_t> tasks;   ///< task indices in its array
+  /// The profiles' sbatch file ("" when every profile the tasks need is there), and the
+  /// workload indices in its array; the tasks' array then waits for it (afterok).
+  std::string profile_script;
+  std::vector<size_t> profiles;
 };
 
 /// Writes `layout.dir`/sweep.sbatch, a job array over the tasks without a result whose element
-/// runs `strobe sweep SPEC --out DIR --task $SLURM_ARRAY_TASK_ID`; `spec_path` is the spec as
-/// the nodes will read it. Nothing missing: no script, an empty plan.
-SlurmPlan write_slurm_script(const std::string& spec_path, const std::vector<SweepTask>& tasks,
+/// runs `strobe sweep SPEC --out DIR --task $SLURM_ARRAY_TASK_ID`, and, when some of their
+/// profiles are missing, profiles.sbatch, an array over those workloads (`--profile-of`);
+/// `spec_path` is the spec as the nodes will read it. Nothing missing: no script, an empty plan.
+SlurmPlan write_slurm_script(const SweepSpec& spec, const std::string& spec_path, const std::vector<SweepTask>& tasks,
                              const SweepLayout& layout, const std::string& strobe);
 
-/// Submits `plan` with `sbatch` (the STROBE_SBATCH environment variable overrides the command)
-/// and returns the job id it printed; strobe::Error naming sbatch's complaint when it fails.
-std::string submit_slurm(const SlurmPlan& plan);
+/// The job ids of a submission.
+struct SlurmJobs {
+  std::string profiles;  ///< "" when no profile was missing
+  std::string tasks;
+};
+
+/// Submits `plan` with `sbatch` (the STROBE_SBATCH environment variable overrides the command):
+/// the profiles first, then the tasks depending on them. strobe::Error naming sbatch's complaint
+/// when it fails.
+SlurmJobs submit_slurm(const SlurmPlan& plan);
 
 }  // namespace strobe::experiment

@@ -128,12 +128,20 @@ TEST(SweepCli, ASlurmJobArrayRunsTheTasksAndAResubmissionOnlyTheMissingOnes) {
   TempDir t;
   SlurmCluster cluster((t.path / "slurm").string());
   if (cluster.conf.empty()) GTEST_SKIP() << "no Slurm here: " << cluster.why;
-  const std::string spec = write_spec(t, kSpec);
+  // TBPoint reads a functional profile: one profile job, which the tasks' array waits for.
+  const std::string spec = write_spec(t, R"(workloads = ["relu --param n=65536"]
+methods = ["tbpoint"]
+[grid]
+"gpu.num_cus" = [4, 8]
+)");
   CliResult r = run_strobe("sweep " + spec + " --slurm");
   ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("submitted 1 profile as Slurm job "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("submitted 2 of 2 tasks as Slurm job "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("after the profiles"), std::string::npos) << r.out;
   const std::string script = slurp(t.path / "s.sweep" / "sweep.sbatch");
   EXPECT_NE(script.find("#SBATCH --array=0,1\n"), std::string::npos) << script;
+  EXPECT_NE(slurp(t.path / "s.sweep" / "profiles.sbatch").find("--profile-of"), std::string::npos);
   // The array ends when both results are there.
   for (int i = 0; i < 240 && run_strobe("sweep " + spec + " --collect").rc != 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -144,6 +152,7 @@ TEST(SweepCli, ASlurmJobArrayRunsTheTasksAndAResubmissionOnlyTheMissingOnes) {
   r = run_strobe("sweep " + spec + " --slurm");
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("submitted 1 of 2 tasks"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("profile"), std::string::npos) << r.out;  // made once, already there
 }
 
 }  // namespace
