@@ -19,6 +19,7 @@ namespace strobe::cli {
 
 namespace {
 
+/// `strobe sweep`'s options as parsed (-1: an index option not given).
 struct SweepOptions {
   std::string spec, out;
   int jobs = 0;  // 0: every core

@@ -63,9 +63,13 @@ bool profile_with_traces(const SweepSpec& s);
 
 /// Where a sweep keeps its files under `dir`.
 struct SweepLayout {
-  std::string dir;
+  std::string dir;  ///< the sweep's directory
+  /// Task `t`'s result (written atomically by the task).
   std::string result(const SweepTask& t) const { return dir + "/tasks/" + t.id + ".json"; }
+  /// Task `t`'s stderr, kept when it failed.
   std::string error(const SweepTask& t) const { return dir + "/tasks/" + t.id + ".err"; }
+  /// The functional profile of workload `workload` of `s` (named by its benchmark, parameters
+  /// and whether it holds GPUMech's traces).
   std::string profile(const SweepSpec& s, size_t workload) const;
 };
 
