@@ -91,7 +91,7 @@ Job profile_job(const SweepSpec& spec, const SweepLayout& layout, size_t w) {
   j.args.insert(j.args.end(), {"-o", layout.profile(spec, w)});
   if (profile_with_traces(spec)) j.args.push_back("--gpumech");
   j.err = layout.profile(spec, w) + ".err";
-  j.label = "profile of " + r.benchmark + (r.params.empty() ? "" : " " + fmt::format("{}", fmt::join(r.params, " ")));
+  j.label = fmt::format("profile of {}{}{}", r.benchmark, r.params.empty() ? "" : " ", fmt::join(r.params, " "));
   j.workload = w;
   return j;
 }
