@@ -110,6 +110,17 @@ Job task_job(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const S
   return j;
 }
 
+/// Runs `j` and waits for it (no other child is running): 0, or its failure named on stderr.
+int run_alone(const std::string& strobe, const Job& j) {
+  spawn(strobe, j);
+  if (!wait_any().second) {
+    fmt::print(stderr, "strobe: error: sweep: {} failed: {}\n", j.label, last_line(j.err));
+    return static_cast<int>(ExitCode::Failure);
+  }
+  std::filesystem::remove(j.err);
+  return 0;
+}
+
 void make_dirs(const SweepLayout& layout) {
   std::error_code ec;
   for (const char* sub : {"/tasks", "/profiles", "/slurm"}) {
@@ -200,14 +211,7 @@ int make_profile(const SweepSpec& spec, const SweepLayout& layout, size_t w, con
   if (!spec.profile) throw InputError("sweep --profile-of: none of the sweep's methods reads a profile");
   make_dirs(layout);
   if (std::filesystem::exists(layout.profile(spec, w))) return 0;
-  const Job p = profile_job(spec, layout, w);
-  spawn(strobe, p);
-  if (!wait_any().second) {
-    fmt::print(stderr, "strobe: error: sweep: {} failed: {}\n", p.label, last_line(p.err));
-    return static_cast<int>(ExitCode::Failure);
-  }
-  std::filesystem::remove(p.err);
-  return 0;
+  return run_alone(strobe, profile_job(spec, layout, w));
 }
 
 int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout, size_t index,
@@ -219,14 +223,7 @@ int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const Sw
   // its own if it is missing.
   if (spec.profile)
     if (const int rc = make_profile(spec, layout, tasks[index].workload, strobe); rc != 0) return rc;
-  const Job j = task_job(spec, tasks, layout, index);
-  spawn(strobe, j);
-  if (!wait_any().second) {
-    fmt::print(stderr, "strobe: error: sweep task {} failed: {}\n", j.label, last_line(j.err));
-    return static_cast<int>(ExitCode::Failure);
-  }
-  std::filesystem::remove(j.err);
-  return 0;
+  return run_alone(strobe, task_job(spec, tasks, layout, index));
 }
 
 SlurmPlan write_slurm_script(const SweepSpec& spec, const std::string& spec_path, const std::vector<SweepTask>& tasks,
