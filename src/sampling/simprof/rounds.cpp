@@ -162,7 +162,7 @@ StratifiedEstimate SimProf::estimate(const std::vector<std::vector<size_t>>& mea
       return e;
     }
   StratifiedEstimate e = estimate_total(pop_, measured, y_, p_.estimator, z_, reused_);
-  if (!parts_.empty()) {
+  if (reuse_) {
     e.units = pop_.stratum.size();
     e = with_parts(e, parts_, z_);
   }

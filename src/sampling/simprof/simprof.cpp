@@ -244,18 +244,17 @@ void SimProf::prepare(const std::vector<sp::LaunchRecord>& launches) {
   // predicted cycle or per instruction, reuse_by) times this input's total of it in them, and
   // none of their units is simulated.
   reused_.assign(size_t(pop_.strata), 0);
-  reused_cycles_.assign(size_t(pop_.strata), 0);
-  parts_.clear();
+  parts_.assign(size_t(pop_.strata), EstimatedPart{});
   eligible_ = n;
   if (reuse_) {
     for (int h = 0; h < reuse_->phases; ++h) {
       if (!reuse_->reused[size_t(h)]) continue;
       reused_[size_t(h)] = 1;
+      const std::vector<size_t> members = pop_.members(h);
       double x = 0;
-      for (size_t u : pop_.members(h)) x += reuse_aux(u);
-      eligible_ -= pop_.members(h).size();
-      parts_.push_back(transferred(reuse_fit(h), x));
-      reused_cycles_[size_t(h)] = parts_.back().total;
+      for (size_t u : members) x += reuse_aux(u);
+      eligible_ -= members.size();
+      parts_[size_t(h)] = transferred(reuse_fit(h), x);
     }
   }
   draw_.emplace(pop_, p_.seed);

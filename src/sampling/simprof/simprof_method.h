@@ -205,8 +205,7 @@ class SimProf final : public SamplingMethod {
   std::optional<Training> training_;  ///< training= read: its phases and measurements
   std::optional<Reuse> reuse_;        ///< the training applied to this input's units
   std::vector<uint8_t> reused_;       ///< per stratum: 1 when its cycles come from the training
-  std::vector<EstimatedPart> parts_;  ///< the reused strata's estimated cycles
-  std::vector<double> reused_cycles_;  ///< per stratum: a reused one's estimated cycles (else 0)
+  std::vector<EstimatedPart> parts_;  ///< per stratum: a reused one's estimated cycles (else none)
   uint64_t eligible_ = 0;             ///< units in strata simulated here (not reused)
   size_t launch_ = 0;
   double final_total_ = 0;

@@ -45,7 +45,7 @@ nlohmann::json SimProf::summary() const {
     std::vector<uint64_t> count(size_t(pop_.strata), 0);
     for (size_t u = 0; u < n; ++u) insts[size_t(pop_.stratum[u])] += pop_.size[u], ++count[size_t(pop_.stratum[u])];
     insts.resize(size_t(phases_.k)), count.resize(size_t(phases_.k));
-    s["sensitivity"] = describe_reuse(*reuse_, *training_, insts, count, reused_cycles_, p_.training, p_.sensitivity);
+    s["sensitivity"] = describe_reuse(*reuse_, *training_, insts, count, parts_, p_.training, p_.sensitivity);
     s["sensitivity"]["reuse_by"] = choice_name(p_.reuse_by);
   }
   if (!p_.save_training.empty()) s["training_saved"] = p_.save_training;

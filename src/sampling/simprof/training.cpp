@@ -187,7 +187,7 @@ EstimatedPart transferred(const RatioFit& f, double x) {
 }
 
 nlohmann::json describe_reuse(const Reuse& r, const Training& t, std::span<const double> insts,
-                              std::span<const uint64_t> units, std::span<const double> reused_cycles,
+                              std::span<const uint64_t> units, std::span<const EstimatedPart> part,
                               const std::string& source, double threshold) {
   nlohmann::json phases = nlohmann::json::array();
   double all_insts = 0, reused_insts = 0;
@@ -209,7 +209,7 @@ nlohmann::json describe_reuse(const Reuse& r, const Training& t, std::span<const
       ++reused;
       reused_insts += insts[h];
       reused_units += units[h];
-      j["cycles"] = reused_cycles[h];
+      j["cycles"] = part[h].total;
     } else if (!r.verdict[h].sensitive) {
       j["reason"] = r.input[h].units == 0 ? "no unit of this input is in it" : "not measured in the training";
     }

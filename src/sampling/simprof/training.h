@@ -122,10 +122,10 @@ EstimatedPart transferred(const RatioFit& f, double x);
 
 /// The report of a reuse: per training phase, both inputs' moments, Eq. 38's verdict, and for a
 /// reused phase its cycles; then what was reused in all. `insts` and `units` are the new input's
-/// per training phase (the unseen kernels' stratum, if any, last), and `reused_cycles` a reused
-/// phase's cycles; `source` names the training.
+/// per training phase (the unseen kernels' stratum, if any, last), and `part` a reused phase's
+/// estimated cycles; `source` names the training.
 nlohmann::json describe_reuse(const Reuse& r, const Training& t, std::span<const double> insts,
-                              std::span<const uint64_t> units, std::span<const double> reused_cycles,
+                              std::span<const uint64_t> units, std::span<const EstimatedPart> part,
                               const std::string& source, double threshold);
 
 }  // namespace strobe::sampling::simprof
