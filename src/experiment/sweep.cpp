@@ -207,23 +207,24 @@ SweepTable collect(const SweepSpec& spec, const std::vector<SweepTask>& tasks, c
       }
       continue;
     }
-    nlohmann::json r;
-    try {
-      r = nlohmann::json::parse(read_file(result));
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(fmt::format("sweep result {} ({}): not JSON ({})", result, task.label, e.what()));
-    }
     const workloads::SetRun& run = spec.workloads[task.workload];
     nlohmann::json row = {{"task", task.id}, {"benchmark", run.benchmark},
                           {"params", fmt::format("{}", fmt::join(run.params, " "))}};
     for (const auto& [k, v] : task.point) row[k] = v;
-    row["cycles"] = r.value("cycles", nlohmann::json());
-    row["wave_instructions"] = r.value("wave_instructions", nlohmann::json());
-    row["wall_seconds"] = r.value("wall_seconds", nlohmann::json());
-    for (const std::string& m : spec.methods) {
-      const nlohmann::json& e = r.at("methods").at(m);
-      for (const char* f : {"estimated_cycles", "error_pct", "speedup", "fallback"})
-        row[m + "." + f] = e.value(f, nlohmann::json());
+    try {
+      const nlohmann::json r = nlohmann::json::parse(read_file(result));
+      row["cycles"] = r.value("cycles", nlohmann::json());
+      row["wave_instructions"] = r.value("wave_instructions", nlohmann::json());
+      row["wall_seconds"] = r.value("wall_seconds", nlohmann::json());
+      for (const std::string& m : spec.methods) {
+        const nlohmann::json& e = r.at("methods").at(m);
+        for (const char* f : {"estimated_cycles", "error_pct", "speedup", "fallback"})
+          row[m + "." + f] = e.value(f, nlohmann::json());
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(fmt::format("sweep result {} ({}): not a strobe result of this sweep ({}); delete it to run "
+                                   "the task again",
+                                   result, task.label, e.what()));
     }
     t.rows.push_back(std::move(row));
   }

@@ -67,6 +67,18 @@ TEST(SweepCli, ARerunRunsOnlyTheTasksWithoutAResult) {
   EXPECT_EQ(table(t)["rows"].size(), 2u);
 }
 
+TEST(SweepCli, ACorruptResultIsNamedWhenCollecting) {
+  TempDir t;
+  const std::string spec = write_spec(t, kSpec);
+  ASSERT_EQ(run_strobe("sweep " + spec + " -j 2").rc, 0);
+  const auto file = std::filesystem::directory_iterator(t.path / "s.sweep" / "tasks")->path();
+  std::ofstream(file) << "{\"cycles\": 1}";  // no methods
+  const CliResult r = run_strobe("sweep " + spec + " --collect");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("delete it to run the task again"), std::string::npos) << r.err;
+}
+
 TEST(SweepCli, ABadGridKeyStopsBeforeAnythingRuns) {
   TempDir t;
   const std::string spec = write_spec(t, "workloads = [\"relu --param n=65536\"]\n[grid]\n\"l2.size_kbb\" = [1]\n");
