@@ -45,6 +45,7 @@ int run_main(int argc, char** argv) {
   add_compare_command(app, action, program);
   add_profile_command(app, action, program);
   add_sweep_command(app, action);
+  add_report_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

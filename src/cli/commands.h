@@ -29,6 +29,8 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
 void add_profile_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
 /// Adds `strobe sweep`: design-space sweeps, locally or on Slurm.
 void add_sweep_command(CLI::App& app, Action& action);
+/// Adds `strobe report`: an HTML page of result files.
+void add_report_command(CLI::App& app, Action& action);
 /// Adds `strobe list`.
 void add_list_command(CLI::App& app, Action& action);
 

@@ -2,6 +2,7 @@
 #include "cli/spec_options.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
 
 namespace strobe::cli {
 
@@ -15,6 +16,13 @@ void add_arch_option(CLI::App& cmd, experiment::RunSpec& spec) {
 
 void add_set_option(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help) {
   cmd.add_option("--set", spec.sets, help);
+  // A shorthand for the one parameter reports most often want changed.
+  cmd.add_option_function<uint64_t>(
+         "--timeline-interval",
+         [&spec](const uint64_t& cycles) { spec.sets.push_back(fmt::format("sim.timeline_interval={}", cycles)); },
+         "Finest period of each launch's activity timeline in cycles (timing mode; 0: none). A long launch "
+         "keeps at most sim.timeline_samples samples by merging them")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1000000000}));
 }
 
 void add_method_options(CLI::App& cmd, experiment::RunSpec& spec) {

@@ -1,11 +1,58 @@
 // The timing model's results as JSON (see timing_json.h).
 #include "report/timing_json.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "timing/cu/compute_unit.h"
 
 namespace strobe::report {
+
+namespace {
+
+/// Per CU and per SIMD: instructions issued and VALU busy cycles, from the `cu.C.simd.S.*`
+/// counters; {"cus", "simds", "issued": [[...] per CU], "valu_busy": [[...] per CU]}.
+nlohmann::json utilisation_json(const timing::StatsSnapshot& s) {
+  uint32_t cus = 0, simds = 0;
+  for (const std::string& n : s.names()) {
+    unsigned c = 0, k = 0;
+    char tail[16] = {};
+    if (std::sscanf(n.c_str(), "cu.%u.simd.%u.%15s", &c, &k, tail) == 3)
+      cus = std::max(cus, uint32_t(c + 1)), simds = std::max(simds, uint32_t(k + 1));
+  }
+  std::vector<std::vector<uint64_t>> issued(cus, std::vector<uint64_t>(simds)), busy = issued;
+  for (size_t i = 0; i < s.names().size(); ++i) {
+    unsigned c = 0, k = 0;
+    char tail[16] = {};
+    if (std::sscanf(s.names()[i].c_str(), "cu.%u.simd.%u.%15s", &c, &k, tail) != 3) continue;
+    const std::string t = tail;
+    if (t == "issued") issued[c][k] = s.values()[i];
+    if (t == "valu_busy") busy[c][k] = s.values()[i];
+  }
+  return {{"cus", cus}, {"simds", simds}, {"issued", issued}, {"valu_busy", busy}};
+}
+
+/// A launch's timeline; the per-CU series is merged to at most 16 columns (a
+/// power-of-two number of timeline samples each), which is all a heat map can show.
+nlohmann::json timeline_json(const timing::Timeline& t) {
+  constexpr size_t kCuColumns = 16;
+  const size_t n = t.samples();
+  size_t f = 1;
+  while ((n + f - 1) / f > kCuColumns) f *= 2;
+  std::vector<std::vector<uint64_t>> cu((n + f - 1) / f, std::vector<uint64_t>(t.cus));
+  for (size_t i = 0; i < n; ++i)
+    for (size_t c = 0; c < t.cus; ++c) cu[i / f][c] += t.cu_wave_instructions[i * t.cus + c];
+  return {{"interval_cycles", t.interval},
+          {"wave_instructions", t.wave_instructions},
+          {"dispatched", t.dispatched},
+          {"retired", t.retired},
+          {"cu_interval_cycles", t.interval * f},
+          {"cu_wave_instructions", cu}};
+}
+
+}  // namespace
 
 nlohmann::json timing_summary_json(const timing::StatsSnapshot& s, uint64_t cycles) {
   nlohmann::json j;
@@ -40,6 +87,8 @@ nlohmann::json timing_summary_json(const timing::StatsSnapshot& s, uint64_t cycl
     dram[k] = s.get(std::string("dram.") + k);
   dram["bandwidth_bytes_per_cycle"] = cycles ? double(s.get("dram.bytes")) / double(cycles) : 0.0;
   j["dram"] = dram;
+  j["utilisation"] = utilisation_json(s);
+  j["utilisation"]["cycles"] = cycles;
   return j;
 }
 
@@ -56,7 +105,10 @@ nlohmann::json launch_timing_json(const timing::LaunchTiming& t) {
                     {"waves_per_cu", t.occupancy.waves_per_cu},
                     {"limiter", t.occupancy.limiter},
                     {"peak_waves_per_cu", t.peak_waves_per_cu}};
-  j["ipc_trace"] = {{"interval_cycles", t.ipc_trace_interval}, {"ipc", t.ipc_trace}};
+  j["timeline"] = timeline_json(t.timeline);
+  // Per SIMD, a launch adds 2 numbers per SIMD of the GPU to every launch's record; the run's
+  // summary keeps the map over all its detailed cycles, which is what a reader looks at.
+  j.erase("utilisation");
   j["counters"] = t.stats.to_json();
   return j;
 }

@@ -11,12 +11,13 @@
 namespace strobe::report {
 
 /// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
-/// cycles, cache and DRAM totals over all instances.
+/// cycles, cache and DRAM totals over all instances, and per-CU, per-SIMD utilisation
+/// ("utilisation": issued instructions and VALU busy cycles per SIMD, and the window's cycles).
 nlohmann::json timing_summary_json(const timing::StatsSnapshot& s, uint64_t cycles);
 
 /// One launch's timing: {"kernel", "cycles", "sim_seconds", "wave_instructions",
 /// "thread_instructions", "ipc", "occupancy", "cpi_stack", "units", "caches", "dram",
-/// "ipc_trace", "counters"}.
+/// "timeline", "counters"} (the per-SIMD utilisation is the run summary's).
 nlohmann::json launch_timing_json(const timing::LaunchTiming& t);
 
 }  // namespace strobe::report

@@ -221,7 +221,7 @@ TEST(Determinism, SameRunTwiceGivesIdenticalCyclesAndStats) {
     Gpu gpu(cfg);
     LaunchTiming a = gpu.run(h.dispatch(items, 128, {in, out, 4}), h.mem);
     LaunchTiming b = gpu.run(h.dispatch(items, 128, {in, out, 4}), h.mem);  // warm caches
-    return std::make_tuple(a.cycles, b.cycles, a.stats, b.stats, ::strobe::report::launch_timing_json(a).dump(), b.ipc_trace);
+    return std::make_tuple(a.cycles, b.cycles, a.stats, b.stats, ::strobe::report::launch_timing_json(a).dump(), b.timeline.wave_instructions);
   };
   auto x = run(), y = run();
   EXPECT_EQ(std::get<0>(x), std::get<0>(y));
@@ -251,7 +251,7 @@ TEST(LaunchTiming, CpiStackCoversEveryCuCycle) {
             0u);
   EXPECT_EQ(t.wave_instructions, t.stats.sum("cu.", ".wave_instructions"));
   EXPECT_GT(j["caches"]["l2"]["reads"].get<uint64_t>(), 0u);
-  EXPECT_FALSE(t.ipc_trace.empty());
+  EXPECT_FALSE(t.timeline.wave_instructions.empty());
   EXPECT_GT(t.ipc, 0.0);
 }
 

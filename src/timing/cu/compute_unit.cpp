@@ -44,6 +44,10 @@ ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, En
   stats.add(n + ".fetches", &c_.fetches);
   stats.add(n + ".lds_conflict_cycles", &c_.lds_conflict_cycles);
   stats.add(n + ".vmem_lines", &c_.vmem_lines);
+  for (uint32_t simd = 0; simd < p_.res.simds; ++simd) {
+    stats.add(fmt::format("{}.simd.{}.issued", n, simd), &c_.simd_issued[simd]);
+    stats.add(fmt::format("{}.simd.{}.valu_busy", n, simd), &c_.simd_valu_busy[simd]);
+  }
 }
 
 ComputeUnit::~ComputeUnit() = default;
@@ -212,6 +216,7 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
   const uint64_t before = fstats_.thread_instructions;
   ws.executor->step(w, *ws.group, fstats_);
   ++c_.wave_instructions;
+  ++c_.simd_issued[ws.simd];
   c_.thread_instructions += fstats_.thread_instructions - before;
   ++*lc_->wave_instructions;
   ++c_.issued[size_t(in.type)];
@@ -224,6 +229,7 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
     case IssueType::Valu:
       valu_free_[ws.simd] = now + uint64_t(in.busy);
       c_.busy[size_t(IssueType::Valu)] += in.busy;
+      c_.simd_valu_busy[ws.simd] += in.busy;
       break;
     case IssueType::Scalar:
       unit_free_[size_t(IssueType::Scalar)] = now + uint64_t(in.busy);

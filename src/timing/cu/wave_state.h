@@ -9,6 +9,7 @@
 #include "timing/cu/inst_buffer.h"
 #include "timing/cu/inst_info.h"
 #include "timing/cu/scoreboard.h"
+#include "timing/cu/wave_resources.h"
 #include "timing/engine/cycle.h"
 
 namespace strobe::emu { struct Wave; struct WorkGroup; class Executor; }
@@ -65,6 +66,8 @@ struct CuCounters {
   std::array<uint64_t, size_t(IssueType::COUNT)> issued{};
   std::array<uint64_t, size_t(IssueType::COUNT)> busy{};
   uint64_t workgroups = 0, waves = 0, fetches = 0, lds_conflict_cycles = 0, vmem_lines = 0;
+  // Per SIMD, for utilisation maps: instructions its waves issued, and cycles its VALU was busy.
+  std::array<uint64_t, WaveResources::kMaxSimds> simd_issued{}, simd_valu_busy{};
 };
 
 }  // namespace strobe::timing

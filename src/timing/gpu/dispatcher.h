@@ -39,6 +39,10 @@ class Dispatcher final : public WaveSource {
   bool finished() const { return retired_ == total_; }
   /// Work-groups retired so far in this launch.
   uint64_t retired() const { return retired_; }
+  /// Running counts the timeline reads: work-groups dispatched (the next group's id) and
+  /// retired in this launch.
+  const uint64_t* dispatched_counter() const { return &kernel_.id; }
+  const uint64_t* retired_counter() const { return &retired_; }
   /// Cycle the last work-group retired.
   Cycle finish_time() const { return finish_; }
 

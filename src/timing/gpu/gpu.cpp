@@ -20,36 +20,6 @@ namespace strobe::timing {
 
 namespace {
 
-/// Samples the GPU-wide wave instruction count every `interval` cycles during a launch.
-class IpcSampler : public Component {
- public:
-  IpcSampler(Engine& e, const uint64_t* counter) : Component("ipc_trace"), engine_(e), counter_(counter) {}
-  void begin(Cycle start, uint64_t interval, uint32_t launch) {
-    interval_ = interval, launch_ = launch, last_ = *counter_;
-    trace.clear();
-    if (interval_) engine_.schedule(start + interval_, this, kSample, launch_);
-  }
-  void end(Cycle now, Cycle last_sample_end) {
-    if (interval_ && now > last_sample_end) trace.push_back(double(*counter_ - last_) / double((now - last_sample_end).value()));
-    launch_ = UINT32_MAX;
-  }
-  Cycle last_sample{0};
-  void handle(Cycle now, uint32_t, uint32_t launch) override {
-    if (launch != launch_) return;  // a sample of a finished launch
-    trace.push_back(double(*counter_ - last_) / double(interval_));
-    last_ = *counter_;
-    last_sample = now;
-    engine_.schedule(now + interval_, this, kSample, launch_);
-  }
-  std::vector<double> trace;
-
- private:
-  Engine& engine_;
-  const uint64_t* counter_;
-  uint64_t interval_ = 0, last_ = 0;
-  uint32_t launch_ = UINT32_MAX;
-};
-
 /// Polls a launch's observer every poll_interval() cycles.
 class ObserverPoller : public Component {
  public:
@@ -85,7 +55,7 @@ struct Gpu::Impl {
   std::unique_ptr<Dram> dram;
   std::vector<std::unique_ptr<ComputeUnit>> cus;
   std::unique_ptr<Dispatcher> dispatcher;
-  std::unique_ptr<IpcSampler> sampler;
+  std::unique_ptr<TimelineSampler> sampler;
   std::unique_ptr<ObserverPoller> poller;
   std::unique_ptr<Warmer> warmer;
   CuParams cu_params;
@@ -128,7 +98,9 @@ struct Gpu::Impl {
       cu_ptrs.push_back(cus.back().get());
     }
     dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, DispatcherParams::from_config(cfg));
-    sampler = std::make_unique<IpcSampler>(engine, &wave_instructions);
+    TimelineSources sources{&wave_instructions, dispatcher->dispatched_counter(), dispatcher->retired_counter(), {}};
+    for (const auto& c : cus) sources.cu_wave_instructions.push_back(&c->counters().wave_instructions);
+    sampler = std::make_unique<TimelineSampler>(engine, std::move(sources), uint64_t(cfg.timeline_samples));
     poller = std::make_unique<ObserverPoller>(engine, &wave_instructions);
     auto ptrs = [](const std::vector<std::unique_ptr<Cache>>& v) {
       std::vector<Cache*> p;
@@ -224,8 +196,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   for (auto& c : g.cus) c->begin_launch(&lc);
   ++g.launches;
   g.dispatcher->begin(start, kernel, ex.workgroup_count());
-  g.sampler->last_sample = start;
-  g.sampler->begin(start, uint64_t(cfg.ipc_trace_interval), uint32_t(g.launches));
+  g.sampler->begin(start, uint64_t(cfg.timeline_interval), uint32_t(g.launches));
   g.poller->begin(start, observer, uint32_t(g.launches));
   try {
     // Progress is an issued instruction or a retired work-group; a predicted group's scheduled
@@ -262,12 +233,10 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
     lt.functional.workgroups += f.workgroups;
     lt.functional.wavefronts += f.wavefronts;
   }
-  g.sampler->end(end, g.sampler->last_sample);
+  lt.timeline = g.sampler->end(end);
   g.poller->end();
   if (observer) observer->launch_end(start.value(), end.value());
   lt.detailed_wave_instructions = g.wave_instructions - detailed_before;
-  lt.ipc_trace = std::move(g.sampler->trace);
-  lt.ipc_trace_interval = uint64_t(cfg.ipc_trace_interval);
   lt.set_totals((end - start).value(), lt.functional.wave_instructions, lt.functional.thread_instructions,
                 cfg.clock_mhz);
   g.cycles_total += lt.cycles;

@@ -17,6 +17,7 @@
 #include "timing/cu/occupancy.h"
 #include "timing/engine/cycle.h"
 #include "timing/gpu/launch_observer.h"
+#include "timing/gpu/timeline.h"
 #include "timing/gpu/warmer.h"
 #include "timing/stats/stats.h"
 
@@ -39,8 +40,7 @@ struct LaunchTiming {
   uint32_t peak_waves_per_cu = 0;    ///< most waves resident on any CU at once
   emu::DispatchStats functional;     ///< the emulator's counters for the dispatch
   StatsSnapshot stats;               ///< every counter, this launch only (difference of snapshots)
-  uint64_t ipc_trace_interval = 0;   ///< cycles per IPC trace sample (0: no trace)
-  std::vector<double> ipc_trace;     ///< wave instructions per cycle in each interval
+  Timeline timeline;                 ///< activity over time, at a bounded resolution
   // Reports render this through report/timing_json.h: the model counts, it does not format.
 
   /// Sets the launch's cycles and instruction counts and what follows from them: sim_seconds

@@ -1,0 +1,212 @@
+// The report page's model (see page.h): which kind of result each input is, and the sections
+// of comparisons, sets and sweeps. Run sections are page_run.cpp's.
+#include "report/page.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/core.h>
+
+#include "common/error.h"
+#include "timing/config/gpu_config.h"
+
+namespace strobe::report {
+
+namespace {
+
+using nlohmann::json;
+
+void flatten(const json& j, const std::string& prefix, std::map<std::string, json>& out) {
+  for (const auto& [k, v] : j.items()) {
+    const std::string key = prefix.empty() ? k : prefix + "." + k;
+    if (v.is_object()) flatten(v, key, out);
+    else out[key] = v;
+  }
+}
+
+/// One method's point on an error-versus-speedup plot, with what a reader needs beside it.
+json method_point(const std::string& method, const std::string& label, const json& m) {
+  json p = {{"method", method},
+            {"label", label},
+            {"error_pct", m.value("error_pct", json())},
+            {"speedup", m.value("speedup", json())},
+            {"speedup_min", m.value("speedup_min", json())},
+            {"speedup_max", m.value("speedup_max", json())},
+            {"fallback", m.value("fallback", false)}};
+  return p;
+}
+
+/// GPUMech's (or any method's) per-launch CPI stacks beside detail's, summed per kernel name
+/// weighted by each launch's instructions, so the bars are the kernel's CPI by category.
+json cpi_pairs(const std::string& method, const json& m, const json& reference) {
+  struct Acc {
+    double insts = 0;
+    std::vector<std::string> cats;
+    std::map<std::string, double> predicted, detailed;
+    std::set<std::string> unmodelled;
+  };
+  std::map<std::string, Acc> by;
+  std::vector<std::string> order;
+  const json& ks = m.value("kernels", json::array());
+  for (size_t i = 0; i < ks.size(); ++i) {
+    const json& k = ks[i];
+    if (!k.contains("cpi")) continue;
+    const std::string name = k.value("name", "?");
+    const size_t launch = k.value("launch", i);
+    const double insts = launch < reference.size() ? reference.at(launch).value("wave_instructions", 0.0) : 0.0;
+    if (!by.count(name)) order.push_back(name);
+    Acc& a = by[name];
+    a.insts += insts;
+    for (const json& c : k.at("cpi").at("stack")) {
+      const std::string cat = c.value("category", "?");
+      if (std::find(a.cats.begin(), a.cats.end(), cat) == a.cats.end()) a.cats.push_back(cat);
+      if (c.value("modelled", false)) a.predicted[cat] += c.value("predicted", 0.0) * insts;
+      else a.unmodelled.insert(cat);
+      a.detailed[cat] += c.value("detailed", 0.0) * insts;
+    }
+  }
+  json rows = json::array();
+  for (const std::string& name : order) {
+    const Acc& a = by[name];
+    if (a.insts <= 0) continue;
+    json cats = json::array();
+    for (const std::string& c : a.cats)
+      cats.push_back({{"category", c},
+                      {"detailed", a.detailed.count(c) ? a.detailed.at(c) / a.insts : 0.0},
+                      {"predicted", a.unmodelled.count(c) ? json() : json(a.predicted.count(c) ? a.predicted.at(c) / a.insts : 0.0)}});
+    rows.push_back({{"kernel", name}, {"method", method}, {"categories", cats}});
+  }
+  return rows;
+}
+
+json compare_section(const std::string& name, const json& c) {
+  json methods = json::array(), points = json::array(), cpi = json::array(), launches = json::object();
+  const json& reference = c.at("kernels");
+  for (const auto& [m, e] : c.at("methods").items()) {
+    json row = method_point(m, m, e);
+    for (const char* f : {"estimated_cycles", "full_cycles", "ipc_error_pct", "detailed_share", "verified", "levels",
+                          "repeats", "mean_abs_cpi_error_pct"})
+      if (e.contains(f)) row[f] = e[f];
+    if (e.contains("sampling")) row["interval"] = interval_of(e.at("sampling"));
+    methods.push_back(row);
+    points.push_back(method_point(m, m, e));
+    for (json& p : cpi_pairs(m, e, reference)) cpi.push_back(std::move(p));
+    // Each launch's level and estimate under this method, to draw over the full run's launches.
+    json ls = json::array();
+    for (const json& k : e.value("kernels", json::array()))
+      ls.push_back({{"launch", k.value("launch", ls.size())}, {"level", k.value("level", "?")},
+                    {"estimated_cycles", k.value("estimated_cycles", 0.0)}, {"full_cycles", k.value("full_cycles", 0.0)},
+                    {"error_pct", k.value("error_pct", json())}, {"detail", k.value("detail", json::object())}});
+    launches[m] = ls;
+  }
+  return {{"kind", "compare"}, {"name", name}, {"benchmark", c.value("benchmark", "?")},
+          {"full_cycles", c.value("cycles", 0.0)}, {"repeat", c.value("repeat", 1)}, {"methods", methods},
+          {"points", points}, {"cpi_pairs", cpi}, {"method_launches", launches}};
+}
+
+json set_section(const std::string& name, const json& s) {
+  json points = json::array(), runs = json::array();
+  for (const json& r : s.at("runs")) {
+    std::string label = r.value("benchmark", "?");
+    for (const json& a : r.value("args", json::array())) label += " " + a.get<std::string>();
+    runs.push_back({{"label", label}, {"full_cycles", r.value("full_cycles", 0.0)}, {"launches", r.value("launches", 0)}});
+    const json ms = r.value("methods", json::object());  // iterated below: must outlive items()
+    for (const auto& [m, e] : ms.items()) points.push_back(method_point(m, label, e));
+  }
+  return {{"kind", "set"}, {"name", name}, {"set", s.value("set", "?")}, {"arch", s.value("arch", "?")},
+          {"repeat", s.value("repeat", 1)}, {"runs", runs}, {"points", points},
+          {"aggregates", s.value("aggregates", json::object())}};
+}
+
+json sweep_section(const std::string& name, const json& t) {
+  // A row holds the task's fields, its grid point and METHOD.FIELD columns per method.
+  static const std::set<std::string> fixed = {"task", "benchmark", "params", "cycles", "wave_instructions", "wall_seconds"};
+  std::vector<std::string> grid, methods;
+  for (const json& row : t.at("rows"))
+    for (const auto& [k, v] : row.items()) {
+      const size_t dot = k.rfind('.');
+      if (dot != std::string::npos && k.substr(dot) == ".error_pct") {
+        const std::string m = k.substr(0, dot);
+        if (std::find(methods.begin(), methods.end(), m) == methods.end()) methods.push_back(m);
+      } else if (!fixed.count(k) && dot == std::string::npos && std::find(grid.begin(), grid.end(), k) == grid.end()) {
+        grid.push_back(k);
+      }
+    }
+  // A grid key may itself be dotted (l2.size_kb): anything not METHOD.FIELD is a grid key.
+  for (const json& row : t.at("rows"))
+    for (const auto& [k, v] : row.items()) {
+      if (fixed.count(k) || std::find(grid.begin(), grid.end(), k) != grid.end()) continue;
+      const size_t dot = k.rfind('.');
+      const bool method_field = dot != std::string::npos &&
+                                std::find(methods.begin(), methods.end(), k.substr(0, dot)) != methods.end();
+      if (!method_field) grid.push_back(k);
+    }
+  json points = json::array();
+  for (const json& row : t.at("rows")) {
+    std::string label = row.value("benchmark", "?");
+    for (const std::string& g : grid)
+      if (row.contains(g)) label += fmt::format(" {}={}", g, row.at(g).is_string() ? row.at(g).get<std::string>() : row.at(g).dump());
+    for (const std::string& m : methods) {
+      json e = {{"error_pct", row.value(m + ".error_pct", json())}, {"speedup", row.value(m + ".speedup", json())},
+                {"fallback", row.value(m + ".fallback", false)}};
+      if (!e["error_pct"].is_null()) points.push_back(method_point(m, label, e));
+    }
+  }
+  return {{"kind", "sweep"}, {"name", name}, {"spec", t.value("spec", "")}, {"grid", grid}, {"methods", methods},
+          {"rows", t.at("rows")}, {"points", points}, {"missing", t.value("missing", json::array())},
+          {"failed", t.value("failed", json::array())}};
+}
+
+}  // namespace
+
+json config_rows(const json& config, const std::string& arch) {
+  std::map<std::string, json> have, preset;
+  flatten(config, "", have);
+  bool known = false;
+  try {
+    flatten(timing::to_json(timing::load_config(arch)), "", preset);
+    known = true;
+  } catch (const Error&) {
+    // A configuration file that is no longer there: the values stay, without a baseline.
+  }
+  json rows = json::array();
+  for (const auto& [k, v] : have) {
+    const auto it = preset.find(k);
+    const json base = known && it != preset.end() ? it->second : json();
+    rows.push_back({{"key", k}, {"value", v}, {"preset", base}, {"changed", known && base != v}});
+  }
+  return rows;
+}
+
+json report_page(const std::vector<PageInput>& inputs) {
+  json sections = json::array();
+  for (const PageInput& in : inputs) {
+    const json& r = in.result;
+    try {
+      if (!r.is_object()) throw InputError("not a JSON object");
+      if (r.contains("set") && r.contains("runs") && r.contains("aggregates")) {
+        sections.push_back(set_section(in.name, r));
+      } else if (r.contains("rows") && r.contains("spec")) {
+        sections.push_back(sweep_section(in.name, r));
+      } else if (r.contains("kernels") && r.contains("mode") && r["kernels"].is_array()) {
+        if (r.contains("methods") && r["methods"].is_object()) {
+          sections.push_back(run_section(in.name + " (full detail)", r));
+          sections.push_back(compare_section(in.name, r));
+        } else {
+          sections.push_back(run_section(in.name, r));
+        }
+      } else {
+        throw InputError("not a strobe result: expected a run or compare report (strobe run/compare --json), a "
+                         "set comparison or a sweep table (strobe sweep --collect)");
+      }
+    } catch (const json::exception& e) {
+      throw InputError(fmt::format("{}: malformed strobe result ({})", in.name, e.what()));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}", in.name, e.what()));
+    }
+  }
+  return {{"sections", sections}};
+}
+
+}  // namespace strobe::report

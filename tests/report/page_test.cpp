@@ -1,0 +1,200 @@
+// The HTML report's page model: timelines rebinned without losing or inventing work, bounded
+// however long the run, predicted launches left as gaps, the configuration's changes found, and
+// inputs that are not strobe results refused by name.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "common/error.h"
+#include "report/html.h"
+#include "report/page.h"
+
+namespace strobe::report {
+namespace {
+
+using nlohmann::json;
+
+/// A detailed launch of `cycles` cycles with `samples` timeline samples of `per` instructions.
+json detailed_launch(const std::string& name, double cycles, size_t samples, uint64_t per) {
+  const double interval = std::ceil(cycles / double(samples));
+  json wi = json::array(), d = json::array(), r = json::array(), cu = json::array();
+  for (size_t i = 0; i < samples; ++i) wi.push_back(per), d.push_back(1), r.push_back(1), cu.push_back({per / 2, per - per / 2});
+  json cpi = {{"issue", {{"cycles", 30}}}, {"dram", {{"cycles", 70}}}};
+  return {{"name", name}, {"cycles", cycles}, {"wave_instructions", per * samples},
+          {"timing", {{"cpi_stack", cpi},
+                      {"caches", {{"l2", {{"reads", 10}, {"read_hits", 4}}}}},
+                      {"timeline", {{"interval_cycles", interval}, {"wave_instructions", wi}, {"dispatched", d},
+                                    {"retired", r}, {"cu_interval_cycles", interval}, {"cu_wave_instructions", cu}}}}}};
+}
+
+json run_of(std::vector<json> launches) {
+  return {{"benchmark", "b"}, {"mode", "timing"}, {"arch", "r9nano"}, {"sampling", "none"}, {"kernels", launches}};
+}
+
+/// Instructions the rebinned IPC stands for over a run of `cycles` (the last bucket may be partial).
+double covered_instructions(const json& tl, double cycles) {
+  double sum = 0;
+  const double w = tl["bucket_cycles"];
+  for (size_t b = 0; b < tl["ipc"].size(); ++b)
+    if (!tl["ipc"][b].is_null()) sum += tl["ipc"][b].get<double>() * std::min(w, cycles - tl["t"][b].get<double>());
+  return sum;
+}
+
+TEST(SpreadOver, SplitsACountByOverlapAndKeepsItsTotal) {
+  std::vector<double> b(4);
+  spread_over(b, 10, 5, 25, 20);  // cycles 5..25: half a bucket, a bucket, half a bucket
+  EXPECT_DOUBLE_EQ(b[0], 5);
+  EXPECT_DOUBLE_EQ(b[1], 10);
+  EXPECT_DOUBLE_EQ(b[2], 5);
+  EXPECT_DOUBLE_EQ(b[3], 0);
+}
+
+TEST(ReportPage, TheTimelineKeepsEveryInstructionAndStaysBoundedForALongRun) {
+  // 4000 launches of 512 samples each: far more points than a page draws.
+  std::vector<json> ls;
+  for (int i = 0; i < 4000; ++i) ls.push_back(detailed_launch("k", 51200, 512, 7));
+  const json s = run_section("long", run_of(ls));
+  const json& tl = s["timeline"];
+  EXPECT_LE(tl["t"].size(), kTimelinePoints);
+  EXPECT_NEAR(covered_instructions(tl, 4000.0 * 51200), 4000.0 * 512 * 7, 1e-6 * 4000 * 512 * 7);
+  double dispatched = 0;
+  for (const auto& v : tl["dispatched"]) dispatched += v.get<double>();
+  EXPECT_NEAR(dispatched, 4000.0 * 512, 1e-6 * 4000 * 512);
+  EXPECT_LE(s["cu_map"]["t"].size(), kCuColumns);
+  EXPECT_EQ(s["cu_map"]["cus"], 2);
+}
+
+TEST(ReportPage, APredictedLaunchIsAGapInTheTimelineAndALevelOnItsStrip) {
+  json predicted = {{"name", "p"}, {"cycles", 1000}, {"wave_instructions", 50},
+                    {"sampling", {{"method", "pka"}, {"level", "cluster"}, {"detailed_instructions", 0},
+                                  {"predicted_instructions", 50}, {"functional_instructions", 0}}}};
+  json detailed = detailed_launch("d", 1000, 10, 20);
+  detailed["sampling"] = {{"method", "pka"}, {"level", "detailed"}, {"detailed_instructions", 200}};
+  json run = run_of({detailed, predicted});
+  run["sampling"] = "pka";
+  const json s = run_section("sampled", run);
+  const json& tl = s["timeline"];
+  const double w = tl["bucket_cycles"];
+  size_t gaps = 0;
+  for (size_t b = 0; b < tl["t"].size(); ++b)
+    if (tl["ipc"][b].is_null()) {
+      ++gaps;
+      EXPECT_GE(tl["t"][b].get<double>() + w, 1000.0) << "a gap inside the detailed launch";
+    }
+  EXPECT_GT(gaps, 0u);
+  EXPECT_NEAR(covered_instructions(tl, 2000), 200.0, 1e-9);
+  ASSERT_EQ(s["launches"].size(), 2u);
+  EXPECT_EQ(s["launches"][1]["level"], "cluster");
+  EXPECT_EQ(s["launches"][1]["start"], 1000.0);
+  EXPECT_EQ(s["launches"][1]["predicted_instructions"], 50.0);
+}
+
+TEST(ReportPage, KernelsSumTheirLaunchesCpiStacksAndCacheReads) {
+  json run = run_of({detailed_launch("k", 100, 2, 1), detailed_launch("k", 100, 2, 1), detailed_launch("j", 100, 2, 1)});
+  run["timing"] = {{"caches", {{"l2", {{"reads", 30}, {"read_hits", 12}, {"read_hit_rate", 0.4}}}}},
+                   {"utilisation", {{"cus", 2}, {"simds", 2}, {"cycles", 300}, {"issued", {{1, 2}, {3, 4}}},
+                                    {"valu_busy", {{30, 0}, {15, 15}}}}}};
+  const json s = run_section("r", run);
+  ASSERT_EQ(s["kernels"].size(), 2u);
+  EXPECT_EQ(s["kernels"][0]["name"], "k");
+  EXPECT_EQ(s["kernels"][0]["launches"], 2);
+  EXPECT_EQ(s["kernels"][0]["cpi"]["dram"], 140.0);
+  EXPECT_EQ(s["kernels"][0]["l2_reads"], 20.0);
+  EXPECT_EQ(s["cpi_categories"], json({"dram", "issue"}));
+  // VALU busy per SIMD over the simulated cycles: CU 0's SIMD 0 was busy 30 of 300 cycles.
+  EXPECT_DOUBLE_EQ(s["simd_map"]["valu_busy"][0][0].get<double>(), 0.1);
+  EXPECT_EQ(s["memory"]["caches"]["l2"]["reads"], 30);
+  // Without the run's summary, the launches' counters are summed.
+  json bare = run;
+  bare.erase("timing");
+  const json b = run_section("r", bare);
+  EXPECT_EQ(b["memory"]["caches"]["l2"]["reads"], 30.0);
+  EXPECT_DOUBLE_EQ(b["memory"]["caches"]["l2"]["read_hit_rate"].get<double>(), 0.4);
+  EXPECT_TRUE(b["simd_map"].is_null());
+  EXPECT_DOUBLE_EQ(s["memory"]["caches"]["l2"]["read_hit_rate"].get<double>(), 0.4);
+}
+
+TEST(ReportPage, TheConfigurationMarksExactlyTheParametersChangedFromThePreset) {
+  json config = {{"l2", {{"size_kb", 4096}, {"ways", 16}}}};
+  const json rows = config_rows(config, "r9nano");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["key"], "l2.size_kb");
+  EXPECT_TRUE(rows[0]["changed"].get<bool>());
+  EXPECT_FALSE(rows[0]["preset"].is_null());
+  EXPECT_EQ(rows[1]["key"], "l2.ways");
+  EXPECT_EQ(rows[1]["changed"].get<bool>(), rows[1]["preset"] != 16);
+  // A preset that cannot be loaded: the values stay, nothing is claimed changed.
+  for (const json& r : config_rows(config, "/nonexistent/gpu.toml")) {
+    EXPECT_TRUE(r["preset"].is_null());
+    EXPECT_FALSE(r["changed"].get<bool>());
+  }
+}
+
+TEST(ReportPage, ACompareGivesItsFullRunAndMethodsWithInstructionWeightedCpiStacks) {
+  json c = run_of({detailed_launch("k", 100, 2, 10), detailed_launch("k", 100, 2, 30)});
+  c["cycles"] = 200;
+  auto stack = [](double predicted, double detailed) {
+    return json{{"stack", {{{"category", "memory"}, {"modelled", true}, {"predicted", predicted}, {"detailed", detailed}},
+                           {{"category", "barrier"}, {"modelled", false}, {"predicted", nullptr}, {"detailed", 1.0}}}}};
+  };
+  c["methods"] = {{"gpumech", {{"error_pct", -3.0}, {"speedup", 4.0}, {"fallback", false}, {"estimated_cycles", 194},
+                               {"kernels", {{{"launch", 0}, {"name", "k"}, {"level", "analytical"}, {"cpi", stack(2, 4)}},
+                                            {{"launch", 1}, {"name", "k"}, {"level", "analytical"}, {"cpi", stack(6, 8)}}}}}}};
+  const json page = report_page({{"c.json", c}});
+  ASSERT_EQ(page["sections"].size(), 2u);
+  EXPECT_EQ(page["sections"][0]["kind"], "run");
+  const json& cmp = page["sections"][1];
+  EXPECT_EQ(cmp["kind"], "compare");
+  ASSERT_EQ(cmp["points"].size(), 1u);
+  EXPECT_EQ(cmp["points"][0]["speedup"], 4.0);
+  ASSERT_EQ(cmp["cpi_pairs"].size(), 1u);
+  const json& mem = cmp["cpi_pairs"][0]["categories"][0];
+  // Weighted by the launches' 20 and 60 instructions.
+  EXPECT_DOUBLE_EQ(mem["predicted"].get<double>(), (2.0 * 20 + 6.0 * 60) / 80);
+  EXPECT_DOUBLE_EQ(mem["detailed"].get<double>(), (4.0 * 20 + 8.0 * 60) / 80);
+  EXPECT_TRUE(cmp["cpi_pairs"][0]["categories"][1]["predicted"].is_null());
+  EXPECT_EQ(cmp["method_launches"]["gpumech"][1]["level"], "analytical");
+}
+
+TEST(ReportPage, ASweepTableGivesOnePointPerTaskAndMethodWithItsGridValues) {
+  json t = {{"spec", "s.toml"}, {"rows", {{{"task", "a"}, {"benchmark", "b"}, {"params", ""}, {"l2.size_kb", 512},
+                                            {"cycles", 10}, {"tbpoint.error_pct", 1.5}, {"tbpoint.speedup", 3.0},
+                                            {"tbpoint.fallback", false}, {"tbpoint.estimated_cycles", 9}}}}};
+  const json s = report_page({{"r.json", t}})["sections"][0];
+  EXPECT_EQ(s["kind"], "sweep");
+  EXPECT_EQ(s["grid"], json({"l2.size_kb"}));
+  ASSERT_EQ(s["points"].size(), 1u);
+  EXPECT_EQ(s["points"][0]["label"], "b l2.size_kb=512");
+}
+
+TEST(ReportPage, AFileThatIsNotAStrobeResultIsRefusedByName) {
+  try {
+    (void)report_page({{"notes.json", json{{"hello", 1}}}});
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("notes.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not a strobe result"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)report_page({{"k.json", json{{"mode", "timing"}, {"kernels", 5}}}}), InputError);
+  // A launch whose timeline lacks a series is malformed, and said to be, not read past its end.
+  json broken = detailed_launch("k", 100, 4, 1);
+  broken["timing"]["timeline"]["retired"] = json::array();
+  try {
+    (void)report_page({{"broken.json", run_of({broken})}});
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("broken.json: malformed strobe result"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HtmlPage, TheDataCannotCloseItsScriptElement) {
+  const std::string page = html_page({{"sections", json::array()}, {"x", "</script><b>"}}, "t <&>", {"/*c*/", "/*s*/", "p{}"});
+  EXPECT_EQ(page.find("</script><b>"), std::string::npos);
+  EXPECT_NE(page.find("<\\/script><b>"), std::string::npos);
+  EXPECT_NE(page.find("<title>t &lt;&amp;&gt;</title>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace strobe::report
