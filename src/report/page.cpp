@@ -150,10 +150,21 @@ json sweep_section(const std::string& name, const json& t) {
     for (const std::string& m : methods) {
       json e = {{"error_pct", row.value(m + ".error_pct", json())}, {"speedup", row.value(m + ".speedup", json())},
                 {"fallback", row.value(m + ".fallback", false)}};
-      if (!e["error_pct"].is_null()) points.push_back(method_point(m, label, e));
+      if (e["error_pct"].is_null()) continue;
+      json p = method_point(m, label, e);
+      p["estimated_cycles"] = row.value(m + ".estimated_cycles", json());
+      p["full_cycles"] = row.value("cycles", json());
+      points.push_back(std::move(p));
     }
   }
+  // The table's columns in the CSV's order: the task, its grid point, full detail, each method.
+  json columns = {"task", "benchmark", "params"};
+  for (const std::string& g : grid) columns.push_back(g);
+  for (const char* f : {"cycles", "wave_instructions", "wall_seconds"}) columns.push_back(f);
+  for (const std::string& m : methods)
+    for (const char* f : {"estimated_cycles", "error_pct", "speedup", "fallback"}) columns.push_back(m + "." + f);
   return {{"kind", "sweep"}, {"name", name}, {"spec", t.value("spec", "")}, {"grid", grid}, {"methods", methods},
+          {"columns", columns},
           {"rows", t.at("rows")}, {"points", points}, {"missing", t.value("missing", json::array())},
           {"failed", t.value("failed", json::array())}};
 }
@@ -191,7 +202,10 @@ json report_page(const std::vector<PageInput>& inputs) {
         sections.push_back(sweep_section(in.name, r));
       } else if (r.contains("kernels") && r.contains("mode") && r["kernels"].is_array()) {
         if (r.contains("methods") && r["methods"].is_object()) {
-          sections.push_back(run_section(in.name + " (full detail)", r));
+          // The reference names the methods compared with it, but ran none of them.
+          json full = r;
+          full["sampling"] = "none";
+          sections.push_back(run_section(in.name + " (full detail)", full));
           sections.push_back(compare_section(in.name, r));
         } else {
           sections.push_back(run_section(in.name, r));

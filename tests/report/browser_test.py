@@ -25,6 +25,7 @@ EXPECTED_CHARTS = [
     "Per-SIMD VALU utilisation", "Cache hit rates", "Error against speedup", "Estimates",
     "Launches: simulated, predicted or skipped, per method", "CPI stacks compared",
     "Error against speedup, every run and method", "Error against speedup, every grid point and method",
+    "Sweep cycles",
 ]
 
 

@@ -145,6 +145,7 @@ TEST(ReportPage, ACompareGivesItsFullRunAndMethodsWithInstructionWeightedCpiStac
   const json page = report_page({{"c.json", c}});
   ASSERT_EQ(page["sections"].size(), 2u);
   EXPECT_EQ(page["sections"][0]["kind"], "run");
+  EXPECT_EQ(page["sections"][0]["sampling"], "none") << "the reference ran in full detail";
   const json& cmp = page["sections"][1];
   EXPECT_EQ(cmp["kind"], "compare");
   ASSERT_EQ(cmp["points"].size(), 1u);
@@ -167,6 +168,9 @@ TEST(ReportPage, ASweepTableGivesOnePointPerTaskAndMethodWithItsGridValues) {
   EXPECT_EQ(s["grid"], json({"l2.size_kb"}));
   ASSERT_EQ(s["points"].size(), 1u);
   EXPECT_EQ(s["points"][0]["label"], "b l2.size_kb=512");
+  EXPECT_EQ(s["points"][0]["estimated_cycles"], 9);
+  EXPECT_EQ(s["points"][0]["full_cycles"], 10);
+  EXPECT_EQ(s["columns"][3], "l2.size_kb") << "the grid after the task, as in the CSV";
 }
 
 TEST(ReportPage, AFileThatIsNotAStrobeResultIsRefusedByName) {

@@ -228,7 +228,7 @@
       const values = [];
       for (let s = 0; s < m.simds; s++) values.push(m.valu_busy.map((cu) => cu[s]));
       heatmap(parent, 'Per-SIMD VALU utilisation', `Share of the ${fmt(m.cycles)} detailed cycles each SIMD's VALU was busy (columns: CUs).`, {
-        values, max: 1, rowLabel: (r) => `SIMD ${r}`, colLabel: (c) => `CU ${c}`, xTitle: 'CU', unit: 'busy'
+        values, rowLabel: (r) => `SIMD ${r}`, colLabel: (c) => `CU ${c}`, xTitle: 'CU', unit: 'busy'
       });
     }
   }
@@ -373,9 +373,18 @@
   function sweepSection(sec, parent) {
     parent.append(el('p', {}, `Sweep ${sec.spec}: ${sec.rows.length} task(s) collected; grid ${sec.grid.join(' × ') || '—'}.`));
     if (sec.failed.length || sec.missing.length) parent.append(el('p', { class: 'warn' }, `failed: ${sec.failed.join('; ') || 'none'}; missing: ${sec.missing.join(', ') || 'none'}`));
-    if (sec.points.length) scatter(parent, 'Error against speedup, every grid point and method', 'A cross marks a task that fell back to full detail.', sec.points);
-    const cols = sec.rows.length ? Object.keys(sec.rows[0]) : [];
-    parent.append(table(cols, sec.rows.map((r) => cols.map((c) => r[c]))));
+    if (sec.points.length) {
+      // The design space itself: full detail's cycles at every grid point, each method's estimate beside them.
+      const labels = [...new Set(sec.points.map((p) => p.label))];
+      const at = (m, l, f) => { const p = sec.points.find((q) => q.method === m && q.label === l); return p ? p[f] : null; };
+      const datasets = [{ label: 'full detail', backgroundColor: '#999', data: labels.map((l) => at(sec.methods[0], l, 'full_cycles')) },
+        ...sec.methods.map((m, i) => ({ label: m, backgroundColor: colourOf(i), data: labels.map((l) => at(m, l, 'estimated_cycles')) }))];
+      addChart(figure(parent, 'Cycles at every grid point', 'Full detail beside each method\'s estimate: does the method rank the design points as full detail does?', 80 + 34 * labels.length),
+        'Sweep cycles', { type: 'bar', data: { labels, datasets }, options: { indexAxis: 'y', scales: { x: linear('cycles', { min: 0 }) } } });
+      scatter(parent, 'Error against speedup, every grid point and method', 'A cross marks a task that fell back to full detail.', sec.points);
+    }
+    const cols = sec.columns.filter((c) => sec.rows.some((r) => c in r));
+    parent.append(el('div', { class: 'scroll' }, table(cols, sec.rows.map((r) => cols.map((c) => r[c])))));
   }
 
   const sections = data.sections;
