@@ -108,7 +108,7 @@ json simd_map(const json& run) {
 json memory_totals(const json& run) {
   if (run.contains("timing") && run["timing"].contains("caches")) {
     const json& t = run.at("timing");
-    return {{"caches", t.at("caches")}, {"dram", t.value("dram", json::object())}};
+    return {{"caches", t.at("caches")}, {"dram", t.value("dram", json::object())}, {"tlb", t.value("tlb", json())}};
   }
   json caches = json::object(), dram = json::object();
   for (const json& k : run.at("kernels")) {

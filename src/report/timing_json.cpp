@@ -89,6 +89,16 @@ nlohmann::json timing_summary_json(const timing::StatsSnapshot& s, uint64_t cycl
   j["dram"] = dram;
   j["utilisation"] = utilisation_json(s);
   j["utilisation"]["cycles"] = cycles;
+  // Address translation, when modelled (tlb.enabled=on): per path, and the shared level.
+  if (std::find(s.names().begin(), s.names().end(), "tlb.l2.hits") != s.names().end()) {
+    nlohmann::json tlb;
+    for (const char* path : {"vector", "scalar", "instr"})
+      for (const char* k : {"lookups", "hits", "misses", "wait_cycles"})
+        tlb[path][k] = s.sum(std::string("tlb.") + path + ".", std::string(".") + k);
+    tlb["l2"] = {{"hits", s.get("tlb.l2.hits")}, {"misses", s.get("tlb.l2.misses")},
+                 {"walk_wait_cycles", s.get("tlb.walk_wait_cycles")}};
+    j["tlb"] = tlb;
+  }
   return j;
 }
 

@@ -12,7 +12,8 @@ namespace strobe::report {
 
 /// Derived summary of a stats window (a launch or the GPU's whole life): CPI stack, unit busy
 /// cycles, cache and DRAM totals over all instances, and per-CU, per-SIMD utilisation
-/// ("utilisation": issued instructions and VALU busy cycles per SIMD, and the window's cycles).
+/// ("utilisation": issued instructions and VALU busy cycles per SIMD, and the window's cycles),
+/// and address translation's counters ("tlb") when it is modelled.
 nlohmann::json timing_summary_json(const timing::StatsSnapshot& s, uint64_t cycles);
 
 /// One launch's timing: {"kernel", "cycles", "sim_seconds", "wave_instructions",

@@ -17,33 +17,9 @@ namespace {
 
 using test::KernelHarness;
 using test::r9nano;
-
-/// Cycles of one pointer chase of `steps` over `chain` on a fresh (cold) GPU.
-uint64_t chase_cycles(const GpuConfig& cfg, const std::vector<uint32_t>& chain, uint32_t steps) {
-  KernelHarness h("pointer_chase", "chase");
-  const uint64_t next = h.upload(chain);
-  const uint64_t out = h.zeros(4);
-  Gpu gpu(cfg);
-  LaunchTiming t = gpu.run(h.dispatch(1, 1, {next, steps, out}), h.mem);
-  // The functional result is right too.
-  uint32_t p = 0;
-  for (uint32_t i = 0; i < steps; ++i) p = chain[p];
-  EXPECT_EQ(h.download<uint32_t>(out, 1)[0], p);
-  return t.cycles;
-}
-
-/// A cyclic chain visiting `lines` cache lines `stride_bytes` apart.
-std::vector<uint32_t> cyclic_chain(uint32_t lines, uint32_t stride_bytes) {
-  const uint32_t stride = stride_bytes / 4;
-  std::vector<uint32_t> v(size_t(lines) * stride, 0);
-  for (uint32_t i = 0; i < lines; ++i) v[size_t(i) * stride] = ((i + 1) % lines) * stride;
-  return v;
-}
-
-/// Per-step cycles measured as the difference of two chase lengths (launch and cold misses cancel).
-double per_step(const GpuConfig& cfg, const std::vector<uint32_t>& chain, uint32_t n1, uint32_t n2) {
-  return double(chase_cycles(cfg, chain, n2) - chase_cycles(cfg, chain, n1)) / double(n2 - n1);
-}
+using test::chase_cycles;
+using test::cyclic_chain;
+using test::per_step;
 
 // The chase loop itself (address arithmetic, branch, waitcnt) costs a few cycles per step on
 // top of the load latency; the tests allow this much.

@@ -1,10 +1,13 @@
 // Test support: loads a kernel from build/kernels/timing, lays out its explicit arguments and
-// builds the emu::Dispatch the timing model runs (the runtime is not linked into these tests).
+// builds the emu::Dispatch the timing model runs (the runtime is not linked into these tests);
+// and the pointer-chase microbenchmark the latency tests measure with.
 #pragma once
 
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "emu/dispatch.h"
 #include "emu/memory.h"
@@ -81,6 +84,33 @@ inline GpuConfig r9nano(std::initializer_list<const char*> overrides = {}) {
   for (const char* o : overrides) apply_override(c, o);
   validate(c);
   return c;
+}
+
+/// Cycles of one pointer chase of `steps` over `chain` on a fresh (cold) GPU.
+inline uint64_t chase_cycles(const GpuConfig& cfg, const std::vector<uint32_t>& chain, uint32_t steps) {
+  KernelHarness h("pointer_chase", "chase");
+  const uint64_t next = h.upload(chain);
+  const uint64_t out = h.zeros(4);
+  Gpu gpu(cfg);
+  LaunchTiming t = gpu.run(h.dispatch(1, 1, {next, steps, out}), h.mem);
+  // The functional result is right too.
+  uint32_t p = 0;
+  for (uint32_t i = 0; i < steps; ++i) p = chain[p];
+  EXPECT_EQ(h.download<uint32_t>(out, 1)[0], p);
+  return t.cycles;
+}
+
+/// A cyclic chain visiting `lines` cache lines `stride_bytes` apart.
+inline std::vector<uint32_t> cyclic_chain(uint32_t lines, uint32_t stride_bytes) {
+  const uint32_t stride = stride_bytes / 4;
+  std::vector<uint32_t> v(size_t(lines) * stride, 0);
+  for (uint32_t i = 0; i < lines; ++i) v[size_t(i) * stride] = ((i + 1) % lines) * stride;
+  return v;
+}
+
+/// Per-step cycles measured as the difference of two chase lengths (launch and cold misses cancel).
+inline double per_step(const GpuConfig& cfg, const std::vector<uint32_t>& chain, uint32_t n1, uint32_t n2) {
+  return double(chase_cycles(cfg, chain, n2) - chase_cycles(cfg, chain, n1)) / double(n2 - n1);
 }
 
 }  // namespace strobe::timing::test

@@ -245,6 +245,11 @@
     parent.append(table(['cache', ...fields], levels.map((l) => [l, ...fields.map((f) => mem.caches[l][f])])));
     const d = mem.dram || {};
     parent.append(table(['DRAM', ...Object.keys(d)], [['', ...Object.values(d)]]));
+    if (mem.tlb) {
+      const paths = ['vector', 'scalar', 'instr'];
+      parent.append(table(['TLB', 'lookups', 'hits', 'misses', 'wait cycles'], paths.map((p) => [`L1 ${p}`, mem.tlb[p].lookups, mem.tlb[p].hits, mem.tlb[p].misses, mem.tlb[p].wait_cycles])
+        .concat([['L2 (shared)', null, mem.tlb.l2.hits, mem.tlb.l2.misses, mem.tlb.l2.walk_wait_cycles]])));
+    }
   }
 
   function kernelTable(sec, parent) {

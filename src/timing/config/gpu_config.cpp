@@ -236,6 +236,9 @@ void validate(const GpuConfig& c) {
   check(c.l2_size_kb * 1024 % c.l2_banks == 0, "l2.size_kb", "must divide evenly among the L2 banks");
   check_cache(c.l2_size_kb, c.l2_ways, c.line_bytes, c.l2_banks, "l2.size_kb");
   check(c.dram_interleave_bytes % c.line_bytes == 0, "dram.interleave_bytes", "must be a multiple of mem.line_bytes");
+  check(std::has_single_bit(uint64_t(c.tlb_page_bytes)) && c.tlb_page_bytes >= c.line_bytes, "tlb.page_bytes",
+        "must be a power of two of at least mem.line_bytes");
+  check(c.tlb_l2_entries % c.tlb_l2_ways == 0, "tlb.l2_entries", "must be a multiple of tlb.l2_ways");
   check(c.dram_row_bytes % c.line_bytes == 0, "dram.row_bytes", "must be a multiple of mem.line_bytes");
   check(c.fetch_bytes <= c.ib_bytes, "cu.fetch_bytes", "must not exceed cu.ib_bytes");
   check(c.simds_per_cu * c.wave_slots_per_simd <= 64, "cu.wave_slots_per_simd", "a CU holds at most 64 waves");

@@ -15,6 +15,7 @@
 #include "timing/gpu/placement.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/dram.h"
+#include "timing/mem/tlb.h"
 
 namespace strobe::timing {
 
@@ -52,6 +53,8 @@ struct Gpu::Impl {
   RequestPool pool;
   StatsRegistry stats;
   std::vector<std::unique_ptr<Cache>> l1v, scache, l1i, l2;
+  std::unique_ptr<SharedTlb> shared_tlb;           // tlb.enabled=on only
+  std::vector<std::unique_ptr<Tlb>> tlbs;          // in front of the L1s the CUs talk to
   std::unique_ptr<Dram> dram;
   std::vector<std::unique_ptr<ComputeUnit>> cus;
   std::unique_ptr<Dispatcher> dispatcher;
@@ -85,6 +88,19 @@ struct Gpu::Impl {
       scache.back()->set_lower(l2_ports);
       l1i.back()->set_lower(l2_ports);
     }
+    // With translation modelled, each CU talks to an L1 TLB in front of each of its L1s.
+    const TlbParams tlb = TlbParams::from_config(cfg);
+    if (tlb.enabled) shared_tlb = std::make_unique<SharedTlb>(tlb, stats);
+    auto front = [&](const std::string& name, Cache* cache) -> Component* {
+      if (!tlb.enabled) return cache;
+      tlbs.push_back(std::make_unique<Tlb>(name, tlb, *shared_tlb, cache, engine, pool, stats));
+      return tlbs.back().get();
+    };
+    std::vector<Component*> scalar_in, instr_in;
+    for (int64_t a = 0; a < arrays; ++a) {
+      scalar_in.push_back(front(fmt::format("tlb.scalar.{}", a), scache[size_t(a)].get()));
+      instr_in.push_back(front(fmt::format("tlb.instr.{}", a), l1i[size_t(a)].get()));
+    }
     cu_params = CuParams::from_config(cfg);
     std::vector<ComputeUnit*> cu_ptrs;
     for (int64_t i = 0; i < cfg.num_cus; ++i) {
@@ -94,7 +110,8 @@ struct Gpu::Impl {
       l1v.back()->set_lower(l2_ports);
       const size_t a = size_t(i / cfg.cus_per_shader_array);
       cus.push_back(std::make_unique<ComputeUnit>(fmt::format("cu.{}", i), uint32_t(i), cu_params, engine, pool, stats,
-                                                  l1v.back().get(), scache[a].get(), l1i[a].get()));
+                                                  front(fmt::format("tlb.vector.{}", i), l1v.back().get()),
+                                                  scalar_in[a], instr_in[a]));
       cu_ptrs.push_back(cus.back().get());
     }
     dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, DispatcherParams::from_config(cfg));
