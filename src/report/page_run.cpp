@@ -104,10 +104,19 @@ json simd_map(const json& run) {
   return {{"cus", cus}, {"simds", simds}, {"cycles", cycles}, {"valu_busy", busy}, {"issue", issued}};
 }
 
+/// True when some cache saw an access: a run with no detailed launch (analytical, say) has
+/// only zeros, which is nothing to show.
+bool any_access(const json& caches) {
+  for (const auto& [level, c] : caches.items())
+    if (num(c, "reads") + num(c, "writes") + num(c, "atomics") > 0) return true;
+  return false;
+}
+
 /// Sums cache and DRAM counters over the launches (the run's own summary when it has one).
 json memory_totals(const json& run) {
   if (run.contains("timing") && run["timing"].contains("caches")) {
     const json& t = run.at("timing");
+    if (!any_access(t.at("caches"))) return nullptr;
     return {{"caches", t.at("caches")}, {"dram", t.value("dram", json::object())}, {"tlb", t.value("tlb", json())}};
   }
   json caches = json::object(), dram = json::object();
@@ -128,7 +137,7 @@ json memory_totals(const json& run) {
     const double reads = c.value("reads", 0.0);
     c["read_hit_rate"] = reads > 0 ? c.value("read_hits", 0.0) / reads : 0.0;
   }
-  if (caches.empty()) return nullptr;
+  if (caches.empty() || !any_access(caches)) return nullptr;
   return {{"caches", caches}, {"dram", dram}};
 }
 
@@ -144,6 +153,18 @@ json kernel_rows(const json& kernels, json& categories) {
     r["launches"] = r["launches"].get<int>() + 1;
     r["cycles"] = r["cycles"].get<double>() + num(k, "cycles");
     r["wave_instructions"] = r["wave_instructions"].get<double>() + num(k, "wave_instructions");
+    // An analytical (GPUMech) launch carries the model's CPI stack: kept per kernel as cycles
+    // (CPI x instructions), divided back into a CPI when the rows are made.
+    if (k.contains("sampling") && k.at("sampling").contains("detail")) {
+      const json cpi = k.at("sampling").at("detail").value("cpi", json());
+      if (cpi.is_object() && cpi.contains("stack")) {
+        if (!r.contains("model_cpi")) r["model_cpi"] = json::object(), r["model_instructions"] = 0.0;
+        const double insts = num(k, "wave_instructions");
+        r["model_instructions"] = r["model_instructions"].get<double>() + insts;
+        for (const auto& [cat, v] : cpi.at("stack").items())
+          r["model_cpi"][cat] = r["model_cpi"].value(cat, 0.0) + v.get<double>() * insts;
+      }
+    }
     if (!k.contains("timing")) continue;
     const json stack = k.at("timing").value("cpi_stack", json::object());
     for (const auto& [cat, v] : stack.items()) {
@@ -157,7 +178,12 @@ json kernel_rows(const json& kernels, json& categories) {
     }
   }
   json rows = json::array();
-  for (const std::string& n : order) rows.push_back(std::move(by[n]));
+  for (const std::string& n : order) {
+    json& r = by[n];
+    if (r.contains("model_cpi") && r["model_instructions"].get<double>() > 0)
+      for (auto& [cat, v] : r["model_cpi"].items()) v = v.get<double>() / r["model_instructions"].get<double>();
+    rows.push_back(std::move(r));
+  }
   return rows;
 }
 

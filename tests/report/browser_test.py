@@ -8,7 +8,7 @@ Makes a detailed run (with a fine timeline), a comparison of sampling methods ag
 detail (GPUMech's CPI stacks, TBPoint's skipped regions, SimProf's interval), a set comparison
 and a sweep table, each by its strobe command, writes one report of them all, opens it from disk in Chromium (driven by Debian's
 python3-selenium and chromium-driver) and asserts that the page logged no console error, that
-every chart drew marks and pixels, that nothing was fetched, and that a screenshot is produced
+every chart drew marks and coloured pixels, that nothing was fetched, and that a screenshot is produced
 (WORKDIR/report.png). Exit 0 on success, 1 with the reason on failure.
 """
 import os
@@ -25,7 +25,7 @@ EXPECTED_CHARTS = [
     "Per-SIMD VALU utilisation", "Cache hit rates", "Error against speedup", "Estimates",
     "Launches: simulated, predicted or skipped, per method", "CPI stacks compared",
     "Error against speedup, every run and method", "Error against speedup, every grid point and method",
-    "Sweep cycles",
+    "Sweep cycles", "GPUMech CPI stack",
 ]
 
 
@@ -46,6 +46,9 @@ def make_results(binary, work):
     cmp = os.path.join(work, "compare.json")
     strobe(binary, "run", "gaussian", "--param", "n=24", "--mode", "timing", "--timeline-interval", "100",
            "--json", run)
+    analytical = os.path.join(work, "analytical.json")
+    strobe(binary, "run", "gaussian", "--param", "n=24", "--mode", "analytical", "--set", "cu.scheduler=gto",
+           "--json", analytical)
     # GPUMech models the rr and gto wave schedulers: the comparison simulates gto.
     strobe(binary, "compare", "gaussian", "--param", "n=24", "--sampling", "gpumech,tbpoint,simprof",
            "--set", "cu.scheduler=gto", "--json", cmp)
@@ -58,7 +61,7 @@ def make_results(binary, work):
     open(spec, "w").write('workloads = ["gaussian --param n=16"]\nmethods = ["tbpoint"]\n'
                           '[grid]\n"l2.size_kb" = [512, 2048]\n')
     strobe(binary, "sweep", spec, "-j", "2", "--out", os.path.join(work, "sweep"))
-    paths = [run, cmp, set_json, os.path.join(work, "sweep", "results.json")]
+    paths = [run, analytical, cmp, set_json, os.path.join(work, "sweep", "results.json")]
     return paths
 
 
@@ -97,8 +100,13 @@ def check_page(html, png, expected):
             return window.strobeReport.charts.map(c => {
               const ctx = c.canvas.getContext('2d');
               const img = ctx.getImageData(0, 0, c.canvas.width, c.canvas.height).data;
+              // Axes, grid lines and labels are grey or black; marks are coloured.
               let inked = 0;
-              for (let i = 3; i < img.length; i += 4) if (img[i] > 0) inked++;
+              for (let i = 0; i < img.length; i += 4) {
+                if (img[i + 3] === 0) continue;
+                const hi = Math.max(img[i], img[i + 1], img[i + 2]), lo = Math.min(img[i], img[i + 1], img[i + 2]);
+                if (hi - lo > 24) inked++;
+              }
               return {title: c.title, marks: c.marks(), inked};
             });""")
         titles = [c["title"] for c in charts]
@@ -109,7 +117,7 @@ def check_page(html, png, expected):
             fail("the page drew no chart")
         for c in charts:
             if c["marks"] <= 0 or c["inked"] <= 0:
-                fail(f"chart '{c['title']}' drew nothing ({c['marks']} marks, {c['inked']} inked pixels)")
+                fail(f"chart '{c['title']}' drew nothing ({c['marks']} marks, {c['inked']} coloured pixels)")
         fetched = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         if fetched:
             fail(f"the page fetched {fetched}")

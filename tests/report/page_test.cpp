@@ -116,6 +116,18 @@ TEST(ReportPage, KernelsSumTheirLaunchesCpiStacksAndCacheReads) {
   EXPECT_DOUBLE_EQ(s["memory"]["caches"]["l2"]["read_hit_rate"].get<double>(), 0.4);
 }
 
+TEST(ReportPage, AnAnalyticalRunsKernelsCarryGpumechsStackWeightedByInstructions) {
+  auto launch = [](double insts, double base, double dram) {
+    return json{{"name", "k"}, {"cycles", 10}, {"wave_instructions", insts},
+                {"sampling", {{"level", "analytical"}, {"detail", {{"cpi", {{"stack", {{"BASE", base}, {"DRAM", dram}}}}}}}}}};
+  };
+  const json s = run_section("a", run_of({launch(10, 4, 0), launch(30, 4, 8)}));
+  ASSERT_EQ(s["kernels"].size(), 1u);
+  EXPECT_DOUBLE_EQ(s["kernels"][0]["model_cpi"]["BASE"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(s["kernels"][0]["model_cpi"]["DRAM"].get<double>(), 8.0 * 30 / 40);
+  EXPECT_TRUE(s["memory"].is_null()) << "no cache saw an access";
+}
+
 TEST(ReportPage, TheConfigurationMarksExactlyTheParametersChangedFromThePreset) {
   json config = {{"l2", {{"size_kb", 4096}, {"ways", 16}}}};
   const json rows = config_rows(config, "r9nano");

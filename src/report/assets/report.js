@@ -136,8 +136,20 @@
   }
 
   // ---- run sections
+  function modelStacks(sec, parent) {
+    const ks = sec.kernels.filter((k) => k.model_cpi);
+    if (!ks.length) return;
+    const cats = [...new Set(ks.flatMap((k) => Object.keys(k.model_cpi)))];
+    addChart(figure(parent, 'CPI stack per kernel (GPUMech)', 'The analytical model\'s cycles per wave instruction by category, weighted by each launch\'s instructions.', 40 + 26 * ks.length + 40),
+      'GPUMech CPI stack', {
+        type: 'bar', data: { labels: ks.map((k) => `${k.name} (${k.launches})`), datasets: cats.map((c, i) => ({ label: c, backgroundColor: colourOf(i), data: ks.map((k) => k.model_cpi[c] || 0) })) },
+        options: { indexAxis: 'y', scales: { x: linear('CPI', { stacked: true, min: 0 }), y: { stacked: true } } }
+      });
+  }
+
   function cpiStacks(sec, parent) {
-    const ks = sec.kernels.filter((k) => Object.keys(k.cpi).length);
+    const total = (k) => Object.values(k.cpi).reduce((a, b) => a + b, 0);
+    const ks = sec.kernels.filter((k) => total(k) > 0);
     if (!ks.length) return;
     const datasets = sec.cpi_categories.map((cat, i) => ({
       label: cat, backgroundColor: colourOf(i),
@@ -212,7 +224,8 @@
     }
     if (sec.interval) {
       const iv = sec.interval;
-      parent.append(el('p', { class: 'estimate' }, iv.text || `cycles = ${fmt(iv.cycles)} (${fmt(iv.low)} … ${fmt(iv.high)})`));
+      if (iv.low !== null && iv.low !== undefined) parent.append(el('p', { class: 'estimate' }, iv.text || `cycles = ${fmt(iv.cycles)} (${fmt(iv.low)} … ${fmt(iv.high)})`));
+      else if (iv.text) parent.append(el('p', { class: 'note' }, iv.text));
     }
   }
 
@@ -284,6 +297,7 @@
       `${sec.verified ? 'output verified' : 'output not verified'}; ${fmt(sec.wall_seconds, 3)} s of simulation.`));
     kernelTable(sec, parent);
     cpiStacks(sec, parent);
+    modelStacks(sec, parent);
     timeline(sec, parent);
     launchLevels(sec, parent);
     utilisation(sec, parent);
