@@ -2,11 +2,10 @@
 #include "report/html.h"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/core.h>
 
+#include "common/atomic_file.h"
 #include "common/error.h"
 
 namespace strobe::report {
@@ -14,11 +13,11 @@ namespace strobe::report {
 namespace {
 
 std::string read_asset(const std::string& path, const char* what) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError(fmt::format("report: cannot read {} at {}", what, path));
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
+  try {
+    return read_file(path);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("report: {} is missing ({})", what, e.what()));
+  }
 }
 
 /// Text safe inside a <script> element: no "</" can close it early (JSON and JavaScript both

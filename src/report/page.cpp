@@ -123,24 +123,21 @@ json sweep_section(const std::string& name, const json& t) {
   // A row holds the task's fields, its grid point and METHOD.FIELD columns per method.
   static const std::set<std::string> fixed = {"task", "benchmark", "params", "cycles", "wave_instructions", "wall_seconds"};
   std::vector<std::string> grid, methods;
+  auto add = [](std::vector<std::string>& v, const std::string& x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+  };
+  // The methods are those with an error column; a grid key (possibly dotted: l2.size_kb) is any
+  // other column that is not one of the task's own or a method's.
+  for (const json& row : t.at("rows"))
+    for (const auto& [k, v] : row.items())
+      if (const size_t dot = k.rfind('.'); dot != std::string::npos && k.substr(dot) == ".error_pct")
+        add(methods, k.substr(0, dot));
   for (const json& row : t.at("rows"))
     for (const auto& [k, v] : row.items()) {
-      const size_t dot = k.rfind('.');
-      if (dot != std::string::npos && k.substr(dot) == ".error_pct") {
-        const std::string m = k.substr(0, dot);
-        if (std::find(methods.begin(), methods.end(), m) == methods.end()) methods.push_back(m);
-      } else if (!fixed.count(k) && dot == std::string::npos && std::find(grid.begin(), grid.end(), k) == grid.end()) {
-        grid.push_back(k);
-      }
-    }
-  // A grid key may itself be dotted (l2.size_kb): anything not METHOD.FIELD is a grid key.
-  for (const json& row : t.at("rows"))
-    for (const auto& [k, v] : row.items()) {
-      if (fixed.count(k) || std::find(grid.begin(), grid.end(), k) != grid.end()) continue;
       const size_t dot = k.rfind('.');
       const bool method_field = dot != std::string::npos &&
                                 std::find(methods.begin(), methods.end(), k.substr(0, dot)) != methods.end();
-      if (!method_field) grid.push_back(k);
+      if (!fixed.count(k) && !method_field) add(grid, k);
     }
   json points = json::array();
   for (const json& row : t.at("rows")) {

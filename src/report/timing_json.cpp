@@ -15,22 +15,24 @@ namespace {
 /// Per CU and per SIMD: instructions issued and VALU busy cycles, from the `cu.C.simd.S.*`
 /// counters; {"cus", "simds", "issued": [[...] per CU], "valu_busy": [[...] per CU]}.
 nlohmann::json utilisation_json(const timing::StatsSnapshot& s) {
+  struct Value {
+    unsigned cu, simd;
+    bool busy;
+    uint64_t v;
+  };
+  std::vector<Value> found;
   uint32_t cus = 0, simds = 0;
-  for (const std::string& n : s.names()) {
-    unsigned c = 0, k = 0;
-    char tail[16] = {};
-    if (std::sscanf(n.c_str(), "cu.%u.simd.%u.%15s", &c, &k, tail) == 3)
-      cus = std::max(cus, uint32_t(c + 1)), simds = std::max(simds, uint32_t(k + 1));
-  }
-  std::vector<std::vector<uint64_t>> issued(cus, std::vector<uint64_t>(simds)), busy = issued;
   for (size_t i = 0; i < s.names().size(); ++i) {
     unsigned c = 0, k = 0;
     char tail[16] = {};
     if (std::sscanf(s.names()[i].c_str(), "cu.%u.simd.%u.%15s", &c, &k, tail) != 3) continue;
     const std::string t = tail;
-    if (t == "issued") issued[c][k] = s.values()[i];
-    if (t == "valu_busy") busy[c][k] = s.values()[i];
+    if (t != "issued" && t != "valu_busy") continue;
+    found.push_back({c, k, t == "valu_busy", s.values()[i]});
+    cus = std::max(cus, uint32_t(c + 1)), simds = std::max(simds, uint32_t(k + 1));
   }
+  std::vector<std::vector<uint64_t>> issued(cus, std::vector<uint64_t>(simds)), busy = issued;
+  for (const Value& f : found) (f.busy ? busy : issued)[f.cu][f.simd] = f.v;
   return {{"cus", cus}, {"simds", simds}, {"issued", issued}, {"valu_busy", busy}};
 }
 

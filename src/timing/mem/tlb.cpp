@@ -35,8 +35,8 @@ SharedTlb::SharedTlb(const TlbParams& p, StatsRegistry& stats)
 
 Cycle SharedTlb::translate(uint64_t page, Cycle now) {
   const uint64_t at = now.value() + p_.l2_latency;
-  Entry* set = &entries_[size_t(page % p_.l2_sets) * p_.l2_ways];
-  Entry* victim = set;
+  TlbEntry* set = &entries_[size_t(page % p_.l2_sets) * p_.l2_ways];
+  TlbEntry* victim = set;
   for (uint32_t w = 0; w < p_.l2_ways; ++w) {
     if (set[w].page == page) {
       ++hits_;
@@ -51,7 +51,7 @@ Cycle SharedTlb::translate(uint64_t page, Cycle now) {
   const uint64_t start = std::max(at, *w);
   walk_wait_cycles_ += start - at;
   *w = start + p_.walk_latency;
-  *victim = Entry{page, *w, ++stamp_};
+  *victim = TlbEntry{page, *w, ++stamp_};
   return Cycle(*w);
 }
 
@@ -68,8 +68,8 @@ Tlb::Tlb(std::string name, const TlbParams& p, SharedTlb& shared, Component* nex
 
 Cycle Tlb::translate(uint64_t page, Cycle now) {
   ++lookups_;
-  Entry* victim = entries_.data();
-  for (Entry& e : entries_) {
+  TlbEntry* victim = entries_.data();
+  for (TlbEntry& e : entries_) {
     if (e.page == page) {
       ++hits_;
       e.last_use = ++stamp_;
@@ -79,7 +79,7 @@ Cycle Tlb::translate(uint64_t page, Cycle now) {
   }
   ++misses_;
   const Cycle ready = shared_.translate(page, now + uint64_t(p_.l1_latency));
-  *victim = Entry{page, ready.value(), ++stamp_};
+  *victim = TlbEntry{page, ready.value(), ++stamp_};
   return ready;
 }
 

@@ -38,6 +38,14 @@ struct TlbParams {
   static TlbParams from_config(const GpuConfig& c);
 };
 
+/// A translation held by a TLB: its page, the cycle it becomes usable (a walk may still be in
+/// flight), and its LRU stamp.
+struct TlbEntry {
+  uint64_t page = UINT64_MAX;
+  uint64_t ready = 0;
+  uint64_t last_use = 0;
+};
+
 /// The GPU's shared L2 TLB and its page walker (see the file comment).
 class SharedTlb {
  public:
@@ -46,13 +54,8 @@ class SharedTlb {
   /// (or a walk already under way), or a new walk when a walker is free.
   Cycle translate(uint64_t page, Cycle now);
  private:
-  struct Entry {
-    uint64_t page = UINT64_MAX;
-    uint64_t ready = 0;     // cycle the translation is usable
-    uint64_t last_use = 0;  // LRU stamp
-  };
   TlbParams p_;
-  std::vector<Entry> entries_;          // sets x ways
+  std::vector<TlbEntry> entries_;       // sets x ways
   std::vector<uint64_t> walker_free_;   // per walker: the cycle it is free
   uint64_t stamp_ = 0;
   uint64_t hits_ = 0, misses_ = 0, walk_wait_cycles_ = 0;
@@ -75,12 +78,7 @@ class Tlb : public Component {
   Component* next_;
   Engine& engine_;
   RequestPool& pool_;
-  struct Entry {
-    uint64_t page = UINT64_MAX;
-    uint64_t ready = 0;
-    uint64_t last_use = 0;
-  };
-  std::vector<Entry> entries_;
+  std::vector<TlbEntry> entries_;
   uint64_t stamp_ = 0;
   uint64_t lookups_ = 0, hits_ = 0, misses_ = 0, wait_cycles_ = 0;
 };
