@@ -46,6 +46,7 @@ int run_main(int argc, char** argv) {
   add_profile_command(app, action, program);
   add_sweep_command(app, action);
   add_report_command(app, action);
+  add_shader_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

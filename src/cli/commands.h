@@ -31,6 +31,8 @@ void add_profile_command(CLI::App& app, Action& action, std::vector<std::string>
 void add_sweep_command(CLI::App& app, Action& action);
 /// Adds `strobe report`: an HTML page of result files.
 void add_report_command(CLI::App& app, Action& action);
+/// Adds `strobe shader`: a GL program's GLSL compiled to gfx803 graphics shaders.
+void add_shader_command(CLI::App& app, Action& action);
 /// Adds `strobe list`.
 void add_list_command(CLI::App& app, Action& action);
 
