@@ -10,6 +10,7 @@
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "gfx/shader/radv.h"
+#include "gfx/stream/gl_programs.h"
 #include "isa/decoder.h"
 #include "isa/disassembler.h"
 
@@ -17,6 +18,7 @@ namespace strobe::cli {
 namespace {
 
 struct ShaderOptions {
+  std::string trace;
   std::string vertex;
   std::string fragment;
   std::vector<std::string> attributes;  // NAME=LOCATION
@@ -46,7 +48,45 @@ std::string listing(const gfx::CompiledShader& s) {
   return out;
 }
 
+// Every program the trace links, compiled; one line each. A program strobe cannot compile is
+// reported with its reason and counted; the exit status is 1 when any failed.
+int run_trace(const ShaderOptions& o) {
+  auto programs = gfx::linked_programs(o.trace);
+  std::map<std::string, int> seen;  // identical programs are compiled once
+  int failed = 0, compiled = 0;
+  std::string out = fmt::format("{}: {} glLinkProgram calls\n", o.trace, programs.size());
+  out += fmt::format("{:>9} {:>7} {:>8} {:>8} {:>8} {:>8}  {}\n", "call", "program", "VS words", "VS VGPRs", "PS words",
+                     "PS VGPRs", "");
+  for (const auto& p : programs) {
+    std::string key = p.vertex + '\0' + p.fragment;
+    for (const auto& [a, l] : p.attribute_locations) key += fmt::format("\0{}={}", a, l);
+    if (seen.count(key)) continue;
+    seen[key] = 1;
+    std::string name = fmt::format("{} program {} (call {})", o.trace, p.id, p.link_call);
+    try {
+      auto pipe = gfx::compile_pipeline(gfx::compile_to_spirv(p.vertex, p.fragment, p.attribute_locations, name),
+                                        gfx::PipelineKey{}, name);
+      out += fmt::format("{:>9} {:>7} {:>8} {:>8} {:>8} {:>8}\n", p.link_call, p.id, pipe.vertex.code.size(),
+                         pipe.vertex.vgprs, pipe.fragment.code.size(), pipe.fragment.vgprs);
+      ++compiled;
+    } catch (const Error& e) {
+      out += fmt::format("{:>9} {:>7}  failed: {}\n", p.link_call, p.id, e.what());
+      ++failed;
+    }
+  }
+  out += fmt::format("{} distinct programs: {} compiled, {} failed\n", compiled + failed, compiled, failed);
+  std::fputs(out.c_str(), stdout);
+  return failed ? 1 : 0;
+}
+
 int run_shader(const ShaderOptions& o) {
+  if (!o.trace.empty()) {
+    if (!o.vertex.empty() || !o.fragment.empty())
+      throw InputError("strobe shader: give either --trace TRACE or the VERTEX and FRAGMENT files, not both");
+    return run_trace(o);
+  }
+  if (o.vertex.empty() || o.fragment.empty())
+    throw InputError("strobe shader: give the VERTEX and FRAGMENT shader files (or --trace TRACE)");
   std::map<std::string, int> bound;
   for (const auto& a : o.attributes) {
     auto eq = a.find('=');
@@ -82,8 +122,9 @@ void add_shader_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<ShaderOptions>();
   auto* cmd = app.add_subcommand(
       "shader", "Compile a GL program's vertex and fragment GLSL to gfx803 graphics shaders (RADV, GPU-less Fiji)");
-  cmd->add_option("vertex", opts->vertex, "Vertex shader source, as the program gives it to glShaderSource")->required();
-  cmd->add_option("fragment", opts->fragment, "Fragment shader source")->required();
+  cmd->add_option("vertex", opts->vertex, "Vertex shader source, as the program gives it to glShaderSource");
+  cmd->add_option("fragment", opts->fragment, "Fragment shader source");
+  cmd->add_option("--trace", opts->trace, "An apitrace capture: compile every program it links, one line each");
   cmd->add_option("--attribute", opts->attributes, "NAME=LOCATION: an attribute location the program binds");
   cmd->add_flag("!--no-listing", opts->listing, "Print only the launch state, not the instructions");
   cmd->callback([opts, &action] { action = [opts] { return run_shader(*opts); }; });

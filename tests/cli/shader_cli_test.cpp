@@ -59,5 +59,23 @@ TEST(ShaderCli, AMalformedAttributeOptionOrMissingFileExitsTwo) {
   EXPECT_NE(missing.err.find("/nonexistent/p.frag"), std::string::npos) << missing.err;
 }
 
+TEST(ShaderCli, TraceCompilesEveryProgramTheCaptureLinks) {
+  const std::string trace = STROBE_BUILD_DIR "/gfx-traces/glmark2-small.trace";
+  const CliResult r = run_strobe("shader --trace " + trace);
+  ASSERT_EQ(r.rc, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("glLinkProgram calls"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" compiled, 0 failed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("0 distinct programs"), std::string::npos) << r.out;
+}
+
+TEST(ShaderCli, TraceAndShaderFilesTogetherExitTwo) {
+  ShaderFiles f(kVertex, kFragment);
+  const CliResult r = run_strobe("shader --trace x.trace " + f.vertex + " " + f.fragment);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("not both"), std::string::npos) << r.err;
+  const CliResult none = run_strobe("shader");
+  EXPECT_EQ(none.rc, 2);
+}
+
 }  // namespace
 }  // namespace strobe::clitest
