@@ -3,6 +3,8 @@
 // layout read back must account for every register RADV assigned.
 #include "gfx/shader/radv.h"
 
+#include "gfx/shader/descriptors.h"
+
 #include <regex>
 #include <set>
 #include <sstream>
@@ -200,6 +202,41 @@ TEST(RadvCompile, UniformsAndSamplersAreReflectedUnderTheProgramsOwnNames) {
   EXPECT_EQ(sp.slots.samplers.count("sample"), 1u);
   auto p = compile_pipeline(sp, PipelineKey{}, "t");
   EXPECT_NE(p.fragment.assembly.find("image_sample"), std::string::npos);
+}
+
+// The offsets of a listing's scalar loads from the register pair `base` ("s[2:3]"), by width.
+std::map<int, std::set<uint32_t>> scalar_load_offsets(const std::string& assembly, const std::string& base) {
+  std::map<int, std::set<uint32_t>> out;
+  std::regex re("s_load_dwordx(\\d) s\\[\\d+:\\d+\\], " + std::regex_replace(base, std::regex(R"([\[\]])"), R"(\$&)") +
+                ", 0x([0-9a-f]+)");
+  for (std::sregex_iterator it(assembly.begin(), assembly.end(), re), end; it != end; ++it)
+    out[std::stoi((*it)[1])].insert(static_cast<uint32_t>(std::stoul((*it)[2], nullptr, 16)));
+  return out;
+}
+
+TEST(RadvCompile, DescriptorOffsetsAreWhereTheCodeLoadsItsDescriptorsFrom) {
+  auto sp = compile_to_spirv(
+      "attribute vec4 p;\nattribute vec2 uv;\nvarying vec2 t;\nvoid main(){t=uv;gl_Position=p;}\n",
+      "uniform sampler2D a;\nuniform sampler2D b;\nuniform vec4 k;\nvarying vec2 t;\n"
+      "void main(){gl_FragColor=texture2D(a,t)*texture2D(b,t.yx)+k;}\n",
+      {}, "t");
+  auto layout = descriptor_set_layout(sp);
+  ASSERT_EQ(layout.samplers.size(), 2u);
+  auto p = compile_pipeline(sp, PipelineKey{}, "t");
+  // The pixel shader's set pointer is s2, made 64-bit in s[2:3].
+  auto loads = scalar_load_offsets(p.fragment.assembly, "s[2:3]");
+  std::set<uint32_t> images, samplers;
+  for (const auto& [name, slot] : layout.samplers) {
+    images.insert(slot.image_offset);
+    samplers.insert(slot.sampler_offset);
+  }
+  samplers.insert(layout.uniform_offset);  // the UBO's V# is a 4-dword load too
+  EXPECT_EQ(loads[8], images) << p.fragment.assembly;
+  EXPECT_EQ(loads[4], samplers) << p.fragment.assembly;
+  // The vertex shader loads each attribute's V# from the vertex-buffer table (s2, as s[2:3]).
+  std::set<uint32_t> vbs;
+  for (const auto& [name, location] : sp.slots.attributes) vbs.insert(vertex_buffer_offset(location));
+  EXPECT_EQ(scalar_load_offsets(p.vertex.assembly, "s[2:3]")[4], vbs) << p.vertex.assembly;
 }
 
 TEST(RadvCompile, AShaderGlslangRejectsIsAnInputErrorWithItsLog) {
