@@ -42,6 +42,7 @@ HandlerTable build() {
   register_ds(t);
   register_flat(t);
   register_mubuf(t);
+  register_graphics(t);
   for (auto& f : t.fn)
     if (!f) f = not_implemented;
   return t;

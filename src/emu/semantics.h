@@ -15,6 +15,7 @@ namespace strobe::emu {
 
 class GlobalMemory;
 struct Dispatch;
+struct GraphicsIo;
 
 /// Per-lane record of the memory accesses an instruction made, for the timing model.
 struct MemAccessInfo {
@@ -39,6 +40,7 @@ struct ExecContext {
   uint64_t private_base = 0;                ///< SH_HIDDEN_PRIVATE_BASE: FLAT scratch = this + FLAT_SCRATCH_HI<<8
   uint64_t private_size = 0;                ///< bytes of scratch backing at private_base
   uint64_t memtime = 0;                     ///< deterministic s_memtime counter
+  GraphicsIo* gfx = nullptr;                ///< a graphics wave's exports and parameters; null for compute
 };
 
 /// Signature of an instruction handler. Handlers throw FaultError (via fault()) on illegal behaviour.
@@ -60,6 +62,7 @@ void register_lane_ops(HandlerTable& t);  ///< v_readlane/v_writelane/v_readfirs
 void register_ds(HandlerTable& t);        ///< LDS (and GDS faults)
 void register_flat(HandlerTable& t);      ///< FLAT loads, stores and atomics
 void register_mubuf(HandlerTable& t);     ///< MUBUF/MTBUF (scratch and buffers)
+void register_graphics(HandlerTable& t);  ///< exp and v_interp (graphics.h)
 
 /// The process-wide table with every family registered (built once, then read-only).
 const HandlerTable& handlers();
