@@ -55,6 +55,31 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string tag)
   return start;
 }
 
+uint64_t GlobalMemory::allocate_32bit(uint64_t bytes, std::string tag) {
+  if (host_) throw InputError(fmt::format("32-bit device allocation ({}): not available with host addresses", tag));
+  if (bytes == 0) bytes = 1;
+  const uint64_t start = low_next_;
+  if (bytes > kBase - start)
+    throw InputError(fmt::format("32-bit device allocation of {} bytes ({}): the window below 4 GiB is full", bytes, tag));
+  low_next_ = (start + bytes + kPageSize - 1) & ~(kPageSize - 1);
+  const uint64_t pages = (low_next_ - kLowBase) >> kPageBits;
+  if (low_pages_.size() < pages) low_pages_.resize(pages);
+  for (uint64_t a = start; a < low_next_; a += kPageSize) low_pages_[(a - kLowBase) >> kPageBits].reset(new uint8_t[kPageSize]());
+  allocs_.emplace(start, Allocation{bytes, std::move(tag)});
+  bytes_allocated_ += bytes;
+  return start;
+}
+
+uint8_t* GlobalMemory::translate_low(uint64_t addr, uint64_t bytes) {
+  if (addr < kLowBase || addr >= kBase || low_pages_.empty()) return nullptr;
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  const uint64_t off = addr & (kPageSize - 1);
+  if (addr + bytes > it->first + it->second.size || off + bytes > kPageSize) return nullptr;
+  return low_pages_[(addr - kLowBase) >> kPageBits].get() + off;
+}
+
 void GlobalMemory::free(uint64_t addr) {
   if (host_) {
     auto it = host_regions_.find(addr);
@@ -69,6 +94,12 @@ void GlobalMemory::free(uint64_t addr) {
   auto it = allocs_.find(addr);
   if (it == allocs_.end()) throw InputError(fmt::format("free of 0x{:x}: not the start of a live allocation", addr));
   uint64_t end = addr + it->second.size;
+  if (addr < kBase) {  // the 32-bit window: its pages go, its addresses are not reused
+    for (uint64_t a = addr; a < end; a = (a | (kPageSize - 1)) + 1) low_pages_[(a - kLowBase) >> kPageBits].reset();
+    bytes_allocated_ -= it->second.size;
+    allocs_.erase(it);
+    return;
+  }
   for (uint64_t a = addr; a < end; a = (a | (kPageSize - 1)) + 1) {
     uint64_t i = (a - kBase) >> kPageBits;
     table_[i] = PageEntry{};
@@ -155,6 +186,11 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
   auto* d = static_cast<uint8_t*>(dst);
   while (bytes) {
     uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
+    if (addr < kBase) {  // the 32-bit window's pages always exist
+      std::memcpy(d, low_pages_[(addr - kLowBase) >> kPageBits].get() + (addr & (kPageSize - 1)), n);
+      addr += n, d += n, bytes -= n;
+      continue;
+    }
     const PageEntry& e = table_[(addr - kBase) >> kPageBits];
     if (e.data) std::memcpy(d, e.data + (addr & (kPageSize - 1)), n);
     else std::memset(d, 0, n);  // untouched page: reads as zero without materialising it

@@ -51,6 +51,10 @@ class GlobalMemory {
 
   /// Reserves `bytes` (aligned to `align`, at least 256) and returns its device address.
   uint64_t allocate(uint64_t bytes, uint64_t align = 256, std::string tag = {});
+  /// Reserves `bytes` below 4 GiB, where a 32-bit pointer reaches: graphics shaders address
+  /// their descriptor tables with 32-bit pointers whose high half is 0. Managed mode only; a
+  /// full window is an InputError. Kernel-side accesses find these pages off the hot path.
+  uint64_t allocate_32bit(uint64_t bytes, std::string tag = {});
   /// Releases an allocation made by allocate(); throws InputError for an unknown address.
   void free(uint64_t addr);
   /// True if [addr, addr+bytes) lies entirely inside one live allocation.
@@ -68,7 +72,7 @@ class GlobalMemory {
   uint8_t* translate(uint64_t addr, uint64_t bytes) {
     PageEntry* e = entry(addr);
     if (!e || addr < e->lo || addr + bytes > e->hi) [[unlikely]]
-      return host_ ? translate_host(addr, bytes, false) : nullptr;
+      return host_ ? translate_host(addr, bytes, false) : translate_low(addr, bytes);
     uint64_t off = addr & (kPageSize - 1);
     if (off + bytes > kPageSize) return nullptr;  // straddles a page: caller uses the slow path
     uint8_t* d = e->data ? e->data : page((addr - kBase) >> kPageBits);
@@ -145,6 +149,12 @@ class GlobalMemory {
     uint64_t lo = 0, hi = 0;  // live allocation owning this page: [lo, hi); hi == 0 when none
   };
   static constexpr uint64_t kBase = uint64_t{1} << 32;    // first device address handed out
+  // The 32-bit window (allocate_32bit): from 1 MiB, so null and small integers stay unmapped.
+  // Its pages are created at allocation and looked up through allocs_, off the hot path.
+  static constexpr uint64_t kLowBase = uint64_t{1} << 20;
+  std::vector<std::unique_ptr<uint8_t[]>> low_pages_;     // (addr - kLowBase) >> kPageBits -> page
+  uint64_t low_next_ = kLowBase;
+  uint8_t* translate_low(uint64_t addr, uint64_t bytes);
   std::map<uint64_t, Allocation> allocs_;                 // start -> allocation (host-side checks)
   std::vector<PageEntry> table_;                          // (addr - kBase) >> kPageBits -> page
   std::vector<std::unique_ptr<uint8_t[]>> storage_;       // owns table_[i].data

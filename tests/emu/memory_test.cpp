@@ -191,3 +191,49 @@ TEST(GlobalMemory, MemoryCheckNamesAreParsedAndABadOneIsNamed) {
 
 }  // namespace
 }  // namespace strobe::emu
+
+namespace strobe::emu {
+namespace {
+
+TEST(Memory32BitWindow, AllocationsLieBelow4GiBAndAreReachableFromKernelsAndHost) {
+  GlobalMemory m;
+  const uint64_t big = m.allocate(1 << 20, 256, "buffer");
+  const uint64_t a = m.allocate_32bit(100, "descriptors");
+  const uint64_t b = m.allocate_32bit(70000, "more");
+  EXPECT_GE(a, uint64_t{1} << 20);
+  EXPECT_LT(b + 70000, uint64_t{1} << 32);
+  EXPECT_GE(big, uint64_t{1} << 32);
+  EXPECT_NE(a >> 16, b >> 16) << "each allocation starts on its own page";
+  const uint32_t words[4] = {1, 2, 3, 4};
+  m.write(a + 16, words, sizeof words);
+  uint8_t* p = m.translate(a + 16, 16);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(std::memcmp(p, words, 16), 0);
+  uint32_t back[4] = {};
+  m.read(a + 16, back, sizeof back);
+  EXPECT_EQ(back[3], 4u);
+  EXPECT_EQ(m.translate(a + 96, 8), nullptr) << "past the allocation's end";
+  EXPECT_EQ(m.translate(a - 16, 4), nullptr) << "below it";
+  EXPECT_EQ(m.translate(16, 4), nullptr) << "near null";
+  // A range straddling two of the window's pages goes through copy_kernel.
+  uint32_t straddle[2] = {7, 8};
+  const uint64_t edge = (b & ~uint64_t{0xFFFF}) + 0x10000 - 4;
+  EXPECT_TRUE(m.copy_kernel(edge, straddle, 8, true, false));
+  uint32_t got[2] = {};
+  m.read(edge, got, 8);
+  EXPECT_EQ(got[1], 8u);
+  m.free(a);
+  EXPECT_EQ(m.translate(a + 16, 4), nullptr);
+  EXPECT_THROW(m.write(a, words, 4), InputError);
+}
+
+TEST(Memory32BitWindow, IsRefusedWithHostAddressesAndWhenFull) {
+  GlobalMemory host;
+  host.use_host_addresses();
+  EXPECT_THROW(host.allocate_32bit(16, "t"), InputError);
+  GlobalMemory m;
+  EXPECT_THROW(m.allocate_32bit(uint64_t{5} << 30, "huge"), InputError);
+}
+
+}  // namespace
+}  // namespace strobe::emu

@@ -1,12 +1,18 @@
 // RADV's compiled graphics shaders run on strobe's emulator with the launch state strobe read
-// back from RADV: a pixel shader interpolates its varyings and exports its colour.
+// back from RADV: a vertex shader fetches its attributes through the vertex-buffer table and
+// reads its uniforms through descriptor set 0 (both below 4 GiB), a pixel shader interpolates
+// its varyings, and each exports what the CPU computes.
 #include <bit>
 #include <cmath>
+#include <cstring>
+#include <map>
 
 #include <gtest/gtest.h>
 
 #include "emu/graphics.h"
 #include "emu/memory.h"
+#include "gfx/pipeline/shader_wave.h"
+#include "gfx/shader/descriptors.h"
 #include "gfx/shader/radv.h"
 #include "isa/program.h"
 
@@ -14,7 +20,10 @@ namespace strobe::gfx {
 namespace {
 
 float fval(uint32_t b) { return std::bit_cast<float>(b); }
-uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
+
+isa::Program program_of(const CompiledShader& s) {
+  return isa::decode_program({reinterpret_cast<const uint8_t*>(s.code.data()), s.code.size() * 4}, 0);
+}
 
 TEST(ShaderEmulation, APixelShaderRadvCompiledInterpolatesAndExportsItsColour) {
   auto sp = compile_to_spirv("attribute vec3 position;\nattribute vec3 color;\nvarying vec3 c;\n"
@@ -24,25 +33,13 @@ TEST(ShaderEmulation, APixelShaderRadvCompiledInterpolatesAndExportsItsColour) {
   auto p = compile_pipeline(sp, PipelineKey{}, "t");
   const CompiledShader& ps = p.fragment;
   ASSERT_EQ(ps.args.param_locations.size(), 1u);
-  auto program = isa::decode_program(
-      {reinterpret_cast<const uint8_t*>(ps.code.data()), ps.code.size() * 4}, 0);
+  auto program = program_of(ps);
 
-  emu::Wave w;
-  w.num_vgprs = ps.vgprs;
-  w.v.assign(size_t(ps.vgprs) * emu::kWaveSize, 0);
-  w.set_exec(~uint64_t{0});
   auto bary = [](int l) { return std::pair{0.01f * float(l), 0.3f - 0.004f * float(l)}; };
-  bool have_bary = false;
-  for (const auto& a : ps.args.args) {
-    if (a.kind == ArgKind::PerspCenter) {
-      have_bary = true;
-      for (int l = 0; l < emu::kWaveSize; ++l) {
-        w.vrow(a.reg)[l] = fbits(bary(l).first);
-        w.vrow(a.reg + 1)[l] = fbits(bary(l).second);
-      }
-    }
-  }
-  ASSERT_TRUE(have_bary);
+  std::vector<PixelLane> pixels(emu::kWaveSize);
+  for (int l = 0; l < emu::kWaveSize; ++l) pixels[l].i = bary(l).first, pixels[l].j = bary(l).second;
+  emu::Wave w;
+  init_pixel_wave(w, ps, ShaderBindings{}, pixels);
   // One triangle whose vertices carry c = (0.2, 0.4, 0.8), (1, 0, 0.5), (0, 1, 0.25).
   const float v[3][3] = {{0.2f, 0.4f, 0.8f}, {1.0f, 0.0f, 0.5f}, {0.0f, 1.0f, 0.25f}};
   std::vector<float> prim(4 * 3, 0.0f);
@@ -64,6 +61,82 @@ TEST(ShaderEmulation, APixelShaderRadvCompiledInterpolatesAndExportsItsColour) {
       EXPECT_NEAR(fval(io.lanes(emu::kExpMrt0, ch)[l]), want, std::fabs(want) * 1e-3 + 1e-6) << "lane " << l << " ch " << ch;
     }
     EXPECT_EQ(fval(io.lanes(emu::kExpMrt0, 3)[l]), 1.0f);
+  }
+}
+
+// glmark2's "build" vertex shader: clip position and a diffuse colour from two uniform matrices.
+const char* kLitVertex = R"(attribute vec3 position;
+attribute vec3 normal;
+uniform mat4 ModelViewProjectionMatrix;
+uniform mat4 NormalMatrix;
+varying vec4 Color;
+void main(void) {
+  vec3 N = normalize(vec3(NormalMatrix * vec4(normal, 1.0)));
+  float diffuse = max(dot(N, normalize(vec3(1.0, 1.0, 1.0))), 0.0);
+  Color = vec4(diffuse * vec3(0.7, 0.4, 0.2), 1.0);
+  gl_Position = ModelViewProjectionMatrix * vec4(position, 1.0);
+}
+)";
+
+TEST(ShaderEmulation, AVertexShaderRadvCompiledFetchesItsAttributesAndExportsWhatTheCpuComputes) {
+  auto sp = compile_to_spirv(kLitVertex, "varying vec4 Color;\nvoid main(){ gl_FragColor = Color; }\n", {}, "lit");
+  auto p = compile_pipeline(sp, PipelineKey{}, "lit");
+  const CompiledShader& vs = p.vertex;
+  auto program = program_of(vs);
+  emu::GlobalMemory mem;
+
+  // 40 vertices, each attribute in a buffer of its own (vec3, 12-byte stride).
+  constexpr uint32_t kVerts = 40;
+  std::vector<float> pos(kVerts * 3), nrm(kVerts * 3);
+  for (uint32_t v = 0; v < kVerts; ++v)
+    for (int c = 0; c < 3; ++c) {
+      pos[v * 3 + c] = 0.1f * float(v) - 0.3f * float(c);
+      nrm[v * 3 + c] = std::sin(0.7f * float(v) + float(c));
+    }
+  std::map<std::string, const std::vector<float>*> data = {{"position", &pos}, {"normal", &nrm}};
+  const uint64_t table = mem.allocate_32bit(16 * 16, "vertex buffers");
+  for (const auto& [name, location] : sp.slots.attributes) {
+    const uint64_t buf = mem.allocate(kVerts * 12, 256, name);
+    mem.write(buf, data.at(name)->data(), kVerts * 12);
+    auto vsharp = buffer_resource(buf, 12, kVerts);
+    mem.write(table + vertex_buffer_offset(location), vsharp.data(), 16);
+  }
+  // The default uniform block: two column-major mat4s where glslang placed them.
+  float mvp[16], nm[16];
+  for (int k = 0; k < 16; ++k) mvp[k] = (k % 5 == 0 ? 1.0f : 0.0f) + 0.05f * float(k), nm[k] = k % 5 == 0 ? 0.5f : 0.1f * float(k % 3);
+  std::vector<uint8_t> block(sp.uniform_block_bytes);
+  for (const auto& u : sp.uniforms)
+    std::memcpy(block.data() + u.offset, u.name == "ModelViewProjectionMatrix" ? mvp : nm, sizeof mvp);
+  const uint64_t ubo = mem.allocate(block.size(), 256, "uniforms");
+  mem.write(ubo, block.data(), block.size());
+  auto layout = descriptor_set_layout(sp);
+  const uint64_t set = mem.allocate_32bit(layout.bytes, "set 0");
+  auto ubo_sharp = buffer_resource(ubo, 0, uint32_t(block.size()));
+  mem.write(set + layout.uniform_offset, ubo_sharp.data(), 16);
+
+  std::vector<uint32_t> ids(kVerts);
+  for (uint32_t v = 0; v < kVerts; ++v) ids[v] = v;
+  emu::Wave w;
+  init_vertex_wave(w, vs, ShaderBindings{uint32_t(table), uint32_t(set), 0, 0}, ids);
+  emu::GraphicsIo io;
+  emu::run_graphics_wave(program, w, io, mem, "lit (vertex)");
+
+  ASSERT_EQ(io.written[emu::kExpPos0], 0xF);
+  ASSERT_EQ(vs.args.param_locations.size(), 1u);
+  const int param = emu::kExpParam0;
+  for (uint32_t v = 0; v < kVerts; ++v) {
+    const float* x = &pos[v * 3];
+    for (int r = 0; r < 4; ++r) {
+      const float want = mvp[r] * x[0] + mvp[4 + r] * x[1] + mvp[8 + r] * x[2] + mvp[12 + r];
+      EXPECT_NEAR(fval(io.lanes(emu::kExpPos0, r)[v]), want, 1e-5f * (1 + std::fabs(want))) << "vertex " << v << " row " << r;
+    }
+    float n[3];
+    for (int r = 0; r < 3; ++r) n[r] = nm[r] * nrm[v * 3] + nm[4 + r] * nrm[v * 3 + 1] + nm[8 + r] * nrm[v * 3 + 2] + nm[12 + r];
+    const float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    const float diffuse = std::max((n[0] + n[1] + n[2]) / len / std::sqrt(3.0f), 0.0f);
+    const float want[3] = {0.7f * diffuse, 0.4f * diffuse, 0.2f * diffuse};
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(fval(io.lanes(param, c)[v]), want[c], 1e-5f) << "vertex " << v << " channel " << c;
   }
 }
 

@@ -1,0 +1,85 @@
+// Every argument the layout names gets its value here; a register the layout does not name is
+// left zero, which is what the hardware's unused inputs read as in strobe.
+#include "gfx/pipeline/shader_wave.h"
+
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace strobe::gfx {
+namespace {
+
+// V# word 3: dst_sel x,y,z,w = X,Y,Z,W (4..7), NUM_FORMAT float (7), DATA_FORMAT 32 (4).
+constexpr uint32_t kBufferWord3 = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 7u << 12 | 4u << 15;
+
+void reset(emu::Wave& w, const CompiledShader& s, size_t lanes, const char* stage) {
+  if (lanes == 0 || lanes > size_t(emu::kWaveSize))
+    throw InputError(fmt::format("a {} wave of {} lanes (1 to {})", stage, lanes, emu::kWaveSize));
+  w = emu::Wave{};
+  w.num_vgprs = s.vgprs;
+  w.v.assign(size_t(s.vgprs) * emu::kWaveSize, 0);
+  w.set_exec(lanes == 64 ? ~uint64_t{0} : (uint64_t{1} << lanes) - 1);
+}
+
+void set_sgpr(emu::Wave& w, const ShaderArg& a, uint32_t value) {
+  w.s[a.reg] = value;
+  for (int k = 1; k < a.size; ++k) w.s[a.reg + k] = 0;
+}
+
+}  // namespace
+
+std::array<uint32_t, 4> buffer_resource(uint64_t base, uint32_t stride, uint32_t num_records) {
+  return {uint32_t(base), uint32_t(base >> 32 & 0xFFFF) | (stride & 0x3FFF) << 16, num_records, kBufferWord3};
+}
+
+void init_vertex_wave(emu::Wave& w, const CompiledShader& vs, const ShaderBindings& b,
+                      std::span<const uint32_t> vertex_ids) {
+  reset(w, vs, vertex_ids.size(), "vertex");
+  for (const auto& a : vs.args.args) {
+    switch (a.kind) {
+      case ArgKind::VertexBuffers: set_sgpr(w, a, b.vertex_buffers); break;
+      case ArgKind::DescriptorSet: set_sgpr(w, a, b.descriptor_set); break;
+      case ArgKind::BaseVertex: set_sgpr(w, a, b.base_vertex); break;
+      case ArgKind::VertexId:
+        for (size_t l = 0; l < vertex_ids.size(); ++l) w.vrow(a.reg)[l] = vertex_ids[l];
+        break;
+      case ArgKind::RingOffsets: case ArgKind::ScratchOffset: case ArgKind::DrawId: case ArgKind::StartInstance:
+        if (!a.vector) set_sgpr(w, a, 0);
+        break;
+      default: break;  // instance and primitive id: 0 (no instancing, no gl_PrimitiveID yet)
+    }
+  }
+}
+
+void init_pixel_wave(emu::Wave& w, const CompiledShader& ps, const ShaderBindings& b, std::span<const PixelLane> pixels) {
+  reset(w, ps, pixels.size(), "pixel");
+  for (const auto& a : ps.args.args) {
+    if (!a.vector) {
+      set_sgpr(w, a, a.kind == ArgKind::DescriptorSet ? b.descriptor_set : a.kind == ArgKind::PrimMask ? b.prim_mask : 0);
+      continue;
+    }
+    auto put = [&](int reg, auto value_of) {
+      for (size_t l = 0; l < pixels.size(); ++l) w.vrow(reg)[l] = std::bit_cast<uint32_t>(value_of(pixels[l]));
+    };
+    switch (a.kind) {
+      case ArgKind::PerspCenter: case ArgKind::LinearCenter:
+        put(a.reg, [](const PixelLane& p) { return p.i; });
+        put(a.reg + 1, [](const PixelLane& p) { return p.j; });
+        break;
+      case ArgKind::PosX: put(a.reg, [](const PixelLane& p) { return p.x; }); break;
+      case ArgKind::PosY: put(a.reg, [](const PixelLane& p) { return p.y; }); break;
+      case ArgKind::PosZ: put(a.reg, [](const PixelLane& p) { return p.z; }); break;
+      case ArgKind::PosW: put(a.reg, [](const PixelLane& p) { return p.w; }); break;
+      case ArgKind::FrontFace:
+        put(a.reg, [](const PixelLane& p) { return p.front_facing ? 1.0f : -1.0f; });
+        break;
+      default:
+        throw NotImplementedError(fmt::format("pixel shader input {} (only centre barycentrics, gl_FragCoord and "
+                                              "gl_FrontFacing are provided)", arg_kind_name(a.kind)));
+    }
+  }
+}
+
+}  // namespace strobe::gfx
