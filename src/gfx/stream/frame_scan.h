@@ -1,0 +1,30 @@
+// One pass over a trace that counts, per frame, what the program asked the GPU to draw: draw
+// calls, vertices submitted, and the programs its draws used. It describes a workload (the
+// docs' workload table) and is the frame structure the frame stream and MEGsim build on.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strobe::gfx {
+
+/// What one frame submitted. A frame ends at a swap; draws after the last swap form no frame.
+struct FrameCounts {
+  uint64_t first_call = 0;  ///< the frame's first call number
+  uint64_t draws = 0;       ///< draw calls (a multi-draw counts each of its draws)
+  uint64_t vertices = 0;    ///< vertices submitted: index counts or array counts, times instances
+  uint32_t programs = 0;    ///< distinct programs the frame's draws used
+};
+
+/// A whole trace's frames and totals.
+struct TraceCounts {
+  uint64_t calls = 0;
+  uint64_t links = 0;  ///< glLinkProgram calls
+  std::vector<FrameCounts> frames;
+};
+
+/// Scans the trace at `path` once. InputError names the file and call for a malformed draw.
+TraceCounts scan_frames(const std::string& path);
+
+}  // namespace strobe::gfx
