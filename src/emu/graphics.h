@@ -1,8 +1,9 @@
 // Graphics waves on the emulator: what a vertex or pixel shader exports (positions, parameters,
-// colours) and the primitive parameters its v_interp instructions read. The graphics pipeline
-// sets up a Wave's registers from the shader's argument layout, gives it a GraphicsIo, and runs
-// it with run_graphics_wave; the same handlers serve compute and graphics, and exp or v_interp
-// in a compute kernel is a fault.
+// colours), the primitive parameters its v_interp instructions read, and the texels its
+// image_sample instructions fetched (mimg.cpp). The graphics pipeline sets up a Wave's registers
+// from the shader's argument layout, gives it a GraphicsIo, and runs it with run_graphics_wave;
+// the same handlers serve compute and graphics, and exp or v_interp in a compute kernel is a
+// fault.
 #pragma once
 
 #include <array>
@@ -25,7 +26,12 @@ inline constexpr uint8_t kExpPos0 = 12;
 inline constexpr uint8_t kExpParam0 = 32;
 inline constexpr int kExpTargets = 64;
 
-/// A graphics wave's exports and interpolation inputs.
+/// How one lane of an image_sample filtered, for the timing model (MEGsim weights texture
+/// accesses by it): one texel, a bilinear footprint, or two mip levels blended (trilinear).
+enum class TexFilterKind : uint8_t { Point = 0, Bilinear = 1, Trilinear = 2 };
+inline constexpr int kTexFilterKinds = 3;
+
+/// A graphics wave's exports, interpolation inputs and texture-fetch counters.
 struct GraphicsIo {
   /// Exported channel values as f32 bits, [target][channel][lane]; a compressed (fp16) export is
   /// unpacked to f32, so every consumer reads one format.
@@ -39,11 +45,16 @@ struct GraphicsIo {
   std::array<const float*, kWaveSize> lane_params{};
   /// Parameter slots every lane_params entry provides; attrN with N >= this is a fault.
   uint32_t param_slots = 0;
+  /// image_sample lanes executed, by TexFilterKind.
+  std::array<uint64_t, kTexFilterKinds> sample_lanes{};
+  /// Texels those lanes read, by TexFilterKind: per lane 1 (point), 4 (bilinear) or 8
+  /// (trilinear) in a 2D image; half that in a 1D image, and 2 for two point-sampled levels.
+  std::array<uint64_t, kTexFilterKinds> texel_fetches{};
 
   /// The 64 lanes of one target's channel.
   uint32_t* lanes(int target, int channel) { return &values[(size_t(target) * 4 + channel) * kWaveSize]; }
   const uint32_t* lanes(int target, int channel) const { return &values[(size_t(target) * 4 + channel) * kWaveSize]; }
-  /// Forgets every export (the values stay but are no longer marked written).
+  /// Forgets every export (the values stay but are no longer marked written; the counters stay).
   void clear_exports() {
     written.fill(0);
     done_lanes = 0;

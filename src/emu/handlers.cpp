@@ -43,6 +43,7 @@ HandlerTable build() {
   register_flat(t);
   register_mubuf(t);
   register_graphics(t);
+  register_mimg(t);
   for (auto& f : t.fn)
     if (!f) f = not_implemented;
   return t;

@@ -63,6 +63,7 @@ void register_ds(HandlerTable& t);        ///< LDS (and GDS faults)
 void register_flat(HandlerTable& t);      ///< FLAT loads, stores and atomics
 void register_mubuf(HandlerTable& t);     ///< MUBUF/MTBUF (scratch and buffers)
 void register_graphics(HandlerTable& t);  ///< exp and v_interp (graphics.h)
+void register_mimg(HandlerTable& t);      ///< MIMG image_sample family (image_desc.h)
 
 /// The process-wide table with every family registered (built once, then read-only).
 const HandlerTable& handlers();
