@@ -1,7 +1,10 @@
 // MUBUF/MTBUF semantics: buffer loads/stores/atomics through a V# resource, with index/offset
 // VGPRs, soffset, range checking and swizzled (scratch) addressing per GCN3 ISA chapter 8.
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
+#include "emu/float_util.h"
 #include "emu/mem_access.h"
 #include "emu/operands.h"
 #include "emu/scratch.h"
@@ -118,16 +121,38 @@ void buffer_mem(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   }
 }
 
-// Formatted access: supported are the integer/float 32-bit formats (raw) and 8/16-bit integer
-// formats (zero- or sign-extended per component). Everything else faults.
+// Formatted access. Stores take the integer and 32-bit float formats (raw bytes per component).
+// Loads also convert, as vertex fetch needs: UNORM and SNORM to [0, 1] and [-1, 1], USCALED and
+// SSCALED to floats, 16-bit FLOAT to f32, and a load of more components than the format has
+// reads 0 for the missing ones and 1 (1.0 for float results) for the fourth, the GCN default.
+// Packed formats (10_11_11, 2_10_10_10, ...) fault.
+enum NumFormat : uint32_t { kUnorm = 0, kSnorm = 1, kUscaled = 2, kSscaled = 3, kUint = 4, kSint = 5, kFloat = 7 };
 struct Format { uint32_t comps, bits; };
-Format decode_format(const Wave& w, const isa::Inst& in, const ExecContext& ctx, uint32_t dfmt, uint32_t nfmt) {
+Format decode_format(const Wave& w, const isa::Inst& in, const ExecContext& ctx, uint32_t dfmt, uint32_t nfmt, bool store) {
   static constexpr Format kFormats[16] = {{0, 0}, {1, 8}, {1, 16}, {2, 8}, {1, 32}, {2, 16}, {0, 0}, {0, 0},
                                           {0, 0}, {0, 0}, {4, 8}, {2, 32}, {4, 16}, {3, 32}, {4, 32}, {0, 0}};
   const Format f = kFormats[dfmt & 15];
-  const bool ok = f.comps && (f.bits == 32 ? (nfmt == 4 || nfmt == 5 || nfmt == 7) : (nfmt == 4 || nfmt == 5));
-  if (!ok) fault(w, in, ctx, fmt::format("not implemented: buffer data format {} with number format {}", dfmt, nfmt));
+  const bool raw = nfmt == kUint || nfmt == kSint || (nfmt == kFloat && f.bits == 32);
+  const bool converted = !store && f.bits < 32 && (nfmt <= kSscaled || (nfmt == kFloat && f.bits == 16));
+  if (!f.comps || !(raw || converted))
+    fault(w, in, ctx, fmt::format("not implemented: buffer data format {} with number format {}{}", dfmt, nfmt,
+                                  store ? " (stores)" : ""));
   return f;
+}
+
+// One loaded component's register value from its `bits`-wide raw value.
+uint32_t convert_component(uint32_t v, uint32_t bits, uint32_t nfmt) {
+  const uint32_t max = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+  const int32_t sv = bits == 32 ? int32_t(v) : int32_t(v << (32 - bits)) >> (32 - bits);
+  switch (nfmt) {
+    case kUnorm: return std::bit_cast<uint32_t>(float(v) / float(max));
+    case kSnorm: return std::bit_cast<uint32_t>(std::max(float(sv) / float(max >> 1), -1.0f));
+    case kUscaled: return std::bit_cast<uint32_t>(float(v));
+    case kSscaled: return std::bit_cast<uint32_t>(float(sv));
+    case kSint: return uint32_t(sv);
+    case kFloat: return bits == 16 ? std::bit_cast<uint32_t>(fp::h2f(v)) : v;
+    default: return v;  // kUint
+  }
 }
 
 template <unsigned Comps, bool Store, bool Typed>
@@ -135,10 +160,13 @@ void buffer_format(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_unsupported(w, in, ctx);
   const BufDesc d = read_desc(w, in, ctx);
   const uint32_t dfmt = Typed ? in.dfmt : d.dfmt, nfmt = Typed ? in.nfmt : d.nfmt;
-  const Format f = decode_format(w, in, ctx, dfmt, nfmt);
-  if (f.comps < Comps)
-    fault(w, in, ctx, fmt::format("not implemented: {} components from a {}-component buffer format", Comps, f.comps));
-  const uint32_t cb = f.bits / 8, bytes = Comps * cb;
+  const Format f = decode_format(w, in, ctx, dfmt, nfmt, Store);
+  if (Store && f.comps < Comps)
+    fault(w, in, ctx, fmt::format("not implemented: storing {} components to a {}-component buffer format", Comps, f.comps));
+  const uint32_t read_comps = std::min(Comps, f.comps);
+  const uint32_t cb = f.bits / 8, bytes = read_comps * cb;
+  const bool float_result = nfmt == kUnorm || nfmt == kSnorm || nfmt == kUscaled || nfmt == kSscaled || nfmt == kFloat;
+  const uint32_t one = float_result ? std::bit_cast<uint32_t>(1.0f) : 1u;
   const uint64_t soff = scalar_source(w, in, in.soffset, OperandType::B32);
   const uint64_t exec = w.exec();
   const uint16_t reg = Store ? (in.data0 != of::kNone ? in.data0 : in.dst) : in.dst;
@@ -156,8 +184,12 @@ void buffer_format(Wave& w, const isa::Inst& in, ExecContext& ctx) {
     if (!Store)
       for (unsigned c = 0; c < Comps; ++c) {
         uint32_t v = 0;
-        std::memcpy(&v, raw + c * cb, cb);
-        if (nfmt == 5 && cb < 4) v = uint32_t(int32_t(v << (32 - 8 * cb)) >> (32 - 8 * cb));
+        if (c < read_comps) {
+          std::memcpy(&v, raw + c * cb, cb);
+          v = convert_component(v, f.bits, nfmt);
+        } else {
+          v = c == 3 ? one : 0;
+        }
         vreg(w, reg + c)[l] = v;
       }
   }

@@ -140,5 +140,67 @@ TEST(ShaderEmulation, AVertexShaderRadvCompiledFetchesItsAttributesAndExportsWha
   }
 }
 
+TEST(ShaderEmulation, TypedVertexFetchConvertsUnormAndSnormAttributes) {
+  // Colours as RGBA8 UNORM and texture coordinates as RG16 SNORM, as applications store them.
+  constexpr uint32_t kR8G8B8A8Unorm = 37, kR16G16Snorm = 78, kR32G32B32Sfloat = 106;
+  auto sp = compile_to_spirv("attribute vec3 position;\nattribute vec4 color;\nattribute vec2 uv;\n"
+                             "varying vec4 c;\nvarying vec2 t;\n"
+                             "void main(){ c = color; t = uv; gl_Position = vec4(position, 1.0); }\n",
+                             "varying vec4 c;\nvarying vec2 t;\nvoid main(){ gl_FragColor = c + t.xyxy; }\n", {}, "typed");
+  PipelineKey key;
+  const int lpos = sp.slots.attributes.at("position"), lcol = sp.slots.attributes.at("color"), luv = sp.slots.attributes.at("uv");
+  key.attribute_formats = {{lpos, kR32G32B32Sfloat}, {lcol, kR8G8B8A8Unorm}, {luv, kR16G16Snorm}};
+  auto p = compile_pipeline(sp, key, "typed");
+  ASSERT_NE(p.vertex.assembly.find("tbuffer_load_format_xyzw"), std::string::npos) << p.vertex.assembly;
+
+  constexpr uint32_t kVerts = 64;
+  std::vector<float> pos(kVerts * 3, 0.5f);
+  std::vector<uint8_t> col(kVerts * 4);
+  std::vector<int16_t> uv(kVerts * 2);
+  for (uint32_t v = 0; v < kVerts; ++v) {
+    for (int c = 0; c < 4; ++c) col[v * 4 + c] = uint8_t(v * 4 + c * 61);
+    uv[v * 2] = int16_t(int(v) * 1000 - 32768);  // reaches -32768, which SNORM clamps to -1
+    uv[v * 2 + 1] = int16_t(32767 - int(v) * 7);
+  }
+  emu::GlobalMemory mem;
+  const uint64_t table = mem.allocate_32bit(16 * 16, "vertex buffers");
+  auto bind = [&](int location, const void* data, uint32_t stride) {
+    const uint64_t buf = mem.allocate(kVerts * stride, 256, "attribute");
+    mem.write(buf, data, kVerts * stride);
+    auto vsharp = buffer_resource(buf, stride, kVerts);
+    mem.write(table + vertex_buffer_offset(location), vsharp.data(), 16);
+  };
+  bind(lpos, pos.data(), 12);
+  bind(lcol, col.data(), 4);
+  bind(luv, uv.data(), 4);
+  std::vector<uint32_t> ids(kVerts);
+  for (uint32_t v = 0; v < kVerts; ++v) ids[v] = v;
+  emu::Wave w;
+  init_vertex_wave(w, p.vertex, ShaderBindings{uint32_t(table), 0, 0, 0}, ids);
+  emu::GraphicsIo io;
+  emu::run_graphics_wave(program_of(p.vertex), w, io, mem, "typed (vertex)");
+
+  // Find each varying's export by its values: RADV orders and packs parameters itself.
+  ASSERT_EQ(p.vertex.args.param_locations.size(), 2u);
+  for (uint32_t v = 0; v < kVerts; ++v) {
+    float want_c[4], want_t[2];
+    for (int c = 0; c < 4; ++c) want_c[c] = float(col[v * 4 + c]) / 255.0f;
+    for (int c = 0; c < 2; ++c) want_t[c] = std::max(float(uv[v * 2 + c]) / 32767.0f, -1.0f);
+    bool found_c = false, found_t = false;
+    for (int param = 0; param < 2; ++param) {
+      const int t = emu::kExpParam0 + param;
+      if (io.written[t] == 0xF && fval(io.lanes(t, 0)[0]) == float(col[0]) / 255.0f) {
+        found_c = true;
+        for (int c = 0; c < 4; ++c) EXPECT_EQ(fval(io.lanes(t, c)[v]), want_c[c]) << "vertex " << v << " colour " << c;
+      } else if (io.written[t] == 0x3) {
+        found_t = true;
+        for (int c = 0; c < 2; ++c) EXPECT_EQ(fval(io.lanes(t, c)[v]), want_t[c]) << "vertex " << v << " uv " << c;
+      }
+    }
+    ASSERT_TRUE(found_c && found_t) << "written masks " << int(io.written[emu::kExpParam0]) << " "
+                                    << int(io.written[emu::kExpParam0 + 1]);
+  }
+}
+
 }  // namespace
 }  // namespace strobe::gfx
