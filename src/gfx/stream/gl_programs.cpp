@@ -24,12 +24,12 @@ struct Program {
   std::map<std::string, int> bound;
 };
 
-class Tracker {
- public:
-  explicit Tracker(const std::string& path) : path_(path) {}
+}  // namespace
+
+struct ProgramTracker::Impl {
+  explicit Impl(const std::string& path) : path_(path) {}
   void on(const trace::Call& c, std::vector<GlProgram>& out);
 
- private:
   [[noreturn]] void fail(const trace::Call& c, const std::string& why) const {
     throw InputError(fmt::format("{}: call {} ({}): {}", path_, c.number(), c.name(), why));
   }
@@ -48,7 +48,7 @@ class Tracker {
   std::map<uint64_t, Program> programs_;
 };
 
-void Tracker::on(const trace::Call& c, std::vector<GlProgram>& out) {
+void ProgramTracker::Impl::on(const trace::Call& c, std::vector<GlProgram>& out) {
   std::string_view n = c.name();
   if (n == "glCreateShader" || n == "glCreateShaderObjectARB") {
     shaders_[ret(c)] = Shader{arg(c, n == "glCreateShader" ? "type" : "shaderType").integer(), {}};
@@ -110,15 +110,23 @@ void Tracker::on(const trace::Call& c, std::vector<GlProgram>& out) {
   }
 }
 
-}  // namespace
+ProgramTracker::ProgramTracker(std::string path) : impl_(std::make_unique<Impl>(path)) {}
+ProgramTracker::~ProgramTracker() = default;
+
+std::optional<GlProgram> ProgramTracker::apply(const trace::Call& c) {
+  std::vector<GlProgram> linked;
+  impl_->on(c, linked);
+  if (linked.empty()) return std::nullopt;
+  return std::move(linked.front());
+}
 
 std::vector<GlProgram> linked_programs(const std::string& path) {
   trace::ApitraceReader reader(path);
-  Tracker tracker(path);
+  ProgramTracker tracker(path);
   std::vector<GlProgram> out;
   while (const trace::Call* c = reader.next()) {
     if (c->incomplete()) continue;
-    tracker.on(*c, out);
+    if (auto p = tracker.apply(*c)) out.push_back(std::move(*p));
   }
   return out;
 }

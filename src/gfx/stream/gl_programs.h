@@ -4,10 +4,16 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace strobe::gfx {
+
+namespace trace {
+class Call;
+}
 
 /// One successful-looking glLinkProgram: what was attached and bound at that call.
 struct GlProgram {
@@ -18,6 +24,22 @@ struct GlProgram {
   /// Attribute locations bound before the link. apitrace records the locations the capturing
   /// driver chose as glBindAttribLocation calls of its own, so these are the ones the program used.
   std::map<std::string, int> attribute_locations;
+};
+
+/// Follows shader and program objects call by call (the GL's rules: a shader's source is its
+/// last glShaderSource; a program links what is attached at glLinkProgram).
+class ProgramTracker {
+ public:
+  /// `path` names the trace in errors.
+  explicit ProgramTracker(std::string path);
+  ~ProgramTracker();
+  /// Applies `c`; returns the program it linked when it is a glLinkProgram. Programs of other
+  /// shapes raise NotImplementedError naming the call; a malformed call is an InputError.
+  std::optional<GlProgram> apply(const trace::Call& c);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// Every glLinkProgram of the trace at `path` that links one vertex and one fragment shader,

@@ -1,0 +1,379 @@
+// GL state is tracked as the GL specifies it: objects by name, bindings per target and per
+// texture unit, uniforms per program object. A draw takes shared references to the buffer and
+// texture contents it reads; an upload replaces the contents (a sub-upload copies them first), so
+// earlier snapshots keep what they saw. Calls the tracker does not know are ignored: it reads
+// what the pipeline renders, and the renderer refuses what it cannot draw.
+#include "gfx/stream/gl_state.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "gfx/trace/apitrace_reader.h"
+
+namespace strobe::gfx {
+namespace {
+
+constexpr uint32_t kArrayBuffer = 0x8892, kElementArrayBuffer = 0x8893;
+constexpr uint32_t kTexture2D = 0x0DE1, kTexture0 = 0x84C0;
+constexpr uint32_t kMinFilter = 0x2801, kMagFilter = 0x2800, kWrapS = 0x2802, kWrapT = 0x2803;
+constexpr uint32_t kUnpackAlignment = 0x0CF5;
+constexpr uint32_t kDepthTest = 0x0B71, kBlend = 0x0BE2, kCullFace = 0x0B44, kScissorTest = 0x0C11;
+constexpr uint32_t kFramebuffer = 0x8D40, kDrawFramebuffer = 0x8CA9;
+
+bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// The core name of an extension entry point: glBindFramebufferEXT reads as glBindFramebuffer.
+std::string_view core_name(std::string_view n) {
+  for (std::string_view suffix : {"EXT", "ARB", "OES"})
+    if (n.size() > suffix.size() && n.substr(n.size() - suffix.size()) == suffix) return n.substr(0, n.size() - suffix.size());
+  return n;
+}
+
+Bytes bytes_of(const trace::Value& v) {
+  if (v.kind() != trace::ValueKind::Blob) return std::make_shared<const std::vector<uint8_t>>();
+  auto b = v.blob();
+  return std::make_shared<const std::vector<uint8_t>>(reinterpret_cast<const uint8_t*>(b.data()),
+                                                      reinterpret_cast<const uint8_t*>(b.data()) + b.size());
+}
+
+// A byte offset recorded as a pointer: apitrace writes offset 0 as a null pointer.
+uint64_t offset_of(const trace::Value& v) {
+  if (v.kind() == trace::ValueKind::Null) return 0;
+  return v.kind() == trace::ValueKind::Pointer ? v.pointer() : uint64_t(v.integer());
+}
+
+}  // namespace
+
+struct GlState::Impl {
+  explicit Impl(std::string p) : path(std::move(p)), programs(path) {}
+
+  std::string path;
+  ProgramTracker programs;
+  std::map<uint64_t, std::shared_ptr<const GlProgram>> linked;       // program id -> last link
+  std::map<uint64_t, std::map<int64_t, std::string>> uniform_names;  // program -> location -> name
+  using Uniforms = std::map<std::string, std::vector<uint8_t>>;
+  std::map<uint64_t, std::shared_ptr<Uniforms>> uniform_values;  // program -> name -> bytes
+  std::map<uint64_t, std::shared_ptr<std::vector<uint8_t>>> buffers;  // shared with draws made since the last upload
+  std::map<uint32_t, uint64_t> buffer_binding;  // target -> buffer
+  std::map<int, GlAttrib> attribs;
+  std::map<uint64_t, std::shared_ptr<GlTexture>> textures;
+  std::map<int, uint64_t> texture_units;  // unit -> texture bound to TEXTURE_2D
+  int active_unit = 0;
+  uint32_t unpack_alignment = 4;
+  uint64_t current_program = 0;
+  GlFixed fixed;
+  GlFrame frame;
+  bool frame_open = false;
+  bool recording = true;
+
+  [[noreturn]] void fail(const trace::Call& c, const std::string& why) const {
+    throw InputError(fmt::format("{}: call {} ({}): {}", path, c.number(), c.name(), why));
+  }
+  const trace::Value& arg(const trace::Call& c, const char* name) const {
+    const trace::Value* v = c.arg(name);
+    if (!v) fail(c, fmt::format("no '{}' argument recorded", name));
+    return *v;
+  }
+  int64_t i(const trace::Call& c, const char* name) const { return arg(c, name).integer(); }
+  uint32_t u(const trace::Call& c, const char* name) const { return static_cast<uint32_t>(arg(c, name).integer()); }
+  float f(const trace::Call& c, const char* name) const {
+    const trace::Value& v = arg(c, name);
+    return v.kind() == trace::ValueKind::Double ? float(v.f64()) : v.kind() == trace::ValueKind::Float ? v.f32()
+                                                                                                       : float(v.integer());
+  }
+
+  GlTexture& bound_texture(const trace::Call& c) {
+    auto it = texture_units.find(active_unit);
+    if (it == texture_units.end() || it->second == 0) fail(c, "no texture bound to the active unit's TEXTURE_2D");
+    auto& t = textures[it->second];
+    if (!t) t = std::make_shared<GlTexture>();
+    // Copy on write: draws already recorded keep the texture as it was.
+    if (t.use_count() > 1) t = std::make_shared<GlTexture>(*t);
+    return *t;
+  }
+
+  void set_enable(uint32_t cap, bool on) {
+    if (cap == kDepthTest) fixed.depth_test = on;
+    if (cap == kBlend) fixed.blend = on;
+    if (cap == kCullFace) fixed.cull = on;
+    if (cap == kScissorTest) fixed.scissor_test = on;
+  }
+
+  void uniform(const trace::Call& c, std::string_view n);
+  void draw(const trace::Call& c, std::string_view n);
+  void apply(const trace::Call& c);
+};
+
+void GlState::Impl::uniform(const trace::Call& c, std::string_view n) {
+  const int64_t location = i(c, "location");
+  if (location < 0) return;  // the GL ignores location -1
+  auto names = uniform_names[current_program].find(location);
+  if (names == uniform_names[current_program].end()) return;  // a location the program never asked for
+  std::vector<uint8_t> bytes;
+  auto push = [&bytes](const trace::Value& v) {
+    uint32_t b;
+    if (v.kind() == trace::ValueKind::Float) {
+      float x = v.f32();
+      std::memcpy(&b, &x, 4);
+    } else if (v.kind() == trace::ValueKind::Double) {
+      float x = float(v.f64());
+      std::memcpy(&b, &x, 4);
+    } else {
+      b = static_cast<uint32_t>(v.integer());
+    }
+    bytes.insert(bytes.end(), reinterpret_cast<uint8_t*>(&b), reinterpret_cast<uint8_t*>(&b) + 4);
+  };
+  if (n.find("Matrix") != std::string_view::npos) {
+    if (i(c, "transpose")) fail(c, "transposed matrix uniforms are not read");
+    for (const auto& e : arg(c, "value").elements()) push(e);
+  } else if (n.back() == 'v') {
+    for (const auto& e : arg(c, "value").elements()) push(e);
+  } else {
+    for (const char* a : {"v0", "v1", "v2", "v3", "x", "y", "z", "w"})
+      if (const trace::Value* v = c.arg(a)) push(*v);
+  }
+  // Copy on write: draws already recorded keep the values they saw.
+  auto& values = uniform_values[current_program];
+  if (!values) values = std::make_shared<Uniforms>();
+  if (values.use_count() > 1) values = std::make_shared<Uniforms>(*values);
+  (*values)[names->second] = std::move(bytes);
+}
+
+void GlState::Impl::draw(const trace::Call& c, std::string_view n) {
+  GlDraw d;
+  d.call = c.number();
+  d.mode = u(c, "mode");
+  d.count = u(c, "count");
+  if (starts(n, "glDrawArrays")) {
+    d.first = u(c, "first");
+  } else {
+    d.index_type = u(c, "type");
+    const trace::Value& indices = arg(c, "indices");
+    auto eab = buffer_binding.find(kElementArrayBuffer);
+    if (indices.kind() != trace::ValueKind::Blob && eab != buffer_binding.end() && eab->second) {
+      d.indices = buffers[eab->second];
+      d.index_offset = offset_of(indices);
+    } else {
+      d.indices = bytes_of(indices);  // a client-side index array, recorded as a blob
+    }
+  }
+  auto p = linked.find(current_program);
+  if (p != linked.end()) d.program = p->second;
+  auto& values = uniform_values[current_program];
+  if (!values) values = std::make_shared<Uniforms>();
+  d.uniforms = values;
+  d.attribs = attribs;
+  for (auto& [index, a] : d.attribs)
+    if (a.buffer) {
+      auto b = buffers.find(a.buffer);
+      a.data = b == buffers.end() ? nullptr : Bytes(b->second);
+    }
+  for (const auto& [unit, id] : texture_units) {
+    auto t = textures.find(id);
+    if (id && t != textures.end() && t->second) d.textures[unit] = t->second;
+  }
+  d.fixed = fixed;
+  GlFrame::Op op;
+  op.is_draw = true;
+  op.draw = std::move(d);
+  frame.ops.push_back(std::move(op));
+}
+
+void GlState::Impl::apply(const trace::Call& c) {
+  if (!frame_open) {
+    frame.first_call = c.number();
+    frame_open = true;
+  }
+  if (auto p = programs.apply(c)) {
+    const uint64_t id = p->id;
+    linked[id] = std::make_shared<const GlProgram>(std::move(*p));
+    return;
+  }
+  std::string_view n = core_name(c.name());
+  if (n == "glUseProgram") {
+    current_program = u(c, "program");
+  } else if (n == "glGetUniformLocation") {
+    if (c.ret()) uniform_names[u(c, "program")][c.ret()->integer()] = std::string(arg(c, "name").string());
+  } else if (starts(n, "glUniform")) {
+    uniform(c, n);
+  } else if (n == "glBindBuffer") {
+    buffer_binding[u(c, "target")] = u(c, "buffer");
+  } else if (n == "glDeleteBuffers") {
+    for (const auto& e : arg(c, "buffers").elements()) {
+      const uint64_t id = uint64_t(e.integer());
+      buffers.erase(id);
+      for (auto& [target, bound] : buffer_binding)
+        if (bound == id) bound = 0;
+    }
+  } else if (n == "glBufferData") {
+    auto b = buffer_binding.find(u(c, "target"));
+    if (b == buffer_binding.end() || !b->second) fail(c, "no buffer bound to the target");
+    const trace::Value& data = arg(c, "data");
+    auto contents = std::make_shared<std::vector<uint8_t>>(size_t(i(c, "size")), uint8_t{0});
+    if (data.kind() == trace::ValueKind::Blob) {
+      auto blob = data.blob();
+      std::memcpy(contents->data(), blob.data(), std::min(blob.size(), contents->size()));
+    }
+    buffers[b->second] = std::move(contents);
+  } else if (n == "glBufferSubData") {
+    auto b = buffer_binding.find(u(c, "target"));
+    if (b == buffer_binding.end() || !b->second) fail(c, "no buffer bound to the target");
+    auto& contents = buffers[b->second];
+    if (!contents) contents = std::make_shared<std::vector<uint8_t>>();
+    // Copy on write: only when a recorded draw still reads these contents.
+    if (contents.use_count() > 1) contents = std::make_shared<std::vector<uint8_t>>(*contents);
+    const trace::Value& data = arg(c, "data");
+    if (data.kind() != trace::ValueKind::Blob) fail(c, "no data recorded");
+    auto blob = data.blob();
+    const uint64_t offset = uint64_t(i(c, "offset"));
+    if (offset + blob.size() > contents->size()) fail(c, "writes past the buffer's end");
+    std::memcpy(contents->data() + offset, blob.data(), blob.size());
+  } else if (n == "glEnableVertexAttribArray" || n == "glDisableVertexAttribArray") {
+    attribs[int(i(c, "index"))].enabled = n == "glEnableVertexAttribArray";
+  } else if (n == "glVertexAttribPointer") {
+    GlAttrib& a = attribs[int(i(c, "index"))];
+    a.size = int(i(c, "size"));
+    a.type = u(c, "type");
+    a.normalized = i(c, "normalized") != 0;
+    a.stride = u(c, "stride");
+    // apitrace records a client-side array as a blob; anything else is an offset into the
+    // bound buffer.
+    const trace::Value& pointer = arg(c, "pointer");
+    auto ab = buffer_binding.find(kArrayBuffer);
+    if (pointer.kind() != trace::ValueKind::Blob && ab != buffer_binding.end() && ab->second) {
+      a.buffer = ab->second;
+      a.data = nullptr;
+      a.offset = offset_of(pointer);
+    } else {
+      a.buffer = 0;
+      a.data = bytes_of(pointer);
+      a.offset = 0;
+    }
+  } else if (starts(n, "glVertexAttrib") && (n.size() == 16 || n.size() == 17)) {  // glVertexAttrib4f(v)
+    GlAttrib& a = attribs[int(i(c, "index"))];
+    a.current = {0, 0, 0, 1};
+    int k = 0;
+    if (const trace::Value* v = c.arg("v")) {
+      for (const auto& e : v->elements()) a.current[size_t(k++)] = e.kind() == trace::ValueKind::Float ? e.f32() : float(e.f64());
+    } else {
+      for (const char* name : {"x", "y", "z", "w"})
+        if (c.arg(name)) a.current[size_t(k++)] = f(c, name);
+    }
+  } else if (n == "glActiveTexture") {
+    active_unit = int(u(c, "texture") - kTexture0);
+  } else if (n == "glBindTexture") {
+    if (u(c, "target") == kTexture2D) texture_units[active_unit] = u(c, "texture");
+  } else if (n == "glPixelStorei") {
+    if (u(c, "pname") == kUnpackAlignment) unpack_alignment = u(c, "param");
+  } else if (n == "glTexImage2D") {
+    if (u(c, "target") != kTexture2D) return;
+    GlTexture& t = bound_texture(c);
+    const size_t level = size_t(i(c, "level"));
+    if (t.levels.size() <= level) t.levels.resize(level + 1);
+    GlTexLevel& l = t.levels[level];
+    l.width = u(c, "width");
+    l.height = u(c, "height");
+    l.format = u(c, "format");
+    l.type = u(c, "type");
+    l.unpack_alignment = unpack_alignment;
+    l.pixels = bytes_of(arg(c, "pixels"));
+    t.generate_mipmap = false;
+  } else if (n == "glTexParameteri" || n == "glTexParameterf") {
+    if (u(c, "target") != kTexture2D) return;
+    GlTexture& t = bound_texture(c);
+    const uint32_t pname = u(c, "pname");
+    const uint32_t param = n == "glTexParameteri" ? u(c, "param") : uint32_t(f(c, "param"));
+    if (pname == kMinFilter) t.min_filter = param;
+    if (pname == kMagFilter) t.mag_filter = param;
+    if (pname == kWrapS) t.wrap_s = param;
+    if (pname == kWrapT) t.wrap_t = param;
+  } else if (n == "glGenerateMipmap") {
+    if (u(c, "target") == kTexture2D) bound_texture(c).generate_mipmap = true;
+  } else if (n == "glEnable" || n == "glDisable") {
+    set_enable(u(c, "cap"), n == "glEnable");
+  } else if (n == "glDepthFunc") {
+    fixed.depth_func = u(c, "func");
+  } else if (n == "glDepthMask") {
+    fixed.depth_mask = i(c, "flag") != 0;
+  } else if (n == "glBlendFunc") {
+    fixed.blend_src_rgb = fixed.blend_src_alpha = u(c, "sfactor");
+    fixed.blend_dst_rgb = fixed.blend_dst_alpha = u(c, "dfactor");
+  } else if (n == "glBlendFuncSeparate") {
+    fixed.blend_src_rgb = u(c, "sfactorRGB");
+    fixed.blend_dst_rgb = u(c, "dfactorRGB");
+    fixed.blend_src_alpha = u(c, "sfactorAlpha");
+    fixed.blend_dst_alpha = u(c, "dfactorAlpha");
+  } else if (n == "glBlendEquation") {
+    fixed.blend_equation = u(c, "mode");
+  } else if (n == "glCullFace") {
+    fixed.cull_face = u(c, "mode");
+  } else if (n == "glFrontFace") {
+    fixed.front_face = u(c, "mode");
+  } else if (n == "glViewport" || n == "glScissor") {
+    auto& box = n == "glViewport" ? fixed.viewport : fixed.scissor;
+    box = {int32_t(i(c, "x")), int32_t(i(c, "y")), int32_t(i(c, "width")), int32_t(i(c, "height"))};
+  } else if (n == "glColorMask") {
+    fixed.color_mask = {i(c, "red") != 0, i(c, "green") != 0, i(c, "blue") != 0, i(c, "alpha") != 0};
+  } else if (n == "glClearColor") {
+    fixed.clear_color = {f(c, "red"), f(c, "green"), f(c, "blue"), f(c, "alpha")};
+  } else if (n == "glClearDepth" || n == "glClearDepthf") {
+    fixed.clear_depth = f(c, n == "glClearDepth" ? "depth" : "d");
+  } else if (n == "glBindFramebuffer") {
+    const uint32_t target = u(c, "target");
+    if (target == kFramebuffer || target == kDrawFramebuffer) fixed.framebuffer = u(c, "framebuffer");
+  } else if (n == "glClear") {
+    if (!recording) return;
+    GlFrame::Op op;
+    op.clear = GlClear{c.number(), u(c, "mask"), fixed};
+    frame.ops.push_back(std::move(op));
+  } else if (n == "glDrawArrays" || n == "glDrawElements" || n == "glDrawRangeElements") {
+    if (recording) draw(c, n);
+  }
+}
+
+GlState::GlState(std::string path) : impl_(std::make_unique<Impl>(std::move(path))) {}
+GlState::~GlState() = default;
+
+bool GlState::apply(const trace::Call& c) {
+  if (c.incomplete()) return false;
+  try {
+    impl_->apply(c);
+  } catch (const InputError& e) {
+    // A value of the wrong kind is reported without its place; give it the file and call.
+    const std::string what = e.what();
+    if (what.rfind(impl_->path, 0) == 0) throw;
+    throw InputError(fmt::format("{}: call {} ({}): {}", impl_->path, c.number(), c.name(), what));
+  }
+  if (!c.ends_frame()) return false;
+  impl_->frame_open = false;
+  return true;
+}
+
+GlFrame GlState::take_frame() { return std::exchange(impl_->frame, GlFrame{}); }
+
+void GlState::set_recording(bool on) { impl_->recording = on; }
+
+std::vector<GlFrame> read_frames(const std::string& path, uint64_t first, uint64_t last) {
+  if (first > last) throw InputError(fmt::format("{}: frames {}-{}: the first is after the last", path, first, last));
+  trace::ApitraceReader reader(path);
+  GlState state(path);
+  state.set_recording(first == 0);
+  std::vector<GlFrame> out;
+  uint64_t index = 0;
+  while (const trace::Call* c = reader.next()) {
+    if (!state.apply(*c)) continue;
+    state.set_recording(index + 1 >= first);
+    GlFrame f = state.take_frame();
+    if (index >= first) out.push_back(std::move(f));
+    if (index++ == last) break;
+  }
+  if (index <= last)
+    throw InputError(fmt::format("{}: frames {}-{} asked for, but the trace has {} frames", path, first, last, index));
+  return out;
+}
+
+}  // namespace strobe::gfx

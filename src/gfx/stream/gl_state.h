@@ -1,0 +1,134 @@
+// The GL state a captured program builds up, followed call by call through its trace, and
+// each frame's work as the pipeline needs it: clears and draws, each draw with a snapshot of
+// everything it reads (program and uniforms, vertex arrays, index data, textures, fixed-function
+// state). Buffer and texture contents are shared between snapshots and copied only when the
+// program changes them, so a frame's draws cost no more than the data they name.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gfx/stream/gl_programs.h"
+
+namespace strobe::gfx {
+
+namespace trace {
+class Call;
+}
+
+/// Bytes whose owner may have moved on; a snapshot keeps the version it saw.
+using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
+
+/// One vertex attribute array as glVertexAttribPointer set it.
+struct GlAttrib {
+  bool enabled = false;
+  int size = 4;              ///< components, 1 to 4
+  uint32_t type = 0x1406;    ///< GL_FLOAT
+  bool normalized = false;
+  uint32_t stride = 0;       ///< bytes; 0 means tightly packed
+  uint64_t offset = 0;       ///< into `data`
+  uint64_t buffer = 0;       ///< the buffer object it reads, 0 for a client-side array
+  Bytes data;                ///< in a draw: the contents it read (the buffer's or the client array)
+  std::array<float, 4> current{0, 0, 0, 1};  ///< glVertexAttrib* value when disabled
+};
+
+/// One texture level's pixels as the program uploaded them (rows aligned to `unpack_alignment`).
+struct GlTexLevel {
+  uint32_t width = 0, height = 0;
+  uint32_t format = 0, type = 0;  ///< glTexImage2D's format and type
+  uint32_t unpack_alignment = 4;
+  Bytes pixels;                   ///< empty for a level allocated without data
+};
+
+/// A 2D texture object: its levels and sampler state.
+struct GlTexture {
+  std::vector<GlTexLevel> levels;
+  uint32_t min_filter = 0x2702;  ///< GL_NEAREST_MIPMAP_LINEAR (the GL default)
+  uint32_t mag_filter = 0x2601;  ///< GL_LINEAR
+  uint32_t wrap_s = 0x2901, wrap_t = 0x2901;  ///< GL_REPEAT
+  bool generate_mipmap = false;  ///< glGenerateMipmap was called after the last upload
+};
+
+/// Fixed-function state a draw or clear reads.
+struct GlFixed {
+  bool depth_test = false, blend = false, cull = false, scissor_test = false;
+  uint32_t depth_func = 0x0201;  ///< GL_LESS
+  bool depth_mask = true;
+  uint32_t blend_src_rgb = 1, blend_dst_rgb = 0, blend_src_alpha = 1, blend_dst_alpha = 0;  ///< GL_ONE, GL_ZERO
+  uint32_t blend_equation = 0x8006;  ///< GL_FUNC_ADD
+  uint32_t cull_face = 0x0405;       ///< GL_BACK
+  uint32_t front_face = 0x0901;      ///< GL_CCW
+  std::array<int32_t, 4> viewport{0, 0, 0, 0};
+  std::array<int32_t, 4> scissor{0, 0, 0, 0};
+  std::array<bool, 4> color_mask{true, true, true, true};
+  std::array<float, 4> clear_color{0, 0, 0, 0};
+  float clear_depth = 1.0f;
+  uint32_t framebuffer = 0;  ///< the bound draw framebuffer; 0 is the window
+};
+
+/// A draw and everything it reads.
+struct GlDraw {
+  uint64_t call = 0;
+  uint32_t mode = 0;          ///< GL_TRIANGLES, ...
+  uint32_t first = 0;         ///< glDrawArrays' first vertex
+  uint32_t count = 0;         ///< vertices or indices
+  uint32_t index_type = 0;    ///< 0 for glDrawArrays, else GL_UNSIGNED_BYTE/SHORT/INT
+  uint64_t index_offset = 0;  ///< into `indices`
+  Bytes indices;
+  std::shared_ptr<const GlProgram> program;  ///< null when no program is in use
+  /// The program's uniforms by name, as it set them (shared between draws until one changes).
+  std::shared_ptr<const std::map<std::string, std::vector<uint8_t>>> uniforms;
+  std::map<int, GlAttrib> attribs;                        ///< by attribute index (enabled or current)
+  std::map<int, std::shared_ptr<const GlTexture>> textures;  ///< by texture unit
+  GlFixed fixed;
+};
+
+/// A glClear.
+struct GlClear {
+  uint64_t call = 0;
+  uint32_t mask = 0;  ///< GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | ...
+  GlFixed fixed;
+};
+
+/// One frame's work in order.
+struct GlFrame {
+  uint64_t first_call = 0;
+  struct Op {
+    bool is_draw = false;
+    GlDraw draw;
+    GlClear clear;
+  };
+  std::vector<Op> ops;
+};
+
+/// Follows GL state through a trace's calls and hands out finished frames.
+class GlState {
+ public:
+  /// `path` names the trace in errors.
+  explicit GlState(std::string path);
+  ~GlState();
+  GlState(const GlState&) = delete;
+  GlState& operator=(const GlState&) = delete;
+  /// Applies one call; returns true when it ended a frame (take it with take_frame()).
+  bool apply(const trace::Call& c);
+  /// The frame just ended.
+  GlFrame take_frame();
+  /// Whether clears and draws are recorded (the default). Off, the state is still followed but
+  /// no snapshot shares a buffer, so uploads replace contents without copying them: skipping to
+  /// a window of frames costs only the state's own upkeep.
+  void set_recording(bool on);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Frames [first, last] of the trace at `path` (0-based, by swaps), with the state every draw
+/// reads; the calls before `first` are applied without recording.
+std::vector<GlFrame> read_frames(const std::string& path, uint64_t first, uint64_t last);
+
+}  // namespace strobe::gfx

@@ -1,0 +1,179 @@
+// GL state followed through a trace: each draw's snapshot holds what it read when it was made.
+#include "gfx/stream/gl_state.h"
+
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "trace_builder.h"
+
+namespace strobe::gfx {
+namespace {
+
+using trace::TempFile;
+using trace::TraceBuilder;
+
+constexpr uint32_t kArrayBuffer = 0x8892, kElementArrayBuffer = 0x8893, kFloat = 0x1406, kTriangles = 4;
+constexpr uint32_t kUnsignedShort = 0x1403, kTexture2D = 0x0DE1, kDepthTest = 0x0B71;
+
+// A trace written call by call; signatures are defined at their first use.
+struct Calls {
+  TraceBuilder t;
+  uint64_t n = 0;
+  std::map<std::string, uint64_t> sigs;
+  TraceBuilder& enter(const std::string& name, const std::vector<std::string>& args) {
+    auto it = sigs.find(name);
+    if (it != sigs.end()) return t.enter(0, it->second);
+    const uint64_t id = sigs.size() + 1;
+    sigs[name] = id;
+    return t.enter(0, id, name, args);
+  }
+  void leave() { t.leave(n++).end(); }
+  void leave_ret(uint64_t v) { t.leave(n++).ret().uint_value(v).end(); }
+};
+
+std::string floats(std::initializer_list<float> v) {
+  std::string s(v.size() * 4, '\0');
+  std::memcpy(s.data(), std::data(v), s.size());
+  return s;
+}
+
+TEST(GlState, ADrawKeepsTheBufferContentsAndUniformsItReadWhenItWasMade) {
+  Calls c;
+  c.enter("glBindBuffer", {"target", "buffer"}).arg(0).uint_value(kArrayBuffer).arg(1).uint_value(5).end();
+  c.leave();
+  c.enter("glBufferData", {"target", "size", "data", "usage"}).arg(0).uint_value(kArrayBuffer).arg(1).uint_value(12);
+  c.t.arg(2).blob(floats({1, 2, 3})).end();
+  c.leave();
+  c.enter("glVertexAttribPointer", {"index", "size", "type", "normalized", "stride", "pointer"}).arg(0).uint_value(2);
+  c.t.arg(1).uint_value(1).arg(2).uint_value(kFloat).arg(3).uint_value(0).arg(4).uint_value(4).arg(5).uint_value(0).end();
+  c.leave();
+  c.enter("glEnableVertexAttribArray", {"index"}).arg(0).uint_value(2).end();
+  c.leave();
+  c.enter("glUseProgram", {"program"}).arg(0).uint_value(7).end();
+  c.leave();
+  c.enter("glGetUniformLocation", {"program", "name"}).arg(0).uint_value(7).arg(1).string("tint").end();
+  c.leave_ret(3);
+  c.enter("glUniform4f", {"location", "v0", "v1", "v2", "v3"}).arg(0).uint_value(3);
+  c.t.arg(1).f32(0.5f).arg(2).f32(0.25f).arg(3).f32(1).arg(4).f32(0).end();
+  c.leave();
+  c.enter("glEnable", {"cap"}).arg(0).uint_value(kDepthTest).end();
+  c.leave();
+  c.enter("glDrawArrays", {"mode", "first", "count"}).arg(0).uint_value(kTriangles).arg(1).uint_value(0);
+  c.t.arg(2).uint_value(3).end();
+  c.leave();
+  // Changed after the draw: the draw's snapshot must not see it.
+  c.enter("glBufferSubData", {"target", "offset", "size", "data"}).arg(0).uint_value(kArrayBuffer).arg(1).uint_value(4);
+  c.t.arg(2).uint_value(4).arg(3).blob(floats({9})).end();
+  c.leave();
+  c.enter("glDisable", {"cap"}).arg(0).uint_value(kDepthTest).end();
+  c.leave();
+  c.enter("glDrawArrays", {}).arg(0).uint_value(kTriangles).arg(1).uint_value(0).arg(2).uint_value(3).end();
+  c.leave();
+  c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+  c.leave();
+  TempFile f("state.trace", c.t.file());
+  auto frames = read_frames(f.path(), 0, 0);
+  ASSERT_EQ(frames.size(), 1u);
+  ASSERT_EQ(frames[0].ops.size(), 2u);
+  const GlDraw& a = frames[0].ops[0].draw;
+  const GlDraw& b = frames[0].ops[1].draw;
+  ASSERT_TRUE(frames[0].ops[0].is_draw);
+  EXPECT_EQ(a.count, 3u);
+  ASSERT_TRUE(a.attribs.at(2).enabled);
+  float seen[3];
+  std::memcpy(seen, a.attribs.at(2).data->data(), 12);
+  EXPECT_EQ(seen[1], 2.0f) << "the first draw keeps the contents it read";
+  std::memcpy(seen, b.attribs.at(2).data->data(), 12);
+  EXPECT_EQ(seen[1], 9.0f) << "the second draw reads the buffer object as it is now, as the GL does";
+  EXPECT_TRUE(a.fixed.depth_test);
+  EXPECT_FALSE(b.fixed.depth_test);
+  ASSERT_EQ(a.uniforms->count("tint"), 1u);
+  float tint[4];
+  std::memcpy(tint, a.uniforms->at("tint").data(), 16);
+  EXPECT_EQ(tint[1], 0.25f);
+}
+
+TEST(GlState, IndexedDrawsReadTheElementBufferAndTexturesTheirUnitsState) {
+  Calls c;
+  c.enter("glBindBuffer", {"target", "buffer"}).arg(0).uint_value(kElementArrayBuffer).arg(1).uint_value(2).end();
+  c.leave();
+  c.enter("glBufferData", {"target", "size", "data", "usage"}).arg(0).uint_value(kElementArrayBuffer).arg(1).uint_value(6);
+  c.t.arg(2).blob(std::string("\0\0\1\0\2\0", 6)).end();
+  c.leave();
+  c.enter("glActiveTexture", {"texture"}).arg(0).uint_value(0x84C0 + 1).end();
+  c.leave();
+  c.enter("glBindTexture", {"target", "texture"}).arg(0).uint_value(kTexture2D).arg(1).uint_value(4).end();
+  c.leave();
+  c.enter("glTexImage2D", {"target", "level", "internalformat", "width", "height", "border", "format", "type", "pixels"});
+  c.t.arg(0).uint_value(kTexture2D).arg(1).uint_value(0).arg(2).uint_value(0x1908).arg(3).uint_value(2).arg(4).uint_value(1);
+  c.t.arg(5).uint_value(0).arg(6).uint_value(0x1908).arg(7).uint_value(0x1401).arg(8).blob(std::string(8, '\x7f')).end();
+  c.leave();
+  c.enter("glTexParameteri", {"target", "pname", "param"}).arg(0).uint_value(kTexture2D).arg(1).uint_value(0x2801);
+  c.t.arg(2).uint_value(0x2601).end();
+  c.leave();
+  c.enter("glDrawElements", {"mode", "count", "type", "indices"}).arg(0).uint_value(kTriangles).arg(1).uint_value(3);
+  c.t.arg(2).uint_value(kUnsignedShort).arg(3).uint_value(0).end();
+  c.leave();
+  c.enter("glClear", {"mask"}).arg(0).uint_value(0x4100).end();
+  c.leave();
+  c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+  c.leave();
+  TempFile f("indexed.trace", c.t.file());
+  auto frames = read_frames(f.path(), 0, 0);
+  ASSERT_EQ(frames[0].ops.size(), 2u);
+  const GlDraw& d = frames[0].ops[0].draw;
+  EXPECT_EQ(d.index_type, kUnsignedShort);
+  ASSERT_TRUE(d.indices);
+  EXPECT_EQ(d.indices->size(), 6u);
+  EXPECT_EQ((*d.indices)[4], 2);
+  ASSERT_EQ(d.textures.count(1), 1u);
+  EXPECT_EQ(d.textures.at(1)->levels.at(0).width, 2u);
+  EXPECT_EQ(d.textures.at(1)->min_filter, 0x2601u);
+  EXPECT_FALSE(frames[0].ops[1].is_draw);
+  EXPECT_EQ(frames[0].ops[1].clear.mask, 0x4100u);
+}
+
+TEST(GlState, AskingForFramesPastTheEndNamesTheFrameCount) {
+  Calls c;
+  c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+  c.leave();
+  TempFile f("short.trace", c.t.file());
+  try {
+    read_frames(f.path(), 0, 3);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the trace has 1 frames"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GlState, EveryDrawOfTheSmallGlmark2CaptureHasAProgramAndVertexData) {
+  auto frames = read_frames(STROBE_BUILD_DIR "/gfx-traces/glmark2-small.trace", 0, 11);
+  ASSERT_EQ(frames.size(), 12u);
+  for (const auto& frame : frames) {
+    int draws = 0;
+    for (const auto& op : frame.ops) {
+      if (!op.is_draw) continue;
+      ++draws;
+      const GlDraw& d = op.draw;
+      SCOPED_TRACE(d.call);
+      ASSERT_TRUE(d.program);
+      EXPECT_FALSE(d.program->vertex.empty());
+      int enabled = 0;
+      for (const auto& [index, a] : d.attribs)
+        if (a.enabled) {
+          ++enabled;
+          ASSERT_TRUE(a.data);
+          EXPECT_GT(a.data->size(), a.offset) << "attribute " << index;
+        }
+      EXPECT_GE(enabled, 1);
+      EXPECT_FALSE(d.uniforms->empty());
+      EXPECT_GT(d.fixed.viewport[2], 0);
+    }
+    EXPECT_GE(draws, 1);
+  }
+}
+
+}  // namespace
+}  // namespace strobe::gfx
