@@ -14,29 +14,13 @@
 #include "common/error.h"
 #include "isa/decoder.h"
 #include "isa/disassembler.h"
+#include "gl_shaders.h"
 
 namespace strobe::gfx {
 namespace {
 
-// glmark2's "build" scene shader pair, as it is written for GL.
-const char* kLitVertex = R"(#version 100
-attribute vec3 position;
-attribute vec3 normal;
-uniform mat4 ModelViewProjectionMatrix;
-uniform mat4 NormalMatrix;
-varying vec4 Color;
-void main(void) {
-  vec3 N = normalize(vec3(NormalMatrix * vec4(normal, 1.0)));
-  float diffuse = max(dot(N, normalize(vec3(1.0, 1.0, 1.0))), 0.0);
-  Color = vec4(diffuse * vec3(0.7, 0.4, 0.2), 1.0);
-  gl_Position = ModelViewProjectionMatrix * vec4(position, 1.0);
-}
-)";
-const char* kLitFragment = R"(#version 100
-precision mediump float;
-varying vec4 Color;
-void main(void) { gl_FragColor = Color; }
-)";
+using test::kLitFragment;
+using test::kLitVertex;
 
 const char* kTexturedVertex = R"(attribute vec3 position;
 attribute vec2 texcoord;

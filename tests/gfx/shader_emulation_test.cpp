@@ -15,6 +15,7 @@
 #include "gfx/shader/descriptors.h"
 #include "gfx/shader/radv.h"
 #include "isa/program.h"
+#include "gl_shaders.h"
 
 namespace strobe::gfx {
 namespace {
@@ -64,19 +65,7 @@ TEST(ShaderEmulation, APixelShaderRadvCompiledInterpolatesAndExportsItsColour) {
   }
 }
 
-// glmark2's "build" vertex shader: clip position and a diffuse colour from two uniform matrices.
-const char* kLitVertex = R"(attribute vec3 position;
-attribute vec3 normal;
-uniform mat4 ModelViewProjectionMatrix;
-uniform mat4 NormalMatrix;
-varying vec4 Color;
-void main(void) {
-  vec3 N = normalize(vec3(NormalMatrix * vec4(normal, 1.0)));
-  float diffuse = max(dot(N, normalize(vec3(1.0, 1.0, 1.0))), 0.0);
-  Color = vec4(diffuse * vec3(0.7, 0.4, 0.2), 1.0);
-  gl_Position = ModelViewProjectionMatrix * vec4(position, 1.0);
-}
-)";
+using test::kLitVertex;
 
 TEST(ShaderEmulation, AVertexShaderRadvCompiledFetchesItsAttributesAndExportsWhatTheCpuComputes) {
   auto sp = compile_to_spirv(kLitVertex, "varying vec4 Color;\nvoid main(){ gl_FragColor = Color; }\n", {}, "lit");

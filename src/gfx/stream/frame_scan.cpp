@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "gfx/stream/call_reader.h"
 #include "gfx/trace/apitrace_reader.h"
 
 namespace strobe::gfx {
@@ -16,10 +17,11 @@ namespace {
 
 bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// The first of `names` the call recorded (apitrace's parameter names differ between entry points).
 const trace::Value& need(const trace::Call& c, const std::string& path, std::initializer_list<const char*> names) {
   for (const char* n : names)
     if (const trace::Value* v = c.arg(n)) return *v;
-  throw InputError(fmt::format("{}: call {} ({}): no '{}' argument recorded", path, c.number(), c.name(), *names.begin()));
+  return CallReader{path}.arg(c, *names.begin());
 }
 
 uint64_t count_of(const trace::Value& v) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "gfx/stream/call_reader.h"
 #include "gfx/trace/apitrace_reader.h"
 
 namespace strobe::gfx {
@@ -26,24 +27,10 @@ struct Program {
 
 }  // namespace
 
-struct ProgramTracker::Impl {
-  explicit Impl(const std::string& path) : path_(path) {}
+struct ProgramTracker::Impl : CallReader {
+  explicit Impl(const std::string& p) : CallReader{p} {}
   void on(const trace::Call& c, std::vector<GlProgram>& out);
 
-  [[noreturn]] void fail(const trace::Call& c, const std::string& why) const {
-    throw InputError(fmt::format("{}: call {} ({}): {}", path_, c.number(), c.name(), why));
-  }
-  const trace::Value& arg(const trace::Call& c, const char* name) const {
-    const trace::Value* v = c.arg(name);
-    if (!v) fail(c, fmt::format("no '{}' argument recorded", name));
-    return *v;
-  }
-  uint64_t ret(const trace::Call& c) const {
-    if (!c.ret()) fail(c, "no return value recorded");
-    return static_cast<uint64_t>(c.ret()->integer());
-  }
-
-  std::string path_;
   std::map<uint64_t, Shader> shaders_;
   std::map<uint64_t, Program> programs_;
 };
@@ -79,7 +66,7 @@ void ProgramTracker::Impl::on(const trace::Call& c, std::vector<GlProgram>& out)
     programs_[static_cast<uint64_t>(arg(c, p).integer())].bound[std::string(arg(c, "name").string())] =
         static_cast<int>(arg(c, "index").integer());
   } else if (n == "glProgramBinary" || n == "glProgramParameteri" || n == "glCreateShaderProgramv") {
-    throw NotImplementedError(fmt::format("{}: call {} ({}): binary and separable programs", path_, c.number(), n));
+    throw NotImplementedError(fmt::format("{}: call {} ({}): binary and separable programs", path, c.number(), n));
   } else if (n == "glLinkProgram" || n == "glLinkProgramARB") {
     const char* p = n == "glLinkProgram" ? "program" : "programObj";
     uint64_t id = static_cast<uint64_t>(arg(c, p).integer());
@@ -100,12 +87,12 @@ void ProgramTracker::Impl::on(const trace::Call& c, std::vector<GlProgram>& out)
         ++fs;
       } else {
         throw NotImplementedError(fmt::format("{}: call {}: program {} has a shader of type 0x{:X} (only vertex and "
-                                              "fragment shaders are read)", path_, c.number(), id, it->second.type));
+                                              "fragment shaders are read)", path, c.number(), id, it->second.type));
       }
     }
     if (vs != 1 || fs != 1)
       throw NotImplementedError(fmt::format("{}: call {}: program {} links {} vertex and {} fragment shaders (one of "
-                                            "each is read)", path_, c.number(), id, vs, fs));
+                                            "each is read)", path, c.number(), id, vs, fs));
     out.push_back(std::move(linked));
   }
 }

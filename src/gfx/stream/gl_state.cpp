@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "gfx/stream/call_reader.h"
 #include "gfx/trace/apitrace_reader.h"
 
 namespace strobe::gfx {
@@ -48,10 +49,9 @@ uint64_t offset_of(const trace::Value& v) {
 
 }  // namespace
 
-struct GlState::Impl {
-  explicit Impl(std::string p) : path(std::move(p)), programs(path) {}
+struct GlState::Impl : CallReader {
+  explicit Impl(std::string p) : CallReader{std::move(p)}, programs(path) {}
 
-  std::string path;
   ProgramTracker programs;
   std::map<uint64_t, std::shared_ptr<const GlProgram>> linked;       // program id -> last link
   std::map<uint64_t, std::map<int64_t, std::string>> uniform_names;  // program -> location -> name
@@ -69,22 +69,6 @@ struct GlState::Impl {
   GlFrame frame;
   bool frame_open = false;
   bool recording = true;
-
-  [[noreturn]] void fail(const trace::Call& c, const std::string& why) const {
-    throw InputError(fmt::format("{}: call {} ({}): {}", path, c.number(), c.name(), why));
-  }
-  const trace::Value& arg(const trace::Call& c, const char* name) const {
-    const trace::Value* v = c.arg(name);
-    if (!v) fail(c, fmt::format("no '{}' argument recorded", name));
-    return *v;
-  }
-  int64_t i(const trace::Call& c, const char* name) const { return arg(c, name).integer(); }
-  uint32_t u(const trace::Call& c, const char* name) const { return static_cast<uint32_t>(arg(c, name).integer()); }
-  float f(const trace::Call& c, const char* name) const {
-    const trace::Value& v = arg(c, name);
-    return v.kind() == trace::ValueKind::Double ? float(v.f64()) : v.kind() == trace::ValueKind::Float ? v.f32()
-                                                                                                       : float(v.integer());
-  }
 
   GlTexture& bound_texture(const trace::Call& c) {
     auto it = texture_units.find(active_unit);
