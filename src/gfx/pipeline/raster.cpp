@@ -1,0 +1,134 @@
+// Edge functions are evaluated in 64-bit integers on vertices snapped to 1/256 pixel, so a
+// pixel centre lying exactly on an edge is decided exactly and shared edges never double-cover
+// or leave gaps. Barycentrics then come from the same integers, and perspective correction uses
+// each vertex's 1/w.
+#include "gfx/pipeline/raster.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace strobe::gfx {
+namespace {
+
+constexpr int kSubpixelBits = 8;
+constexpr int64_t kSubpixel = int64_t{1} << kSubpixelBits;
+
+// Signed distance of `v` from the plane -w <= z (which = 0) or z <= w (which = 1); >= 0 inside.
+float plane_distance(const ClipVertex& v, int which) { return which == 0 ? v.z + v.w : v.w - v.z; }
+
+ClippedVertex lerp(const ClippedVertex& a, const ClippedVertex& b, float t) {
+  ClippedVertex r;
+  r.pos = {a.pos.x + t * (b.pos.x - a.pos.x), a.pos.y + t * (b.pos.y - a.pos.y), a.pos.z + t * (b.pos.z - a.pos.z),
+           a.pos.w + t * (b.pos.w - a.pos.w)};
+  for (int k = 0; k < 3; ++k) r.weight[size_t(k)] = a.weight[size_t(k)] + t * (b.weight[size_t(k)] - a.weight[size_t(k)]);
+  return r;
+}
+
+// Edge function of a -> b at p, all in sub-pixel units; positive on the left of a -> b.
+int64_t edge(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t px, int64_t py) {
+  return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+// With counter-clockwise winding in y-up window coordinates, a left edge runs downwards and a
+// top edge runs leftwards along a horizontal.
+bool top_left(int64_t ax, int64_t ay, int64_t bx, int64_t by) { return by < ay || (by == ay && bx < ax); }
+
+}  // namespace
+
+std::vector<std::array<ClippedVertex, 3>> clip_triangle(const std::array<ClipVertex, 3>& v) {
+  std::vector<ClippedVertex> poly(3);
+  for (int k = 0; k < 3; ++k) {
+    poly[size_t(k)].pos = v[size_t(k)];
+    poly[size_t(k)].weight[size_t(k)] = 1;
+  }
+  for (int plane = 0; plane < 2 && !poly.empty(); ++plane) {
+    std::vector<ClippedVertex> next;
+    for (size_t k = 0; k < poly.size(); ++k) {
+      const ClippedVertex& a = poly[k];
+      const ClippedVertex& b = poly[(k + 1) % poly.size()];
+      const float da = plane_distance(a.pos, plane), db = plane_distance(b.pos, plane);
+      if (da >= 0) next.push_back(a);
+      if ((da >= 0) != (db >= 0)) next.push_back(lerp(a, b, da / (da - db)));
+    }
+    poly = std::move(next);
+  }
+  std::vector<std::array<ClippedVertex, 3>> out;
+  // Behind the eye (w <= 0) after depth clipping means a degenerate remainder.
+  for (const auto& p : poly)
+    if (!(p.pos.w > 0)) return out;
+  for (size_t k = 2; k < poly.size(); ++k) out.push_back({poly[0], poly[k - 1], poly[k]});
+  return out;
+}
+
+RasterResult rasterize(const std::array<ClippedVertex, 3>& t, const Viewport& vp, const PixelRect& bounds,
+                       const CullState& cull, std::vector<Fragment>& out) {
+  RasterResult r;
+  int64_t sx[3], sy[3];
+  float zw[3], inv_w[3];
+  for (int k = 0; k < 3; ++k) {
+    const ClipVertex& p = t[size_t(k)].pos;
+    inv_w[k] = 1.0f / p.w;
+    const float wx = (p.x * inv_w[k] + 1.0f) * 0.5f * float(vp.width) + float(vp.x);
+    const float wy = (p.y * inv_w[k] + 1.0f) * 0.5f * float(vp.height) + float(vp.y);
+    zw[k] = (p.z * inv_w[k] + 1.0f) * 0.5f * (vp.far - vp.near) + vp.near;
+    sx[k] = std::llround(double(wx) * double(kSubpixel));
+    sy[k] = std::llround(double(wy) * double(kSubpixel));
+  }
+  int64_t area = edge(sx[0], sy[0], sx[1], sy[1], sx[2], sy[2]);
+  if (area == 0) {
+    r.culled = true;
+    return r;
+  }
+  r.front = (area > 0) == cull.front_ccw;
+  if (cull.enabled && ((r.front && cull.cull_front) || (!r.front && cull.cull_back))) {
+    r.culled = true;
+    return r;
+  }
+  // Make the winding counter-clockwise for the edge tests; keep which vertex is which.
+  int order[3] = {0, 1, 2};
+  if (area < 0) {
+    std::swap(order[1], order[2]);
+    area = -area;
+  }
+  const int64_t x[3] = {sx[order[0]], sx[order[1]], sx[order[2]]};
+  const int64_t y[3] = {sy[order[0]], sy[order[1]], sy[order[2]]};
+  const int64_t lo_x = std::min({x[0], x[1], x[2]}), hi_x = std::max({x[0], x[1], x[2]});
+  const int64_t lo_y = std::min({y[0], y[1], y[2]}), hi_y = std::max({y[0], y[1], y[2]});
+  // Pixel centres (px + 1/2) inside the box and the bounds.
+  const int px0 = std::max<int64_t>(bounds.x0, (lo_x - kSubpixel / 2 + kSubpixel - 1) >> kSubpixelBits);
+  const int px1 = std::min<int64_t>(bounds.x1, ((hi_x - kSubpixel / 2) >> kSubpixelBits) + 1);
+  const int py0 = std::max<int64_t>(bounds.y0, (lo_y - kSubpixel / 2 + kSubpixel - 1) >> kSubpixelBits);
+  const int py1 = std::min<int64_t>(bounds.y1, ((hi_y - kSubpixel / 2) >> kSubpixelBits) + 1);
+  // Edge k is opposite vertex k: it weighs vertex k.
+  const bool tl[3] = {top_left(x[1], y[1], x[2], y[2]), top_left(x[2], y[2], x[0], y[0]), top_left(x[0], y[0], x[1], y[1])};
+  for (int py = py0; py < py1; ++py) {
+    const int64_t cy = int64_t(py) * kSubpixel + kSubpixel / 2;
+    for (int px = px0; px < px1; ++px) {
+      const int64_t cx = int64_t(px) * kSubpixel + kSubpixel / 2;
+      const int64_t e[3] = {edge(x[1], y[1], x[2], y[2], cx, cy), edge(x[2], y[2], x[0], y[0], cx, cy),
+                            edge(x[0], y[0], x[1], y[1], cx, cy)};
+      bool in = true;
+      for (int k = 0; k < 3; ++k) in = in && (e[k] > 0 || (e[k] == 0 && tl[k]));
+      if (!in) continue;
+      // Screen-space weights of the (reordered) vertices, back to the triangle's own order.
+      float l[3];
+      for (int k = 0; k < 3; ++k) l[order[k]] = float(double(e[k]) / double(area));
+      Fragment f;
+      f.x = px;
+      f.y = py;
+      f.z = l[0] * zw[0] + l[1] * zw[1] + l[2] * zw[2];
+      // Perspective-correct weights of the clipped triangle's vertices, then of the original's.
+      float q[3], sum = 0;
+      for (int k = 0; k < 3; ++k) sum += q[k] = l[k] * inv_w[k];
+      float b[3] = {0, 0, 0};
+      for (int k = 0; k < 3; ++k)
+        for (int o = 0; o < 3; ++o) b[o] += q[k] / sum * t[size_t(k)].weight[size_t(o)];
+      f.i = b[1];
+      f.j = b[2];
+      out.push_back(f);
+    }
+  }
+  return r;
+}
+
+}  // namespace strobe::gfx
