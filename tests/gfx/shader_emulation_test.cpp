@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.h"
 #include "emu/graphics.h"
 #include "emu/memory.h"
 #include "gfx/pipeline/shader_wave.h"
@@ -22,9 +23,7 @@ namespace {
 
 float fval(uint32_t b) { return std::bit_cast<float>(b); }
 
-isa::Program program_of(const CompiledShader& s) {
-  return isa::decode_program({reinterpret_cast<const uint8_t*>(s.code.data()), s.code.size() * 4}, 0);
-}
+isa::Program program_of(const CompiledShader& s) { return decode_shader(s); }
 
 TEST(ShaderEmulation, APixelShaderRadvCompiledInterpolatesAndExportsItsColour) {
   auto sp = compile_to_spirv("attribute vec3 position;\nattribute vec3 color;\nvarying vec3 c;\n"
@@ -83,30 +82,21 @@ TEST(ShaderEmulation, AVertexShaderRadvCompiledFetchesItsAttributesAndExportsWha
       nrm[v * 3 + c] = std::sin(0.7f * float(v) + float(c));
     }
   std::map<std::string, const std::vector<float>*> data = {{"position", &pos}, {"normal", &nrm}};
-  const uint64_t table = mem.allocate_32bit(16 * 16, "vertex buffers");
-  for (const auto& [name, location] : sp.slots.attributes) {
-    const uint64_t buf = mem.allocate(kVerts * 12, 256, name);
-    mem.write(buf, data.at(name)->data(), kVerts * 12);
-    auto vsharp = buffer_resource(buf, 12, kVerts);
-    mem.write(table + vertex_buffer_offset(location), vsharp.data(), 16);
-  }
+  DrawTables tables(mem, sp);
+  for (const auto& [name, location] : sp.slots.attributes)
+    tables.bind_attribute(location, data.at(name)->data(), kVerts * 12, 12, kVerts);
   // The default uniform block: two column-major mat4s where glslang placed them.
   float mvp[16], nm[16];
   for (int k = 0; k < 16; ++k) mvp[k] = (k % 5 == 0 ? 1.0f : 0.0f) + 0.05f * float(k), nm[k] = k % 5 == 0 ? 0.5f : 0.1f * float(k % 3);
   std::vector<uint8_t> block(sp.uniform_block_bytes);
   for (const auto& u : sp.uniforms)
     std::memcpy(block.data() + u.offset, u.name == "ModelViewProjectionMatrix" ? mvp : nm, sizeof mvp);
-  const uint64_t ubo = mem.allocate(block.size(), 256, "uniforms");
-  mem.write(ubo, block.data(), block.size());
-  auto layout = descriptor_set_layout(sp);
-  const uint64_t set = mem.allocate_32bit(layout.bytes, "set 0");
-  auto ubo_sharp = buffer_resource(ubo, 0, uint32_t(block.size()));
-  mem.write(set + layout.uniform_offset, ubo_sharp.data(), 16);
+  tables.bind_uniforms(block);
 
   std::vector<uint32_t> ids(kVerts);
   for (uint32_t v = 0; v < kVerts; ++v) ids[v] = v;
   emu::Wave w;
-  init_vertex_wave(w, vs, ShaderBindings{uint32_t(table), uint32_t(set), 0, 0}, ids);
+  init_vertex_wave(w, vs, tables.bindings(), ids);
   emu::GraphicsIo io;
   emu::run_graphics_wave(program, w, io, mem, "lit (vertex)");
 
@@ -152,20 +142,14 @@ TEST(ShaderEmulation, TypedVertexFetchConvertsUnormAndSnormAttributes) {
     uv[v * 2 + 1] = int16_t(32767 - int(v) * 7);
   }
   emu::GlobalMemory mem;
-  const uint64_t table = mem.allocate_32bit(16 * 16, "vertex buffers");
-  auto bind = [&](int location, const void* data, uint32_t stride) {
-    const uint64_t buf = mem.allocate(kVerts * stride, 256, "attribute");
-    mem.write(buf, data, kVerts * stride);
-    auto vsharp = buffer_resource(buf, stride, kVerts);
-    mem.write(table + vertex_buffer_offset(location), vsharp.data(), 16);
-  };
-  bind(lpos, pos.data(), 12);
-  bind(lcol, col.data(), 4);
-  bind(luv, uv.data(), 4);
+  DrawTables tables(mem, sp);
+  tables.bind_attribute(lpos, pos.data(), kVerts * 12, 12, kVerts);
+  tables.bind_attribute(lcol, col.data(), kVerts * 4, 4, kVerts);
+  tables.bind_attribute(luv, uv.data(), kVerts * 4, 4, kVerts);
   std::vector<uint32_t> ids(kVerts);
   for (uint32_t v = 0; v < kVerts; ++v) ids[v] = v;
   emu::Wave w;
-  init_vertex_wave(w, p.vertex, ShaderBindings{uint32_t(table), 0, 0, 0}, ids);
+  init_vertex_wave(w, p.vertex, tables.bindings(), ids);
   emu::GraphicsIo io;
   emu::run_graphics_wave(program_of(p.vertex), w, io, mem, "typed (vertex)");
 
@@ -189,6 +173,18 @@ TEST(ShaderEmulation, TypedVertexFetchConvertsUnormAndSnormAttributes) {
     ASSERT_TRUE(found_c && found_t) << "written masks " << int(io.written[emu::kExpParam0]) << " "
                                     << int(io.written[emu::kExpParam0 + 1]);
   }
+}
+
+TEST(ShaderEmulation, DrawTablesRefuseASamplerOrLocationTheProgramCannotHave) {
+  auto sp = compile_to_spirv(kLitVertex, "varying vec4 Color;\nvoid main(){ gl_FragColor = Color; }\n", {}, "lit");
+  emu::GlobalMemory mem;
+  DrawTables tables(mem, sp);
+  EXPECT_THROW(tables.bind_sampler("missing", {}, {}), InputError);
+  const float x = 0;
+  EXPECT_THROW(tables.bind_attribute(16, &x, 4, 0, 4), InputError);
+  const ShaderBindings b = tables.bindings();
+  EXPECT_LT(uint64_t(b.vertex_buffers) + 256, uint64_t{1} << 32);
+  EXPECT_NE(b.descriptor_set, 0u);
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ TEST(TextureSample, ARadvCompiledTexture2DSamplesStrobesDescriptorsBilinearly) {
   auto p = compile_pipeline(sp, PipelineKey{}, "textured");
   const CompiledShader& ps = p.fragment;
   ASSERT_NE(ps.assembly.find("image_sample"), std::string::npos) << ps.assembly;
-  auto program = isa::decode_program({reinterpret_cast<const uint8_t*>(ps.code.data()), ps.code.size() * 4}, 0);
+  auto program = decode_shader(ps);
   emu::GlobalMemory mem;
 
   // The texture: one RGBA8 level in strobe's linear layout, rows padded to a pitch of 8 texels.
@@ -66,14 +66,8 @@ TEST(TextureSample, ARadvCompiledTexture2DSamplesStrobesDescriptorsBilinearly) {
   emu::SamplerDesc s;  // GL's defaults but linear: REPEAT, bilinear, no mips
   s.mag_filter = s.min_filter = emu::TexXyFilter::Bilinear;
 
-  auto layout = descriptor_set_layout(sp);
-  ASSERT_EQ(layout.samplers.count("tex"), 1u);
-  const SamplerSlot& slot = layout.samplers.at("tex");
-  const uint64_t set = mem.allocate_32bit(layout.bytes, "set 0");
-  const auto tsharp = t.encode();
-  const auto ssharp = s.encode();
-  mem.write(set + slot.image_offset, tsharp.data(), sizeof tsharp);
-  mem.write(set + slot.sampler_offset, ssharp.data(), sizeof ssharp);
+  DrawTables tables(mem, sp);
+  tables.bind_sampler("tex", t.encode(), s.encode());
 
   // 64 pixels as 16 2x2 quads over an 8x8 block; uv = (i, j) (the triangle's uvs are (0,0),
   // (1,0), (0,1)), running from -0.3 to 1.4 so that the sample wraps on every side.
@@ -84,7 +78,7 @@ TEST(TextureSample, ARadvCompiledTexture2DSamplesStrobesDescriptorsBilinearly) {
   std::vector<PixelLane> pixels(emu::kWaveSize);
   for (int l = 0; l < emu::kWaveSize; ++l) std::tie(pixels[l].i, pixels[l].j) = bary(l);
   emu::Wave w;
-  init_pixel_wave(w, ps, ShaderBindings{0, uint32_t(set), 0, 0}, pixels);
+  init_pixel_wave(w, ps, tables.bindings(), pixels);
   const float prim[4 * 3] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};  // slot 0: {P0, P10, P20} per channel
   emu::GraphicsIo io;
   io.param_slots = 1;

@@ -11,7 +11,6 @@
 #include "emu/graphics.h"
 #include "emu/memory.h"
 #include "gfx/pipeline/shader_wave.h"
-#include "gfx/shader/descriptors.h"
 #include "gfx/shader/radv.h"
 #include "isa/program.h"
 
@@ -71,24 +70,15 @@ TEST(UniformBlock, RadvsVertexShaderReadsThePackedMatrixAndArrayAsTheGlDefinesTh
   auto block = pack_uniform_block(sp, {{"N", floats({1, 2, 3, 4, 5, 6, 7, 8, 9})},
                                        {"lights", floats({l0[0], l0[1], l0[2], l1[0], l1[1], l1[2]})}, {"k", floats({k})}}, "u");
   emu::GlobalMemory mem;
-  const uint64_t ubo = mem.allocate(block.size(), 256, "uniforms");
-  mem.write(ubo, block.data(), block.size());
-  auto layout = descriptor_set_layout(sp);
-  const uint64_t set = mem.allocate_32bit(layout.bytes, "set 0");
-  auto vsharp = buffer_resource(ubo, 0, uint32_t(block.size()));
-  mem.write(set + layout.uniform_offset, vsharp.data(), 16);
-  const uint64_t table = mem.allocate_32bit(16 * 16, "vertex buffers");
-  const uint64_t vb = mem.allocate(12, 256, "position");
+  DrawTables tables(mem, sp);
+  tables.bind_uniforms(block);
   const float pos[3] = {0, 0, 0};
-  mem.write(vb, pos, 12);
-  auto pos_sharp = buffer_resource(vb, 0, 12);
-  mem.write(table + vertex_buffer_offset(sp.slots.attributes.at("position")), pos_sharp.data(), 16);
+  tables.bind_attribute(sp.slots.attributes.at("position"), pos, 12, 0, 12);
   emu::Wave w;
   const uint32_t id = 0;
-  init_vertex_wave(w, p.vertex, ShaderBindings{uint32_t(table), uint32_t(set), 0, 0}, {&id, 1});
+  init_vertex_wave(w, p.vertex, tables.bindings(), {&id, 1});
   emu::GraphicsIo io;
-  emu::run_graphics_wave(isa::decode_program({reinterpret_cast<const uint8_t*>(p.vertex.code.data()), p.vertex.code.size() * 4}, 0),
-                         w, io, mem, "u (vertex)");
+  emu::run_graphics_wave(decode_shader(p.vertex), w, io, mem, "u (vertex)");
   float v[3];
   for (int r = 0; r < 3; ++r) v[r] = l0[r] + l1[r] * k;
   for (int r = 0; r < 3; ++r) {

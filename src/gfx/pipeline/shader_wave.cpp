@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "emu/memory.h"
 
 namespace strobe::gfx {
 namespace {
@@ -33,6 +34,46 @@ void set_sgpr(emu::Wave& w, const ShaderArg& a, uint32_t value) {
 std::array<uint32_t, 4> buffer_resource(uint64_t base, uint32_t stride, uint32_t num_records) {
   return {uint32_t(base), uint32_t(base >> 32 & 0xFFFF) | (stride & 0x3FFF) << 16, num_records, kBufferWord3};
 }
+
+isa::Program decode_shader(const CompiledShader& s) {
+  return isa::decode_program({reinterpret_cast<const uint8_t*>(s.code.data()), s.code.size() * 4}, 0);
+}
+
+// The vertex-buffer table has room for every attribute location a program may bind (GL's
+// minimum of 16 generic attributes).
+constexpr int kMaxAttributes = 16;
+
+DrawTables::DrawTables(emu::GlobalMemory& mem, const SpirvProgram& program)
+    : mem_(mem), layout_(descriptor_set_layout(program)) {
+  table_ = mem_.allocate_32bit(kMaxAttributes * kBufferDescriptorBytes, "vertex-buffer table");
+  set_ = mem_.allocate_32bit(layout_.bytes, "descriptor set 0");
+}
+
+void DrawTables::bind_attribute(int location, const void* data, uint64_t bytes, uint32_t stride, uint32_t records) {
+  if (location < 0 || location >= kMaxAttributes)
+    throw InputError(fmt::format("attribute location {} (0 to {})", location, kMaxAttributes - 1));
+  const uint64_t buf = mem_.allocate(bytes, 256, fmt::format("attribute {}", location));
+  mem_.write(buf, data, bytes);
+  const auto v = buffer_resource(buf, stride, records);
+  mem_.write(table_ + vertex_buffer_offset(location), v.data(), sizeof v);
+}
+
+void DrawTables::bind_uniforms(const std::vector<uint8_t>& block) {
+  const uint64_t ubo = mem_.allocate(block.size(), 256, "uniform block");
+  mem_.write(ubo, block.data(), block.size());
+  const auto v = buffer_resource(ubo, 0, uint32_t(block.size()));
+  mem_.write(set_ + layout_.uniform_offset, v.data(), sizeof v);
+}
+
+void DrawTables::bind_sampler(const std::string& name, const std::array<uint32_t, 8>& image,
+                              const std::array<uint32_t, 4>& sampler) {
+  auto it = layout_.samplers.find(name);
+  if (it == layout_.samplers.end()) throw InputError(fmt::format("the program has no sampler '{}'", name));
+  mem_.write(set_ + it->second.image_offset, image.data(), sizeof image);
+  mem_.write(set_ + it->second.sampler_offset, sampler.data(), sizeof sampler);
+}
+
+ShaderBindings DrawTables::bindings() const { return ShaderBindings{uint32_t(table_), uint32_t(set_), 0, 0}; }
 
 void init_vertex_wave(emu::Wave& w, const CompiledShader& vs, const ShaderBindings& b,
                       std::span<const uint32_t> vertex_ids) {

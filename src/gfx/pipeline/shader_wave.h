@@ -5,9 +5,17 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "emu/wave.h"
+#include "gfx/shader/descriptors.h"
 #include "gfx/shader/radv.h"
+#include "isa/program.h"
+
+namespace strobe::emu {
+class GlobalMemory;
+}
 
 namespace strobe::gfx {
 
@@ -15,7 +23,8 @@ namespace strobe::gfx {
 /// a plain byte range), `num_records` (indices when strided, else bytes).
 std::array<uint32_t, 4> buffer_resource(uint64_t base, uint32_t stride, uint32_t num_records);
 
-/// What one draw binds: 32-bit addresses of its tables (allocated with allocate_32bit).
+/// A compiled stage's words decoded for the emulator, placed at address 0.
+isa::Program decode_shader(const CompiledShader& s);
 struct ShaderBindings {
   uint32_t vertex_buffers = 0;  ///< the vertex-buffer table: one V# per attribute location
   uint32_t descriptor_set = 0;  ///< descriptor set 0
@@ -28,6 +37,29 @@ struct PixelLane {
   float i = 0, j = 0;
   float x = 0, y = 0, z = 0, w = 1;
   bool front_facing = true;
+};
+
+/// One draw's descriptor tables in device memory, below 4 GiB where the shaders' 32-bit pointers
+/// reach: the vertex-buffer table (a V# per attribute location) and descriptor set 0 (the
+/// default uniform block's V#, each sampler's T# and S#), laid out as descriptors.h says.
+class DrawTables {
+ public:
+  /// Allocates both tables for `program` in `mem`, which must outlive this.
+  DrawTables(emu::GlobalMemory& mem, const SpirvProgram& program);
+  /// Uploads `bytes` of vertex data and points `location`'s V# at it: `stride` bytes per vertex
+  /// (0: every vertex reads the first), `records` vertices (or bytes when stride is 0).
+  void bind_attribute(int location, const void* data, uint64_t bytes, uint32_t stride, uint32_t records);
+  /// Uploads the default uniform block (pack_uniform_block's bytes) and points set 0's V# at it.
+  void bind_uniforms(const std::vector<uint8_t>& block);
+  /// Writes sampler `name`'s T# and S#; an InputError when the program has no such sampler.
+  void bind_sampler(const std::string& name, const std::array<uint32_t, 8>& image, const std::array<uint32_t, 4>& sampler);
+  /// The SGPR values that point a shader at these tables.
+  ShaderBindings bindings() const;
+
+ private:
+  emu::GlobalMemory& mem_;
+  DescriptorSetLayout layout_;
+  uint64_t table_ = 0, set_ = 0;
 };
 
 /// Prepares `w` to run vertex shader `vs` over `vertex_ids` (at most 64; EXEC covers them).
