@@ -77,9 +77,10 @@ TEST(GlState, ADrawKeepsTheBufferContentsAndUniformsItReadWhenItWasMade) {
   auto frames = read_frames(f.path(), 0, 0);
   ASSERT_EQ(frames.size(), 1u);
   ASSERT_EQ(frames[0].ops.size(), 2u);
-  const GlDraw& a = frames[0].ops[0].draw;
-  const GlDraw& b = frames[0].ops[1].draw;
-  ASSERT_TRUE(frames[0].ops[0].is_draw);
+  ASSERT_TRUE(std::holds_alternative<GlDraw>(frames[0].ops[0]));
+  ASSERT_TRUE(std::holds_alternative<GlDraw>(frames[0].ops[1]));
+  const GlDraw& a = std::get<GlDraw>(frames[0].ops[0]);
+  const GlDraw& b = std::get<GlDraw>(frames[0].ops[1]);
   EXPECT_EQ(a.count, 3u);
   ASSERT_TRUE(a.attribs.at(2).enabled);
   float seen[3];
@@ -123,7 +124,8 @@ TEST(GlState, IndexedDrawsReadTheElementBufferAndTexturesTheirUnitsState) {
   TempFile f("indexed.trace", c.t.file());
   auto frames = read_frames(f.path(), 0, 0);
   ASSERT_EQ(frames[0].ops.size(), 2u);
-  const GlDraw& d = frames[0].ops[0].draw;
+  ASSERT_TRUE(std::holds_alternative<GlDraw>(frames[0].ops[0]));
+  const GlDraw& d = std::get<GlDraw>(frames[0].ops[0]);
   EXPECT_EQ(d.index_type, kUnsignedShort);
   ASSERT_TRUE(d.indices);
   EXPECT_EQ(d.indices->size(), 6u);
@@ -131,8 +133,8 @@ TEST(GlState, IndexedDrawsReadTheElementBufferAndTexturesTheirUnitsState) {
   ASSERT_EQ(d.textures.count(1), 1u);
   EXPECT_EQ(d.textures.at(1)->levels.at(0).width, 2u);
   EXPECT_EQ(d.textures.at(1)->min_filter, 0x2601u);
-  EXPECT_FALSE(frames[0].ops[1].is_draw);
-  EXPECT_EQ(frames[0].ops[1].clear.mask, 0x4100u);
+  ASSERT_TRUE(std::holds_alternative<GlClear>(frames[0].ops[1]));
+  EXPECT_EQ(std::get<GlClear>(frames[0].ops[1]).mask, 0x4100u);
 }
 
 TEST(GlState, AskingForFramesPastTheEndNamesTheFrameCount) {
@@ -154,9 +156,9 @@ TEST(GlState, EveryDrawOfTheSmallGlmark2CaptureHasAProgramAndVertexData) {
   for (const auto& frame : frames) {
     int draws = 0;
     for (const auto& op : frame.ops) {
-      if (!op.is_draw) continue;
+      if (!std::holds_alternative<GlDraw>(op)) continue;
       ++draws;
-      const GlDraw& d = op.draw;
+      const GlDraw& d = std::get<GlDraw>(op);
       SCOPED_TRACE(d.call);
       ASSERT_TRUE(d.program);
       EXPECT_FALSE(d.program->vertex.empty());

@@ -32,11 +32,6 @@ int attribute_columns(int gl_type) {
   }
 }
 
-VkDescriptorType sampler_descriptor(int gl_type) {
-  (void)gl_type;  // 2-D, 3-D and cube samplers are all combined image samplers
-  return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-}
-
 // The one RADV device of the process. Created on first use and kept for the process's life:
 // destroying it from a static destructor could run after the driver library is unloaded.
 class RadvDevice {
@@ -199,11 +194,10 @@ CompiledPipeline compile_pipeline(const SpirvProgram& program, const PipelineKey
   // Set 0: the default uniform block at binding 0, then one combined image sampler per sampler.
   std::vector<VkDescriptorSetLayoutBinding> bindings;
   bindings.push_back({kDefaultUniformBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL_GRAPHICS, nullptr});
-  for (const auto& [sampler, binding] : program.slots.samplers) {
-    auto t = program.sampler_gl_types.find(sampler);
-    bindings.push_back({static_cast<uint32_t>(binding), sampler_descriptor(t == program.sampler_gl_types.end() ? 0 : t->second),
-                        1, VK_SHADER_STAGE_ALL_GRAPHICS, nullptr});
-  }
+  // GL's samplers of every dimension are Vulkan's combined image samplers.
+  for (const auto& [sampler, binding] : program.slots.samplers)
+    bindings.push_back({static_cast<uint32_t>(binding), VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                        VK_SHADER_STAGE_ALL_GRAPHICS, nullptr});
   VkDescriptorSetLayoutCreateInfo sli{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   sli.bindingCount = static_cast<uint32_t>(bindings.size());
   sli.pBindings = bindings.data();

@@ -161,10 +161,7 @@ void GlState::Impl::draw(const trace::Call& c, std::string_view n) {
     if (id && t != textures.end() && t->second) d.textures[unit] = t->second;
   }
   d.fixed = fixed;
-  GlFrame::Op op;
-  op.is_draw = true;
-  op.draw = std::move(d);
-  frame.ops.push_back(std::move(op));
+  frame.ops.emplace_back(std::move(d));
 }
 
 void GlState::Impl::apply(const trace::Call& c) {
@@ -311,9 +308,7 @@ void GlState::Impl::apply(const trace::Call& c) {
     if (target == kFramebuffer || target == kDrawFramebuffer) fixed.framebuffer = u(c, "framebuffer");
   } else if (n == "glClear") {
     if (!recording) return;
-    GlFrame::Op op;
-    op.clear = GlClear{c.number(), u(c, "mask"), fixed};
-    frame.ops.push_back(std::move(op));
+    frame.ops.emplace_back(GlClear{c.number(), u(c, "mask"), fixed});
   } else if (n == "glDrawArrays" || n == "glDrawElements" || n == "glDrawRangeElements") {
     if (recording) draw(c, n);
   }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "gfx/stream/gl_programs.h"
@@ -94,15 +95,10 @@ struct GlClear {
   GlFixed fixed;
 };
 
-/// One frame's work in order.
+/// One frame's work in order: each step a clear or a draw.
 struct GlFrame {
   uint64_t first_call = 0;
-  struct Op {
-    bool is_draw = false;
-    GlDraw draw;
-    GlClear clear;
-  };
-  std::vector<Op> ops;
+  std::vector<std::variant<GlClear, GlDraw>> ops;
 };
 
 /// Follows GL state through a trace's calls and hands out finished frames.
