@@ -25,7 +25,11 @@ GraphicsIo& io_of(const Wave& w, const isa::Inst& in, const ExecContext& ctx) {
 void exp(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   GraphicsIo& io = io_of(w, in, ctx);
   const int t = in.exp_target;
-  if (t == kExpNull) return;
+  // A pixel shader without colour outputs ends with a null export; its lanes are still done.
+  if (t == kExpNull) {
+    if (in.exp_done) io.done_lanes |= w.exec();
+    return;
+  }
   if ((t > kExpNull && t < kExpPos0) || (t >= kExpPos0 + 4 && t < kExpParam0))
     fault(w, in, ctx, fmt::format("export to the reserved target {}", t));
   const uint64_t exec = w.exec();

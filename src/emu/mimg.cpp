@@ -23,6 +23,7 @@
 //   down), linear (the two levels around lambda blended by its fraction; one level when the
 //   fraction is 0 or lambda is past the last level).
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -315,6 +316,9 @@ void image_sample(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   const float lo = std::fmax(sm.s.min_lod, sm.t.min_lod), hi = sm.s.max_lod;
   const int last = sm.nlevels - 1;
   mem_info_begin(ctx, MemAccessInfo::Space::Global, sm.f.bytes, false, false);
+  // Results are written only after every lane sampled: the destination may overlap the address
+  // registers (RADV writes v[0:3] from v0, v1), and a quad's lanes read each other's coordinates.
+  std::array<std::array<uint32_t, 4>, kWaveSize> results;
   for (uint64_t m = w.exec(); m; m &= m - 1) {
     const int l = std::countr_zero(m);
     const float s = std::bit_cast<float>(s_row[l]), t = std::bit_cast<float>(t_row[l]);
@@ -363,13 +367,17 @@ void image_sample(Wave& w, const isa::Inst& in, ExecContext& ctx) {
       ++ctx.gfx->sample_lanes[kind];
       ctx.gfx->texel_fetches[kind] += sm.fetches;
     }
-    uint32_t out = dst;
+    uint32_t out = 0;
     for (int c = 0; c < 4; ++c) {
       if (!(in.dmask >> c & 1)) continue;
       const SqSel sel = sm.t.dst_sel[c];
       const float v = sel == SqSel::Zero ? 0.0f : sel == SqSel::One ? 1.0f : r.c[uint32_t(sel) - uint32_t(SqSel::X)];
-      w.vrow(out++)[l] = std::bit_cast<uint32_t>(v);
+      results[size_t(l)][out++] = std::bit_cast<uint32_t>(v);
     }
+  }
+  for (uint64_t m = w.exec(); m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    for (uint32_t k = 0; k < ncomp; ++k) w.vrow(dst + k)[l] = results[size_t(l)][k];
   }
 }
 
