@@ -137,6 +137,98 @@ TEST(GlState, IndexedDrawsReadTheElementBufferAndTexturesTheirUnitsState) {
   EXPECT_EQ(std::get<GlClear>(frames[0].ops[1]).mask, 0x4100u);
 }
 
+// glTexImage2D of an empty RGBA level `w` x `h` on the bound texture.
+void tex_image(Calls& c, uint64_t w, uint64_t h) {
+  c.enter("glTexImage2D", {"target", "level", "internalformat", "width", "height", "border", "format", "type", "pixels"});
+  c.t.arg(0).uint_value(kTexture2D).arg(1).uint_value(0).arg(2).uint_value(0x1908).arg(3).uint_value(w).arg(4).uint_value(h);
+  c.t.arg(5).uint_value(0).arg(6).uint_value(0x1908).arg(7).uint_value(0x1401).arg(8).null().end();
+  c.leave();
+}
+
+void bind_texture(Calls& c, uint64_t name) {
+  c.enter("glBindTexture", {"target", "texture"}).arg(0).uint_value(kTexture2D).arg(1).uint_value(name).end();
+  c.leave();
+}
+
+void clear(Calls& c) {
+  c.enter("glClear", {"mask"}).arg(0).uint_value(0x4000).end();
+  c.leave();
+}
+
+TEST(GlState, ClearsAndDrawsKnowTheirTargetTheWindowsSizeOrTheAttachedTextures) {
+  Calls c;
+  // apitrace records the drawable's size as a viewport after MakeCurrent; the window is that big.
+  c.enter("glViewport", {"x", "y", "width", "height"}).arg(0).uint_value(0).arg(1).uint_value(0).arg(2).uint_value(320);
+  c.t.arg(3).uint_value(200).end();
+  c.leave();
+  c.enter("glViewport", {}).arg(0).uint_value(0).arg(1).uint_value(0).arg(2).uint_value(64).arg(3).uint_value(64).end();
+  c.leave();
+  clear(c);
+  bind_texture(c, 3);
+  tex_image(c, 128, 32);
+  c.enter("glBindFramebuffer", {"target", "framebuffer"}).arg(0).uint_value(0x8D40).arg(1).uint_value(7).end();
+  c.leave();
+  c.enter("glFramebufferTexture2D", {"target", "attachment", "textarget", "texture", "level"}).arg(0).uint_value(0x8D40);
+  c.t.arg(1).uint_value(0x8CE0).arg(2).uint_value(kTexture2D).arg(3).uint_value(3).arg(4).uint_value(0).end();
+  c.leave();
+  clear(c);
+  c.enter("glDeleteFramebuffers", {"n", "framebuffers"}).arg(0).uint_value(1).arg(1).array(1).uint_value(7).end();
+  c.leave();
+  clear(c);  // deleting the bound framebuffer binds the window again
+  c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+  c.leave();
+  TempFile f("targets.trace", c.t.file());
+  auto frames = read_frames(f.path(), 0, 0);
+  ASSERT_EQ(frames[0].ops.size(), 3u);
+  const GlTarget window = std::get<GlClear>(frames[0].ops[0]).fixed.target;
+  EXPECT_EQ(window.framebuffer, 0u);
+  EXPECT_EQ(window.width, 320u);
+  EXPECT_EQ(window.height, 200u);
+  EXPECT_TRUE(window.color && window.depth);
+  const GlTarget fbo = std::get<GlClear>(frames[0].ops[1]).fixed.target;
+  EXPECT_EQ(fbo.framebuffer, 7u);
+  EXPECT_EQ(fbo.color_texture, 3u);
+  EXPECT_TRUE(fbo.color);
+  EXPECT_FALSE(fbo.depth) << "nothing is attached as depth";
+  EXPECT_EQ(fbo.width, 128u);
+  EXPECT_EQ(fbo.height, 32u);
+  EXPECT_EQ(std::get<GlClear>(frames[0].ops[2]).fixed.target.framebuffer, 0u);
+}
+
+TEST(GlState, EachContextHasItsOwnObjectNames) {
+  Calls c;
+  auto make_current = [&](uint64_t ctx) {
+    c.enter("glXMakeCurrent", {"dpy", "drawable", "ctx"}).arg(0).pointer(0x10).arg(1).uint_value(2).arg(2).pointer(ctx).end();
+    c.leave();
+  };
+  make_current(0xA000);
+  bind_texture(c, 1);
+  tex_image(c, 16, 16);
+  c.enter("glTexParameteri", {"target", "pname", "param"}).arg(0).uint_value(kTexture2D).arg(1).uint_value(0x2801);
+  c.t.arg(2).uint_value(0x2600).end();
+  c.leave();
+  make_current(0xB000);  // a new context: texture 1 is not the first context's
+  bind_texture(c, 1);
+  tex_image(c, 8, 8);
+  c.enter("glDrawArrays", {"mode", "first", "count"}).arg(0).uint_value(kTriangles).arg(1).uint_value(0);
+  c.t.arg(2).uint_value(3).end();
+  c.leave();
+  make_current(0xA000);  // back: its texture 1 is as it was
+  c.enter("glDrawArrays", {}).arg(0).uint_value(kTriangles).arg(1).uint_value(0).arg(2).uint_value(3).end();
+  c.leave();
+  c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+  c.leave();
+  TempFile f("contexts.trace", c.t.file());
+  auto frames = read_frames(f.path(), 0, 0);
+  ASSERT_EQ(frames[0].ops.size(), 2u);
+  const GlTexture& second = *std::get<GlDraw>(frames[0].ops[0]).textures.at(0);
+  EXPECT_EQ(second.levels.at(0).width, 8u);
+  EXPECT_EQ(second.min_filter, 0x2702u) << "the GL's default, not the other context's setting";
+  const GlTexture& first = *std::get<GlDraw>(frames[0].ops[1]).textures.at(0);
+  EXPECT_EQ(first.levels.at(0).width, 16u);
+  EXPECT_EQ(first.min_filter, 0x2600u);
+}
+
 TEST(GlState, AskingForFramesPastTheEndNamesTheFrameCount) {
   Calls c;
   c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();

@@ -99,6 +99,8 @@ void ProgramTracker::Impl::on(const trace::Call& c, std::vector<GlProgram>& out)
 
 ProgramTracker::ProgramTracker(std::string path) : impl_(std::make_unique<Impl>(path)) {}
 ProgramTracker::~ProgramTracker() = default;
+ProgramTracker::ProgramTracker(ProgramTracker&&) noexcept = default;
+ProgramTracker& ProgramTracker::operator=(ProgramTracker&&) noexcept = default;
 
 std::optional<GlProgram> ProgramTracker::apply(const trace::Call& c) {
   std::vector<GlProgram> linked;

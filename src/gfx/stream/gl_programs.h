@@ -33,6 +33,9 @@ class ProgramTracker {
   /// `path` names the trace in errors.
   explicit ProgramTracker(std::string path);
   ~ProgramTracker();
+  /// Movable, so each GL context of a trace can keep its own.
+  ProgramTracker(ProgramTracker&&) noexcept;
+  ProgramTracker& operator=(ProgramTracker&&) noexcept;
   /// Applies `c`; returns the program it linked when it is a glLinkProgram. Programs of other
   /// shapes raise NotImplementedError naming the call; a malformed call is an InputError.
   std::optional<GlProgram> apply(const trace::Call& c);

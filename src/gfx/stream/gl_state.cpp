@@ -24,6 +24,8 @@ constexpr uint32_t kMinFilter = 0x2801, kMagFilter = 0x2800, kWrapS = 0x2802, kW
 constexpr uint32_t kUnpackAlignment = 0x0CF5;
 constexpr uint32_t kDepthTest = 0x0B71, kBlend = 0x0BE2, kCullFace = 0x0B44, kScissorTest = 0x0C11;
 constexpr uint32_t kFramebuffer = 0x8D40, kDrawFramebuffer = 0x8CA9;
+constexpr uint32_t kColorAttachment0 = 0x8CE0, kDepthAttachment = 0x8D00, kStencilAttachment = 0x8D20;
+constexpr uint32_t kDepthStencilAttachment = 0x821A;
 
 bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -41,7 +43,7 @@ Bytes bytes_of(const trace::Value& v) {
                                                       reinterpret_cast<const uint8_t*>(b.data()) + b.size());
 }
 
-// A byte offset recorded as a pointer: apitrace writes offset 0 as a null pointer.
+// A byte offset or a handle recorded as a pointer: apitrace writes 0 as a null pointer.
 uint64_t offset_of(const trace::Value& v) {
   if (v.kind() == trace::ValueKind::Null) return 0;
   return v.kind() == trace::ValueKind::Pointer ? v.pointer() : uint64_t(v.integer());
@@ -49,8 +51,10 @@ uint64_t offset_of(const trace::Value& v) {
 
 }  // namespace
 
-struct GlState::Impl : CallReader {
-  explicit Impl(std::string p) : CallReader{std::move(p)}, programs(path) {}
+// Everything one GL context owns: object namespaces, bindings and fixed-function state. A trace
+// may create several contexts (glmark2 makes one per scene) whose object names restart at 1.
+struct Context {
+  explicit Context(const std::string& path) : programs(path) {}
 
   ProgramTracker programs;
   std::map<uint64_t, std::shared_ptr<const GlProgram>> linked;       // program id -> last link
@@ -62,31 +66,50 @@ struct GlState::Impl : CallReader {
   std::map<int, GlAttrib> attribs;
   std::map<uint64_t, std::shared_ptr<GlTexture>> textures;
   std::map<int, uint64_t> texture_units;  // unit -> texture bound to TEXTURE_2D
+  std::map<uint64_t, GlFramebufferAttachments> framebuffers;
+  std::map<uint64_t, std::array<uint32_t, 3>> renderbuffers;  // name -> width, height, internal format
+  uint64_t renderbuffer_binding = 0;
   int active_unit = 0;
   uint32_t unpack_alignment = 4;
   uint64_t current_program = 0;
+  std::array<uint32_t, 2> window{0, 0};  // the drawable's size, as glretrace infers it
   GlFixed fixed;
+};
+
+struct GlState::Impl : CallReader {
+  explicit Impl(std::string p) : CallReader{std::move(p)}, cx(path) {}
+
+  Context cx;
+  uint64_t current_context = 0;
+  bool context_destroyed = false;  // the current context was destroyed; the next one starts afresh
+  std::map<uint64_t, Context> others;  // contexts not current, by handle
   GlFrame frame;
   bool frame_open = false;
   bool recording = true;
 
   GlTexture& bound_texture(const trace::Call& c) {
-    auto it = texture_units.find(active_unit);
-    if (it == texture_units.end() || it->second == 0) fail(c, "no texture bound to the active unit's TEXTURE_2D");
-    auto& t = textures[it->second];
-    if (!t) t = std::make_shared<GlTexture>();
+    auto it = cx.texture_units.find(cx.active_unit);
+    if (it == cx.texture_units.end() || it->second == 0) fail(c, "no texture bound to the active unit's TEXTURE_2D");
+    auto& t = cx.textures[it->second];
+    if (!t) {
+      t = std::make_shared<GlTexture>();
+      t->name = it->second;
+    }
     // Copy on write: draws already recorded keep the texture as it was.
     if (t.use_count() > 1) t = std::make_shared<GlTexture>(*t);
     return *t;
   }
 
   void set_enable(uint32_t cap, bool on) {
-    if (cap == kDepthTest) fixed.depth_test = on;
-    if (cap == kBlend) fixed.blend = on;
-    if (cap == kCullFace) fixed.cull = on;
-    if (cap == kScissorTest) fixed.scissor_test = on;
+    if (cap == kDepthTest) cx.fixed.depth_test = on;
+    if (cap == kBlend) cx.fixed.blend = on;
+    if (cap == kCullFace) cx.fixed.cull = on;
+    if (cap == kScissorTest) cx.fixed.scissor_test = on;
   }
 
+  void make_current(uint64_t handle);
+  GlTarget target() const;
+  void framebuffer_call(const trace::Call& c, std::string_view n);
   void uniform(const trace::Call& c, std::string_view n);
   void draw(const trace::Call& c, std::string_view n);
   void apply(const trace::Call& c);
@@ -95,8 +118,8 @@ struct GlState::Impl : CallReader {
 void GlState::Impl::uniform(const trace::Call& c, std::string_view n) {
   const int64_t location = i(c, "location");
   if (location < 0) return;  // the GL ignores location -1
-  auto names = uniform_names[current_program].find(location);
-  if (names == uniform_names[current_program].end()) return;  // a location the program never asked for
+  auto names = cx.uniform_names[cx.current_program].find(location);
+  if (names == cx.uniform_names[cx.current_program].end()) return;  // a location the program never asked for
   std::vector<uint8_t> bytes;
   auto push = [&bytes](const trace::Value& v) {
     uint32_t b;
@@ -121,9 +144,9 @@ void GlState::Impl::uniform(const trace::Call& c, std::string_view n) {
       if (const trace::Value* v = c.arg(a)) push(*v);
   }
   // Copy on write: draws already recorded keep the values they saw.
-  auto& values = uniform_values[current_program];
-  if (!values) values = std::make_shared<Uniforms>();
-  if (values.use_count() > 1) values = std::make_shared<Uniforms>(*values);
+  auto& values = cx.uniform_values[cx.current_program];
+  if (!values) values = std::make_shared<Context::Uniforms>();
+  if (values.use_count() > 1) values = std::make_shared<Context::Uniforms>(*values);
   (*values)[names->second] = std::move(bytes);
 }
 
@@ -137,31 +160,125 @@ void GlState::Impl::draw(const trace::Call& c, std::string_view n) {
   } else {
     d.index_type = u(c, "type");
     const trace::Value& indices = arg(c, "indices");
-    auto eab = buffer_binding.find(kElementArrayBuffer);
-    if (indices.kind() != trace::ValueKind::Blob && eab != buffer_binding.end() && eab->second) {
-      d.indices = buffers[eab->second];
+    auto eab = cx.buffer_binding.find(kElementArrayBuffer);
+    if (indices.kind() != trace::ValueKind::Blob && eab != cx.buffer_binding.end() && eab->second) {
+      d.indices = cx.buffers[eab->second];
       d.index_offset = offset_of(indices);
     } else {
       d.indices = bytes_of(indices);  // a client-side index array, recorded as a blob
     }
   }
-  auto p = linked.find(current_program);
-  if (p != linked.end()) d.program = p->second;
-  auto& values = uniform_values[current_program];
-  if (!values) values = std::make_shared<Uniforms>();
+  auto p = cx.linked.find(cx.current_program);
+  if (p != cx.linked.end()) d.program = p->second;
+  auto& values = cx.uniform_values[cx.current_program];
+  if (!values) values = std::make_shared<Context::Uniforms>();
   d.uniforms = values;
-  d.attribs = attribs;
+  d.attribs = cx.attribs;
   for (auto& [index, a] : d.attribs)
     if (a.buffer) {
-      auto b = buffers.find(a.buffer);
-      a.data = b == buffers.end() ? nullptr : Bytes(b->second);
+      auto b = cx.buffers.find(a.buffer);
+      a.data = b == cx.buffers.end() ? nullptr : Bytes(b->second);
     }
-  for (const auto& [unit, id] : texture_units) {
-    auto t = textures.find(id);
-    if (id && t != textures.end() && t->second) d.textures[unit] = t->second;
+  for (const auto& [unit, id] : cx.texture_units) {
+    auto t = cx.textures.find(id);
+    if (id && t != cx.textures.end() && t->second) d.textures[unit] = t->second;
   }
-  d.fixed = fixed;
+  d.fixed = cx.fixed;
+  d.fixed.target = target();
   frame.ops.emplace_back(std::move(d));
+}
+
+void GlState::Impl::make_current(uint64_t handle) {
+  if (handle == current_context && !context_destroyed) return;
+  if (!context_destroyed) others.emplace(current_context, std::move(cx));
+  auto saved = others.find(handle);
+  if (saved != others.end()) {
+    cx = std::move(saved->second);
+    others.erase(saved);
+  } else {
+    cx = Context(path);
+  }
+  current_context = handle;
+  context_destroyed = false;
+}
+
+GlTarget GlState::Impl::target() const {
+  GlTarget t;
+  t.framebuffer = cx.fixed.framebuffer;
+  if (t.framebuffer == 0) {
+    t.width = cx.window[0];
+    t.height = cx.window[1];
+    return t;
+  }
+  t.color = t.depth = false;
+  auto fb = cx.framebuffers.find(t.framebuffer);
+  if (fb == cx.framebuffers.end()) return t;  // incomplete: nothing is drawn
+  // A texture level's or renderbuffer's size; 0 x 0 when it has none.
+  auto size_of = [&](uint64_t texture, uint32_t level, uint64_t renderbuffer) -> std::array<uint32_t, 2> {
+    if (texture) {
+      auto tex = cx.textures.find(texture);
+      if (tex == cx.textures.end() || !tex->second || tex->second->levels.size() <= level) return {0, 0};
+      return {tex->second->levels[level].width, tex->second->levels[level].height};
+    }
+    auto rb = cx.renderbuffers.find(renderbuffer);
+    return rb == cx.renderbuffers.end() ? std::array<uint32_t, 2>{0, 0} : std::array<uint32_t, 2>{rb->second[0], rb->second[1]};
+  };
+  const GlFramebufferAttachments& a = fb->second;
+  t.color_texture = a.color_texture;
+  t.depth_texture = a.depth_texture;
+  t.color_level = a.color_level;
+  t.color = a.color_texture || a.color_renderbuffer;
+  t.depth = a.depth_texture || a.depth_renderbuffer;
+  // The framebuffer's size is its attachments' intersection, as the GL renders into it.
+  std::array<uint32_t, 2> size{UINT32_MAX, UINT32_MAX};
+  if (t.color) {
+    auto s = size_of(a.color_texture, a.color_level, a.color_renderbuffer);
+    size = {std::min(size[0], s[0]), std::min(size[1], s[1])};
+  }
+  if (t.depth) {
+    auto s = size_of(a.depth_texture, 0, a.depth_renderbuffer);
+    size = {std::min(size[0], s[0]), std::min(size[1], s[1])};
+  }
+  if (t.color || t.depth) t.width = size[0], t.height = size[1];
+  return t;
+}
+
+void GlState::Impl::framebuffer_call(const trace::Call& c, std::string_view n) {
+  if (n == "glBindFramebuffer") {
+    const uint32_t target = u(c, "target");
+    if (target == kFramebuffer || target == kDrawFramebuffer) cx.fixed.framebuffer = u(c, "framebuffer");
+  } else if (n == "glDeleteFramebuffers") {
+    for (const auto& e : arg(c, "framebuffers").elements()) {
+      const uint64_t id = uint64_t(e.integer());
+      cx.framebuffers.erase(id);
+      if (cx.fixed.framebuffer == id) cx.fixed.framebuffer = 0;  // deleting the bound one binds the window
+    }
+  } else if (n == "glFramebufferTexture2D" || n == "glFramebufferRenderbuffer") {
+    const uint32_t target = u(c, "target");
+    if (target != kFramebuffer && target != kDrawFramebuffer) return;
+    if (cx.fixed.framebuffer == 0) fail(c, "no framebuffer object is bound");
+    GlFramebufferAttachments& a = cx.framebuffers[cx.fixed.framebuffer];
+    const uint32_t attachment = u(c, "attachment");
+    const bool texture = n == "glFramebufferTexture2D";
+    if (texture && u(c, "textarget") != kTexture2D) fail(c, "only TEXTURE_2D levels are attached");
+    const uint64_t name = texture ? u(c, "texture") : u(c, "renderbuffer");
+    const uint32_t level = texture ? u(c, "level") : 0;
+    if (attachment == kColorAttachment0) {
+      a.color_texture = texture ? name : 0;
+      a.color_renderbuffer = texture ? 0 : name;
+      a.color_level = level;
+    } else if (attachment == kDepthAttachment || attachment == kDepthStencilAttachment) {
+      a.depth_texture = texture ? name : 0;
+      a.depth_renderbuffer = texture ? 0 : name;
+    } else if (attachment != kStencilAttachment) {
+      fail(c, fmt::format("attachment 0x{:x}: only COLOR_ATTACHMENT0, depth and stencil are drawn", attachment));
+    }
+  } else if (n == "glBindRenderbuffer") {
+    cx.renderbuffer_binding = u(c, "renderbuffer");
+  } else if (n == "glRenderbufferStorage" || n == "glRenderbufferStorageMultisample") {
+    if (!cx.renderbuffer_binding) fail(c, "no renderbuffer is bound");
+    cx.renderbuffers[cx.renderbuffer_binding] = {u(c, "width"), u(c, "height"), u(c, "internalformat")};
+  }
 }
 
 void GlState::Impl::apply(const trace::Call& c) {
@@ -169,41 +286,52 @@ void GlState::Impl::apply(const trace::Call& c) {
     frame.first_call = c.number();
     frame_open = true;
   }
-  if (auto p = programs.apply(c)) {
-    const uint64_t id = p->id;
-    linked[id] = std::make_shared<const GlProgram>(std::move(*p));
+  std::string_view n = core_name(c.name());
+  if (n == "glXMakeCurrent" || n == "glXMakeContextCurrent" || n == "eglMakeCurrent") {
+    make_current(offset_of(arg(c, "ctx")));
     return;
   }
-  std::string_view n = core_name(c.name());
+  if (n == "glXDestroyContext" || n == "eglDestroyContext") {
+    const uint64_t handle = offset_of(arg(c, "ctx"));
+    // A handle may be reused by a later context: forget the state, here or when it stops being current.
+    if (handle == current_context) context_destroyed = true;
+    others.erase(handle);
+    return;
+  }
+  if (auto p = cx.programs.apply(c)) {
+    const uint64_t id = p->id;
+    cx.linked[id] = std::make_shared<const GlProgram>(std::move(*p));
+    return;
+  }
   if (n == "glUseProgram") {
-    current_program = u(c, "program");
+    cx.current_program = u(c, "program");
   } else if (n == "glGetUniformLocation") {
-    if (c.ret()) uniform_names[u(c, "program")][c.ret()->integer()] = std::string(arg(c, "name").string());
+    if (c.ret()) cx.uniform_names[u(c, "program")][c.ret()->integer()] = std::string(arg(c, "name").string());
   } else if (starts(n, "glUniform")) {
     uniform(c, n);
   } else if (n == "glBindBuffer") {
-    buffer_binding[u(c, "target")] = u(c, "buffer");
+    cx.buffer_binding[u(c, "target")] = u(c, "buffer");
   } else if (n == "glDeleteBuffers") {
     for (const auto& e : arg(c, "buffers").elements()) {
       const uint64_t id = uint64_t(e.integer());
-      buffers.erase(id);
-      for (auto& [target, bound] : buffer_binding)
+      cx.buffers.erase(id);
+      for (auto& [target, bound] : cx.buffer_binding)
         if (bound == id) bound = 0;
     }
   } else if (n == "glBufferData") {
-    auto b = buffer_binding.find(u(c, "target"));
-    if (b == buffer_binding.end() || !b->second) fail(c, "no buffer bound to the target");
+    auto b = cx.buffer_binding.find(u(c, "target"));
+    if (b == cx.buffer_binding.end() || !b->second) fail(c, "no buffer bound to the target");
     const trace::Value& data = arg(c, "data");
     auto contents = std::make_shared<std::vector<uint8_t>>(size_t(i(c, "size")), uint8_t{0});
     if (data.kind() == trace::ValueKind::Blob) {
       auto blob = data.blob();
       std::memcpy(contents->data(), blob.data(), std::min(blob.size(), contents->size()));
     }
-    buffers[b->second] = std::move(contents);
+    cx.buffers[b->second] = std::move(contents);
   } else if (n == "glBufferSubData") {
-    auto b = buffer_binding.find(u(c, "target"));
-    if (b == buffer_binding.end() || !b->second) fail(c, "no buffer bound to the target");
-    auto& contents = buffers[b->second];
+    auto b = cx.buffer_binding.find(u(c, "target"));
+    if (b == cx.buffer_binding.end() || !b->second) fail(c, "no buffer bound to the target");
+    auto& contents = cx.buffers[b->second];
     if (!contents) contents = std::make_shared<std::vector<uint8_t>>();
     // Copy on write: only when a recorded draw still reads these contents.
     if (contents.use_count() > 1) contents = std::make_shared<std::vector<uint8_t>>(*contents);
@@ -214,9 +342,9 @@ void GlState::Impl::apply(const trace::Call& c) {
     if (offset + blob.size() > contents->size()) fail(c, "writes past the buffer's end");
     std::memcpy(contents->data() + offset, blob.data(), blob.size());
   } else if (n == "glEnableVertexAttribArray" || n == "glDisableVertexAttribArray") {
-    attribs[int(i(c, "index"))].enabled = n == "glEnableVertexAttribArray";
+    cx.attribs[int(i(c, "index"))].enabled = n == "glEnableVertexAttribArray";
   } else if (n == "glVertexAttribPointer") {
-    GlAttrib& a = attribs[int(i(c, "index"))];
+    GlAttrib& a = cx.attribs[int(i(c, "index"))];
     a.size = int(i(c, "size"));
     a.type = u(c, "type");
     a.normalized = i(c, "normalized") != 0;
@@ -224,8 +352,8 @@ void GlState::Impl::apply(const trace::Call& c) {
     // apitrace records a client-side array as a blob; anything else is an offset into the
     // bound buffer.
     const trace::Value& pointer = arg(c, "pointer");
-    auto ab = buffer_binding.find(kArrayBuffer);
-    if (pointer.kind() != trace::ValueKind::Blob && ab != buffer_binding.end() && ab->second) {
+    auto ab = cx.buffer_binding.find(kArrayBuffer);
+    if (pointer.kind() != trace::ValueKind::Blob && ab != cx.buffer_binding.end() && ab->second) {
       a.buffer = ab->second;
       a.data = nullptr;
       a.offset = offset_of(pointer);
@@ -235,7 +363,7 @@ void GlState::Impl::apply(const trace::Call& c) {
       a.offset = 0;
     }
   } else if (starts(n, "glVertexAttrib") && (n.size() == 16 || n.size() == 17)) {  // glVertexAttrib4f(v)
-    GlAttrib& a = attribs[int(i(c, "index"))];
+    GlAttrib& a = cx.attribs[int(i(c, "index"))];
     a.current = {0, 0, 0, 1};
     int k = 0;
     if (const trace::Value* v = c.arg("v")) {
@@ -245,11 +373,11 @@ void GlState::Impl::apply(const trace::Call& c) {
         if (c.arg(name)) a.current[size_t(k++)] = f(c, name);
     }
   } else if (n == "glActiveTexture") {
-    active_unit = int(u(c, "texture") - kTexture0);
+    cx.active_unit = int(u(c, "texture") - kTexture0);
   } else if (n == "glBindTexture") {
-    if (u(c, "target") == kTexture2D) texture_units[active_unit] = u(c, "texture");
+    if (u(c, "target") == kTexture2D) cx.texture_units[cx.active_unit] = u(c, "texture");
   } else if (n == "glPixelStorei") {
-    if (u(c, "pname") == kUnpackAlignment) unpack_alignment = u(c, "param");
+    if (u(c, "pname") == kUnpackAlignment) cx.unpack_alignment = u(c, "param");
   } else if (n == "glTexImage2D") {
     if (u(c, "target") != kTexture2D) return;
     GlTexture& t = bound_texture(c);
@@ -260,9 +388,10 @@ void GlState::Impl::apply(const trace::Call& c) {
     l.height = u(c, "height");
     l.format = u(c, "format");
     l.type = u(c, "type");
-    l.unpack_alignment = unpack_alignment;
+    l.unpack_alignment = cx.unpack_alignment;
     l.pixels = bytes_of(arg(c, "pixels"));
     t.generate_mipmap = false;
+    t.version = c.number();
   } else if (n == "glTexParameteri" || n == "glTexParameterf") {
     if (u(c, "target") != kTexture2D) return;
     GlTexture& t = bound_texture(c);
@@ -277,38 +406,52 @@ void GlState::Impl::apply(const trace::Call& c) {
   } else if (n == "glEnable" || n == "glDisable") {
     set_enable(u(c, "cap"), n == "glEnable");
   } else if (n == "glDepthFunc") {
-    fixed.depth_func = u(c, "func");
+    cx.fixed.depth_func = u(c, "func");
   } else if (n == "glDepthMask") {
-    fixed.depth_mask = i(c, "flag") != 0;
+    cx.fixed.depth_mask = i(c, "flag") != 0;
   } else if (n == "glBlendFunc") {
-    fixed.blend_src_rgb = fixed.blend_src_alpha = u(c, "sfactor");
-    fixed.blend_dst_rgb = fixed.blend_dst_alpha = u(c, "dfactor");
+    cx.fixed.blend_src_rgb = cx.fixed.blend_src_alpha = u(c, "sfactor");
+    cx.fixed.blend_dst_rgb = cx.fixed.blend_dst_alpha = u(c, "dfactor");
   } else if (n == "glBlendFuncSeparate") {
-    fixed.blend_src_rgb = u(c, "sfactorRGB");
-    fixed.blend_dst_rgb = u(c, "dfactorRGB");
-    fixed.blend_src_alpha = u(c, "sfactorAlpha");
-    fixed.blend_dst_alpha = u(c, "dfactorAlpha");
+    cx.fixed.blend_src_rgb = u(c, "sfactorRGB");
+    cx.fixed.blend_dst_rgb = u(c, "dfactorRGB");
+    cx.fixed.blend_src_alpha = u(c, "sfactorAlpha");
+    cx.fixed.blend_dst_alpha = u(c, "dfactorAlpha");
   } else if (n == "glBlendEquation") {
-    fixed.blend_equation = u(c, "mode");
+    cx.fixed.blend_equation = u(c, "mode");
   } else if (n == "glCullFace") {
-    fixed.cull_face = u(c, "mode");
+    cx.fixed.cull_face = u(c, "mode");
   } else if (n == "glFrontFace") {
-    fixed.front_face = u(c, "mode");
+    cx.fixed.front_face = u(c, "mode");
   } else if (n == "glViewport" || n == "glScissor") {
-    auto& box = n == "glViewport" ? fixed.viewport : fixed.scissor;
+    auto& box = n == "glViewport" ? cx.fixed.viewport : cx.fixed.scissor;
     box = {int32_t(i(c, "x")), int32_t(i(c, "y")), int32_t(i(c, "width")), int32_t(i(c, "height"))};
+    // The trace does not record the window's size. Like glretrace, take it as the largest box
+    // set while the window is bound; apitrace records one of each after every MakeCurrent.
+    if (cx.fixed.framebuffer == 0)
+      cx.window = {std::max(cx.window[0], uint32_t(std::max(0, box[0] + box[2]))),
+                   std::max(cx.window[1], uint32_t(std::max(0, box[1] + box[3])))};
   } else if (n == "glColorMask") {
-    fixed.color_mask = {i(c, "red") != 0, i(c, "green") != 0, i(c, "blue") != 0, i(c, "alpha") != 0};
+    cx.fixed.color_mask = {i(c, "red") != 0, i(c, "green") != 0, i(c, "blue") != 0, i(c, "alpha") != 0};
   } else if (n == "glClearColor") {
-    fixed.clear_color = {f(c, "red"), f(c, "green"), f(c, "blue"), f(c, "alpha")};
+    cx.fixed.clear_color = {f(c, "red"), f(c, "green"), f(c, "blue"), f(c, "alpha")};
   } else if (n == "glClearDepth" || n == "glClearDepthf") {
-    fixed.clear_depth = f(c, n == "glClearDepth" ? "depth" : "d");
-  } else if (n == "glBindFramebuffer") {
-    const uint32_t target = u(c, "target");
-    if (target == kFramebuffer || target == kDrawFramebuffer) fixed.framebuffer = u(c, "framebuffer");
+    cx.fixed.clear_depth = f(c, n == "glClearDepth" ? "depth" : "d");
+  } else if (starts(n, "glBindFramebuffer") || starts(n, "glFramebuffer") || starts(n, "glDeleteFramebuffers") ||
+             starts(n, "glBindRenderbuffer") || starts(n, "glRenderbufferStorage")) {
+    framebuffer_call(c, n);
+  } else if (n == "glDeleteTextures") {
+    for (const auto& e : arg(c, "textures").elements()) {
+      const uint64_t id = uint64_t(e.integer());
+      cx.textures.erase(id);
+      for (auto& [unit, bound] : cx.texture_units)
+        if (bound == id) bound = 0;
+    }
   } else if (n == "glClear") {
     if (!recording) return;
-    frame.ops.emplace_back(GlClear{c.number(), u(c, "mask"), fixed});
+    GlClear clear{c.number(), u(c, "mask"), cx.fixed};
+    clear.fixed.target = target();
+    frame.ops.emplace_back(std::move(clear));
   } else if (n == "glDrawArrays" || n == "glDrawElements" || n == "glDrawRangeElements") {
     if (recording) draw(c, n);
   }
@@ -336,22 +479,44 @@ GlFrame GlState::take_frame() { return std::exchange(impl_->frame, GlFrame{}); }
 
 void GlState::set_recording(bool on) { impl_->recording = on; }
 
+struct FrameStream::Impl {
+  Impl(const std::string& path, uint64_t first) : reader(path), state(path), first(first) {
+    state.set_recording(first == 0);
+  }
+  trace::ApitraceReader reader;
+  GlState state;
+  uint64_t first = 0, index = 0;
+};
+
+FrameStream::FrameStream(const std::string& path, uint64_t first) : impl_(std::make_unique<Impl>(path, first)) {}
+FrameStream::~FrameStream() = default;
+
+bool FrameStream::next(GlFrame& frame, uint64_t& index) {
+  Impl& s = *impl_;
+  while (const trace::Call* c = s.reader.next()) {
+    if (!s.state.apply(*c)) continue;
+    s.state.set_recording(s.index + 1 >= s.first);
+    GlFrame f = s.state.take_frame();
+    if (s.index++ < s.first) continue;
+    frame = std::move(f);
+    index = s.index - 1;
+    return true;
+  }
+  return false;
+}
+
+uint64_t FrameStream::frames_seen() const { return impl_->index; }
+
 std::vector<GlFrame> read_frames(const std::string& path, uint64_t first, uint64_t last) {
   if (first > last) throw InputError(fmt::format("{}: frames {}-{}: the first is after the last", path, first, last));
-  trace::ApitraceReader reader(path);
-  GlState state(path);
-  state.set_recording(first == 0);
+  FrameStream stream(path, first);
   std::vector<GlFrame> out;
+  GlFrame f;
   uint64_t index = 0;
-  while (const trace::Call* c = reader.next()) {
-    if (!state.apply(*c)) continue;
-    state.set_recording(index + 1 >= first);
-    GlFrame f = state.take_frame();
-    if (index >= first) out.push_back(std::move(f));
-    if (index++ == last) break;
-  }
-  if (index <= last)
-    throw InputError(fmt::format("{}: frames {}-{} asked for, but the trace has {} frames", path, first, last, index));
+  while (out.size() < last - first + 1 && stream.next(f, index)) out.push_back(std::move(f));
+  if (out.size() < last - first + 1)
+    throw InputError(fmt::format("{}: frames {}-{} asked for, but the trace has {} frames", path, first, last,
+                                 stream.frames_seen()));
   return out;
 }
 

@@ -47,11 +47,31 @@ struct GlTexLevel {
 
 /// A 2D texture object: its levels and sampler state.
 struct GlTexture {
+  uint64_t name = 0;     ///< the texture object's name in its context
+  uint64_t version = 0;  ///< the call that last uploaded a level (0: never)
   std::vector<GlTexLevel> levels;
   uint32_t min_filter = 0x2702;  ///< GL_NEAREST_MIPMAP_LINEAR (the GL default)
   uint32_t mag_filter = 0x2601;  ///< GL_LINEAR
   uint32_t wrap_s = 0x2901, wrap_t = 0x2901;  ///< GL_REPEAT
   bool generate_mipmap = false;  ///< glGenerateMipmap was called after the last upload
+};
+
+/// A framebuffer object's attachments (0: none), as glFramebufferTexture2D/Renderbuffer set them.
+struct GlFramebufferAttachments {
+  uint64_t color_texture = 0, color_renderbuffer = 0;
+  uint32_t color_level = 0;
+  uint64_t depth_texture = 0, depth_renderbuffer = 0;
+};
+
+/// Where a draw or clear writes: the window or a framebuffer object, its buffers and size.
+struct GlTarget {
+  uint64_t framebuffer = 0;    ///< 0: the window (which has colour and depth)
+  uint64_t color_texture = 0;  ///< the texture level COLOR_ATTACHMENT0 renders into (0: none, or a renderbuffer)
+  uint32_t color_level = 0;
+  uint64_t depth_texture = 0;  ///< the texture the depth attachment renders into (0: none, or a renderbuffer)
+  bool color = true;           ///< a colour buffer is attached
+  bool depth = true;           ///< a depth buffer is attached
+  uint32_t width = 0, height = 0;  ///< the window's size (as glretrace infers it) or the attachments'
 };
 
 /// Fixed-function state a draw or clear reads.
@@ -68,7 +88,8 @@ struct GlFixed {
   std::array<bool, 4> color_mask{true, true, true, true};
   std::array<float, 4> clear_color{0, 0, 0, 0};
   float clear_depth = 1.0f;
-  uint32_t framebuffer = 0;  ///< the bound draw framebuffer; 0 is the window
+  uint64_t framebuffer = 0;  ///< the bound draw framebuffer; 0 is the window
+  GlTarget target;           ///< in a draw or clear: what that framebuffer is
 };
 
 /// A draw and everything it reads.
@@ -117,6 +138,23 @@ class GlState {
   /// no snapshot shares a buffer, so uploads replace contents without copying them: skipping to
   /// a window of frames costs only the state's own upkeep.
   void set_recording(bool on);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The frames of a trace one at a time, from frame `first` on: the calls before it are applied
+/// without recording, so a window of frames costs no more memory than one frame.
+class FrameStream {
+ public:
+  /// Opens the trace at `path`.
+  FrameStream(const std::string& path, uint64_t first);
+  ~FrameStream();
+  /// The next frame, or false at the end of the trace; `index` is its number (0-based, by swaps).
+  bool next(GlFrame& frame, uint64_t& index);
+  /// Frames ended so far, skipped ones included (at the end of the trace: all of them).
+  uint64_t frames_seen() const;
 
  private:
   struct Impl;
