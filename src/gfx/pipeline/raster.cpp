@@ -36,11 +36,16 @@ bool top_left(int64_t ax, int64_t ay, int64_t bx, int64_t by) { return by < ay |
 }  // namespace
 
 std::vector<std::array<ClippedVertex, 3>> clip_triangle(const std::array<ClipVertex, 3>& v) {
-  std::vector<ClippedVertex> poly(3);
+  std::array<ClippedVertex, 3> t;
   for (int k = 0; k < 3; ++k) {
-    poly[size_t(k)].pos = v[size_t(k)];
-    poly[size_t(k)].weight[size_t(k)] = 1;
+    t[size_t(k)].pos = v[size_t(k)];
+    t[size_t(k)].weight[size_t(k)] = 1;
   }
+  return clip_triangle(t);
+}
+
+std::vector<std::array<ClippedVertex, 3>> clip_triangle(const std::array<ClippedVertex, 3>& t) {
+  std::vector<ClippedVertex> poly(t.begin(), t.end());
   for (int plane = 0; plane < 2 && !poly.empty(); ++plane) {
     std::vector<ClippedVertex> next;
     for (size_t k = 0; k < poly.size(); ++k) {
@@ -60,8 +65,8 @@ std::vector<std::array<ClippedVertex, 3>> clip_triangle(const std::array<ClipVer
   return out;
 }
 
-RasterResult rasterize(const std::array<ClippedVertex, 3>& t, const Viewport& vp, const PixelRect& bounds,
-                       const CullState& cull, std::vector<Fragment>& out) {
+RasterResult rasterize_quads(const std::array<ClippedVertex, 3>& t, const Viewport& vp, const PixelRect& bounds,
+                             const CullState& cull, std::vector<Quad>& out) {
   RasterResult r;
   int64_t sx[3], sy[3];
   float zw[3], inv_w[3];
@@ -94,40 +99,79 @@ RasterResult rasterize(const std::array<ClippedVertex, 3>& t, const Viewport& vp
   const int64_t y[3] = {sy[order[0]], sy[order[1]], sy[order[2]]};
   const int64_t lo_x = std::min({x[0], x[1], x[2]}), hi_x = std::max({x[0], x[1], x[2]});
   const int64_t lo_y = std::min({y[0], y[1], y[2]}), hi_y = std::max({y[0], y[1], y[2]});
-  // Pixel centres (px + 1/2) inside the box and the bounds.
+  // Pixel centres (px + 1/2) inside the box and the bounds, widened to whole quads.
   const int px0 = std::max<int64_t>(bounds.x0, (lo_x - kSubpixel / 2 + kSubpixel - 1) >> kSubpixelBits);
   const int px1 = std::min<int64_t>(bounds.x1, ((hi_x - kSubpixel / 2) >> kSubpixelBits) + 1);
   const int py0 = std::max<int64_t>(bounds.y0, (lo_y - kSubpixel / 2 + kSubpixel - 1) >> kSubpixelBits);
   const int py1 = std::min<int64_t>(bounds.y1, ((hi_y - kSubpixel / 2) >> kSubpixelBits) + 1);
+  if (px0 >= px1 || py0 >= py1) return r;
   // Edge k is opposite vertex k: it weighs vertex k.
   const bool tl[3] = {top_left(x[1], y[1], x[2], y[2]), top_left(x[2], y[2], x[0], y[0]), top_left(x[0], y[0], x[1], y[1])};
-  for (int py = py0; py < py1; ++py) {
-    const int64_t cy = int64_t(py) * kSubpixel + kSubpixel / 2;
-    for (int px = px0; px < px1; ++px) {
-      const int64_t cx = int64_t(px) * kSubpixel + kSubpixel / 2;
-      const int64_t e[3] = {edge(x[1], y[1], x[2], y[2], cx, cy), edge(x[2], y[2], x[0], y[0], cx, cy),
-                            edge(x[0], y[0], x[1], y[1], cx, cy)};
-      bool in = true;
-      for (int k = 0; k < 3; ++k) in = in && (e[k] > 0 || (e[k] == 0 && tl[k]));
-      if (!in) continue;
-      // Screen-space weights of the (reordered) vertices, back to the triangle's own order.
-      float l[3];
-      for (int k = 0; k < 3; ++k) l[order[k]] = float(double(e[k]) / double(area));
-      Fragment f;
-      f.x = px;
-      f.y = py;
-      f.z = l[0] * zw[0] + l[1] * zw[1] + l[2] * zw[2];
-      // Perspective-correct weights of the clipped triangle's vertices, then of the original's.
-      float q[3], sum = 0;
-      for (int k = 0; k < 3; ++k) sum += q[k] = l[k] * inv_w[k];
-      float b[3] = {0, 0, 0};
-      for (int k = 0; k < 3; ++k)
-        for (int o = 0; o < 3; ++o) b[o] += q[k] / sum * t[size_t(k)].weight[size_t(o)];
-      f.i = b[1];
-      f.j = b[2];
-      out.push_back(f);
+  // Values at pixel (px, py), inside the triangle or not (helpers extrapolate the plane).
+  auto shade = [&](Quad& q, int k, const int64_t e[3]) {
+    float l[3];
+    for (int v = 0; v < 3; ++v) l[order[v]] = float(double(e[v]) / double(area));
+    q.z[size_t(k)] = l[0] * zw[0] + l[1] * zw[1] + l[2] * zw[2];
+    // Perspective-correct weights of the clipped triangle's vertices, then of the original's.
+    float w[3], sum = 0;
+    for (int v = 0; v < 3; ++v) sum += w[v] = l[v] * inv_w[v];
+    float b[3] = {0, 0, 0};
+    for (int v = 0; v < 3; ++v)
+      for (int o = 0; o < 3; ++o) b[o] += w[v] / sum * t[size_t(v)].weight[size_t(o)];
+    q.inv_w[size_t(k)] = sum;
+    q.i[size_t(k)] = b[1];
+    q.j[size_t(k)] = b[2];
+  };
+  for (int qy = py0 & ~1; qy < py1; qy += 2) {
+    for (int qx = px0 & ~1; qx < px1; qx += 2) {
+      Quad q;
+      q.x = qx;
+      q.y = qy;
+      int64_t e[4][3];
+      for (int k = 0; k < 4; ++k) {
+        const int px = qx + (k & 1), py = qy + (k >> 1);
+        const int64_t cx = int64_t(px) * kSubpixel + kSubpixel / 2, cy = int64_t(py) * kSubpixel + kSubpixel / 2;
+        e[k][0] = edge(x[1], y[1], x[2], y[2], cx, cy);
+        e[k][1] = edge(x[2], y[2], x[0], y[0], cx, cy);
+        e[k][2] = edge(x[0], y[0], x[1], y[1], cx, cy);
+        bool in = px >= px0 && px < px1 && py >= py0 && py < py1;
+        for (int v = 0; v < 3; ++v) in = in && (e[k][v] > 0 || (e[k][v] == 0 && tl[v]));
+        if (in) q.mask = uint8_t(q.mask | 1u << k);
+      }
+      if (!q.mask) continue;
+      for (int k = 0; k < 4; ++k) shade(q, k, e[k]);
+      out.push_back(q);
     }
   }
+  return r;
+}
+
+std::array<std::array<ClippedVertex, 3>, 2> expand_line(const ClipVertex& a, const ClipVertex& b, const Viewport& vp,
+                                                        float width) {
+  // The perpendicular in window pixels, half the width long, taken back to clip space at each end
+  // (an NDC offset times w), so the rectangle stays the same width in pixels after the divide.
+  const double dx = (double(b.x) / b.w - double(a.x) / a.w) * 0.5 * vp.width;
+  const double dy = (double(b.y) / b.w - double(a.y) / a.w) * 0.5 * vp.height;
+  const double len = std::sqrt(dx * dx + dy * dy);
+  const double nx = len > 0 ? -dy / len * 0.5 * width : 0, ny = len > 0 ? dx / len * 0.5 * width : 0;
+  const float ox = float(nx * 2.0 / vp.width), oy = float(ny * 2.0 / vp.height);  // in NDC
+  auto at = [&](const ClipVertex& v, float side, int which) {
+    ClippedVertex c;
+    c.pos = {v.x + side * ox * v.w, v.y + side * oy * v.w, v.z, v.w};
+    c.weight[size_t(which)] = 1;
+    return c;
+  };
+  const ClippedVertex a0 = at(a, -1, 0), a1 = at(a, 1, 0), b0 = at(b, -1, 1), b1 = at(b, 1, 1);
+  return {std::array{a0, b0, b1}, std::array{a0, b1, a1}};
+}
+
+RasterResult rasterize(const std::array<ClippedVertex, 3>& t, const Viewport& vp, const PixelRect& bounds,
+                       const CullState& cull, std::vector<Fragment>& out) {
+  std::vector<Quad> quads;
+  const RasterResult r = rasterize_quads(t, vp, bounds, cull, quads);
+  for (const Quad& q : quads)
+    for (int k = 0; k < 4; ++k)
+      if (q.mask >> k & 1) out.push_back(Fragment{q.x + (k & 1), q.y + (k >> 1), q.z[size_t(k)], q.i[size_t(k)], q.j[size_t(k)]});
   return r;
 }
 

@@ -26,6 +26,8 @@ struct ClippedVertex {
 /// Clips triangle `v` against -w <= z <= w (and w > 0) and returns the parts as triangles,
 /// empty when nothing remains. x and y are not clipped: the rasteriser's bounds do that.
 std::vector<std::array<ClippedVertex, 3>> clip_triangle(const std::array<ClipVertex, 3>& v);
+/// The same for a triangle whose vertices already carry weights (a line's rectangle).
+std::vector<std::array<ClippedVertex, 3>> clip_triangle(const std::array<ClippedVertex, 3>& t);
 
 /// glViewport and glDepthRange; window y grows upwards, row 0 at the bottom, as in the GL.
 struct Viewport {
@@ -59,10 +61,33 @@ struct RasterResult {
   bool front = true;      ///< front-facing (for gl_FrontFacing)
 };
 
+/// A 2x2 block of pixels a triangle touches, as the scan converter hands them to pixel shading:
+/// pixel k is (x + (k & 1), y + (k >> 1)), x and y even. Every pixel carries its depth and
+/// barycentrics whether covered or not, so the uncovered (helper) pixels of a quad still give
+/// the covered ones their derivatives.
+struct Quad {
+  int x = 0, y = 0;
+  uint8_t mask = 0;  ///< bit k: pixel k is covered
+  std::array<float, 4> z{}, i{}, j{};
+  std::array<float, 4> inv_w{};  ///< 1/w of the clip-space position (gl_FragCoord.w)
+};
+
 /// Rasterises one clipped triangle: viewport transform, snapping to 1/256 pixel, culling, and
 /// coverage of pixel centres by the top-left rule (a centre on an edge is covered only by the
 /// triangle for which that edge is a top or left edge, so triangles sharing an edge cover each
-/// pixel once). Appends its fragments to `out`.
+/// pixel once). Appends the quads it covers (at least one pixel each) to `out`, in rows of quads
+/// from the bottom.
+RasterResult rasterize_quads(const std::array<ClippedVertex, 3>& t, const Viewport& vp, const PixelRect& bounds,
+                             const CullState& cull, std::vector<Quad>& out);
+
+/// A line segment as the two triangles of a `width`-pixel-wide rectangle centred on it in window
+/// space, as GCN's scan converter draws lines (not the GL's diamond-exit rule). Vertices near `a`
+/// weigh (1, 0, 0) and near `b` (0, 1, 0), so a line's attributes interpolate from a to b with
+/// the triangle machinery. A zero-length segment gives zero-area triangles.
+std::array<std::array<ClippedVertex, 3>, 2> expand_line(const ClipVertex& a, const ClipVertex& b, const Viewport& vp,
+                                                        float width);
+
+/// The same, as the covered pixels alone.
 RasterResult rasterize(const std::array<ClippedVertex, 3>& t, const Viewport& vp, const PixelRect& bounds,
                        const CullState& cull, std::vector<Fragment>& out);
 

@@ -54,7 +54,13 @@ void DrawTables::bind_attribute(int location, const void* data, uint64_t bytes, 
     throw InputError(fmt::format("attribute location {} (0 to {})", location, kMaxAttributes - 1));
   const uint64_t buf = mem_.allocate(bytes, 256, fmt::format("attribute {}", location));
   mem_.write(buf, data, bytes);
-  const auto v = buffer_resource(buf, stride, records);
+  bind_attribute_buffer(location, buf, stride, records);
+}
+
+void DrawTables::bind_attribute_buffer(int location, uint64_t address, uint32_t stride, uint32_t records) {
+  if (location < 0 || location >= kMaxAttributes)
+    throw InputError(fmt::format("attribute location {} (0 to {})", location, kMaxAttributes - 1));
+  const auto v = buffer_resource(address, stride, records);
   mem_.write(table_ + vertex_buffer_offset(location), v.data(), sizeof v);
 }
 
@@ -94,8 +100,10 @@ void init_vertex_wave(emu::Wave& w, const CompiledShader& vs, const ShaderBindin
   }
 }
 
-void init_pixel_wave(emu::Wave& w, const CompiledShader& ps, const ShaderBindings& b, std::span<const PixelLane> pixels) {
+void init_pixel_wave(emu::Wave& w, const CompiledShader& ps, const ShaderBindings& b, std::span<const PixelLane> pixels,
+                     uint64_t live) {
   reset(w, ps, pixels.size(), "pixel");
+  w.set_exec(w.exec() & live);
   for (const auto& a : ps.args.args) {
     if (!a.vector) {
       set_sgpr(w, a, a.kind == ArgKind::DescriptorSet ? b.descriptor_set : a.kind == ArgKind::PrimMask ? b.prim_mask : 0);

@@ -49,6 +49,8 @@ class DrawTables {
   /// Uploads `bytes` of vertex data and points `location`'s V# at it: `stride` bytes per vertex
   /// (0: every vertex reads the first), `records` vertices (or bytes when stride is 0).
   void bind_attribute(int location, const void* data, uint64_t bytes, uint32_t stride, uint32_t records);
+  /// Points `location`'s V# at vertex data already in device memory at `address`.
+  void bind_attribute_buffer(int location, uint64_t address, uint32_t stride, uint32_t records);
   /// Uploads the default uniform block (pack_uniform_block's bytes) and points set 0's V# at it.
   void bind_uniforms(const std::vector<uint8_t>& block);
   /// Writes sampler `name`'s T# and S#; an InputError when the program has no such sampler.
@@ -66,8 +68,10 @@ class DrawTables {
 void init_vertex_wave(emu::Wave& w, const CompiledShader& vs, const ShaderBindings& b,
                       std::span<const uint32_t> vertex_ids);
 
-/// Prepares `w` to run pixel shader `ps` over `pixels` (at most 64; EXEC covers them).
+/// Prepares `w` to run pixel shader `ps` over `pixels` (at most 64). EXEC is `live`, the lanes of
+/// covered pixels (all of them when omitted); the rest are helpers the shader enables itself.
 /// Throws NotImplementedError for an input the launch does not provide (sample positions, ...).
-void init_pixel_wave(emu::Wave& w, const CompiledShader& ps, const ShaderBindings& b, std::span<const PixelLane> pixels);
+void init_pixel_wave(emu::Wave& w, const CompiledShader& ps, const ShaderBindings& b, std::span<const PixelLane> pixels,
+                     uint64_t live = ~uint64_t{0});
 
 }  // namespace strobe::gfx

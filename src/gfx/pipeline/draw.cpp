@@ -1,0 +1,375 @@
+// The functional order of a draw follows the GL's: every vertex is shaded once per draw (the
+// post-transform cache of a real GPU only changes how often, not what), primitives go in order,
+// and fragments reach the depth test and the blender in primitive order. Early Z tests a draw's
+// quads before shading when the pixel shader cannot change depth or coverage; otherwise each
+// wave's fragments are tested after it ran (late Z).
+#include "gfx/pipeline/draw.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <span>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "emu/memory.h"
+#include "gfx/pipeline/blend.h"
+#include "gfx/pipeline/raster.h"
+#include "gfx/pipeline/render_target.h"
+#include "gfx/pipeline/shader_wave.h"
+#include "gfx/pipeline/uniforms.h"
+
+namespace strobe::gfx {
+namespace {
+
+constexpr uint32_t kLines = 1, kLineLoop = 2, kLineStrip = 3, kTriangles = 4, kTriangleStrip = 5, kTriangleFan = 6;
+constexpr uint32_t kUnsignedByte = 0x1401, kUnsignedShort = 0x1403, kUnsignedInt = 0x1405;
+constexpr uint32_t kFront = 0x0404, kBack = 0x0405, kFrontAndBack = 0x0408, kCcw = 0x0901;
+
+float fval(uint32_t b) { return std::bit_cast<float>(b); }
+
+const char* mode_name(uint32_t mode) {
+  static const char* names[] = {"GL_POINTS", "GL_LINES", "GL_LINE_LOOP", "GL_LINE_STRIP",
+                                "GL_TRIANGLES", "GL_TRIANGLE_STRIP", "GL_TRIANGLE_FAN"};
+  return mode < 7 ? names[mode] : "an unknown mode";
+}
+
+uint32_t type_bytes(uint32_t gl_type) {
+  switch (gl_type) {
+    case 0x1400: case 0x1401: return 1;
+    case 0x1402: case 0x1403: return 2;
+    default: return 4;
+  }
+}
+
+// The vertex each of the draw's `count` positions names.
+std::vector<uint32_t> draw_indices(const GlDraw& d) {
+  std::vector<uint32_t> out(d.count);
+  if (d.index_type == 0) {
+    for (uint32_t k = 0; k < d.count; ++k) out[k] = d.first + k;
+    return out;
+  }
+  const uint32_t size = d.index_type == kUnsignedByte ? 1 : d.index_type == kUnsignedShort ? 2 : d.index_type == kUnsignedInt ? 4 : 0;
+  if (!size) throw InputError(fmt::format("call {}: index type 0x{:X}", d.call, d.index_type));
+  if (!d.indices || d.index_offset + uint64_t(d.count) * size > d.indices->size())
+    throw InputError(fmt::format("call {}: {} indices at offset {} lie past the {}-byte index data", d.call, d.count,
+                                 d.index_offset, d.indices ? d.indices->size() : 0));
+  const uint8_t* p = d.indices->data() + d.index_offset;
+  for (uint32_t k = 0; k < d.count; ++k) {
+    uint32_t v = 0;
+    std::memcpy(&v, p + size_t(k) * size, size);
+    out[k] = v;
+  }
+  return out;
+}
+
+// The draw's primitives as positions into its index list, in the GL's order and winding; a line
+// segment (a, b) is (a, b, b).
+std::vector<std::array<uint32_t, 3>> assemble(uint32_t mode, uint32_t count, uint64_t call) {
+  std::vector<std::array<uint32_t, 3>> t;
+  if (mode == kLines) {
+    for (uint32_t k = 0; k + 1 < count; k += 2) t.push_back({k, k + 1, k + 1});
+  } else if (mode == kLineStrip || mode == kLineLoop) {
+    for (uint32_t k = 0; k + 1 < count; ++k) t.push_back({k, k + 1, k + 1});
+    if (mode == kLineLoop && count > 2) t.push_back({count - 1, 0, 0});
+  } else if (mode == kTriangles) {
+    for (uint32_t k = 0; k + 2 < count; k += 3) t.push_back({k, k + 1, k + 2});
+  } else if (mode == kTriangleStrip) {
+    for (uint32_t k = 0; k + 2 < count; ++k) t.push_back(k % 2 ? std::array{k + 1, k, k + 2} : std::array{k, k + 1, k + 2});
+  } else if (mode == kTriangleFan) {
+    for (uint32_t k = 1; k + 1 < count; ++k) t.push_back({0, k, k + 1});
+  } else {
+    throw NotImplementedError(fmt::format("call {}: drawing {} (triangles and lines are rasterised)", call, mode_name(mode)));
+  }
+  return t;
+}
+
+// Entirely outside one of the six clip planes.
+bool outside_frustum(const std::array<ClipVertex, 3>& v) {
+  auto all = [&](auto outside) { return outside(v[0]) && outside(v[1]) && outside(v[2]); };
+  return all([](const ClipVertex& p) { return p.x < -p.w; }) || all([](const ClipVertex& p) { return p.x > p.w; }) ||
+         all([](const ClipVertex& p) { return p.y < -p.w; }) || all([](const ClipVertex& p) { return p.y > p.w; }) ||
+         all([](const ClipVertex& p) { return p.z < -p.w; }) || all([](const ClipVertex& p) { return p.z > p.w; });
+}
+
+bool needs_clipping(const std::array<ClipVertex, 3>& v) {
+  for (const auto& p : v)
+    if (p.z < -p.w || p.z > p.w || !(p.w > 0)) return true;
+  return false;
+}
+
+PixelRect intersect(PixelRect a, const PixelRect& b) {
+  a.x0 = std::max(a.x0, b.x0), a.y0 = std::max(a.y0, b.y0);
+  a.x1 = std::min(a.x1, b.x1), a.y1 = std::min(a.y1, b.y1);
+  if (a.x1 < a.x0) a.x1 = a.x0;
+  if (a.y1 < a.y0) a.y1 = a.y0;
+  return a;
+}
+
+int32_t int_uniform(const GlDraw& d, const std::string& name) {
+  if (!d.uniforms) return 0;
+  auto it = d.uniforms->find(name);
+  if (it == d.uniforms->end() || it->second.size() < 4) return 0;
+  int32_t v;
+  std::memcpy(&v, it->second.data(), 4);
+  return v;
+}
+
+// Binds the program's vertex inputs, uniforms and samplers for `d`.
+void bind_inputs(const GlDraw& d, const ProgramEntry& pe, DrawTables& tables, DrawContext& cx) {
+  const SpirvProgram& sp = pe.spirv;
+  for (const auto& [name, location] : sp.slots.attributes) {
+    auto it = d.attribs.find(location);
+    if (it == d.attribs.end() || !it->second.enabled) {
+      const GlAttrib current;
+      const auto& value = it == d.attribs.end() ? current.current : it->second.current;
+      tables.bind_attribute(location, value.data(), sizeof value, 0, sizeof value);
+      continue;
+    }
+    const GlAttrib& a = it->second;
+    if (!a.data)
+      throw InputError(fmt::format("call {}: attribute '{}' reads buffer {}, which holds no data", d.call, name, a.buffer));
+    auto [slot, fresh] = cx.placed.try_emplace(a.data.get(), 0);
+    if (fresh) {
+      slot->second = cx.mem->allocate(std::max<size_t>(a.data->size(), 4), 256, "vertex data");
+      cx.mem->write(slot->second, a.data->data(), a.data->size());
+    }
+    const uint32_t element = uint32_t(a.size) * type_bytes(a.type);
+    const uint32_t stride = a.stride ? a.stride : element;
+    const uint64_t available = a.data->size() > a.offset ? a.data->size() - a.offset : 0;
+    const uint64_t records = available >= element ? (available - element) / stride + 1 : 0;
+    tables.bind_attribute_buffer(location, slot->second + a.offset, stride, uint32_t(std::min<uint64_t>(records, UINT32_MAX)));
+  }
+  if (sp.uniform_block_bytes) {
+    static const std::map<std::string, std::vector<uint8_t>> none;
+    tables.bind_uniforms(pack_uniform_block(sp, d.uniforms ? *d.uniforms : none, pe.name));
+  }
+  for (const auto& [name, binding] : sp.slots.samplers) {
+    auto t = d.textures.find(int_uniform(d, name));
+    const TextureDescriptors td =
+        cx.textures->bind(t == d.textures.end() ? nullptr : t->second, *cx.surfaces, *cx.mem);
+    tables.bind_sampler(name, td.image, td.sampler);
+  }
+}
+
+}  // namespace
+
+void execute_draw(const GlDraw& d, DrawContext& cx) {
+  FrameStats& st = *cx.stats;
+  ++st.draws;
+  st.vertices += d.count;
+  if (!d.program)
+    throw NotImplementedError(fmt::format("call {}: a draw without a GLSL program (fixed-function GL)", d.call));
+  const GlTarget& target = d.fixed.target;
+  RenderTarget* color = cx.surfaces->color(target);
+  RenderTarget* depth = d.fixed.depth_test ? cx.surfaces->depth(target) : nullptr;
+  if (!color && !cx.surfaces->depth(target)) return;  // an incomplete framebuffer draws nothing
+  const auto triangles = assemble(d.mode, d.count, d.call);
+  const ReadyPipeline& rp = cx.pipelines->get(d.program, d);
+  const ProgramEntry& pe = cx.pipelines->program(d.program);
+  DrawTables tables(*cx.mem, pe.spirv);
+  bind_inputs(d, pe, tables, cx);
+  const ShaderBindings bindings = tables.bindings();
+
+  // Vertex shading: each distinct index once, 64 to a wave.
+  const std::vector<uint32_t> indices = draw_indices(d);
+  std::vector<uint32_t> ids, slot(indices.size());
+  std::unordered_map<uint32_t, uint32_t> seen;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    auto [it, fresh] = seen.try_emplace(indices[k], uint32_t(ids.size()));
+    if (fresh) ids.push_back(indices[k]);
+    slot[k] = it->second;
+  }
+  const CompiledShader& vs = rp.code.vertex;
+  const size_t nvs = vs.args.param_locations.size();
+  std::vector<ClipVertex> pos(ids.size());
+  std::vector<float> vparams(ids.size() * nvs * 4);
+  ShaderCounts& vcount = st.vertex_shaders[pe.name];
+  for (size_t base = 0; base < ids.size(); base += emu::kWaveSize) {
+    const size_t n = std::min<size_t>(emu::kWaveSize, ids.size() - base);
+    init_vertex_wave(cx.wave, vs, bindings, std::span(ids.data() + base, n));
+    cx.io.clear_exports();
+    const auto ds = emu::run_graphics_wave(rp.vertex, cx.wave, cx.io, *cx.mem, pe.name.c_str());
+    ++vcount.waves;
+    vcount.wave_instructions += ds.wave_instructions;
+    vcount.invocations += n;
+    if ((cx.io.written[emu::kExpPos0] & 0xF) != 0xF)
+      throw InputError(fmt::format("{}: the vertex shader exported no position", pe.name));
+    for (size_t l = 0; l < n; ++l) {
+      pos[base + l] = {fval(cx.io.lanes(emu::kExpPos0, 0)[l]), fval(cx.io.lanes(emu::kExpPos0, 1)[l]),
+                       fval(cx.io.lanes(emu::kExpPos0, 2)[l]), fval(cx.io.lanes(emu::kExpPos0, 3)[l])};
+      for (size_t m = 0; m < nvs; ++m)
+        for (int c = 0; c < 4; ++c) {
+          const int t = emu::kExpParam0 + int(m);
+          vparams[((base + l) * nvs + m) * 4 + size_t(c)] = cx.io.written[t] >> c & 1 ? fval(cx.io.lanes(t, c)[l]) : 0.0f;
+        }
+    }
+  }
+  st.vs_invocations += ids.size();
+
+  // Assembly, clipping, culling, rasterisation.
+  const Viewport vp{d.fixed.viewport[0], d.fixed.viewport[1], d.fixed.viewport[2], d.fixed.viewport[3], 0.0f, 1.0f};
+  PixelRect bounds{0, 0, int(target.width), int(target.height)};
+  bounds = intersect(bounds, PixelRect{vp.x, vp.y, vp.x + vp.width, vp.y + vp.height});
+  if (d.fixed.scissor_test) {
+    const auto& s = d.fixed.scissor;
+    bounds = intersect(bounds, PixelRect{s[0], s[1], s[0] + s[2], s[1] + s[3]});
+  }
+  CullState cull;
+  cull.enabled = d.fixed.cull;
+  cull.cull_front = d.fixed.cull_face == kFront || d.fixed.cull_face == kFrontAndBack;
+  cull.cull_back = d.fixed.cull_face == kBack || d.fixed.cull_face == kFrontAndBack;
+  cull.front_ccw = d.fixed.front_face == kCcw;
+  const bool lines = d.mode == kLines || d.mode == kLineStrip || d.mode == kLineLoop;
+  const CullState no_cull;  // face culling applies to polygons only
+  const size_t nps = rp.vs_param.size();
+  const size_t block = nps * 4 * 3;  // one triangle's parameter-cache entry: [slot][channel]{P0, P10, P20}
+  std::vector<float> tri_params;
+  std::vector<Quad> quads;
+  std::vector<uint32_t> quad_tri;      // each quad's triangle (index into tri_front and tri_params blocks)
+  std::vector<uint8_t> tri_front;
+  for (const auto& t : triangles) {
+    ++st.primitives;
+    const uint32_t v[3] = {slot[t[0]], slot[t[1]], slot[t[2]]};
+    const std::array<ClipVertex, 3> clip{pos[v[0]], pos[v[1]], pos[v[2]]};
+    if (outside_frustum(clip)) {
+      ++st.frustum_culled;
+      continue;
+    }
+    if (needs_clipping(clip)) ++st.clipped;
+    const size_t before = quads.size();
+    bool culled = false, front = true;
+    if (lines) {
+      for (const auto& half : expand_line(clip[0], clip[1], vp, 1.0f))
+        for (const auto& part : clip_triangle(half)) rasterize_quads(part, vp, bounds, no_cull, quads);
+    } else {
+      for (const auto& part : clip_triangle(clip)) {
+        const RasterResult r = rasterize_quads(part, vp, bounds, cull, quads);
+        culled = culled || r.culled;
+        front = r.front;
+      }
+    }
+    if (culled) ++st.face_culled;
+    if (quads.size() == before) continue;
+    ++st.rasterized;
+    int x0 = INT32_MAX, y0 = INT32_MAX, x1 = INT32_MIN, y1 = INT32_MIN;
+    for (size_t q = before; q < quads.size(); ++q) {
+      x0 = std::min(x0, quads[q].x), y0 = std::min(y0, quads[q].y);
+      x1 = std::max(x1, quads[q].x + 1), y1 = std::max(y1, quads[q].y + 1);
+    }
+    st.bin_entries += uint64_t(x1 / cx.tile_size - x0 / cx.tile_size + 1) * uint64_t(y1 / cx.tile_size - y0 / cx.tile_size + 1);
+    const uint32_t tri = uint32_t(tri_front.size());
+    tri_front.push_back(front);
+    quad_tri.resize(quads.size(), tri);
+    tri_params.resize(tri_params.size() + block);
+    float* p = tri_params.data() + size_t(tri) * block;
+    for (size_t s = 0; s < nps; ++s) {
+      if (rp.vs_param[s] < 0) continue;
+      for (int c = 0; c < 4; ++c) {
+        auto at = [&](int k) { return vparams[(v[k] * nvs + size_t(rp.vs_param[s])) * 4 + size_t(c)]; };
+        float* e = p + (s * 4 + size_t(c)) * 3;
+        e[0] = at(0), e[1] = at(1) - at(0), e[2] = at(2) - at(0);
+      }
+    }
+  }
+
+  // Early Z: drop the fragments that fail before any shading.
+  const bool write_depth = depth && d.fixed.depth_mask;
+  const bool early = depth && !rp.late_z;
+  size_t kept = 0;
+  bool wrote_depth = false;
+  for (size_t q = 0; q < quads.size(); ++q) {
+    Quad& quad = quads[q];
+    st.quads += 1;
+    st.fragments += uint64_t(std::popcount(quad.mask));
+    if (early) {
+      for (int k = 0; k < 4; ++k) {
+        if (!(quad.mask >> k & 1)) continue;
+        ++st.early_z_tested;
+        float& stored = depth->depth_at(quad.x + (k & 1), quad.y + (k >> 1));
+        if (!depth_passes(d.fixed.depth_func, quad.z[size_t(k)], stored)) {
+          quad.mask = uint8_t(quad.mask & ~(1u << k));
+          continue;
+        }
+        ++st.early_z_passed;
+        if (write_depth) stored = quad.z[size_t(k)], wrote_depth = true;
+      }
+      if (!quad.mask) continue;
+    }
+    quads[kept] = quad;
+    quad_tri[kept++] = quad_tri[q];
+  }
+  quads.resize(kept);
+
+  // Pixel shading, 16 quads to a wave, then late Z and blending in primitive order.
+  const CompiledShader& ps = rp.code.fragment;
+  const BlendState blend = blend_state(d.fixed);
+  ShaderCounts& pcount = st.pixel_shaders[pe.name];
+  std::array<PixelLane, emu::kWaveSize> lanes;
+  bool wrote_color = false;
+  for (size_t q0 = 0; q0 < quads.size(); q0 += emu::kWaveSize / 4) {
+    const size_t n = std::min<size_t>(emu::kWaveSize / 4, quads.size() - q0);
+    uint64_t live = 0;
+    for (size_t qi = 0; qi < n; ++qi) {
+      const Quad& quad = quads[q0 + qi];
+      const uint32_t tri = quad_tri[q0 + qi];
+      for (int k = 0; k < 4; ++k) {
+        const size_t l = qi * 4 + size_t(k);
+        lanes[l] = PixelLane{quad.i[size_t(k)], quad.j[size_t(k)], float(quad.x + (k & 1)) + 0.5f,
+                             float(quad.y + (k >> 1)) + 0.5f, quad.z[size_t(k)], quad.inv_w[size_t(k)], tri_front[tri] != 0};
+        cx.io.lane_params[l] = tri_params.data() + size_t(tri) * block;
+        if (quad.mask >> k & 1) live |= uint64_t{1} << l;
+      }
+    }
+    init_pixel_wave(cx.wave, ps, bindings, std::span(lanes.data(), n * 4), live);
+    cx.io.clear_exports();
+    cx.io.param_slots = uint32_t(nps);
+    const auto ds = emu::run_graphics_wave(rp.fragment, cx.wave, cx.io, *cx.mem, pe.name.c_str());
+    ++pcount.waves;
+    pcount.wave_instructions += ds.wave_instructions;
+    pcount.invocations += uint64_t(std::popcount(live));
+    st.ps_invocations += uint64_t(std::popcount(live));
+    st.helper_lanes += n * 4 - uint64_t(std::popcount(live));
+    const uint64_t done = cx.io.done_lanes & live;
+    st.discarded += uint64_t(std::popcount(live & ~done));
+    const bool exported_z = cx.io.written[emu::kExpMrtZ] & 1;
+    for (uint64_t m = done; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      const int x = int(lanes[size_t(l)].x), y = int(lanes[size_t(l)].y);
+      if (depth && !early) {
+        const float z = exported_z ? fval(cx.io.lanes(emu::kExpMrtZ, 0)[l]) : lanes[size_t(l)].z;
+        ++st.late_z_tested;
+        float& stored = depth->depth_at(x, y);
+        if (!depth_passes(d.fixed.depth_func, z, stored)) continue;
+        ++st.late_z_passed;
+        if (write_depth) stored = z, wrote_depth = true;
+      }
+      if (!color) continue;
+      float src[4];
+      for (int c = 0; c < 4; ++c)
+        src[c] = cx.io.written[emu::kExpMrt0] >> c & 1 ? fval(cx.io.lanes(emu::kExpMrt0, c)[l]) : (c == 3 ? 1.0f : 0.0f);
+      blend_pixel(blend, src, color->pixel(x, y));
+      ++st.pixels_written;
+      if (blend.enabled) ++st.blended_pixels;
+      wrote_color = true;
+    }
+  }
+  cx.surfaces->wrote(target, wrote_color, wrote_depth, d.call);
+}
+
+void execute_clear(const GlClear& c, DrawContext& cx) {
+  ++cx.stats->clears;
+  RenderTarget* color = cx.surfaces->color(c.fixed.target);
+  RenderTarget* depth = cx.surfaces->depth(c.fixed.target);
+  if (color && color == depth) {
+    clear(*color, c.mask, c.fixed);
+  } else {
+    if (color) clear(*color, c.mask & ~kGlDepthBufferBit, c.fixed);
+    if (depth) clear(*depth, c.mask & ~kGlColorBufferBit, c.fixed);
+  }
+  cx.surfaces->wrote(c.fixed.target, c.mask & kGlColorBufferBit, c.mask & kGlDepthBufferBit, c.call);
+}
+
+}  // namespace strobe::gfx

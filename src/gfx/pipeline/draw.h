@@ -1,0 +1,46 @@
+// One GL draw or clear executed by the functional pipeline: vertex shading on the emulator,
+// primitive assembly, clipping, culling and rasterisation into quads, early or late depth
+// testing, pixel shading on the emulator, and blending into the target. The counts of every
+// stage go to the frame's FrameStats.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "emu/graphics.h"
+#include "emu/wave.h"
+#include "gfx/pipeline/frame_stats.h"
+#include "gfx/pipeline/pipeline_cache.h"
+#include "gfx/pipeline/surfaces.h"
+#include "gfx/pipeline/texture_store.h"
+#include "gfx/stream/gl_state.h"
+
+namespace strobe::emu {
+class GlobalMemory;
+}
+
+namespace strobe::gfx {
+
+/// Everything a draw uses besides its own snapshot. Reused from draw to draw.
+struct DrawContext {
+  emu::GlobalMemory* mem = nullptr;  ///< the frame's device memory
+  PipelineCache* pipelines = nullptr;
+  TextureStore* textures = nullptr;
+  Surfaces* surfaces = nullptr;
+  FrameStats* stats = nullptr;
+  int tile_size = 16;  ///< pixels per side of a bin, for bin_entries
+  /// Vertex and index data already placed in `mem` this frame, by contents.
+  std::map<const std::vector<uint8_t>*, uint64_t> placed;
+  emu::Wave wave;
+  emu::GraphicsIo io;
+};
+
+/// Renders `d` into its target. Throws NotImplementedError for what the pipeline does not draw
+/// (points and lines, fixed-function GL) and InputError for a draw whose data is missing.
+void execute_draw(const GlDraw& d, DrawContext& cx);
+
+/// Applies `c` to its target.
+void execute_clear(const GlClear& c, DrawContext& cx);
+
+}  // namespace strobe::gfx

@@ -1,0 +1,68 @@
+#include "gfx/pipeline/renderer.h"
+
+#include <chrono>
+#include <limits>
+#include <type_traits>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "emu/memory.h"
+
+namespace strobe::gfx {
+
+Renderer::Renderer(RendererOptions o) : options_(o) {
+  if (o.tile_size < 1) throw InputError(fmt::format("a tile size of {} pixels (at least 1)", o.tile_size));
+  cx_.pipelines = &pipelines_;
+  cx_.textures = &textures_;
+  cx_.surfaces = &surfaces_;
+  cx_.tile_size = o.tile_size;
+}
+
+Renderer::~Renderer() = default;
+
+FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
+  const auto t0 = std::chrono::steady_clock::now();
+  FrameStats st;
+  st.frame = index;
+  // The frame's own device memory: vertex data, uniforms, descriptor tables and textures.
+  emu::GlobalMemory mem;
+  cx_.mem = &mem;
+  cx_.stats = &st;
+  cx_.placed.clear();
+  textures_.new_frame();
+  cx_.io.sample_lanes.fill(0);
+  cx_.io.texel_fetches.fill(0);
+  for (const auto& op : frame.ops)
+    std::visit(
+        [&](const auto& o) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(o)>, GlDraw>) execute_draw(o, cx_);
+          else execute_clear(o, cx_);
+        },
+        op);
+  st.sample_lanes = cx_.io.sample_lanes;
+  st.texel_fetches = cx_.io.texel_fetches;
+  cx_.mem = nullptr;
+  cx_.stats = nullptr;
+  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return st;
+}
+
+void render_trace(const std::string& path, uint64_t first, uint64_t last, const RendererOptions& options,
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame) {
+  if (first > last) throw InputError(fmt::format("{}: frames {}-{}: the first is after the last", path, first, last));
+  FrameStream stream(path, first);
+  Renderer renderer(options);
+  GlFrame frame;
+  uint64_t index = 0;
+  while (stream.next(frame, index)) {
+    on_frame(renderer.render(frame, index), renderer);
+    if (index == last) return;
+  }
+  if (last == std::numeric_limits<uint64_t>::max() && stream.frames_seen() > first) return;  // to the end
+  throw InputError(fmt::format("{}: frames {}-{} asked for, but the trace has {} frames", path, first, last,
+                                 stream.frames_seen()));
+}
+
+}  // namespace strobe::gfx

@@ -1,0 +1,51 @@
+// The functional graphics pipeline: renders a trace's frames, draw by draw, with the programs'
+// own shaders on strobe's emulator, and counts what every stage did. Render targets and compiled
+// programs persist from frame to frame, as they do in the GL; device memory is the frame's own.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "gfx/pipeline/draw.h"
+#include "gfx/pipeline/frame_stats.h"
+#include "gfx/pipeline/pipeline_cache.h"
+#include "gfx/pipeline/render_target.h"
+#include "gfx/pipeline/surfaces.h"
+#include "gfx/pipeline/texture_store.h"
+#include "gfx/stream/gl_state.h"
+
+namespace strobe::gfx {
+
+/// Parameters of the functional pipeline that change its counts.
+struct RendererOptions {
+  int tile_size = 16;  ///< pixels per side of a tile, for the tiler's bin entries
+};
+
+/// Renders frames in order.
+class Renderer {
+ public:
+  explicit Renderer(RendererOptions o = {});
+  ~Renderer();
+  /// Renders `frame` (number `index` of its trace) and returns its counts.
+  FrameStats render(const GlFrame& frame, uint64_t index);
+  /// The window as the last frame left it (before its swap).
+  const RenderTarget& window() const { return surfaces_.window(); }
+  /// Pipelines compiled so far.
+  size_t pipelines_compiled() const { return pipelines_.compiled(); }
+
+ private:
+  RendererOptions options_;
+  PipelineCache pipelines_;
+  TextureStore textures_;
+  Surfaces surfaces_;
+  DrawContext cx_;
+};
+
+/// Renders frames [first, last] of the trace at `path` (the calls before `first` only set up
+/// state; a `last` of UINT64_MAX means to the end) and calls `on_frame` after each with its counts and the renderer (for its window).
+void render_trace(const std::string& path, uint64_t first, uint64_t last, const RendererOptions& options,
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame);
+
+}  // namespace strobe::gfx

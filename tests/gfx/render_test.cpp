@@ -1,0 +1,265 @@
+// The functional pipeline renders constructed frames as the GL specifies: every pixel a draw
+// covers gets the colour its RADV-compiled shaders compute, the depth test keeps the nearest
+// surface in either draw order, blending and render-to-texture work, and each stage's counts
+// add up.
+#include "gfx/pipeline/renderer.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+
+namespace strobe::gfx {
+namespace {
+
+constexpr uint32_t kFloat = 0x1406, kTriangles = 4, kTriangleStrip = 5, kPoints = 0;
+constexpr int kW = 16, kH = 12;
+
+const char* kColorVs =
+    "attribute vec3 position;\nattribute vec4 color;\nvarying vec4 c;\n"
+    "void main(){ c = color; gl_Position = vec4(position, 1.0); }\n";
+const char* kColorFs = "precision mediump float;\nvarying vec4 c;\nvoid main(){ gl_FragColor = c; }\n";
+
+std::shared_ptr<const GlProgram> program(const char* vs, const char* fs, uint64_t id) {
+  auto p = std::make_shared<GlProgram>();
+  p->id = id;
+  p->link_call = id;
+  p->vertex = vs;
+  p->fragment = fs;
+  p->attribute_locations = {{"position", 0}, {"color", 1}};
+  return p;
+}
+
+GlAttrib array_of(std::vector<float> v, int size) {
+  GlAttrib a;
+  a.enabled = true;
+  a.size = size;
+  a.type = kFloat;
+  a.data = std::make_shared<const std::vector<uint8_t>>(reinterpret_cast<const uint8_t*>(v.data()),
+                                                         reinterpret_cast<const uint8_t*>(v.data() + v.size()));
+  return a;
+}
+
+GlAttrib constant(float r, float g, float b, float a) {
+  GlAttrib x;
+  x.current = {r, g, b, a};
+  return x;
+}
+
+GlFixed window_state() {
+  GlFixed f;
+  f.viewport = {0, 0, kW, kH};
+  f.target.width = kW;
+  f.target.height = kH;
+  return f;
+}
+
+// A draw of `positions` (xyz per vertex) in one colour with the colour program.
+GlDraw colored(std::vector<float> positions, uint32_t mode, std::array<float, 4> rgba, uint64_t call) {
+  static auto p = program(kColorVs, kColorFs, 1);
+  GlDraw d;
+  d.call = call;
+  d.mode = mode;
+  d.count = uint32_t(positions.size() / 3);
+  d.program = p;
+  d.uniforms = std::make_shared<const std::map<std::string, std::vector<uint8_t>>>();
+  d.attribs[0] = array_of(std::move(positions), 3);
+  d.attribs[1] = constant(rgba[0], rgba[1], rgba[2], rgba[3]);
+  d.fixed = window_state();
+  return d;
+}
+
+std::vector<float> full_screen(float z) { return {-1, -1, z, 1, -1, z, -1, 1, z, 1, 1, z}; }
+
+GlClear clear_all(std::array<float, 4> rgba, uint64_t call) {
+  GlClear c;
+  c.call = call;
+  c.mask = 0x4100;  // colour and depth
+  c.fixed = window_state();
+  c.fixed.clear_color = rgba;
+  return c;
+}
+
+std::array<int, 4> pixel(const Renderer& r, int x, int y) {
+  const uint8_t* p = r.window().pixel(x, y);
+  return {p[0], p[1], p[2], p[3]};
+}
+
+TEST(Render, AFullScreenStripCoversEveryPixelOnceAndShadesEachVertexOnce) {
+  GlFrame f;
+  f.ops.emplace_back(clear_all({0, 0, 1, 1}, 1));
+  f.ops.emplace_back(colored(full_screen(0), kTriangleStrip, {1, 0, 0, 1}, 2));
+  Renderer r;
+  const FrameStats s = r.render(f, 0);
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) ASSERT_EQ(pixel(r, x, y), (std::array<int, 4>{255, 0, 0, 255})) << x << "," << y;
+  EXPECT_EQ(s.draws, 1u);
+  EXPECT_EQ(s.clears, 1u);
+  EXPECT_EQ(s.vs_invocations, 4u);
+  EXPECT_EQ(s.primitives, 2u);
+  EXPECT_EQ(s.rasterized, 2u);
+  EXPECT_EQ(s.fragments, uint64_t(kW * kH)) << "the shared diagonal must not cover a pixel twice";
+  EXPECT_EQ(s.ps_invocations, uint64_t(kW * kH));
+  EXPECT_EQ(s.pixels_written, uint64_t(kW * kH));
+  // Quads the diagonal crosses are shaded once for each triangle: at most one per quad row and column.
+  EXPECT_GT(s.quads, uint64_t(kW * kH / 4));
+  EXPECT_LE(s.quads, uint64_t(kW * kH / 4 + kW / 2 + kH / 2));
+  EXPECT_EQ(s.helper_lanes, 4 * s.quads - s.ps_invocations);
+  EXPECT_EQ(s.vertex_shaders.size(), 1u);
+  EXPECT_EQ(s.pixel_shaders.begin()->second.invocations, uint64_t(kW * kH));
+}
+
+TEST(Render, ColoursInterpolatePerspectiveCorrectlyAcrossATriangle) {
+  GlDraw d = colored({-1, -1, 0, 3, -1, 0, -1, 3, 0}, kTriangles, {0, 0, 0, 1}, 2);
+  d.attribs[1] = array_of({1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1}, 4);  // red, green, blue corners
+  GlFrame f;
+  f.ops.emplace_back(std::move(d));
+  Renderer r;
+  r.render(f, 0);
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) {
+      // Window (x + 0.5, y + 0.5) in the triangle spanning (0,0), (2W,0), (0,2H).
+      const float g = (float(x) + 0.5f) / float(2 * kW), b = (float(y) + 0.5f) / float(2 * kH);
+      const auto p = pixel(r, x, y);
+      EXPECT_NEAR(p[0], 255 * (1 - g - b), 1.01) << x << "," << y;
+      EXPECT_NEAR(p[1], 255 * g, 1.01) << x << "," << y;
+      EXPECT_NEAR(p[2], 255 * b, 1.01) << x << "," << y;
+    }
+}
+
+TEST(Render, TheDepthTestKeepsTheNearerSurfaceInEitherDrawOrder) {
+  for (bool near_first : {false, true}) {
+    GlDraw far = colored(full_screen(0.5f), kTriangleStrip, {0, 1, 0, 1}, 2);
+    GlDraw near = colored(full_screen(-0.5f), kTriangleStrip, {1, 0, 0, 1}, 3);
+    for (GlDraw* d : {&far, &near}) d->fixed.depth_test = true;
+    GlFrame f;
+    f.ops.emplace_back(clear_all({0, 0, 0, 1}, 1));
+    f.ops.emplace_back(near_first ? near : far);
+    f.ops.emplace_back(near_first ? far : near);
+    Renderer r;
+    const FrameStats s = r.render(f, 0);
+    EXPECT_EQ(pixel(r, 3, 7), (std::array<int, 4>{255, 0, 0, 255})) << "near first: " << near_first;
+    EXPECT_EQ(r.window().depth_at(3, 7), 0.25f);
+    EXPECT_EQ(s.early_z_tested, uint64_t(2 * kW * kH));
+    EXPECT_EQ(s.early_z_passed, uint64_t((near_first ? 1 : 2) * kW * kH));
+    EXPECT_EQ(s.ps_invocations, s.early_z_passed) << "fragments failing early Z are never shaded";
+  }
+}
+
+TEST(Render, AlphaBlendingMixesWithWhatIsInTheTarget) {
+  GlDraw d = colored(full_screen(0), kTriangleStrip, {1, 0, 0, 0.5f}, 2);
+  d.fixed.blend = true;
+  d.fixed.blend_src_rgb = d.fixed.blend_src_alpha = 0x0302;  // GL_SRC_ALPHA
+  d.fixed.blend_dst_rgb = d.fixed.blend_dst_alpha = 0x0303;  // GL_ONE_MINUS_SRC_ALPHA
+  GlFrame f;
+  f.ops.emplace_back(clear_all({0, 0, 1, 1}, 1));
+  f.ops.emplace_back(std::move(d));
+  Renderer r;
+  const FrameStats s = r.render(f, 0);
+  const auto p = pixel(r, 5, 5);
+  EXPECT_NEAR(p[0], 128, 1);
+  EXPECT_EQ(p[1], 0);
+  EXPECT_NEAR(p[2], 128, 1);
+  EXPECT_EQ(s.blended_pixels, uint64_t(kW * kH));
+}
+
+TEST(Render, BackFacingTrianglesAreCulledAndOffScreenOnesNeverRasterised) {
+  GlDraw back = colored({-1, -1, 0, -1, 1, 0, 1, -1, 0}, kTriangles, {1, 1, 1, 1}, 2);  // clockwise
+  back.fixed.cull = true;
+  GlDraw away = colored({2, 2, 0, 3, 2, 0, 2, 3, 0}, kTriangles, {1, 1, 1, 1}, 3);
+  GlFrame f;
+  f.ops.emplace_back(std::move(back));
+  f.ops.emplace_back(std::move(away));
+  Renderer r;
+  const FrameStats s = r.render(f, 0);
+  EXPECT_EQ(s.primitives, 2u);
+  EXPECT_EQ(s.face_culled, 1u);
+  EXPECT_EQ(s.frustum_culled, 1u);
+  EXPECT_EQ(s.fragments, 0u);
+  EXPECT_EQ(s.ps_invocations, 0u);
+}
+
+TEST(Render, ADiscardingShaderIsDepthTestedAfterShading) {
+  auto p = program(kColorVs,
+                   "precision mediump float;\nvarying vec4 c;\n"
+                   "void main(){ if (gl_FragCoord.x < 8.0) discard; gl_FragColor = c; }\n",
+                   2);
+  GlDraw d = colored(full_screen(0), kTriangleStrip, {0, 1, 0, 1}, 2);
+  d.program = p;
+  d.fixed.depth_test = true;
+  GlFrame f;
+  f.ops.emplace_back(clear_all({0, 0, 0, 1}, 1));
+  f.ops.emplace_back(std::move(d));
+  Renderer r;
+  const FrameStats s = r.render(f, 0);
+  EXPECT_EQ(s.early_z_tested, 0u);
+  EXPECT_EQ(s.discarded, uint64_t(8 * kH));
+  EXPECT_EQ(s.late_z_tested, uint64_t(8 * kH));
+  EXPECT_EQ(pixel(r, 3, 3), (std::array<int, 4>{0, 0, 0, 255}));
+  EXPECT_EQ(pixel(r, 12, 3), (std::array<int, 4>{0, 255, 0, 255}));
+  EXPECT_EQ(r.window().depth_at(3, 3), 1.0f) << "a discarded fragment writes no depth";
+  EXPECT_EQ(r.window().depth_at(12, 3), 0.5f);
+}
+
+TEST(Render, ADrawSamplesWhatAnEarlierDrawRenderedIntoItsTexture) {
+  // Draw 1 fills texture 5 (8x8, attached to framebuffer 1) with yellow; draw 2 samples it.
+  auto tex = std::make_shared<GlTexture>();
+  tex->name = 5;
+  tex->version = 1;
+  tex->min_filter = tex->mag_filter = 0x2600;  // GL_NEAREST: no mipmaps, one texel a sample
+  tex->levels.push_back(GlTexLevel{8, 8, 0x1908, 0x1401, 4, nullptr});
+  GlDraw fill = colored(full_screen(0), kTriangleStrip, {1, 1, 0, 1}, 2);
+  fill.fixed.framebuffer = 1;
+  fill.fixed.viewport = {0, 0, 8, 8};
+  fill.fixed.target = GlTarget{1, 5, 0, 0, true, false, 8, 8};
+  auto textured = program("attribute vec3 position;\nvarying vec2 uv;\n"
+                          "void main(){ uv = position.xy * 0.5 + 0.5; gl_Position = vec4(position, 1.0); }\n",
+                          "precision mediump float;\nuniform sampler2D tex;\nvarying vec2 uv;\n"
+                          "void main(){ gl_FragColor = texture2D(tex, uv); }\n",
+                          3);
+  GlDraw show = colored(full_screen(0), kTriangleStrip, {0, 0, 0, 1}, 3);
+  show.program = textured;
+  show.attribs.erase(1);
+  show.textures[0] = tex;
+  GlFrame f;
+  f.ops.emplace_back(clear_all({0, 0, 0, 1}, 1));
+  f.ops.emplace_back(std::move(fill));
+  f.ops.emplace_back(std::move(show));
+  Renderer r;
+  const FrameStats s = r.render(f, 0);
+  EXPECT_EQ(pixel(r, 9, 4), (std::array<int, 4>{255, 255, 0, 255}));
+  // GL_NEAREST reads one texel a sample; helper lanes sample too (the derivatives need them).
+  EXPECT_EQ(s.sample_lanes[1] + s.sample_lanes[2], 0u);
+  EXPECT_GE(s.sample_lanes[0], s.pixel_shaders.at("program 3 (linked at call 3)").invocations);
+  EXPECT_EQ(s.pixel_shaders.at("program 3 (linked at call 3)").invocations, uint64_t(kW * kH));
+}
+
+TEST(Render, ALineStripCoversOnePixelRowAndInterpolatesAlongTheLine) {
+  // Window row 5 (centre y = 5.5), from x = 0 to 16: red at the left end, green at the right.
+  const float y = 5.5f / kH * 2 - 1;
+  GlDraw d = colored({-1, y, 0, 0, y, 0, 1, y, 0}, 3 /* GL_LINE_STRIP */, {0, 0, 0, 1}, 2);
+  d.attribs[1] = array_of({1, 0, 0, 1, 0.5f, 0.5f, 0, 1, 0, 1, 0, 1}, 4);
+  GlFrame f;
+  f.ops.emplace_back(std::move(d));
+  Renderer r;
+  const FrameStats s = r.render(f, 0);
+  EXPECT_EQ(s.primitives, 2u);
+  EXPECT_EQ(s.fragments, uint64_t(kW)) << "one pixel per column, the shared end drawn once";
+  for (int x = 0; x < kW; ++x) {
+    const auto p = pixel(r, x, 5);
+    EXPECT_NEAR(p[1], 255.0 * (x + 0.5) / kW, 1.01) << x;
+    EXPECT_EQ(pixel(r, x, 4)[3], 0) << "row 4 untouched";
+  }
+}
+
+TEST(Render, PointsAreRefusedAsNotImplemented) {
+  GlFrame f;
+  f.ops.emplace_back(colored({0, 0, 0}, kPoints, {1, 1, 1, 1}, 2));
+  Renderer r;
+  EXPECT_THROW(r.render(f, 0), NotImplementedError);
+}
+
+}  // namespace
+}  // namespace strobe::gfx
