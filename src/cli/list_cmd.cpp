@@ -6,7 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include <filesystem>
+
 #include "common/atomic_file.h"
+#include "gfx/stream/captured.h"
 #include "workloads/benchmark.h"
 
 namespace strobe::cli {
@@ -32,7 +35,14 @@ int run_list(const std::string& json) {
       }
       arr.push_back({{"name", b->name}, {"description", b->description}, {"params", std::move(params)}});
     }
-    const std::string text = nlohmann::json{{"benchmarks", std::move(arr)}}.dump(2) + "\n";
+    auto graphics = nlohmann::json::array();
+    for (const auto& g : gfx::captured_workloads()) {
+      const std::string trace = gfx::traces_dir() + "/" + g.name + ".trace";
+      graphics.push_back({{"name", std::string("gfx:") + g.name}, {"description", g.description}, {"trace", trace},
+                          {"captured", std::filesystem::exists(trace)}});
+    }
+    const std::string text =
+        nlohmann::json{{"benchmarks", std::move(arr)}, {"graphics", std::move(graphics)}}.dump(2) + "\n";
     if (json == "-") fmt::print("{}", text);
     else write_file_atomic(json, text);
     return 0;
@@ -42,6 +52,12 @@ int run_list(const std::string& json) {
     for (const auto& p : b->params)
       fmt::print("    {:<12} {:>10}  [{} .. {}]  {}\n", p.name, workloads::format_value(p, p.def),
                  workloads::format_value(p, p.lo), workloads::format_value(p, p.hi), p.doc);
+  }
+  fmt::print("\nGraphics workloads (strobe run gfx:NAME [--frames A-B]; traces in {}):\n", gfx::traces_dir());
+  for (const auto& g : gfx::captured_workloads()) {
+    const bool captured = std::filesystem::exists(gfx::traces_dir() + "/" + g.name + ".trace");
+    fmt::print("{:<18} {}{}\n", std::string("gfx:") + g.name, g.description,
+               captured ? "" : fmt::format(" [not captured: scripts/capture-gfx {}]", g.name));
   }
   return 0;
 }

@@ -16,6 +16,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/gfx_run.h"
 #include "cli/report.h"
 #include "cli/spec_options.h"
 #include "experiment/program.h"
@@ -30,6 +31,7 @@ namespace fs = std::filesystem;
 /// `strobe run`'s options: the spec, and what only concerns output.
 struct RunOptions {
   experiment::RunSpec spec;
+  GraphicsRunOptions gfx;  ///< gfx: workloads' own options
   std::string json;
   bool progress = false, counters = false, digest = false;
 };
@@ -126,11 +128,34 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                 "the same results in the same buffers");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
+  auto* frames = cmd->add_option("--frames", o->gfx.frames, "gfx: workloads: the frames to render, A-B or A (default: all)");
+  auto* images = cmd->add_option("--images", o->gfx.images, "gfx: workloads: write each frame's window as DIR/frame-NNNNNN.ppm");
+  auto* reference = cmd->add_option("--reference", o->gfx.reference,
+                                    "gfx: workloads: compare each frame's window with the images of this PNM stream "
+                                    "(glretrace -s - --snapshot-format=PNM), in order");
+  auto* threshold = cmd->add_option("--reference-threshold", o->gfx.threshold,
+                                    "gfx: workloads: a pixel differs when a channel is off by more than this (default 16)");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
   cmd->add_flag("--test-corrupt-output", s.corrupt_for_test)->group("");
-  cmd->callback([o, cmd, &action, program = std::move(program)] {
+  cmd->callback([o, cmd, &action, frames, images, reference, threshold, program = std::move(program)] {
     experiment::RunSpec& s = o->spec;
     s.mode_given = cmd->get_option("--mode")->count() > 0;
+    const bool graphics = s.benchmark.rfind("gfx:", 0) == 0;
+    if (!graphics && (frames->count() || images->count() || reference->count() || threshold->count()))
+      throw CLI::ValidationError("run", "--frames, --images, --reference and --reference-threshold apply to gfx: workloads");
+    if (graphics) {
+      if (!program.empty()) throw CLI::ValidationError("run", "give a gfx: workload or -- PROGRAM, not both");
+      if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || s.sampling != "none" ||
+          !s.sampling_sets.empty() || !s.sets.empty() || s.skip_functional)
+        throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --json, --images, --reference, "
+                                          "--reference-threshold and --progress only");
+      o->gfx.workload = s.benchmark;
+      o->gfx.mode = s.mode;
+      o->gfx.json = o->json;
+      o->gfx.progress = o->progress;
+      action = [o] { return run_graphics(o->gfx); };
+      return;
+    }
     if (program.empty()) {
       if (s.benchmark.empty()) throw CLI::ValidationError("run", "give a benchmark name, or -- PROGRAM [ARGS...]");
       action = [o] { return run_benchmark(*o); };

@@ -1,0 +1,106 @@
+#include "cli/gfx_run.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/report.h"
+#include "common/error.h"
+#include "gfx/pipeline/image_compare.h"
+#include "gfx/pipeline/renderer.h"
+#include "gfx/stream/captured.h"
+
+namespace strobe::cli {
+namespace {
+
+// "A-B" or "A" as a frame range; empty means every frame.
+std::pair<uint64_t, uint64_t> frame_range(const std::string& s) {
+  if (s.empty()) return {0, std::numeric_limits<uint64_t>::max()};
+  auto number = [&](const std::string& t) {
+    size_t used = 0;
+    unsigned long long v = 0;
+    try {
+      v = std::stoull(t, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (t.empty() || used != t.size() || t[0] == '-' || t[0] == '+')
+      throw InputError(fmt::format("--frames '{}': expected A-B or A, frame numbers from 0", s));
+    return uint64_t(v);
+  };
+  const size_t dash = s.find('-');
+  const uint64_t a = number(s.substr(0, dash));
+  const uint64_t b = dash == std::string::npos ? a : number(s.substr(dash + 1));
+  if (b < a) throw InputError(fmt::format("--frames '{}': the last frame is before the first", s));
+  return {a, b};
+}
+
+}  // namespace
+
+int run_graphics(const GraphicsRunOptions& o) {
+  if (o.mode != "functional")
+    throw NotImplementedError(fmt::format("--mode {} for graphics workloads: the graphics timing model is not built "
+                                          "yet; use --mode functional",
+                                          o.mode));
+  if (o.threshold < 0 || o.threshold > 255)
+    throw InputError(fmt::format("--reference-threshold {}: expected 0 to 255", o.threshold));
+  const std::string trace = gfx::resolve_trace(o.workload);
+  const auto [first, last] = frame_range(o.frames);
+  std::vector<gfx::Image> reference;
+  if (!o.reference.empty()) reference = gfx::read_pnm_stream(o.reference);
+  if (!o.images.empty()) std::filesystem::create_directories(o.images);
+  const bool show = o.progress || ::isatty(STDERR_FILENO);
+  const bool json_on_stdout = o.json == "-";
+
+  nlohmann::json frames = nlohmann::json::array();
+  gfx::FrameStats total;
+  size_t rendered = 0;
+  auto on_frame = [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
+    nlohmann::json j = gfx::to_json(s);
+    std::string line = fmt::format("frame {}: {} draws, {} vertices, {} primitives, {} fragments, {} pixels written, "
+                                   "{:.2f} s",
+                                   s.frame, s.draws, s.vertices, s.primitives, s.fragments, s.pixels_written, s.seconds);
+    if (!o.images.empty()) {
+      const std::string path = fmt::format("{}/frame-{:06}.ppm", o.images, s.frame);
+      gfx::write_ppm(path, r.window());
+      j["image"] = path;
+    }
+    if (!o.reference.empty()) {
+      if (rendered >= reference.size())
+        throw InputError(fmt::format("{}: {} reference images, but frame {} is the {}th rendered", o.reference,
+                                     reference.size(), s.frame, rendered + 1));
+      const gfx::ImageDiff d = gfx::compare_images(gfx::image_of(r.window()), reference[rendered], o.threshold);
+      j["reference"] = {{"mean_abs_error", d.mean_abs_error}, {"psnr_db", std::isinf(d.psnr_db) ? nlohmann::json(nullptr) : nlohmann::json(d.psnr_db)},
+                        {"bad_pixel_fraction", d.bad_pixel_fraction}, {"max_channel_diff", d.max_channel_diff},
+                        {"threshold", d.threshold}};
+      line += "; against the reference: " + gfx::describe(d);
+    }
+    if (!json_on_stdout) fmt::print("{}\n", line);
+    else if (show) fmt::print(stderr, "{}\n", line);
+    frames.push_back(std::move(j));
+    total += s;
+    ++rendered;
+  };
+  gfx::RendererOptions ro;
+  size_t pipelines = 0;
+  gfx::render_trace(trace, first, last, ro,
+                    [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
+                      on_frame(s, r);
+                      pipelines = r.pipelines_compiled();
+                    });
+  nlohmann::json out{{"workload", o.workload}, {"trace", trace}, {"mode", o.mode}, {"frames", std::move(frames)},
+                     {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}};
+  out["total"].erase("frame");
+  if (!json_on_stdout)
+    fmt::print("{} frames: {} draws, {} vertex and {} pixel shader invocations, {:.2f} s; {} pipelines compiled\n",
+               rendered, total.draws, total.vs_invocations, total.ps_invocations, total.seconds, pipelines);
+  if (!o.json.empty()) write_output(o.json, out.dump(2) + "\n");
+  return 0;
+}
+
+}  // namespace strobe::cli

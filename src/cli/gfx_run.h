@@ -1,0 +1,25 @@
+// `strobe run gfx:TRACE`: a captured graphics workload rendered frame by frame by the graphics
+// pipeline (src/gfx), with each frame's counts, and optionally its images and their error
+// against a reference renderer's.
+#pragma once
+
+#include <string>
+
+namespace strobe::cli {
+
+/// What `strobe run gfx:...` was asked.
+struct GraphicsRunOptions {
+  std::string workload;   ///< gfx:NAME or gfx:PATH
+  std::string frames;     ///< "A-B", "A", or empty for every frame
+  std::string mode = "functional";
+  std::string json;       ///< "-", a path, or empty
+  std::string images;     ///< directory for each frame's window as PPM, or empty
+  std::string reference;  ///< a PNM stream with one image per rendered frame (glretrace -s -), or empty
+  int threshold = 16;     ///< per-channel difference counted as a bad pixel against the reference
+  bool progress = false;
+};
+
+/// Runs it; returns the exit status.
+int run_graphics(const GraphicsRunOptions& o);
+
+}  // namespace strobe::cli

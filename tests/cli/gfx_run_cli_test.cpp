@@ -1,0 +1,68 @@
+// `strobe run gfx:...`: a captured graphics workload rendered by the functional pipeline, frame
+// by frame, with its counts, images and error against glretrace's; bad arguments exit 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.h"
+
+namespace strobe::clitest {
+namespace {
+
+const std::string kReference = STROBE_BUILD_DIR "/gfx-traces/glmark2-small.ref.pnm";
+
+TEST(GfxRunCli, ANamedCaptureRendersTheFramesAskedForWithCountsAndReferenceErrors) {
+  // The first two frames (the horse): the reference stream begins with their images.
+  const std::string dir = ::testing::TempDir() + "gfx-run-images";
+  const CliResult r = run_strobe("run gfx:glmark2-small --frames 0-1 --json - --images " + dir + " --reference " +
+                                 kReference);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["frames"].size(), 2u);
+  for (const auto& f : j["frames"]) {
+    EXPECT_EQ(f["draws"], 1);
+    EXPECT_GT(f["vs_invocations"].get<int>(), 1000);
+    EXPECT_LT(f["reference"]["bad_pixel_fraction"].get<double>(), 0.01) << f.dump();
+    EXPECT_TRUE(std::filesystem::exists(f["image"].get<std::string>()));
+  }
+  EXPECT_EQ(j["frames"][1]["frame"], 1);
+  EXPECT_EQ(j["total"]["draws"], 2);
+  EXPECT_EQ(j["pipelines_compiled"], 1);
+}
+
+TEST(GfxRunCli, BadFramesMissingTracesAndForeignOptionsExitTwo) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"run gfx:glmark2-small --frames 5-2", "--frames '5-2'"},
+      {"run gfx:glmark2-small --frames x", "--frames 'x'"},
+      {"run gfx:glmark2-small --frames 0-99", "the trace has 12 frames"},
+      {"run gfx:/nonexistent.trace", "/nonexistent.trace"},
+      {"run gfx:glmark2-small --param n=4", "gfx: workloads take"},
+      {"run mm --frames 0-1", "apply to gfx: workloads"},
+      {"run gfx:", "names no trace"},
+  };
+  for (const auto& [args, why] : cases) {
+    const CliResult r = run_strobe(args);
+    EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+TEST(GfxRunCli, TimingModeIsNotImplementedYetAndSaysSo) {
+  const CliResult r = run_strobe("run gfx:glmark2-small --frames 0 --mode timing");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("not implemented"), std::string::npos) << r.err;
+}
+
+TEST(GfxRunCli, ListNamesTheGraphicsWorkloads) {
+  const CliResult r = run_strobe("list --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["graphics"].size(), 3u);
+  EXPECT_EQ(j["graphics"][0]["name"], "gfx:glmark2-small");
+  EXPECT_TRUE(j["graphics"][0]["captured"].get<bool>());
+}
+
+}  // namespace
+}  // namespace strobe::clitest
