@@ -16,32 +16,6 @@
 #include "gfx/stream/captured.h"
 
 namespace strobe::cli {
-namespace {
-
-// "A-B" or "A" as a frame range; empty means every frame.
-std::pair<uint64_t, uint64_t> frame_range(const std::string& s) {
-  if (s.empty()) return {0, std::numeric_limits<uint64_t>::max()};
-  auto number = [&](const std::string& t) {
-    size_t used = 0;
-    unsigned long long v = 0;
-    try {
-      v = std::stoull(t, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (t.empty() || used != t.size() || t[0] == '-' || t[0] == '+')
-      throw InputError(fmt::format("--frames '{}': expected A-B or A, frame numbers from 0", s));
-    return uint64_t(v);
-  };
-  const size_t dash = s.find('-');
-  const uint64_t a = number(s.substr(0, dash));
-  const uint64_t b = dash == std::string::npos ? a : number(s.substr(dash + 1));
-  if (b < a) throw InputError(fmt::format("--frames '{}': the last frame is before the first", s));
-  return {a, b};
-}
-
-}  // namespace
-
 int run_graphics(const GraphicsRunOptions& o) {
   if (o.mode != "functional")
     throw NotImplementedError(fmt::format("--mode {} for graphics workloads: the graphics timing model is not built "
@@ -50,7 +24,9 @@ int run_graphics(const GraphicsRunOptions& o) {
   if (o.threshold < 0 || o.threshold > 255)
     throw InputError(fmt::format("--reference-threshold {}: expected 0 to 255", o.threshold));
   const std::string trace = gfx::resolve_trace(o.workload);
-  const auto [first, last] = frame_range(o.frames);
+  const std::vector<gfx::FrameRange> frames_asked =
+      o.frames.empty() ? std::vector<gfx::FrameRange>{{0, std::numeric_limits<uint64_t>::max()}}
+                       : gfx::parse_frame_ranges(o.frames, "--frames");
   std::vector<gfx::Image> reference;
   if (!o.reference.empty()) reference = gfx::read_pnm_stream(o.reference);
   if (!o.images.empty()) std::filesystem::create_directories(o.images);
@@ -88,11 +64,12 @@ int run_graphics(const GraphicsRunOptions& o) {
   };
   gfx::RendererOptions ro;
   size_t pipelines = 0;
-  gfx::render_trace(trace, first, last, ro,
+  gfx::render_trace(trace, frames_asked, ro,
                     [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
                       on_frame(s, r);
                       pipelines = r.pipelines_compiled();
-                    });
+                    },
+                    o.render_skipped);
   nlohmann::json out{{"workload", o.workload}, {"trace", trace}, {"mode", o.mode}, {"frames", std::move(frames)},
                      {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}};
   out["total"].erase("frame");

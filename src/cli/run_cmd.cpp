@@ -128,27 +128,31 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                 "the same results in the same buffers");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
-  auto* frames = cmd->add_option("--frames", o->gfx.frames, "gfx: workloads: the frames to render, A-B or A (default: all)");
+  auto* frames = cmd->add_option("--frames", o->gfx.frames, "gfx: workloads: the frames to render: A-B, A, or a list of them like 0-9,20 (default: all)");
   auto* images = cmd->add_option("--images", o->gfx.images, "gfx: workloads: write each frame's window as DIR/frame-NNNNNN.ppm");
   auto* reference = cmd->add_option("--reference", o->gfx.reference,
                                     "gfx: workloads: compare each frame's window with the images of this PNM stream "
                                     "(glretrace -s - --snapshot-format=PNM), in order");
+  auto* skipped = cmd->add_flag("--render-skipped", o->gfx.render_skipped,
+                                 "gfx: workloads: render every frame before those of --frames too (only theirs are "
+                                 "reported), so textures earlier frames rendered into are there");
   auto* threshold = cmd->add_option("--reference-threshold", o->gfx.threshold,
                                     "gfx: workloads: a pixel differs when a channel is off by more than this (default 16)");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
   cmd->add_flag("--test-corrupt-output", s.corrupt_for_test)->group("");
-  cmd->callback([o, cmd, &action, frames, images, reference, threshold, program = std::move(program)] {
+  cmd->callback([o, cmd, &action, frames, images, reference, threshold, skipped, program = std::move(program)] {
     experiment::RunSpec& s = o->spec;
     s.mode_given = cmd->get_option("--mode")->count() > 0;
     const bool graphics = s.benchmark.rfind("gfx:", 0) == 0;
-    if (!graphics && (frames->count() || images->count() || reference->count() || threshold->count()))
-      throw CLI::ValidationError("run", "--frames, --images, --reference and --reference-threshold apply to gfx: workloads");
+    if (!graphics && (frames->count() || images->count() || reference->count() || threshold->count() || skipped->count()))
+      throw CLI::ValidationError("run", "--frames, --images, --reference, --reference-threshold and --render-skipped "
+                                        "apply to gfx: workloads");
     if (graphics) {
       if (!program.empty()) throw CLI::ValidationError("run", "give a gfx: workload or -- PROGRAM, not both");
       if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || s.sampling != "none" ||
           !s.sampling_sets.empty() || !s.sets.empty() || s.skip_functional)
         throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --json, --images, --reference, "
-                                          "--reference-threshold and --progress only");
+                                          "--reference-threshold, --render-skipped and --progress only");
       o->gfx.workload = s.benchmark;
       o->gfx.mode = s.mode;
       o->gfx.json = o->json;

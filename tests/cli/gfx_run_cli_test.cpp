@@ -35,6 +35,7 @@ TEST(GfxRunCli, ANamedCaptureRendersTheFramesAskedForWithCountsAndReferenceError
 TEST(GfxRunCli, BadFramesMissingTracesAndForeignOptionsExitTwo) {
   const std::pair<const char*, const char*> cases[] = {
       {"run gfx:glmark2-small --frames 5-2", "--frames '5-2'"},
+      {"run gfx:glmark2-small --frames 4,2", "ascend"},
       {"run gfx:glmark2-small --frames x", "--frames 'x'"},
       {"run gfx:glmark2-small --frames 0-99", "the trace has 12 frames"},
       {"run gfx:/nonexistent.trace", "/nonexistent.trace"},

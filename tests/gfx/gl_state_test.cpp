@@ -229,6 +229,29 @@ TEST(GlState, EachContextHasItsOwnObjectNames) {
   EXPECT_EQ(first.min_filter, 0x2600u);
 }
 
+TEST(GlState, AStreamOfSeveralFrameRangesRecordsThoseFramesOnly) {
+  Calls c;
+  for (int frame = 0; frame < 6; ++frame) {
+    for (int k = 0; k <= frame; ++k) clear(c);  // frame N has N + 1 clears
+    c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+    c.leave();
+  }
+  TempFile f("ranges.trace", c.t.file());
+  FrameStream stream(f.path(), parse_frame_ranges("1,3-4", "frames"));
+  GlFrame frame;
+  uint64_t index = 0;
+  std::vector<uint64_t> seen;
+  while (stream.next(frame, index)) {
+    EXPECT_EQ(frame.ops.size(), index + 1) << "frame " << index;
+    seen.push_back(index);
+  }
+  EXPECT_EQ(seen, (std::vector<uint64_t>{1, 3, 4}));
+  EXPECT_EQ(stream.frames_seen(), 5u) << "the stream stops after the last frame asked for";
+  EXPECT_THROW(parse_frame_ranges("3-4,4", "frames"), InputError);
+  EXPECT_THROW(parse_frame_ranges("1,", "frames"), InputError);
+  EXPECT_THROW(parse_frame_ranges("-1", "frames"), InputError);
+}
+
 TEST(GlState, AskingForFramesPastTheEndNamesTheFrameCount) {
   Calls c;
   c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();

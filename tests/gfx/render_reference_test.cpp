@@ -31,7 +31,7 @@ TEST(RenderReference, EveryFrameOfTheSmallGlmark2CaptureMatchesGlretrace) {
   ASSERT_EQ(reference.size(), 12u);
   size_t frames = 0;
   uint64_t textured = 0;
-  render_trace(kTrace, 0, 11, RendererOptions{}, [&](const FrameStats& s, const Renderer& r) {
+  render_trace(kTrace, {FrameRange{0, 11}}, RendererOptions{}, [&](const FrameStats& s, const Renderer& r) {
     const ImageDiff d = compare_images(image_of(r.window()), reference[frames], kThreshold);
     EXPECT_LE(d.bad_pixel_fraction, kMaxBadFraction) << "frame " << s.frame << ": " << describe(d);
     EXPECT_GT(s.pixels_written, 1000u) << "frame " << s.frame << " drew almost nothing";

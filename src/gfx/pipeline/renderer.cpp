@@ -49,20 +49,25 @@ FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
   return st;
 }
 
-void render_trace(const std::string& path, uint64_t first, uint64_t last, const RendererOptions& options,
-                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame) {
-  if (first > last) throw InputError(fmt::format("{}: frames {}-{}: the first is after the last", path, first, last));
-  FrameStream stream(path, first);
+void render_trace(const std::string& path, const std::vector<FrameRange>& ranges, const RendererOptions& options,
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, bool render_skipped) {
+  if (ranges.empty()) return;
+  FrameStream stream(path, render_skipped ? std::vector<FrameRange>{{0, ranges.back().last}} : ranges);
   Renderer renderer(options);
   GlFrame frame;
   uint64_t index = 0;
+  size_t at = 0;  // the first range not wholly before `index`
   while (stream.next(frame, index)) {
-    on_frame(renderer.render(frame, index), renderer);
-    if (index == last) return;
+    const FrameStats s = renderer.render(frame, index);
+    while (at < ranges.size() && ranges[at].last < index) ++at;
+    if (at < ranges.size() && ranges[at].first <= index) on_frame(s, renderer);
   }
-  if (last == std::numeric_limits<uint64_t>::max() && stream.frames_seen() > first) return;  // to the end
-  throw InputError(fmt::format("{}: frames {}-{} asked for, but the trace has {} frames", path, first, last,
-                                 stream.frames_seen()));
+  const FrameRange& last = ranges.back();
+  if (stream.frames_seen() > last.last) return;
+  if (last.last == std::numeric_limits<uint64_t>::max() && stream.frames_seen() > last.first) return;  // to the end
+  throw InputError(fmt::format("{}: frames up to {} asked for, but the trace has {} frames", path,
+                               last.last == std::numeric_limits<uint64_t>::max() ? last.first : last.last,
+                               stream.frames_seen()));
 }
 
 }  // namespace strobe::gfx

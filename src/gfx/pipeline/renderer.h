@@ -43,9 +43,13 @@ class Renderer {
   DrawContext cx_;
 };
 
-/// Renders frames [first, last] of the trace at `path` (the calls before `first` only set up
-/// state; a `last` of UINT64_MAX means to the end) and calls `on_frame` after each with its counts and the renderer (for its window).
-void render_trace(const std::string& path, uint64_t first, uint64_t last, const RendererOptions& options,
-                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame);
+/// Renders the frames of `ranges` (ascending, disjoint) of the trace at `path` (the calls of
+/// other frames only set up state) and calls `on_frame` after each with its counts and the
+/// renderer (for its window). A last frame of UINT64_MAX means to the end of the trace; a frame
+/// past the end is an InputError. With `render_skipped`, every frame from 0 is rendered and
+/// only those of `ranges` reported: what a frame rendered into textures that later frames
+/// sample (glmark2's desktop windows, a game's reflections) is then there, as in a full replay.
+void render_trace(const std::string& path, const std::vector<FrameRange>& ranges, const RendererOptions& options,
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, bool render_skipped = false);
 
 }  // namespace strobe::gfx

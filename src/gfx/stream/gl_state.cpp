@@ -479,27 +479,68 @@ GlFrame GlState::take_frame() { return std::exchange(impl_->frame, GlFrame{}); }
 
 void GlState::set_recording(bool on) { impl_->recording = on; }
 
+std::vector<FrameRange> parse_frame_ranges(const std::string& text, const std::string& what) {
+  auto bad = [&](const std::string& why) {
+    return InputError(fmt::format("{} '{}': {} (expected A-B, A, or a list of them like 0-9,20)", what, text, why));
+  };
+  auto number = [&](std::string_view t) {
+    uint64_t v = 0;
+    if (t.empty() || t.size() > 18) throw bad(fmt::format("'{}' is not a frame number", t));
+    for (char ch : t) {
+      if (ch < '0' || ch > '9') throw bad(fmt::format("'{}' is not a frame number", t));
+      v = v * 10 + uint64_t(ch - '0');
+    }
+    return v;
+  };
+  std::vector<FrameRange> out;
+  std::string_view rest = text;
+  while (true) {
+    const size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const size_t dash = item.find('-');
+    FrameRange r;
+    r.first = number(item.substr(0, dash));
+    r.last = dash == std::string_view::npos ? r.first : number(item.substr(dash + 1));
+    if (r.last < r.first) throw bad(fmt::format("{}-{} ends before it starts", r.first, r.last));
+    if (!out.empty() && r.first <= out.back().last) throw bad("ranges must ascend without overlapping");
+    out.push_back(r);
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return out;
+}
+
 struct FrameStream::Impl {
-  Impl(const std::string& path, uint64_t first) : reader(path), state(path), first(first) {
-    state.set_recording(first == 0);
+  Impl(const std::string& path, std::vector<FrameRange> r) : reader(path), state(path), ranges(std::move(r)) {
+    state.set_recording(wanted(0));
+  }
+  bool wanted(uint64_t frame) {
+    while (next_range < ranges.size() && ranges[next_range].last < frame) ++next_range;
+    return next_range < ranges.size() && ranges[next_range].first <= frame;
   }
   trace::ApitraceReader reader;
   GlState state;
-  uint64_t first = 0, index = 0;
+  std::vector<FrameRange> ranges;
+  size_t next_range = 0;  // the first range not wholly behind the current frame
+  uint64_t index = 0;
 };
 
-FrameStream::FrameStream(const std::string& path, uint64_t first) : impl_(std::make_unique<Impl>(path, first)) {}
+FrameStream::FrameStream(const std::string& path, std::vector<FrameRange> ranges)
+    : impl_(std::make_unique<Impl>(path, std::move(ranges))) {}
 FrameStream::~FrameStream() = default;
 
 bool FrameStream::next(GlFrame& frame, uint64_t& index) {
   Impl& s = *impl_;
+  if (s.ranges.empty() || s.index > s.ranges.back().last) return false;
   while (const trace::Call* c = s.reader.next()) {
     if (!s.state.apply(*c)) continue;
-    s.state.set_recording(s.index + 1 >= s.first);
+    const uint64_t ended = s.index++;
+    const bool keep = s.wanted(ended);
+    s.state.set_recording(s.wanted(s.index));
     GlFrame f = s.state.take_frame();
-    if (s.index++ < s.first) continue;
+    if (!keep) continue;
     frame = std::move(f);
-    index = s.index - 1;
+    index = ended;
     return true;
   }
   return false;
@@ -509,7 +550,7 @@ uint64_t FrameStream::frames_seen() const { return impl_->index; }
 
 std::vector<GlFrame> read_frames(const std::string& path, uint64_t first, uint64_t last) {
   if (first > last) throw InputError(fmt::format("{}: frames {}-{}: the first is after the last", path, first, last));
-  FrameStream stream(path, first);
+  FrameStream stream(path, {FrameRange{first, last}});
   std::vector<GlFrame> out;
   GlFrame f;
   uint64_t index = 0;
