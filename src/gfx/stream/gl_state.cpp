@@ -107,6 +107,17 @@ struct GlState::Impl : CallReader {
     if (cap == kScissorTest) cx.fixed.scissor_test = on;
   }
 
+  // glDelete*: forgets each named object and unbinds it wherever it is bound (which binds 0).
+  template <class Objects, class Bindings>
+  void delete_objects(const trace::Call& c, const char* names, Objects& objects, Bindings& bindings) {
+    for (const auto& e : arg(c, names).elements()) {
+      const uint64_t id = uint64_t(e.integer());
+      objects.erase(id);
+      for (auto& [where, bound] : bindings)
+        if (bound == id) bound = 0;
+    }
+  }
+
   void make_current(uint64_t handle);
   GlTarget target() const;
   void framebuffer_call(const trace::Call& c, std::string_view n);
@@ -312,12 +323,7 @@ void GlState::Impl::apply(const trace::Call& c) {
   } else if (n == "glBindBuffer") {
     cx.buffer_binding[u(c, "target")] = u(c, "buffer");
   } else if (n == "glDeleteBuffers") {
-    for (const auto& e : arg(c, "buffers").elements()) {
-      const uint64_t id = uint64_t(e.integer());
-      cx.buffers.erase(id);
-      for (auto& [target, bound] : cx.buffer_binding)
-        if (bound == id) bound = 0;
-    }
+    delete_objects(c, "buffers", cx.buffers, cx.buffer_binding);
   } else if (n == "glBufferData") {
     auto b = cx.buffer_binding.find(u(c, "target"));
     if (b == cx.buffer_binding.end() || !b->second) fail(c, "no buffer bound to the target");
@@ -441,12 +447,7 @@ void GlState::Impl::apply(const trace::Call& c) {
              starts(n, "glBindRenderbuffer") || starts(n, "glRenderbufferStorage")) {
     framebuffer_call(c, n);
   } else if (n == "glDeleteTextures") {
-    for (const auto& e : arg(c, "textures").elements()) {
-      const uint64_t id = uint64_t(e.integer());
-      cx.textures.erase(id);
-      for (auto& [unit, bound] : cx.texture_units)
-        if (bound == id) bound = 0;
-    }
+    delete_objects(c, "textures", cx.textures, cx.texture_units);
   } else if (n == "glClear") {
     if (!recording) return;
     GlClear clear{c.number(), u(c, "mask"), cx.fixed};
