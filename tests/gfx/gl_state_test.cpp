@@ -229,6 +229,80 @@ TEST(GlState, EachContextHasItsOwnObjectNames) {
   EXPECT_EQ(first.min_filter, 0x2600u);
 }
 
+TEST(GlState, VertexArrayObjectsKeepTheirOwnArraysAndElementBuffer) {
+  Calls c;
+  auto bind_vao = [&](uint64_t id) {
+    c.enter("glBindVertexArray", {"array"}).arg(0).uint_value(id).end();
+    c.leave();
+  };
+  auto pointer = [&](uint64_t index, uint64_t size) {
+    c.enter("glVertexAttribPointer", {"index", "size", "type", "normalized", "stride", "pointer"}).arg(0).uint_value(index);
+    c.t.arg(1).uint_value(size).arg(2).uint_value(kFloat).arg(3).uint_value(0).arg(4).uint_value(0).arg(5).uint_value(0).end();
+    c.leave();
+  };
+  auto draw = [&] {
+    c.enter("glDrawElements", {"mode", "count", "type", "indices"}).arg(0).uint_value(kTriangles).arg(1).uint_value(3);
+    c.t.arg(2).uint_value(kUnsignedShort).arg(3).uint_value(0).end();
+    c.leave();
+  };
+  c.enter("glBindBuffer", {"target", "buffer"}).arg(0).uint_value(kArrayBuffer).arg(1).uint_value(1).end();
+  c.leave();
+  bind_vao(5);
+  pointer(0, 3);
+  c.enter("glBindBuffer", {}).arg(0).uint_value(kElementArrayBuffer).arg(1).uint_value(8).end();
+  c.leave();
+  bind_vao(6);
+  pointer(0, 2);
+  c.enter("glBindBuffer", {}).arg(0).uint_value(kElementArrayBuffer).arg(1).uint_value(9).end();
+  c.leave();
+  bind_vao(5);
+  draw();
+  bind_vao(6);
+  draw();
+  c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+  c.leave();
+  TempFile f("vao.trace", c.t.file());
+  // No buffer holds data, so index data is empty: the sizes and arrays tell the objects apart.
+  auto frames = read_frames(f.path(), 0, 0);
+  ASSERT_EQ(frames[0].ops.size(), 2u);
+  EXPECT_EQ(std::get<GlDraw>(frames[0].ops[0]).attribs.at(0).size, 3);
+  EXPECT_EQ(std::get<GlDraw>(frames[0].ops[1]).attribs.at(0).size, 2);
+}
+
+TEST(GlState, TexSubImageReplacesARectangleAndBlitsAndDepthRangeAreRecorded) {
+  Calls c;
+  bind_texture(c, 2);
+  tex_image(c, 4, 2);  // no pixels: zeros
+  c.enter("glTexSubImage2D", {"target", "level", "xoffset", "yoffset", "width", "height", "format", "type", "pixels"});
+  c.t.arg(0).uint_value(kTexture2D).arg(1).uint_value(0).arg(2).uint_value(1).arg(3).uint_value(1).arg(4).uint_value(2);
+  c.t.arg(5).uint_value(1).arg(6).uint_value(0x1908).arg(7).uint_value(0x1401).arg(8).blob(std::string(8, '\x55')).end();
+  c.leave();
+  c.enter("glDepthRange", {"zNear", "zFar"}).arg(0).f64(0).arg(1).f64(0.3).end();
+  c.leave();
+  c.enter("glDrawArrays", {"mode", "first", "count"}).arg(0).uint_value(kTriangles).arg(1).uint_value(0);
+  c.t.arg(2).uint_value(3).end();
+  c.leave();
+  c.enter("glBlitFramebuffer", {"srcX0", "srcY0", "srcX1", "srcY1", "dstX0", "dstY0", "dstX1", "dstY1", "mask", "filter"});
+  for (uint64_t k = 0; k < 8; ++k) c.t.arg(k).uint_value(k < 4 ? 8 * (k % 2 + 1) : 4);
+  c.t.arg(8).uint_value(0x4000).arg(9).uint_value(0x2601).end();
+  c.leave();
+  c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+  c.leave();
+  TempFile f("subimage.trace", c.t.file());
+  auto frames = read_frames(f.path(), 0, 0);
+  ASSERT_EQ(frames[0].ops.size(), 2u);
+  const GlDraw& d = std::get<GlDraw>(frames[0].ops[0]);
+  const auto& px = *d.textures.at(0)->levels.at(0).pixels;
+  ASSERT_EQ(px.size(), 32u);
+  for (size_t b = 0; b < 32; ++b) EXPECT_EQ(px[b], b >= 20 && b < 28 ? 0x55 : 0) << "byte " << b;
+  EXPECT_EQ(d.textures.at(0)->version, 2u) << "the sub-image is the texture's last upload";
+  EXPECT_FLOAT_EQ(d.fixed.depth_range[1], 0.3f);
+  const GlBlit& b = std::get<GlBlit>(frames[0].ops[1]);
+  EXPECT_EQ(b.mask, 0x4000u);
+  EXPECT_TRUE(b.linear);
+  EXPECT_EQ(b.src[2], 8);
+}
+
 TEST(GlState, AStreamOfSeveralFrameRangesRecordsThoseFramesOnly) {
   Calls c;
   for (int frame = 0; frame < 6; ++frame) {

@@ -254,6 +254,33 @@ TEST(Render, ALineStripCoversOnePixelRowAndInterpolatesAlongTheLine) {
   }
 }
 
+TEST(Render, ABlitCopiesAFramebufferToTheWindowScaled) {
+  // Framebuffer 1 renders 8x6 into renderbuffer storage: red.
+  GlDraw fill = colored(full_screen(0), kTriangleStrip, {1, 0, 0, 1}, 2);
+  fill.fixed.framebuffer = 1;
+  fill.fixed.viewport = {0, 0, 8, 6};
+  fill.fixed.depth_test = true;
+  fill.fixed.depth_range = {0.5f, 1.0f};
+  fill.fixed.target = GlTarget{1, 0, 0, 0, true, true, 8, 6};
+  GlBlit blit;
+  blit.call = 3;
+  blit.src = {0, 0, 8, 6};
+  blit.dst = {0, 0, kW, kH};  // twice the size
+  blit.mask = 0x4000;
+  blit.read = fill.fixed.target;
+  blit.fixed = window_state();
+  GlFrame f;
+  f.ops.emplace_back(clear_all({0, 0, 1, 1}, 1));
+  f.ops.emplace_back(std::move(fill));
+  f.ops.emplace_back(blit);
+  Renderer r;
+  const FrameStats s = r.render(f, 0);
+  EXPECT_EQ(s.blits, 1u);
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) ASSERT_EQ(pixel(r, x, y), (std::array<int, 4>{255, 0, 0, 255})) << x << "," << y;
+  EXPECT_EQ(r.window().depth_at(0, 0), 1.0f) << "a colour blit leaves depth alone";
+}
+
 TEST(Render, PointsAreRefusedAsNotImplemented) {
   GlFrame f;
   f.ops.emplace_back(colored({0, 0, 0}, kPoints, {1, 1, 1, 1}, 2));

@@ -100,14 +100,6 @@ bool needs_clipping(const std::array<ClipVertex, 3>& v) {
   return false;
 }
 
-PixelRect intersect(PixelRect a, const PixelRect& b) {
-  a.x0 = std::max(a.x0, b.x0), a.y0 = std::max(a.y0, b.y0);
-  a.x1 = std::min(a.x1, b.x1), a.y1 = std::min(a.y1, b.y1);
-  if (a.x1 < a.x0) a.x1 = a.x0;
-  if (a.y1 < a.y0) a.y1 = a.y0;
-  return a;
-}
-
 int32_t int_uniform(const GlDraw& d, const std::string& name) {
   if (!d.uniforms) return 0;
   auto it = d.uniforms->find(name);
@@ -210,7 +202,8 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
   st.vs_invocations += ids.size();
 
   // Assembly, clipping, culling, rasterisation.
-  const Viewport vp{d.fixed.viewport[0], d.fixed.viewport[1], d.fixed.viewport[2], d.fixed.viewport[3], 0.0f, 1.0f};
+  const Viewport vp{d.fixed.viewport[0], d.fixed.viewport[1], d.fixed.viewport[2], d.fixed.viewport[3],
+                    d.fixed.depth_range[0], d.fixed.depth_range[1]};
   PixelRect bounds{0, 0, int(target.width), int(target.height)};
   bounds = intersect(bounds, PixelRect{vp.x, vp.y, vp.x + vp.width, vp.y + vp.height});
   if (d.fixed.scissor_test) {

@@ -43,4 +43,7 @@ void execute_draw(const GlDraw& d, DrawContext& cx);
 /// Applies `c` to its target.
 void execute_clear(const GlClear& c, DrawContext& cx);
 
+/// Copies `b`'s rectangle from its read framebuffer to its draw framebuffer (blit.cpp).
+void execute_blit(const GlBlit& b, DrawContext& cx);
+
 }  // namespace strobe::gfx

@@ -8,7 +8,7 @@ namespace {
 // Every scalar counter, once, for adding and printing alike.
 template <class S, class F>
 void each_counter(S& s, F&& f) {
-  f("clears", s.clears), f("draws", s.draws), f("vertices", s.vertices), f("vs_invocations", s.vs_invocations);
+  f("clears", s.clears), f("draws", s.draws), f("blits", s.blits), f("vertices", s.vertices), f("vs_invocations", s.vs_invocations);
   f("primitives", s.primitives), f("frustum_culled", s.frustum_culled), f("clipped", s.clipped);
   f("face_culled", s.face_culled), f("rasterized", s.rasterized), f("bin_entries", s.bin_entries);
   f("quads", s.quads), f("fragments", s.fragments), f("early_z_tested", s.early_z_tested);

@@ -23,7 +23,7 @@ struct ShaderCounts {
 /// Counts of one frame, in pipeline order.
 struct FrameStats {
   uint64_t frame = 0;       ///< index in the trace (by swaps)
-  uint64_t clears = 0, draws = 0;
+  uint64_t clears = 0, draws = 0, blits = 0;
   uint64_t vertices = 0;    ///< vertices the draws named (indices, or glDrawArrays' count)
   uint64_t vs_invocations = 0;  ///< distinct vertices shaded (one per index value per draw)
   uint64_t primitives = 0;      ///< triangles and line segments assembled

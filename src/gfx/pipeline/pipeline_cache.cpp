@@ -2,6 +2,8 @@
 // then performs with typed buffer loads; the descriptors give strides and offsets at draw time.
 #include "gfx/pipeline/pipeline_cache.h"
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -15,6 +17,34 @@ constexpr uint32_t kByte = 0x1400, kUnsignedByte = 0x1401, kShort = 0x1402, kUns
 // VkFormats by component count 1-4: R8_UNORM = 9, R8G8_UNORM = 16, ... (each family steps by 7
 // per added component, and UNORM, SNORM, USCALED, SSCALED follow one another).
 uint32_t family(uint32_t one_component, int size) { return one_component + 7u * uint32_t(size - 1); }
+
+// Decodes a stage and checks that strobe's decoder splits the words into the instructions RADV's
+// listing shows, one per line: a disagreement would otherwise surface later as a branch into the
+// middle of an instruction.
+isa::Program decode_checked(const CompiledShader& s, const std::string& name) {
+  isa::Program p = decode_shader(s);
+  std::istringstream in(s.assembly);
+  std::string line;
+  size_t k = 0;
+  uint32_t offset = 0;
+  while (std::getline(in, line)) {
+    const size_t semi = line.find(';');
+    if (semi == std::string::npos) continue;
+    std::istringstream words(line.substr(semi + 1));
+    std::string w;
+    uint32_t n = 0;
+    while (words >> w) ++n;
+    if (k >= p.offsets.size() || p.offsets[k] != offset)
+      throw Error(ExitCode::Failure, fmt::format("{}: strobe's decoder disagrees with RADV's listing at byte {} ('{}')",
+                                                 name, offset, line.substr(0, semi)));
+    offset += 4 * n;
+    ++k;
+  }
+  if (k != p.insts.size())
+    throw Error(ExitCode::Failure, fmt::format("{}: RADV's listing has {} instructions, strobe decoded {}", name, k,
+                                               p.insts.size()));
+  return p;
+}
 
 }  // namespace
 
@@ -50,8 +80,8 @@ const ReadyPipeline& PipelineCache::get(const std::shared_ptr<const GlProgram>& 
   if (slot) return *slot;
   auto r = std::make_unique<ReadyPipeline>();
   r->code = compile_pipeline(e.spirv, key, e.name);
-  r->vertex = decode_shader(r->code.vertex);
-  r->fragment = decode_shader(r->code.fragment);
+  r->vertex = decode_checked(r->code.vertex, e.name + " (vertex)");
+  r->fragment = decode_checked(r->code.fragment, e.name + " (fragment)");
   const auto& vs_locations = r->code.vertex.args.param_locations;
   for (int location : r->code.fragment.args.param_locations) {
     int found = -1;

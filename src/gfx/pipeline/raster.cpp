@@ -35,6 +35,14 @@ bool top_left(int64_t ax, int64_t ay, int64_t bx, int64_t by) { return by < ay |
 
 }  // namespace
 
+PixelRect intersect(PixelRect a, const PixelRect& b) {
+  a.x0 = std::max(a.x0, b.x0), a.y0 = std::max(a.y0, b.y0);
+  a.x1 = std::min(a.x1, b.x1), a.y1 = std::min(a.y1, b.y1);
+  if (a.x1 < a.x0) a.x1 = a.x0;
+  if (a.y1 < a.y0) a.y1 = a.y0;
+  return a;
+}
+
 std::vector<std::array<ClippedVertex, 3>> clip_triangle(const std::array<ClipVertex, 3>& v) {
   std::array<ClippedVertex, 3> t;
   for (int k = 0; k < 3; ++k) {

@@ -40,6 +40,9 @@ struct PixelRect {
   int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 };
 
+/// The pixels in both rectangles (an empty rectangle when they do not overlap).
+PixelRect intersect(PixelRect a, const PixelRect& b);
+
 /// One covered pixel: its position, depth, and barycentrics i, j of the original triangle's
 /// second and third vertices (the first has 1 - i - j), perspective-correct.
 struct Fragment {

@@ -37,8 +37,10 @@ FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
   for (const auto& op : frame.ops)
     std::visit(
         [&](const auto& o) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(o)>, GlDraw>) execute_draw(o, cx_);
-          else execute_clear(o, cx_);
+          using Op = std::decay_t<decltype(o)>;
+          if constexpr (std::is_same_v<Op, GlDraw>) execute_draw(o, cx_);
+          else if constexpr (std::is_same_v<Op, GlClear>) execute_clear(o, cx_);
+          else execute_blit(o, cx_);
         },
         op);
   st.sample_lanes = cx_.io.sample_lanes;

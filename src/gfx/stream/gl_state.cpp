@@ -21,9 +21,9 @@ namespace {
 constexpr uint32_t kArrayBuffer = 0x8892, kElementArrayBuffer = 0x8893;
 constexpr uint32_t kTexture2D = 0x0DE1, kTexture0 = 0x84C0;
 constexpr uint32_t kMinFilter = 0x2801, kMagFilter = 0x2800, kWrapS = 0x2802, kWrapT = 0x2803;
-constexpr uint32_t kUnpackAlignment = 0x0CF5;
+constexpr uint32_t kUnpackAlignment = 0x0CF5, kLinear = 0x2601;
 constexpr uint32_t kDepthTest = 0x0B71, kBlend = 0x0BE2, kCullFace = 0x0B44, kScissorTest = 0x0C11;
-constexpr uint32_t kFramebuffer = 0x8D40, kDrawFramebuffer = 0x8CA9;
+constexpr uint32_t kFramebuffer = 0x8D40, kDrawFramebuffer = 0x8CA9, kReadFramebuffer = 0x8CA8;
 constexpr uint32_t kColorAttachment0 = 0x8CE0, kDepthAttachment = 0x8D00, kStencilAttachment = 0x8D20;
 constexpr uint32_t kDepthStencilAttachment = 0x821A;
 
@@ -68,6 +68,15 @@ struct Context {
   std::map<int, uint64_t> texture_units;  // unit -> texture bound to TEXTURE_2D
   std::map<uint64_t, GlFramebufferAttachments> framebuffers;
   std::map<uint64_t, std::array<uint32_t, 3>> renderbuffers;  // name -> width, height, internal format
+  // Vertex array objects not bound: their attribute arrays and element buffer. The bound one's
+  // live in `attribs` and buffer_binding[ELEMENT_ARRAY_BUFFER], as for the default object 0.
+  struct VertexArray {
+    std::map<int, GlAttrib> attribs;
+    uint64_t element_buffer = 0;
+  };
+  std::map<uint64_t, VertexArray> vertex_arrays;
+  uint64_t vertex_array = 0;
+  uint64_t read_framebuffer = 0;  // GL_READ_FRAMEBUFFER (the draw one is fixed.framebuffer)
   uint64_t renderbuffer_binding = 0;
   int active_unit = 0;
   uint32_t unpack_alignment = 4;
@@ -118,8 +127,23 @@ struct GlState::Impl : CallReader {
     }
   }
 
+  // glBindVertexArray: the bound object's arrays and element buffer swap with the new one's.
+  void bind_vertex_array(uint64_t id) {
+    if (id == cx.vertex_array) return;
+    auto& saved = cx.vertex_arrays[cx.vertex_array];
+    saved.attribs = std::move(cx.attribs);
+    saved.element_buffer = cx.buffer_binding[kElementArrayBuffer];
+    auto& next = cx.vertex_arrays[id];
+    cx.attribs = std::move(next.attribs);
+    cx.buffer_binding[kElementArrayBuffer] = next.element_buffer;
+    cx.vertex_arrays.erase(id);
+    cx.vertex_array = id;
+  }
+
   void make_current(uint64_t handle);
-  GlTarget target() const;
+  GlTarget target() const { return target_of(cx.fixed.framebuffer); }
+  GlTarget target_of(uint64_t framebuffer) const;
+  void tex_sub_image(const trace::Call& c);
   void framebuffer_call(const trace::Call& c, std::string_view n);
   void uniform(const trace::Call& c, std::string_view n);
   void draw(const trace::Call& c, std::string_view n);
@@ -199,6 +223,60 @@ void GlState::Impl::draw(const trace::Call& c, std::string_view n) {
   frame.ops.emplace_back(std::move(d));
 }
 
+namespace {
+
+// Bytes per pixel of the client formats the GL uploads (0: one strobe does not read).
+uint32_t pixel_bytes(uint32_t format, uint32_t type) {
+  if (type == 0x8363 || type == 0x8033 || type == 0x8034) return 2;  // packed 16-bit types
+  if (type != 0x1401) return 0;                                      // GL_UNSIGNED_BYTE
+  switch (format) {
+    case 0x1908: return 4;             // GL_RGBA
+    case 0x1907: return 3;             // GL_RGB
+    case 0x190A: return 2;             // GL_LUMINANCE_ALPHA
+    case 0x1909: case 0x1906: return 1;  // GL_LUMINANCE, GL_ALPHA
+    default: return 0;
+  }
+}
+
+// Rows of `width` pixels of `bpp` bytes padded to `alignment`.
+uint64_t row_bytes(uint64_t width, uint32_t bpp, uint32_t alignment) {
+  const uint64_t a = alignment ? alignment : 1;
+  return (width * bpp + a - 1) / a * a;
+}
+
+}  // namespace
+
+void GlState::Impl::tex_sub_image(const trace::Call& c) {
+  if (u(c, "target") != kTexture2D) return;
+  GlTexture& t = bound_texture(c);
+  const size_t level = size_t(i(c, "level"));
+  if (level >= t.levels.size()) fail(c, fmt::format("level {} was never specified", level));
+  GlTexLevel& l = t.levels[level];
+  const uint32_t format = u(c, "format"), type = u(c, "type");
+  const uint32_t bpp = pixel_bytes(format, type);
+  if (format != l.format || type != l.type || !bpp)
+    throw NotImplementedError(fmt::format("{}: call {} ({}): a sub-image of format 0x{:X}, type 0x{:X} into a level of "
+                                          "format 0x{:X}, type 0x{:X}", path, c.number(), c.name(), format, type,
+                                          l.format, l.type));
+  const int64_t x = i(c, "xoffset"), y = i(c, "yoffset"), w = i(c, "width"), h = i(c, "height");
+  if (x < 0 || y < 0 || w < 0 || h < 0 || x + w > int64_t(l.width) || y + h > int64_t(l.height))
+    fail(c, fmt::format("the rectangle {}x{} at ({}, {}) leaves the {}x{} level", w, h, x, y, l.width, l.height));
+  const trace::Value& data = arg(c, "pixels");
+  if (data.kind() != trace::ValueKind::Blob) fail(c, "no pixels recorded");
+  const auto blob = data.blob();
+  const uint64_t src_pitch = row_bytes(uint64_t(w), bpp, cx.unpack_alignment);
+  if (h > 0 && blob.size() < src_pitch * uint64_t(h - 1) + uint64_t(w) * bpp) fail(c, "fewer pixels than the rectangle");
+  // The level's contents, copied first: draws already recorded keep the old ones.
+  const uint64_t pitch = row_bytes(l.width, bpp, l.unpack_alignment);
+  auto pixels = std::make_shared<std::vector<uint8_t>>(l.pixels ? *l.pixels : std::vector<uint8_t>{});
+  pixels->resize(std::max<uint64_t>(pixels->size(), pitch * l.height), 0);
+  for (int64_t row = 0; row < h; ++row)
+    std::memcpy(pixels->data() + uint64_t(y + row) * pitch + uint64_t(x) * bpp,
+                reinterpret_cast<const uint8_t*>(blob.data()) + uint64_t(row) * src_pitch, uint64_t(w) * bpp);
+  l.pixels = std::move(pixels);
+  t.version = c.number();
+}
+
 void GlState::Impl::make_current(uint64_t handle) {
   if (handle == current_context && !context_destroyed) return;
   if (!context_destroyed) others.emplace(current_context, std::move(cx));
@@ -213,9 +291,9 @@ void GlState::Impl::make_current(uint64_t handle) {
   context_destroyed = false;
 }
 
-GlTarget GlState::Impl::target() const {
+GlTarget GlState::Impl::target_of(uint64_t framebuffer) const {
   GlTarget t;
-  t.framebuffer = cx.fixed.framebuffer;
+  t.framebuffer = framebuffer;
   if (t.framebuffer == 0) {
     t.width = cx.window[0];
     t.height = cx.window[1];
@@ -258,11 +336,14 @@ void GlState::Impl::framebuffer_call(const trace::Call& c, std::string_view n) {
   if (n == "glBindFramebuffer") {
     const uint32_t target = u(c, "target");
     if (target == kFramebuffer || target == kDrawFramebuffer) cx.fixed.framebuffer = u(c, "framebuffer");
+    if (target == kFramebuffer || target == kReadFramebuffer) cx.read_framebuffer = u(c, "framebuffer");
   } else if (n == "glDeleteFramebuffers") {
     for (const auto& e : arg(c, "framebuffers").elements()) {
       const uint64_t id = uint64_t(e.integer());
       cx.framebuffers.erase(id);
-      if (cx.fixed.framebuffer == id) cx.fixed.framebuffer = 0;  // deleting the bound one binds the window
+      // Deleting a bound framebuffer binds the window in its place.
+      if (cx.fixed.framebuffer == id) cx.fixed.framebuffer = 0;
+      if (cx.read_framebuffer == id) cx.read_framebuffer = 0;
     }
   } else if (n == "glFramebufferTexture2D" || n == "glFramebufferRenderbuffer") {
     const uint32_t target = u(c, "target");
@@ -446,6 +527,31 @@ void GlState::Impl::apply(const trace::Call& c) {
   } else if (starts(n, "glBindFramebuffer") || starts(n, "glFramebuffer") || starts(n, "glDeleteFramebuffers") ||
              starts(n, "glBindRenderbuffer") || starts(n, "glRenderbufferStorage")) {
     framebuffer_call(c, n);
+  } else if (n == "glBlitFramebuffer") {
+    if (!recording) return;
+    GlBlit b;
+    b.call = c.number();
+    b.src = {int32_t(i(c, "srcX0")), int32_t(i(c, "srcY0")), int32_t(i(c, "srcX1")), int32_t(i(c, "srcY1"))};
+    b.dst = {int32_t(i(c, "dstX0")), int32_t(i(c, "dstY0")), int32_t(i(c, "dstX1")), int32_t(i(c, "dstY1"))};
+    b.mask = u(c, "mask");
+    b.linear = u(c, "filter") == kLinear;
+    b.read = target_of(cx.read_framebuffer);
+    b.fixed = cx.fixed;
+    b.fixed.target = target();
+    frame.ops.emplace_back(std::move(b));
+  } else if (n == "glDepthRange" || n == "glDepthRangef") {
+    cx.fixed.depth_range = {std::clamp(f(c, n == "glDepthRange" ? "zNear" : "n"), 0.0f, 1.0f),
+                            std::clamp(f(c, n == "glDepthRange" ? "zFar" : "f"), 0.0f, 1.0f)};
+  } else if (n == "glTexSubImage2D") {
+    tex_sub_image(c);
+  } else if (n == "glBindVertexArray") {
+    bind_vertex_array(u(c, "array"));
+  } else if (n == "glDeleteVertexArrays") {
+    for (const auto& e : arg(c, "arrays").elements()) {
+      const uint64_t id = uint64_t(e.integer());
+      if (id == cx.vertex_array) bind_vertex_array(0);  // deleting the bound one binds 0
+      cx.vertex_arrays.erase(id);
+    }
   } else if (n == "glDeleteTextures") {
     delete_objects(c, "textures", cx.textures, cx.texture_units);
   } else if (n == "glClear") {

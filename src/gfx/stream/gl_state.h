@@ -84,6 +84,7 @@ struct GlFixed {
   uint32_t cull_face = 0x0405;       ///< GL_BACK
   uint32_t front_face = 0x0901;      ///< GL_CCW
   std::array<int32_t, 4> viewport{0, 0, 0, 0};
+  std::array<float, 2> depth_range{0, 1};  ///< glDepthRange's near and far
   std::array<int32_t, 4> scissor{0, 0, 0, 0};
   std::array<bool, 4> color_mask{true, true, true, true};
   std::array<float, 4> clear_color{0, 0, 0, 0};
@@ -116,10 +117,21 @@ struct GlClear {
   GlFixed fixed;
 };
 
-/// One frame's work in order: each step a clear or a draw.
+/// A glBlitFramebuffer: a rectangle of the read framebuffer copied, scaled, to the draw one.
+struct GlBlit {
+  uint64_t call = 0;
+  std::array<int32_t, 4> src{};  ///< srcX0, srcY0, srcX1, srcY1
+  std::array<int32_t, 4> dst{};  ///< dstX0, dstY0, dstX1, dstY1
+  uint32_t mask = 0;             ///< GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | ...
+  bool linear = false;           ///< GL_LINEAR filtering (else GL_NEAREST)
+  GlTarget read;                 ///< the read framebuffer
+  GlFixed fixed;                 ///< the draw framebuffer in fixed.target; the scissor applies
+};
+
+/// One frame's work in order: each step a clear, a draw or a blit.
 struct GlFrame {
   uint64_t first_call = 0;
-  std::vector<std::variant<GlClear, GlDraw>> ops;
+  std::vector<std::variant<GlClear, GlDraw, GlBlit>> ops;
 };
 
 /// Follows GL state through a trace's calls and hands out finished frames.
