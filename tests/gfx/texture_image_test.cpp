@@ -463,3 +463,22 @@ TEST(TextureImage, AGeneratedRgbChainIsSampledAtTheLevelTheLodPicksClampedToTheL
 
 }  // namespace
 }  // namespace strobe::gfx
+
+namespace strobe::gfx {
+namespace {
+
+TEST(TextureImage, AnInternalFormatWithoutAlphaReadsAlphaAsOne) {
+  // OpenArena uploads RGBA data into GL_RGB textures: the GL drops the alpha.
+  GlTexLevel l{1, 1, 0x1908, 0x1401, 4, std::make_shared<const std::vector<uint8_t>>(std::vector<uint8_t>{9, 8, 7, 0})};
+  GlTexture t;
+  t.min_filter = 0x2600;
+  t.levels = {l};
+  EXPECT_EQ(texture_image(t, "t").image.dst_sel[3], emu::SqSel::W);
+  t.levels[0].internal_format = 0x1907;  // GL_RGB
+  EXPECT_EQ(texture_image(t, "t").image.dst_sel[3], emu::SqSel::One);
+  const uint8_t rendered[4] = {1, 2, 3, 0};
+  EXPECT_EQ(texture_image_from_rgba8(1, 1, rendered, t, "t").image.dst_sel[3], emu::SqSel::One);
+}
+
+}  // namespace
+}  // namespace strobe::gfx

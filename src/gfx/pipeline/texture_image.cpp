@@ -277,7 +277,8 @@ TextureImage texture_image(const GlTexture& t, const std::string& name) {
   if (t.levels.empty() || !t.levels[0].width || !t.levels[0].height) return incomplete(s);
   const GlTexLevel& base = t.levels[0];
   check_size(base.width, base.height, name);
-  const Format f = format_of(base.format, base.type, name);
+  Format f = format_of(base.format, base.type, name);
+  if (base.internal_format && !gl_internal_format_has_alpha(base.internal_format)) f.sel[3] = emu::SqSel::One;
   Plane level0 = decode_level(base, f, name, 0);
   if (!uses_mipmaps(t.min_filter) || t.generate_mipmap) return from_level0(f, std::move(level0), t, s);
   // Uploaded mipmaps: GL's completeness rule, each level half the last (rounded down, at least
@@ -303,7 +304,11 @@ TextureImage texture_image_from_rgba8(uint32_t width, uint32_t height, const uin
   // Only level 0 was rendered: a mipmapping min filter without glGenerateMipmap has no chain
   // (GL's classic black render-to-texture).
   if (uses_mipmaps(state.min_filter) && !state.generate_mipmap && chain_length(width, height) > 1) return incomplete(s);
-  const Format f = format_of(kGlRgba, kGlUnsignedByte, name);
+  Format f = format_of(kGlRgba, kGlUnsignedByte, name);
+  // A target without alpha kept none of what was drawn into its alpha.
+  if (!state.levels.empty() && state.levels[0].internal_format &&
+      !gl_internal_format_has_alpha(state.levels[0].internal_format))
+    f.sel[3] = emu::SqSel::One;
   Plane level0{width, height, std::vector<uint16_t>(rgba, rgba + size_t(width) * height * 4)};
   return from_level0(f, std::move(level0), state, s);
 }

@@ -477,6 +477,7 @@ void GlState::Impl::apply(const trace::Call& c) {
     l.type = u(c, "type");
     l.unpack_alignment = cx.unpack_alignment;
     l.pixels = bytes_of(arg(c, "pixels"));
+    l.internal_format = u(c, "internalformat");
     t.generate_mipmap = false;
     t.version = c.number();
   } else if (n == "glTexParameteri" || n == "glTexParameterf") {
@@ -615,6 +616,20 @@ std::vector<FrameRange> parse_frame_ranges(const std::string& text, const std::s
     rest = rest.substr(comma + 1);
   }
   return out;
+}
+
+bool gl_internal_format_has_alpha(uint32_t f) {
+  switch (f) {
+    case 1: case 3:                      // the legacy component counts without alpha
+    case 0x1907: case 0x8051:            // GL_RGB, GL_RGB8
+    case 0x1909: case 0x8040:            // GL_LUMINANCE, GL_LUMINANCE8
+    case 0x8229: case 0x822B:            // GL_R8, GL_RG8
+    case 0x8D62: case 0x881B: case 0x8815:  // GL_RGB565, GL_RGB16F, GL_RGB32F
+    case 0x1902: case 0x81A5: case 0x81A6: case 0x81A7:  // depth formats
+      return false;
+    default:
+      return true;
+  }
 }
 
 struct FrameStream::Impl {

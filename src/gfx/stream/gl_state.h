@@ -43,7 +43,12 @@ struct GlTexLevel {
   uint32_t format = 0, type = 0;  ///< glTexImage2D's format and type
   uint32_t unpack_alignment = 4;
   Bytes pixels;                   ///< empty for a level allocated without data
+  uint32_t internal_format = 0;   ///< glTexImage2D's internalformat (0: as `format`)
 };
+
+/// Whether a texture of GL internal format `internal_format` keeps alpha; one without (GL_RGB,
+/// GL_LUMINANCE, ...) samples alpha as 1 whatever the data held.
+bool gl_internal_format_has_alpha(uint32_t internal_format);
 
 /// A 2D texture object: its levels and sampler state.
 struct GlTexture {
