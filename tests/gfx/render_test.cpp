@@ -281,6 +281,40 @@ TEST(Render, ABlitCopiesAFramebufferToTheWindowScaled) {
   EXPECT_EQ(r.window().depth_at(0, 0), 1.0f) << "a colour blit leaves depth alone";
 }
 
+TEST(Render, AFloatTargetKeepsValuesAboveOneThatALaterDrawSamples) {
+  // Two additive draws of 0.75 into an RGBA16F texture make 1.5; sampled at half, 0.75 again.
+  auto tex = std::make_shared<GlTexture>();
+  tex->name = 7;
+  tex->version = 1;
+  tex->min_filter = tex->mag_filter = 0x2600;
+  tex->levels.push_back(GlTexLevel{8, 8, 0x1908, 0x1401, 4, nullptr, 0x881A});
+  const GlTarget hdr{1, 7, 0, 0, true, false, 8, 8, true};
+  GlFrame f;
+  for (uint64_t call : {2, 3}) {
+    GlDraw d = colored(full_screen(0), kTriangleStrip, {0.75f, 0.25f, 0, 1}, call);
+    d.fixed.viewport = {0, 0, 8, 8};
+    d.fixed.target = hdr;
+    d.fixed.blend = true;
+    d.fixed.blend_src_rgb = d.fixed.blend_src_alpha = d.fixed.blend_dst_rgb = d.fixed.blend_dst_alpha = 1;  // GL_ONE
+    f.ops.emplace_back(std::move(d));
+  }
+  auto halve = program("attribute vec3 position;\nvarying vec2 uv;\n"
+                       "void main(){ uv = position.xy * 0.5 + 0.5; gl_Position = vec4(position, 1.0); }\n",
+                       "precision mediump float;\nuniform sampler2D tex;\nvarying vec2 uv;\n"
+                       "void main(){ gl_FragColor = texture2D(tex, uv) * 0.5; }\n",
+                       4);
+  GlDraw show = colored(full_screen(0), kTriangleStrip, {0, 0, 0, 1}, 4);
+  show.program = halve;
+  show.attribs.erase(1);
+  show.textures[0] = tex;
+  f.ops.emplace_back(std::move(show));
+  Renderer r;
+  r.render(f, 0);
+  const auto p = pixel(r, 5, 5);
+  EXPECT_NEAR(p[0], 191, 1) << "1.5 / 2 = 0.75: the float target did not clamp at 1";
+  EXPECT_NEAR(p[1], 64, 1);
+}
+
 TEST(Render, PointsAreRefusedAsNotImplemented) {
   GlFrame f;
   f.ops.emplace_back(colored({0, 0, 0}, kPoints, {1, 1, 1, 1}, 2));

@@ -94,6 +94,19 @@ BlendState blend_state(const GlFixed& f) {
   return s;
 }
 
+void blend_pixel_float(const BlendState& s, const float src[4], float dst[4]) {
+  float out[4];
+  if (!s.enabled) {
+    for (int c = 0; c < 4; ++c) out[c] = src[c];
+  } else {
+    for (int c = 0; c < 3; ++c)
+      out[c] = combine(s.equation_rgb, src[c], factor(s.src_rgb, c, src, dst), dst[c], factor(s.dst_rgb, c, src, dst));
+    out[3] = combine(s.equation_alpha, src[3], factor(s.src_alpha, 3, src, dst), dst[3], factor(s.dst_alpha, 3, src, dst));
+  }
+  for (int c = 0; c < 4; ++c)
+    if (s.color_mask[size_t(c)]) dst[c] = out[c];
+}
+
 void blend_pixel(const BlendState& s, const float src[4], uint8_t dst[4]) {
   float sc[4], out[4];
   for (int c = 0; c < 4; ++c) sc[c] = clamp01(src[c]);

@@ -57,4 +57,9 @@ BlendState blend_state(const GlFixed& f);
 /// only to the channels the colour mask enables. No allocation, no lookups: called per fragment.
 void blend_pixel(const BlendState& s, const float src[4], uint8_t dst[4]);
 
+/// The same into a floating-point target (GL_RGBA16F, ...): nothing is clamped or quantised, as
+/// the GL specifies for floating-point buffers (strobe keeps 32-bit floats, so an RGBA16F target
+/// holds more precision than the GL's).
+void blend_pixel_float(const BlendState& s, const float src[4], float dst[4]);
+
 }  // namespace strobe::gfx

@@ -12,8 +12,7 @@ namespace {
 
 // Source channel c at texel (x, y), clamped to the source's edges.
 float texel(const RenderTarget& src, int x, int y, int c) {
-  x = std::clamp(x, 0, src.width - 1), y = std::clamp(y, 0, src.height - 1);
-  return float(src.pixel(x, y)[c]);
+  return src.channel(std::clamp(x, 0, src.width - 1), std::clamp(y, 0, src.height - 1), c);
 }
 
 }  // namespace
@@ -39,18 +38,20 @@ void execute_blit(const GlBlit& b, DrawContext& cx) {
         if (depth || !b.linear) {
           const int ix = int(std::floor(u)), iy = int(std::floor(v));
           if (!src.contains(ix, iy)) continue;  // outside the read buffer: undefined, left alone
-          if (depth) to->depth_at(x, y) = src.depth_at(ix, iy);
-          else std::copy_n(src.pixel(ix, iy), 4, to->pixel(x, y));
+          if (depth) {
+            to->depth_at(x, y) = src.depth_at(ix, iy);
+          } else {
+            for (int ch = 0; ch < 4; ++ch) to->set_channel(x, y, ch, src.channel(ix, iy, ch));
+          }
           continue;
         }
         const double fu = u - 0.5, fv = v - 0.5;
         const int x0 = int(std::floor(fu)), y0 = int(std::floor(fv));
         const float a = float(fu - x0), c = float(fv - y0);
-        uint8_t* out = to->pixel(x, y);
         for (int ch = 0; ch < 4; ++ch) {
           const float top = (1 - a) * texel(src, x0, y0, ch) + a * texel(src, x0 + 1, y0, ch);
           const float bottom = (1 - a) * texel(src, x0, y0 + 1, ch) + a * texel(src, x0 + 1, y0 + 1, ch);
-          out[ch] = uint8_t(std::lround((1 - c) * top + c * bottom));
+          to->set_channel(x, y, ch, (1 - c) * top + c * bottom);
         }
       }
     (depth ? wrote_depth : wrote_color) = true;

@@ -343,7 +343,8 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
       float src[4];
       for (int c = 0; c < 4; ++c)
         src[c] = cx.io.written[emu::kExpMrt0] >> c & 1 ? fval(cx.io.lanes(emu::kExpMrt0, c)[l]) : (c == 3 ? 1.0f : 0.0f);
-      blend_pixel(blend, src, color->pixel(x, y));
+      if (color->is_float) blend_pixel_float(blend, src, color->pixel_f(x, y));
+      else blend_pixel(blend, src, color->pixel(x, y));
       ++st.pixels_written;
       if (blend.enabled) ++st.blended_pixels;
       wrote_color = true;

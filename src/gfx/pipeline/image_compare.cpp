@@ -190,7 +190,13 @@ Image image_of(const RenderTarget& rt) {
   img.pixels.resize(size_t(rt.width) * size_t(rt.height) * 3);
   uint8_t* out = img.pixels.data();
   for (int y = rt.height - 1; y >= 0; --y)
-    for (int x = 0; x < rt.width; ++x, out += 3) std::copy_n(rt.pixel(x, y), 3, out);
+    for (int x = 0; x < rt.width; ++x, out += 3) {
+      if (rt.is_float) {
+        for (int c = 0; c < 3; ++c) out[c] = to_unorm8(rt.pixel_f(x, y)[c]);
+      } else {
+        std::copy_n(rt.pixel(x, y), 3, out);
+      }
+    }
   return img;
 }
 

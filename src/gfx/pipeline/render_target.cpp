@@ -10,10 +10,15 @@
 
 namespace strobe::gfx {
 
-RenderTarget::RenderTarget(int w, int h) : width(w), height(h) {
+RenderTarget::RenderTarget(int w, int h, bool float_color) : width(w), height(h), is_float(float_color) {
   if (w < 0 || h < 0) throw InputError(fmt::format("render target {}x{}: negative size", w, h));
-  color.assign(size_t(w) * size_t(h) * 4, 0);
+  (float_color ? color_f.assign(size_t(w) * size_t(h) * 4, 0.0f) : color.assign(size_t(w) * size_t(h) * 4, 0));
   depth.assign(size_t(w) * size_t(h), 1.0f);
+}
+
+void RenderTarget::set_channel(int x, int y, int c, float v) {
+  if (is_float) pixel_f(x, y)[c] = v;
+  else pixel(x, y)[c] = to_unorm8(v);
 }
 
 PixelRect writable_rect(const RenderTarget& rt, const GlFixed& f) {
@@ -33,7 +38,12 @@ PixelRect writable_rect(const RenderTarget& rt, const GlFixed& f) {
 void clear(RenderTarget& rt, uint32_t mask, const GlFixed& f) {
   if (mask & ~(kGlColorBufferBit | kGlDepthBufferBit | kGlStencilBufferBit)) return;
   const PixelRect r = writable_rect(rt, f);
-  if (mask & kGlColorBufferBit) {
+  if ((mask & kGlColorBufferBit) && rt.is_float) {
+    for (int y = r.y0; y < r.y1; ++y)
+      for (int x = r.x0; x < r.x1; ++x)
+        for (int c = 0; c < 4; ++c)
+          if (f.color_mask[size_t(c)]) rt.pixel_f(x, y)[c] = f.clear_color[size_t(c)];
+  } else if (mask & kGlColorBufferBit) {
     uint8_t value[4];
     for (int c = 0; c < 4; ++c) value[c] = to_unorm8(f.clear_color[size_t(c)]);
     for (int y = r.y0; y < r.y1; ++y)

@@ -19,16 +19,27 @@ inline constexpr uint32_t kGlStencilBufferBit = 0x0400;
 inline constexpr uint32_t kGlNever = 0x0200, kGlLess = 0x0201, kGlEqual = 0x0202, kGlLequal = 0x0203,
                           kGlGreater = 0x0204, kGlNotequal = 0x0205, kGlGequal = 0x0206, kGlAlways = 0x0207;
 
-/// A colour and depth buffer of width x height pixels.
+/// A colour and depth buffer of width x height pixels. The colour is RGBA8 unorm, or 32-bit
+/// float for a floating-point attachment (GL_RGBA16F, ...), whose values the GL never clamps.
 struct RenderTarget {
   int width = 0, height = 0;
-  std::vector<uint8_t> color;  ///< RGBA8, 4 bytes per pixel, row 0 = bottom row (GL window coordinates)
-  std::vector<float> depth;    ///< one per pixel, same order
+  bool is_float = false;         ///< colour lives in color_f rather than color
+  std::vector<uint8_t> color;    ///< RGBA8, 4 bytes per pixel, row 0 = bottom row (GL window coordinates)
+  std::vector<float> color_f;    ///< RGBA float, 4 per pixel, same order (floating-point targets)
+  std::vector<float> depth;      ///< one per pixel, same order
 
   RenderTarget() = default;
   /// A target cleared to transparent black and depth 1.0 (the GL's initial clear values); a
   /// negative size is an InputError.
-  RenderTarget(int width, int height);
+  RenderTarget(int width, int height, bool float_color = false);
+  /// A floating-point target's pixel: 4 floats (unchecked, per fragment).
+  float* pixel_f(int x, int y) { return color_f.data() + 4 * index(x, y); }
+  /// A floating-point target's pixel, read-only.
+  const float* pixel_f(int x, int y) const { return color_f.data() + 4 * index(x, y); }
+  /// Channel `c` of pixel (x, y) as a float: unorm bytes over 255, float targets as stored.
+  float channel(int x, int y, int c) const { return is_float ? pixel_f(x, y)[c] : float(pixel(x, y)[c]) / 255.0f; }
+  /// Sets channel `c` of pixel (x, y): a unorm target clamps and rounds, a float one stores.
+  void set_channel(int x, int y, int c, float v);
 
   /// Whether (x, y) lies inside the target.
   bool contains(int x, int y) const { return x >= 0 && y >= 0 && x < width && y < height; }

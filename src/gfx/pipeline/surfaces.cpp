@@ -1,7 +1,7 @@
 // The window's colour and depth share one RenderTarget; an attachment's surface is keyed by its
 // texture (so any framebuffer that attaches the texture writes the same pixels) or, for a
-// renderbuffer, by its framebuffer (a renderbuffer is never sampled). A surface whose size
-// changes starts again cleared, as a reallocated texture level does.
+// renderbuffer, by its framebuffer (a renderbuffer is never sampled). A surface whose size or
+// colour type (unorm or float) changes starts again cleared, as a reallocated texture level does.
 #include "gfx/pipeline/surfaces.h"
 
 namespace strobe::gfx {
@@ -19,7 +19,9 @@ Surfaces::Key Surfaces::depth_key(const GlTarget& t) {
 RenderTarget* Surfaces::sized(Key k, const GlTarget& t) {
   if (t.width == 0 || t.height == 0) return nullptr;
   Surface& s = surfaces_[k];
-  if (s.rt.width != int(t.width) || s.rt.height != int(t.height)) s.rt = RenderTarget(int(t.width), int(t.height));
+  const bool is_float = k.first != Window && t.color_float;
+  if (s.rt.width != int(t.width) || s.rt.height != int(t.height) || s.rt.is_float != is_float)
+    s.rt = RenderTarget(int(t.width), int(t.height), is_float);
   return &s.rt;
 }
 

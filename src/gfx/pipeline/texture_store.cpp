@@ -15,6 +15,47 @@ bool is_depth(const GlTexture& t) { return !t.levels.empty() && t.levels[0].form
 
 }  // namespace
 
+TextureImage float_texture_image(const RenderTarget& rt, const GlTexture& state, const std::string& name) {
+  const bool mipmapped = state.min_filter >= 0x2700 && state.min_filter <= 0x2703;  // the *_MIPMAP_* filters
+  // Only level 0 was rendered: without glGenerateMipmap a mipmapping filter has no chain.
+  if (mipmapped && !state.generate_mipmap) return texture_image(GlTexture{}, name);
+  std::vector<std::vector<float>> levels{rt.color_f};
+  std::vector<std::array<uint32_t, 2>> sizes{{uint32_t(rt.width), uint32_t(rt.height)}};
+  while (mipmapped && (sizes.back()[0] > 1 || sizes.back()[1] > 1)) {
+    const auto [w, h] = sizes.back();
+    const uint32_t nw = std::max(1u, w / 2), nh = std::max(1u, h / 2);
+    const std::vector<float>& src = levels.back();
+    std::vector<float> next(size_t(nw) * nh * 4);
+    for (uint32_t y = 0; y < nh; ++y)
+      for (uint32_t x = 0; x < nw; ++x)
+        for (int c = 0; c < 4; ++c) {
+          // The 2x2 block's mean (a side of 1 repeats its one texel).
+          float sum = 0;
+          for (uint32_t k = 0; k < 4; ++k) {
+            const uint32_t sx = std::min(w - 1, 2 * x + (k & 1)), sy = std::min(h - 1, 2 * y + (k >> 1));
+            sum += src[(size_t(sy) * w + sx) * 4 + size_t(c)];
+          }
+          next[(size_t(y) * nw + x) * 4 + size_t(c)] = sum / 4;
+        }
+    levels.push_back(std::move(next));
+    sizes.push_back({nw, nh});
+  }
+  TextureImage r;
+  r.image.data_format = emu::ImgDataFormat::F32_32_32_32;
+  r.image.num_format = emu::ImgNumFormat::Float;
+  r.image.width = r.image.pitch = uint32_t(rt.width);
+  r.image.height = uint32_t(rt.height);
+  r.image.last_level = uint32_t(levels.size() - 1);
+  if (!state.levels.empty() && state.levels[0].internal_format &&
+      !gl_internal_format_has_alpha(state.levels[0].internal_format))
+    r.image.dst_sel[3] = emu::SqSel::One;
+  r.bytes.assign(emu::image_bytes(r.image), 0);
+  for (uint32_t l = 0; l < levels.size(); ++l)
+    std::memcpy(r.bytes.data() + emu::image_level_offset(r.image, l), levels[l].data(), levels[l].size() * sizeof(float));
+  r.sampler = gl_sampler_desc(state);
+  return r;
+}
+
 TextureImage depth_texture_image(const RenderTarget& depth, const GlTexture& state, const std::string& name) {
   (void)name;
   TextureImage r;
@@ -53,6 +94,8 @@ TextureStore::Entry& TextureStore::convert(const std::shared_ptr<const GlTexture
   if (is_depth(*t)) {
     e.image = depth_texture_image(rendered ? rendered->rt : RenderTarget(int(t->levels[0].width), int(t->levels[0].height)),
                                   *t, name);
+  } else if (rendered && rendered->rt.is_float) {
+    e.image = float_texture_image(rendered->rt, *t, name);
   } else if (rendered) {
     e.image = texture_image_from_rgba8(uint32_t(rendered->rt.width), uint32_t(rendered->rt.height),
                                        rendered->rt.color.data(), *t, name);

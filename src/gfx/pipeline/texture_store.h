@@ -46,6 +46,10 @@ class TextureStore {
   std::unique_ptr<Entry> none_;  // the texture of an unbound unit
 };
 
+/// A floating-point colour texture's image from what was rendered into it: RGBA 32-bit float,
+/// with mipmaps box-filtered when glGenerateMipmap asked for them.
+TextureImage float_texture_image(const RenderTarget& rt, const GlTexture& state, const std::string& name);
+
 /// A depth texture's image from a rendered depth buffer: one 32-bit float per texel, read as
 /// (d, d, d, 1) as GL_DEPTH_COMPONENT textures sample.
 TextureImage depth_texture_image(const RenderTarget& depth, const GlTexture& state, const std::string& name);

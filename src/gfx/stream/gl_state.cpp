@@ -317,6 +317,13 @@ GlTarget GlState::Impl::target_of(uint64_t framebuffer) const {
   t.depth_texture = a.depth_texture;
   t.color_level = a.color_level;
   t.color = a.color_texture || a.color_renderbuffer;
+  if (a.color_texture) {
+    auto tex = cx.textures.find(a.color_texture);
+    t.color_float = tex != cx.textures.end() && tex->second && tex->second->levels.size() > a.color_level &&
+                    gl_internal_format_is_float(tex->second->levels[a.color_level].internal_format);
+  } else if (auto rb = cx.renderbuffers.find(a.color_renderbuffer); rb != cx.renderbuffers.end()) {
+    t.color_float = gl_internal_format_is_float(rb->second[2]);
+  }
   t.depth = a.depth_texture || a.depth_renderbuffer;
   // The framebuffer's size is its attachments' intersection, as the GL renders into it.
   std::array<uint32_t, 2> size{UINT32_MAX, UINT32_MAX};
@@ -629,6 +636,17 @@ bool gl_internal_format_has_alpha(uint32_t f) {
       return false;
     default:
       return true;
+  }
+}
+
+bool gl_internal_format_is_float(uint32_t f) {
+  switch (f) {
+    case 0x881A: case 0x881B: case 0x8814: case 0x8815:  // GL_RGBA16F, GL_RGB16F, GL_RGBA32F, GL_RGB32F
+    case 0x822D: case 0x822F: case 0x822E: case 0x8230:  // GL_R16F, GL_RG16F, GL_R32F, GL_RG32F
+    case 0x8C3A:                                         // GL_R11F_G11F_B10F
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -50,6 +50,9 @@ struct GlTexLevel {
 /// GL_LUMINANCE, ...) samples alpha as 1 whatever the data held.
 bool gl_internal_format_has_alpha(uint32_t internal_format);
 
+/// Whether GL internal format `internal_format` stores floating-point colour (GL_RGBA16F, ...).
+bool gl_internal_format_is_float(uint32_t internal_format);
+
 /// A 2D texture object: its levels and sampler state.
 struct GlTexture {
   uint64_t name = 0;     ///< the texture object's name in its context
@@ -77,6 +80,7 @@ struct GlTarget {
   bool color = true;           ///< a colour buffer is attached
   bool depth = true;           ///< a depth buffer is attached
   uint32_t width = 0, height = 0;  ///< the window's size (as glretrace infers it) or the attachments'
+  bool color_float = false;    ///< the colour attachment is floating point (GL_RGBA16F, ...)
 };
 
 /// Fixed-function state a draw or clear reads.
