@@ -3,6 +3,7 @@
 // surface in either draw order, blending and render-to-texture work, and each stage's counts
 // add up.
 #include "gfx/pipeline/renderer.h"
+#include "gfx/pipeline/pipeline_cache.h"
 
 #include <cmath>
 #include <cstring>
@@ -320,6 +321,31 @@ TEST(Render, PointsAreRefusedAsNotImplemented) {
   f.ops.emplace_back(colored({0, 0, 0}, kPoints, {1, 1, 1, 1}, 2));
   Renderer r;
   EXPECT_THROW(r.render(f, 0), NotImplementedError);
+}
+
+}  // namespace
+}  // namespace strobe::gfx
+
+namespace strobe::gfx {
+namespace {
+
+TEST(VertexFormat, GlArraysMapToTheirVulkanFormats) {
+  auto fmt = [](int size, uint32_t type, bool normalized) {
+    GlAttrib a;
+    a.size = size, a.type = type, a.normalized = normalized;
+    return vertex_format(a);
+  };
+  // Regression: four normalised unsigned bytes (colours) mapped to B8G8R8_UNORM (30).
+  EXPECT_EQ(fmt(4, 0x1401, true), 37u);   // R8G8B8A8_UNORM
+  EXPECT_EQ(fmt(3, 0x1401, true), 23u);   // R8G8B8_UNORM
+  EXPECT_EQ(fmt(4, 0x1400, false), 40u);  // R8G8B8A8_SSCALED
+  EXPECT_EQ(fmt(2, 0x1400, true), 17u);   // R8G8_SNORM
+  EXPECT_EQ(fmt(4, 0x1403, true), 91u);   // R16G16B16A16_UNORM
+  EXPECT_EQ(fmt(4, 0x1402, true), 92u);   // R16G16B16A16_SNORM
+  EXPECT_EQ(fmt(1, 0x1402, false), 73u);  // R16_SSCALED
+  EXPECT_EQ(fmt(3, 0x1406, false), 106u); // R32G32B32_SFLOAT
+  EXPECT_EQ(fmt(4, 0x1406, false), 109u); // R32G32B32A32_SFLOAT
+  EXPECT_THROW(fmt(4, 0x140B, false), NotImplementedError);  // GL_HALF_FLOAT
 }
 
 }  // namespace

@@ -14,9 +14,12 @@ namespace {
 
 constexpr uint32_t kByte = 0x1400, kUnsignedByte = 0x1401, kShort = 0x1402, kUnsignedShort = 0x1403, kFloat = 0x1406;
 
-// VkFormats by component count 1-4: R8_UNORM = 9, R8G8_UNORM = 16, ... (each family steps by 7
-// per added component, and UNORM, SNORM, USCALED, SSCALED follow one another).
-uint32_t family(uint32_t one_component, int size) { return one_component + 7u * uint32_t(size - 1); }
+// VkFormats by component count 1-4 from the one-component format: each family of seven (UNORM,
+// SNORM, USCALED, SSCALED, UINT, SINT, then SRGB or SFLOAT) steps by 7 per added component, but
+// the 8-bit formats have a B8G8R8 family between R8G8B8 and R8G8B8A8 (R8G8B8A8_UNORM = 37, not 30).
+uint32_t family(uint32_t one_component, int size, bool eight_bit) {
+  return one_component + 7u * uint32_t(size - 1) + (eight_bit && size == 4 ? 7u : 0u);
+}
 
 // Decodes a stage and checks that strobe's decoder splits the words into the instructions RADV's
 // listing shows, one per line: a disagreement would otherwise surface later as a branch into the
@@ -52,10 +55,10 @@ uint32_t vertex_format(const GlAttrib& a) {
   if (a.size < 1 || a.size > 4) throw InputError(fmt::format("a vertex array of {} components (1 to 4)", a.size));
   switch (a.type) {
     case kFloat: return 100u + 3u * uint32_t(a.size - 1);  // R32_SFLOAT = 100, R32G32 = 103, ...
-    case kUnsignedByte: return family(a.normalized ? 9 : 11, a.size);
-    case kByte: return family(a.normalized ? 10 : 12, a.size);
-    case kUnsignedShort: return family(a.normalized ? 70 : 72, a.size);
-    case kShort: return family(a.normalized ? 71 : 73, a.size);
+    case kUnsignedByte: return family(a.normalized ? 9 : 11, a.size, true);
+    case kByte: return family(a.normalized ? 10 : 12, a.size, true);
+    case kUnsignedShort: return family(a.normalized ? 70 : 72, a.size, false);
+    case kShort: return family(a.normalized ? 71 : 73, a.size, false);
     default: throw NotImplementedError(fmt::format("vertex arrays of GL type 0x{:X}", a.type));
   }
 }
