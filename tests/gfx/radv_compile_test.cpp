@@ -219,8 +219,24 @@ TEST(RadvCompile, DescriptorOffsetsAreWhereTheCodeLoadsItsDescriptorsFrom) {
   EXPECT_EQ(loads[4], samplers) << p.fragment.assembly;
   // The vertex shader loads each attribute's V# from the vertex-buffer table (s2, as s[2:3]).
   std::set<uint32_t> vbs;
-  for (const auto& [name, location] : sp.slots.attributes) vbs.insert(vertex_buffer_offset(location));
+  for (const auto& [name, location] : sp.slots.attributes)
+    vbs.insert(uint32_t(vertex_buffer_offset(p.vertex.args.vertex_inputs, location)));
   EXPECT_EQ(scalar_load_offsets(p.vertex.assembly, "s[2:3]")[4], vbs) << p.vertex.assembly;
+}
+
+TEST(RadvCompile, TheVertexBufferTableIsPackedOverTheLocationsTheCodeReads) {
+  // Regression: V#s were placed at 16 * location, but RADV packs the table over the locations
+  // the vertex shader reads. OpenArena's lighting read its light direction (location 7, with
+  // location 6 unused) from the slot after the last, got zeros, and drew its world black.
+  auto sp = compile_to_spirv("attribute vec3 a0;\nattribute vec3 unused1;\nattribute vec2 a5;\nvarying vec2 uv;\n"
+                             "void main(){ uv = a5; gl_Position = vec4(a0, 1.0); }\n",
+                             "precision mediump float;\nvarying vec2 uv;\nvoid main(){ gl_FragColor = vec4(uv, 0.0, 1.0); }\n",
+                             {{"a0", 0}, {"unused1", 1}, {"a5", 5}}, "packed");
+  auto p = compile_pipeline(sp, PipelineKey{}, "packed");
+  EXPECT_EQ(p.vertex.args.vertex_inputs, (std::vector<int>{0, 5}));
+  EXPECT_EQ(vertex_buffer_offset(p.vertex.args.vertex_inputs, 5), 16);
+  EXPECT_EQ(vertex_buffer_offset(p.vertex.args.vertex_inputs, 1), -1);
+  EXPECT_EQ(scalar_load_offsets(p.vertex.assembly, "s[2:3]")[4], (std::set<uint32_t>{0, 16})) << p.vertex.assembly;
 }
 
 TEST(RadvCompile, AShaderGlslangRejectsIsAnInputErrorWithItsLog) {

@@ -82,7 +82,7 @@ TEST(ShaderEmulation, AVertexShaderRadvCompiledFetchesItsAttributesAndExportsWha
       nrm[v * 3 + c] = std::sin(0.7f * float(v) + float(c));
     }
   std::map<std::string, const std::vector<float>*> data = {{"position", &pos}, {"normal", &nrm}};
-  DrawTables tables(mem, sp);
+  DrawTables tables(mem, sp, p.vertex.args.vertex_inputs);
   for (const auto& [name, location] : sp.slots.attributes)
     tables.bind_attribute(location, data.at(name)->data(), kVerts * 12, 12, kVerts);
   // The default uniform block: two column-major mat4s where glslang placed them.
@@ -142,7 +142,7 @@ TEST(ShaderEmulation, TypedVertexFetchConvertsUnormAndSnormAttributes) {
     uv[v * 2 + 1] = int16_t(32767 - int(v) * 7);
   }
   emu::GlobalMemory mem;
-  DrawTables tables(mem, sp);
+  DrawTables tables(mem, sp, p.vertex.args.vertex_inputs);
   tables.bind_attribute(lpos, pos.data(), kVerts * 12, 12, kVerts);
   tables.bind_attribute(lcol, col.data(), kVerts * 4, 4, kVerts);
   tables.bind_attribute(luv, uv.data(), kVerts * 4, 4, kVerts);
@@ -178,7 +178,7 @@ TEST(ShaderEmulation, TypedVertexFetchConvertsUnormAndSnormAttributes) {
 TEST(ShaderEmulation, DrawTablesRefuseASamplerOrLocationTheProgramCannotHave) {
   auto sp = compile_to_spirv(kLitVertex, "varying vec4 Color;\nvoid main(){ gl_FragColor = Color; }\n", {}, "lit");
   emu::GlobalMemory mem;
-  DrawTables tables(mem, sp);
+  DrawTables tables(mem, sp, {});
   EXPECT_THROW(tables.bind_sampler("missing", {}, {}), InputError);
   const float x = 0;
   EXPECT_THROW(tables.bind_attribute(16, &x, 4, 0, 4), InputError);

@@ -371,7 +371,7 @@ std::vector<Color> sample_in_shader(TextureImage ti, const std::vector<Uv>& uvs)
   emu::GlobalMemory mem;
   ti.image.base = mem.allocate(ti.bytes.size(), 256, "texture");
   mem.write(ti.image.base, ti.bytes.data(), ti.bytes.size());
-  DrawTables tables(mem, sp);
+  DrawTables tables(mem, sp, p.vertex.args.vertex_inputs);
   tables.bind_sampler("tex", ti.image.encode(), ti.sampler.encode());
   std::vector<PixelLane> pixels(uvs.size());
   for (size_t l = 0; l < uvs.size(); ++l) pixels[l].i = uvs[l].first, pixels[l].j = uvs[l].second;

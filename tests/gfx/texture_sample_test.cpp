@@ -66,7 +66,7 @@ TEST(TextureSample, ARadvCompiledTexture2DSamplesStrobesDescriptorsBilinearly) {
   emu::SamplerDesc s;  // GL's defaults but linear: REPEAT, bilinear, no mips
   s.mag_filter = s.min_filter = emu::TexXyFilter::Bilinear;
 
-  DrawTables tables(mem, sp);
+  DrawTables tables(mem, sp, p.vertex.args.vertex_inputs);
   tables.bind_sampler("tex", t.encode(), s.encode());
 
   // 64 pixels as 16 2x2 quads over an 8x8 block; uv = (i, j) (the triangle's uvs are (0,0),

@@ -70,7 +70,7 @@ TEST(UniformBlock, RadvsVertexShaderReadsThePackedMatrixAndArrayAsTheGlDefinesTh
   auto block = pack_uniform_block(sp, {{"N", floats({1, 2, 3, 4, 5, 6, 7, 8, 9})},
                                        {"lights", floats({l0[0], l0[1], l0[2], l1[0], l1[1], l1[2]})}, {"k", floats({k})}}, "u");
   emu::GlobalMemory mem;
-  DrawTables tables(mem, sp);
+  DrawTables tables(mem, sp, p.vertex.args.vertex_inputs);
   tables.bind_uniforms(block);
   const float pos[3] = {0, 0, 0};
   tables.bind_attribute(sp.slots.attributes.at("position"), pos, 12, 0, 12);

@@ -161,7 +161,7 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
   const auto triangles = assemble(d.mode, d.count, d.call);
   const ReadyPipeline& rp = cx.pipelines->get(d.program, d);
   const ProgramEntry& pe = cx.pipelines->program(d.program);
-  DrawTables tables(*cx.mem, pe.spirv);
+  DrawTables tables(*cx.mem, pe.spirv, rp.code.vertex.args.vertex_inputs);
   bind_inputs(d, pe, tables, cx);
   const ShaderBindings bindings = tables.bindings();
 

@@ -43,8 +43,8 @@ isa::Program decode_shader(const CompiledShader& s) {
 // minimum of 16 generic attributes).
 constexpr int kMaxAttributes = 16;
 
-DrawTables::DrawTables(emu::GlobalMemory& mem, const SpirvProgram& program)
-    : mem_(mem), layout_(descriptor_set_layout(program)) {
+DrawTables::DrawTables(emu::GlobalMemory& mem, const SpirvProgram& program, std::vector<int> vertex_inputs)
+    : mem_(mem), layout_(descriptor_set_layout(program)), inputs_(std::move(vertex_inputs)) {
   table_ = mem_.allocate_32bit(kMaxAttributes * kBufferDescriptorBytes, "vertex-buffer table");
   set_ = mem_.allocate_32bit(layout_.bytes, "descriptor set 0");
 }
@@ -60,8 +60,10 @@ void DrawTables::bind_attribute(int location, const void* data, uint64_t bytes, 
 void DrawTables::bind_attribute_buffer(int location, uint64_t address, uint32_t stride, uint32_t records) {
   if (location < 0 || location >= kMaxAttributes)
     throw InputError(fmt::format("attribute location {} (0 to {})", location, kMaxAttributes - 1));
+  const int64_t at = vertex_buffer_offset(inputs_, location);
+  if (at < 0) return;
   const auto v = buffer_resource(address, stride, records);
-  mem_.write(table_ + vertex_buffer_offset(location), v.data(), sizeof v);
+  mem_.write(table_ + uint64_t(at), v.data(), sizeof v);
 }
 
 void DrawTables::bind_uniforms(const std::vector<uint8_t>& block) {

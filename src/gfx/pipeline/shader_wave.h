@@ -44,10 +44,12 @@ struct PixelLane {
 /// default uniform block's V#, each sampler's T# and S#), laid out as descriptors.h says.
 class DrawTables {
  public:
-  /// Allocates both tables for `program` in `mem`, which must outlive this.
-  DrawTables(emu::GlobalMemory& mem, const SpirvProgram& program);
+  /// Allocates both tables for `program` in `mem`, which must outlive this; `vertex_inputs` are
+  /// the locations its compiled vertex shader reads (ShaderArgs::vertex_inputs).
+  DrawTables(emu::GlobalMemory& mem, const SpirvProgram& program, std::vector<int> vertex_inputs);
   /// Uploads `bytes` of vertex data and points `location`'s V# at it: `stride` bytes per vertex
-  /// (0: every vertex reads the first), `records` vertices (or bytes when stride is 0).
+  /// (0: every vertex reads the first), `records` vertices (or bytes when stride is 0). A
+  /// location the vertex shader does not read has no V# and is ignored.
   void bind_attribute(int location, const void* data, uint64_t bytes, uint32_t stride, uint32_t records);
   /// Points `location`'s V# at vertex data already in device memory at `address`.
   void bind_attribute_buffer(int location, uint64_t address, uint32_t stride, uint32_t records);
@@ -61,6 +63,7 @@ class DrawTables {
  private:
   emu::GlobalMemory& mem_;
   DescriptorSetLayout layout_;
+  std::vector<int> inputs_;
   uint64_t table_ = 0, set_ = 0;
 };
 

@@ -49,6 +49,9 @@ std::vector<StartArg> start_args(const std::string& aco_ir, const std::string& s
   return out;
 }
 
+// NIR's gl_vert_attrib: the generic attributes start at 15.
+constexpr int kVertAttribGeneric0 = 15;
+
 bool has_intrinsic(const std::string& nir, const std::string& name) {
   return nir.find("intrinsic " + name + " ") != std::string::npos;
 }
@@ -184,6 +187,12 @@ ShaderArgs read_vertex_args(const std::string& aco_ir, const std::string& nir, c
   // User SGPRs count registers: the ring offsets take two.
   out.user_sgprs = user + 1;
   out.param_locations = generic_locations(io_locations(nir, {"store_output"}), shader, true);
+  // Vertex inputs are load_input at VERT_ATTRIB_GENERIC0 (15) + location.
+  for (int location : io_locations(nir, {"load_input"})) {
+    if (location < kVertAttribGeneric0)
+      throw InputError(fmt::format("{}: a vertex input at NIR location {}, not a generic attribute", shader, location));
+    out.vertex_inputs.push_back(location - kVertAttribGeneric0);
+  }
   return out;
 }
 

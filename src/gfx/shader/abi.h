@@ -60,6 +60,9 @@ struct ShaderArgs {
   /// Vertex shader: the varying location each `exp paramN` writes (index N). Pixel shader: the
   /// varying location each `attrN` of v_interp_* reads (index N).
   std::vector<int> param_locations;
+  /// Vertex shader: the attribute locations its code reads, ascending. RADV packs the vertex-
+  /// buffer table over these alone (binding = location here): the V# of the k-th is at 16 * k.
+  std::vector<int> vertex_inputs;
 };
 
 /// The vertex shader's arguments, from ACO's IR (after register allocation) and the optimised NIR.

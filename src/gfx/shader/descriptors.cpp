@@ -29,4 +29,10 @@ DescriptorSetLayout descriptor_set_layout(const SpirvProgram& program) {
   return out;
 }
 
+int64_t vertex_buffer_offset(const std::vector<int>& inputs, int location) {
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (inputs[k] == location) return int64_t(k) * kBufferDescriptorBytes;
+  return -1;
+}
+
 }  // namespace strobe::gfx

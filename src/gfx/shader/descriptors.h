@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "gfx/shader/spirv.h"
 
@@ -35,7 +36,9 @@ struct DescriptorSetLayout {
 /// 16, a combined image sampler 96 bytes aligned to 32 with its T# first and its S# in the last 16.
 DescriptorSetLayout descriptor_set_layout(const SpirvProgram& program);
 
-/// Byte offset of an attribute location's V# in the vertex-buffer table (one binding each).
-inline uint32_t vertex_buffer_offset(int location) { return static_cast<uint32_t>(location) * kBufferDescriptorBytes; }
+/// Byte offset of attribute `location`'s V# in the vertex-buffer table of a vertex shader that
+/// reads `inputs` (ShaderArgs::vertex_inputs): RADV packs the table over the locations the code
+/// reads, in ascending order. -1 when the code does not read `location`.
+int64_t vertex_buffer_offset(const std::vector<int>& inputs, int location);
 
 }  // namespace strobe::gfx
