@@ -23,6 +23,13 @@ int run_graphics(const GraphicsRunOptions& o) {
                                           o.mode));
   if (o.threshold < 0 || o.threshold > 255)
     throw InputError(fmt::format("--reference-threshold {}: expected 0 to 255", o.threshold));
+  uint64_t warm = std::numeric_limits<uint64_t>::max();
+  if (o.warm_frames != "all") {
+    const auto ranges = gfx::parse_frame_ranges(o.warm_frames, "--warm-frames");
+    if (ranges.size() != 1 || ranges[0].first != ranges[0].last)
+      throw InputError(fmt::format("--warm-frames '{}': expected a number of frames or all", o.warm_frames));
+    warm = ranges[0].first;
+  }
   const std::string trace = gfx::resolve_trace(o.workload);
   const std::vector<gfx::FrameRange> frames_asked =
       o.frames.empty() ? std::vector<gfx::FrameRange>{{0, std::numeric_limits<uint64_t>::max()}}
@@ -69,9 +76,9 @@ int run_graphics(const GraphicsRunOptions& o) {
                       on_frame(s, r);
                       pipelines = r.pipelines_compiled();
                     },
-                    o.render_skipped);
+                    warm);
   nlohmann::json out{{"workload", o.workload}, {"trace", trace}, {"mode", o.mode}, {"frames", std::move(frames)},
-                     {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}};
+                     {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}, {"warm_frames", o.warm_frames}};
   out["total"].erase("frame");
   if (!json_on_stdout)
     fmt::print("{} frames: {} draws, {} vertex and {} pixel shader invocations, {:.2f} s; {} pipelines compiled\n",

@@ -17,7 +17,7 @@ struct GraphicsRunOptions {
   std::string reference;  ///< a PNM stream with one image per rendered frame (glretrace -s -), or empty
   int threshold = 16;     ///< per-channel difference counted as a bad pixel against the reference
   bool progress = false;
-  bool render_skipped = false;  ///< render the frames between those asked for too (render-to-texture across frames)
+  std::string warm_frames = "0";  ///< frames rendered, unreported, before each range: a count or "all"
 };
 
 /// Runs it; returns the exit status.

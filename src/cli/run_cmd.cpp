@@ -133,9 +133,9 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   auto* reference = cmd->add_option("--reference", o->gfx.reference,
                                     "gfx: workloads: compare each frame's window with the images of this PNM stream "
                                     "(glretrace -s - --snapshot-format=PNM), in order");
-  auto* skipped = cmd->add_flag("--render-skipped", o->gfx.render_skipped,
-                                 "gfx: workloads: render every frame before those of --frames too (only theirs are "
-                                 "reported), so textures earlier frames rendered into are there");
+  auto* skipped = cmd->add_option("--warm-frames", o->gfx.warm_frames,
+                                   "gfx: workloads: render N frames before each range of --frames too, unreported, or "
+                                   "all frames from 0 (all), so what earlier frames rendered into textures is there");
   auto* threshold = cmd->add_option("--reference-threshold", o->gfx.threshold,
                                     "gfx: workloads: a pixel differs when a channel is off by more than this (default 16)");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
@@ -145,14 +145,14 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
     s.mode_given = cmd->get_option("--mode")->count() > 0;
     const bool graphics = s.benchmark.rfind("gfx:", 0) == 0;
     if (!graphics && (frames->count() || images->count() || reference->count() || threshold->count() || skipped->count()))
-      throw CLI::ValidationError("run", "--frames, --images, --reference, --reference-threshold and --render-skipped "
+      throw CLI::ValidationError("run", "--frames, --images, --reference, --reference-threshold and --warm-frames "
                                         "apply to gfx: workloads");
     if (graphics) {
       if (!program.empty()) throw CLI::ValidationError("run", "give a gfx: workload or -- PROGRAM, not both");
       if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || s.sampling != "none" ||
           !s.sampling_sets.empty() || !s.sets.empty() || s.skip_functional)
         throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --json, --images, --reference, "
-                                          "--reference-threshold, --render-skipped and --progress only");
+                                          "--reference-threshold, --warm-frames and --progress only");
       o->gfx.workload = s.benchmark;
       o->gfx.mode = s.mode;
       o->gfx.json = o->json;

@@ -42,11 +42,25 @@ TEST(GfxRunCli, BadFramesMissingTracesAndForeignOptionsExitTwo) {
       {"run gfx:glmark2-small --param n=4", "gfx: workloads take"},
       {"run mm --frames 0-1", "apply to gfx: workloads"},
       {"run gfx:", "names no trace"},
+      {"run gfx:glmark2-small --frames 3 --warm-frames 2-3", "--warm-frames '2-3'"},
+      {"run gfx:glmark2-small --frames 3 --warm-frames some", "--warm-frames 'some'"},
   };
   for (const auto& [args, why] : cases) {
     const CliResult r = run_strobe(args);
     EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find(why), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+TEST(GfxRunCli, WarmFramesAreRenderedButOnlyTheFramesAskedForAreReported) {
+  for (const char* warm : {"2", "all"}) {
+    const CliResult r = run_strobe(std::string("run gfx:glmark2-small --frames 5 --json - --warm-frames ") + warm);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["frames"].size(), 1u);
+    EXPECT_EQ(j["frames"][0]["frame"], 5);
+    EXPECT_EQ(j["warm_frames"], warm);
+    EXPECT_EQ(j["total"]["draws"], 1) << "warm frames are not counted";
   }
 }
 

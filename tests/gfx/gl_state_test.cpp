@@ -322,6 +322,7 @@ TEST(GlState, AStreamOfSeveralFrameRangesRecordsThoseFramesOnly) {
   EXPECT_EQ(seen, (std::vector<uint64_t>{1, 3, 4}));
   EXPECT_EQ(stream.frames_seen(), 5u) << "the stream stops after the last frame asked for";
   EXPECT_THROW(parse_frame_ranges("3-4,4", "frames"), InputError);
+  EXPECT_EQ(parse_frame_ranges("7", "frames")[0].last, 7u);
   EXPECT_THROW(parse_frame_ranges("1,", "frames"), InputError);
   EXPECT_THROW(parse_frame_ranges("-1", "frames"), InputError);
 }

@@ -329,6 +329,18 @@ TEST(Render, PointsAreRefusedAsNotImplemented) {
 namespace strobe::gfx {
 namespace {
 
+TEST(WarmFrames, WidenEachRangeBackwardsAndMergeWhereTheyMeet) {
+  const std::vector<FrameRange> asked{{5, 6}, {10, 10}, {30, 31}};
+  const auto warm = with_warm_frames(asked, 4);
+  ASSERT_EQ(warm.size(), 2u);
+  EXPECT_EQ(warm[0].first, 1u);
+  EXPECT_EQ(warm[0].last, 10u) << "6 and 6..10 meet";
+  EXPECT_EQ(warm[1].first, 26u);
+  EXPECT_EQ(with_warm_frames(asked, UINT64_MAX)[0].first, 0u);
+  EXPECT_EQ(with_warm_frames(asked, UINT64_MAX).size(), 1u);
+  EXPECT_EQ(with_warm_frames(asked, 0).size(), 3u);
+}
+
 TEST(VertexFormat, GlArraysMapToTheirVulkanFormats) {
   auto fmt = [](int size, uint32_t type, bool normalized) {
     GlAttrib a;

@@ -51,10 +51,20 @@ FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
   return st;
 }
 
+std::vector<FrameRange> with_warm_frames(const std::vector<FrameRange>& ranges, uint64_t warm_frames) {
+  std::vector<FrameRange> out;
+  for (const FrameRange& r : ranges) {
+    const uint64_t first = r.first > warm_frames ? r.first - warm_frames : 0;
+    if (!out.empty() && first <= out.back().last + 1) out.back().last = r.last;
+    else out.push_back({first, r.last});
+  }
+  return out;
+}
+
 void render_trace(const std::string& path, const std::vector<FrameRange>& ranges, const RendererOptions& options,
-                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, bool render_skipped) {
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, uint64_t warm_frames) {
   if (ranges.empty()) return;
-  FrameStream stream(path, render_skipped ? std::vector<FrameRange>{{0, ranges.back().last}} : ranges);
+  FrameStream stream(path, with_warm_frames(ranges, warm_frames));
   Renderer renderer(options);
   GlFrame frame;
   uint64_t index = 0;

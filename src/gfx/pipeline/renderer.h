@@ -46,10 +46,15 @@ class Renderer {
 /// Renders the frames of `ranges` (ascending, disjoint) of the trace at `path` (the calls of
 /// other frames only set up state) and calls `on_frame` after each with its counts and the
 /// renderer (for its window). A last frame of UINT64_MAX means to the end of the trace; a frame
-/// past the end is an InputError. With `render_skipped`, every frame from 0 is rendered and
-/// only those of `ranges` reported: what a frame rendered into textures that later frames
-/// sample (glmark2's desktop windows, a game's reflections) is then there, as in a full replay.
+/// past the end is an InputError. `warm_frames` frames before each range are rendered too, and
+/// not reported (UINT64_MAX: every frame from 0): what they rendered into textures that later
+/// frames sample (glmark2's desktop windows, a game's exposure adapting over frames) is then
+/// there, as in a full replay.
 void render_trace(const std::string& path, const std::vector<FrameRange>& ranges, const RendererOptions& options,
-                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, bool render_skipped = false);
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, uint64_t warm_frames = 0);
+
+/// `ranges` (ascending, disjoint) each widened by `warm_frames` frames before it, merged where
+/// they then meet: the frames render_trace renders.
+std::vector<FrameRange> with_warm_frames(const std::vector<FrameRange>& ranges, uint64_t warm_frames);
 
 }  // namespace strobe::gfx
