@@ -316,6 +316,25 @@ TEST(Render, AFloatTargetKeepsValuesAboveOneThatALaterDrawSamples) {
   EXPECT_NEAR(p[1], 64, 1);
 }
 
+TEST(Render, ACubeMapSamplerIsRefusedAsNotImplemented) {
+  GlDraw d = colored(full_screen(0), kTriangleStrip, {0, 0, 0, 1}, 2);
+  d.program = program("attribute vec3 position;\nvarying vec3 dir;\n"
+                      "void main(){ dir = position; gl_Position = vec4(position, 1.0); }\n",
+                      "precision mediump float;\nuniform samplerCube sky;\nvarying vec3 dir;\n"
+                      "void main(){ gl_FragColor = textureCube(sky, dir); }\n",
+                      5);
+  d.attribs.erase(1);
+  GlFrame f;
+  f.ops.emplace_back(std::move(d));
+  Renderer r;
+  try {
+    r.render(f, 0);
+    FAIL() << "no error";
+  } catch (const NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("sampler 'sky'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Render, PointsAreRefusedAsNotImplemented) {
   GlFrame f;
   f.ops.emplace_back(colored({0, 0, 0}, kPoints, {1, 1, 1, 1}, 2));

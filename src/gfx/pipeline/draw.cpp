@@ -26,6 +26,7 @@ namespace {
 
 constexpr uint32_t kLines = 1, kLineLoop = 2, kLineStrip = 3, kTriangles = 4, kTriangleStrip = 5, kTriangleFan = 6;
 constexpr uint32_t kUnsignedByte = 0x1401, kUnsignedShort = 0x1403, kUnsignedInt = 0x1405;
+constexpr int kSampler2D = 0x8B5E;
 constexpr uint32_t kFront = 0x0404, kBack = 0x0405, kFrontAndBack = 0x0408, kCcw = 0x0901;
 
 float fval(uint32_t b) { return std::bit_cast<float>(b); }
@@ -139,6 +140,10 @@ void bind_inputs(const GlDraw& d, const ProgramEntry& pe, DrawTables& tables, Dr
     tables.bind_uniforms(pack_uniform_block(sp, d.uniforms ? *d.uniforms : none, pe.name));
   }
   for (const auto& [name, binding] : sp.slots.samplers) {
+    auto type = sp.sampler_gl_types.find(name);
+    if (type != sp.sampler_gl_types.end() && type->second != kSampler2D)
+      throw NotImplementedError(fmt::format("call {}: {}: sampler '{}' of GL type 0x{:X} (only sampler2D textures are "
+                                            "bound)", d.call, pe.name, name, type->second));
     auto t = d.textures.find(int_uniform(d, name));
     const TextureDescriptors td =
         cx.textures->bind(t == d.textures.end() ? nullptr : t->second, *cx.surfaces, *cx.mem);
