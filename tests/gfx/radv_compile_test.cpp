@@ -255,6 +255,12 @@ TEST(RadvCompile, AListingLineWithoutItsEncodingIsAnInputError) {
   EXPECT_THROW(words_of_listing("\ts_endpgm ; zz810000\n", "s"), InputError);
   EXPECT_THROW(words_of_listing("\ts_endpgm ;\n", "s"), InputError);
   EXPECT_THROW(words_of_listing("BB0:\n", "s"), InputError);
+  // Regression: ACO prints a run of identical instructions once; dropping the repeats shifted
+  // every later instruction, and a branch over them landed inside one (OpenArena's lighting).
+  EXPECT_EQ(words_of_listing("\tv_mov_b32 v0, v1 ; 7e000301\n\t(then repeated 2 times)\n\ts_endpgm ; bf810000\n", "s"),
+            (std::vector<uint32_t>{0x7e000301, 0x7e000301, 0x7e000301, 0xbf810000}));
+  EXPECT_THROW(words_of_listing("\t(then repeated 2 times)\n", "s"), InputError);
+  EXPECT_THROW(words_of_listing("\ts_endpgm ; bf810000\n\tsomething unexpected\n", "s"), InputError);
 }
 
 }  // namespace

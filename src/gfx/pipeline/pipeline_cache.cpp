@@ -2,8 +2,6 @@
 // then performs with typed buffer loads; the descriptors give strides and offsets at draw time.
 #include "gfx/pipeline/pipeline_cache.h"
 
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -26,26 +24,17 @@ uint32_t family(uint32_t one_component, int size, bool eight_bit) {
 // middle of an instruction.
 isa::Program decode_checked(const CompiledShader& s, const std::string& name) {
   isa::Program p = decode_shader(s);
-  std::istringstream in(s.assembly);
-  std::string line;
-  size_t k = 0;
+  const auto listing = listing_instructions(s.assembly, name);
   uint32_t offset = 0;
-  while (std::getline(in, line)) {
-    const size_t semi = line.find(';');
-    if (semi == std::string::npos) continue;
-    std::istringstream words(line.substr(semi + 1));
-    std::string w;
-    uint32_t n = 0;
-    while (words >> w) ++n;
+  for (size_t k = 0; k < listing.size(); ++k) {
     if (k >= p.offsets.size() || p.offsets[k] != offset)
       throw Error(ExitCode::Failure, fmt::format("{}: strobe's decoder disagrees with RADV's listing at byte {} ('{}')",
-                                                 name, offset, line.substr(0, semi)));
-    offset += 4 * n;
-    ++k;
+                                                 name, offset, listing[k].text));
+    offset += 4 * uint32_t(listing[k].words.size());
   }
-  if (k != p.insts.size())
-    throw Error(ExitCode::Failure, fmt::format("{}: RADV's listing has {} instructions, strobe decoded {}", name, k,
-                                               p.insts.size()));
+  if (listing.size() != p.insts.size())
+    throw Error(ExitCode::Failure, fmt::format("{}: RADV's listing has {} instructions, strobe decoded {}", name,
+                                               listing.size(), p.insts.size()));
   return p;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -153,26 +154,48 @@ void read_executable(RadvDevice& dev, VkPipeline pipeline, uint32_t index, Compi
 
 }  // namespace
 
-std::vector<uint32_t> words_of_listing(const std::string& assembly, const std::string& shader) {
-  std::vector<uint32_t> words;
+std::vector<ListingInstruction> listing_instructions(const std::string& assembly, const std::string& shader) {
+  std::vector<ListingInstruction> out;
+  static const std::regex repeated(R"(^\s*\(then repeated (\d+) times\)\s*$)");
   std::istringstream in(assembly);
   std::string line;
   while (std::getline(in, line)) {
-    auto semi = line.find(';');
-    if (semi == std::string::npos) continue;
+    const auto semi = line.find(';');
+    if (semi == std::string::npos) {
+      // ACO prints a run of identical instructions once, then "(then repeated N times)".
+      std::smatch m;
+      if (std::regex_match(line, m, repeated)) {
+        if (out.empty()) throw InputError(fmt::format("{}: the disassembly repeats before any instruction", shader));
+        const ListingInstruction last = out.back();
+        for (unsigned long k = std::stoul(m[1]); k > 0; --k) out.push_back(last);
+        continue;
+      }
+      const auto text = line.find_first_not_of(" \t");
+      if (text == std::string::npos || line.back() == ':') continue;  // blank, or a block label
+      throw InputError(fmt::format("{}: the disassembly line '{}' is neither an instruction nor a label", shader, line));
+    }
+    ListingInstruction inst;
+    inst.text = line.substr(0, semi);
+    inst.text.erase(0, inst.text.find_first_not_of(" \t"));
+    inst.text.erase(inst.text.find_last_not_of(" \t") + 1);
     std::istringstream tail(line.substr(semi + 1));
     std::string word;
-    int found = 0;
     while (tail >> word) {
       if (word.size() != 8 || word.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
         throw InputError(fmt::format("{}: the disassembly line '{}' has '{}' where an encoded word belongs", shader,
                                      line, word));
-      words.push_back(static_cast<uint32_t>(std::stoul(word, nullptr, 16)));
-      ++found;
+      inst.words.push_back(static_cast<uint32_t>(std::stoul(word, nullptr, 16)));
     }
-    if (found == 0) throw InputError(fmt::format("{}: the disassembly line '{}' has no encoding", shader, line));
+    if (inst.words.empty()) throw InputError(fmt::format("{}: the disassembly line '{}' has no encoding", shader, line));
+    out.push_back(std::move(inst));
   }
-  if (words.empty()) throw InputError(shader + ": the disassembly has no instructions");
+  if (out.empty()) throw InputError(shader + ": the disassembly has no instructions");
+  return out;
+}
+
+std::vector<uint32_t> words_of_listing(const std::string& assembly, const std::string& shader) {
+  std::vector<uint32_t> words;
+  for (const auto& inst : listing_instructions(assembly, shader)) words.insert(words.end(), inst.words.begin(), inst.words.end());
   return words;
 }
 

@@ -47,7 +47,18 @@ std::string radv_device_name();
 /// missing, the device is not a Fiji, or RADV rejects the shaders.
 CompiledPipeline compile_pipeline(const SpirvProgram& program, const PipelineKey& key, const std::string& name);
 
-/// The machine words of a RADV disassembly listing (the hex words after each ';').
+/// One instruction of a RADV disassembly listing: its text and its encoded words.
+struct ListingInstruction {
+  std::string text;
+  std::vector<uint32_t> words;
+};
+
+/// The instructions of a RADV disassembly listing ("text ; hexwords" per line), in order, with
+/// ACO's "(then repeated N times)" expanded; block labels and blank lines are skipped, and any
+/// other line is an InputError naming `shader`.
+std::vector<ListingInstruction> listing_instructions(const std::string& assembly, const std::string& shader);
+
+/// The machine words of a RADV disassembly listing, in order.
 std::vector<uint32_t> words_of_listing(const std::string& assembly, const std::string& shader);
 
 }  // namespace strobe::gfx
