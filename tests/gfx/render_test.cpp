@@ -74,6 +74,21 @@ GlDraw colored(std::vector<float> positions, uint32_t mode, std::array<float, 4>
 
 std::vector<float> full_screen(float z) { return {-1, -1, z, 1, -1, z, -1, 1, z, 1, 1, z}; }
 
+// A full-window draw (program and call `id`) whose colour is `expression` of sampler `tex` at
+// uv, with texture `t` on unit 0.
+GlDraw sampling(std::shared_ptr<const GlTexture> t, const std::string& expression, uint64_t id) {
+  GlDraw d = colored(full_screen(0), kTriangleStrip, {0, 0, 0, 1}, id);
+  auto p = std::make_shared<GlProgram>(*program("attribute vec3 position;\nvarying vec2 uv;\n"
+                                                "void main(){ uv = position.xy * 0.5 + 0.5; gl_Position = vec4(position, 1.0); }\n",
+                                                "", id));
+  p->fragment = "precision mediump float;\nuniform sampler2D tex;\nvarying vec2 uv;\nvoid main(){ gl_FragColor = " +
+                expression + "; }\n";
+  d.program = p;
+  d.attribs.erase(1);
+  d.textures[0] = std::move(t);
+  return d;
+}
+
 GlClear clear_all(std::array<float, 4> rgba, uint64_t call) {
   GlClear c;
   c.call = call;
@@ -215,15 +230,7 @@ TEST(Render, ADrawSamplesWhatAnEarlierDrawRenderedIntoItsTexture) {
   fill.fixed.framebuffer = 1;
   fill.fixed.viewport = {0, 0, 8, 8};
   fill.fixed.target = GlTarget{1, 5, 0, 0, true, false, 8, 8};
-  auto textured = program("attribute vec3 position;\nvarying vec2 uv;\n"
-                          "void main(){ uv = position.xy * 0.5 + 0.5; gl_Position = vec4(position, 1.0); }\n",
-                          "precision mediump float;\nuniform sampler2D tex;\nvarying vec2 uv;\n"
-                          "void main(){ gl_FragColor = texture2D(tex, uv); }\n",
-                          3);
-  GlDraw show = colored(full_screen(0), kTriangleStrip, {0, 0, 0, 1}, 3);
-  show.program = textured;
-  show.attribs.erase(1);
-  show.textures[0] = tex;
+  GlDraw show = sampling(tex, "texture2D(tex, uv)", 3);
   GlFrame f;
   f.ops.emplace_back(clear_all({0, 0, 0, 1}, 1));
   f.ops.emplace_back(std::move(fill));
@@ -299,16 +306,7 @@ TEST(Render, AFloatTargetKeepsValuesAboveOneThatALaterDrawSamples) {
     d.fixed.blend_src_rgb = d.fixed.blend_src_alpha = d.fixed.blend_dst_rgb = d.fixed.blend_dst_alpha = 1;  // GL_ONE
     f.ops.emplace_back(std::move(d));
   }
-  auto halve = program("attribute vec3 position;\nvarying vec2 uv;\n"
-                       "void main(){ uv = position.xy * 0.5 + 0.5; gl_Position = vec4(position, 1.0); }\n",
-                       "precision mediump float;\nuniform sampler2D tex;\nvarying vec2 uv;\n"
-                       "void main(){ gl_FragColor = texture2D(tex, uv) * 0.5; }\n",
-                       4);
-  GlDraw show = colored(full_screen(0), kTriangleStrip, {0, 0, 0, 1}, 4);
-  show.program = halve;
-  show.attribs.erase(1);
-  show.textures[0] = tex;
-  f.ops.emplace_back(std::move(show));
+  f.ops.emplace_back(sampling(tex, "texture2D(tex, uv) * 0.5", 4));
   Renderer r;
   r.render(f, 0);
   const auto p = pixel(r, 5, 5);
