@@ -197,6 +197,25 @@ TEST(Render, BackFacingTrianglesAreCulledAndOffScreenOnesNeverRasterised) {
   EXPECT_EQ(s.ps_invocations, 0u);
 }
 
+TEST(Render, GlFrontFacingTellsFrontFromBackFaces) {
+  // Regression: back faces read as front, because ACO tests the register against 0 and strobe
+  // wrote -1.0 for them. OpenArena lights its models from the normal gl_FrontFacing picks.
+  auto p = program(kColorVs,
+                   "precision mediump float;\nvarying vec4 c;\n"
+                   "void main(){ gl_FragColor = gl_FrontFacing ? vec4(1.0) : vec4(0.0, 0.0, 1.0, 1.0); }\n",
+                   6);
+  GlDraw ccw = colored({-1, -1, 0, 0, -1, 0, -1, 1, 0}, kTriangles, {0, 0, 0, 1}, 2);  // left, front
+  GlDraw cw = colored({1, -1, 0, 0, -1, 0, 1, 1, 0}, kTriangles, {0, 0, 0, 1}, 3);     // right, back
+  ccw.program = cw.program = p;
+  GlFrame f;
+  f.ops.emplace_back(std::move(ccw));
+  f.ops.emplace_back(std::move(cw));
+  Renderer r;
+  r.render(f, 0);
+  EXPECT_EQ(pixel(r, 1, 1), (std::array<int, 4>{255, 255, 255, 255}));
+  EXPECT_EQ(pixel(r, kW - 2, 1), (std::array<int, 4>{0, 0, 255, 255}));
+}
+
 TEST(Render, ADiscardingShaderIsDepthTestedAfterShading) {
   auto p = program(kColorVs,
                    "precision mediump float;\nvarying vec4 c;\n"

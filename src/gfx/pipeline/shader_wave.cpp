@@ -124,7 +124,9 @@ void init_pixel_wave(emu::Wave& w, const CompiledShader& ps, const ShaderBinding
       case ArgKind::PosZ: put(a.reg, [](const PixelLane& p) { return p.z; }); break;
       case ArgKind::PosW: put(a.reg, [](const PixelLane& p) { return p.w; }); break;
       case ArgKind::FrontFace:
-        put(a.reg, [](const PixelLane& p) { return p.front_facing ? 1.0f : -1.0f; });
+        // ACO tests the register against 0 (v_cmp_ne_u32), LLVM-compiled code against 0.0:
+        // 1.0 for front faces and 0 for back faces read right in both.
+        put(a.reg, [](const PixelLane& p) { return p.front_facing ? 1.0f : 0.0f; });
         break;
       default:
         throw NotImplementedError(fmt::format("pixel shader input {} (only centre barycentrics, gl_FragCoord and "

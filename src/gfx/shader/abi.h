@@ -36,7 +36,7 @@ enum class ArgKind {
   PosY,
   PosZ,
   PosW,
-  FrontFace,       ///< positive for front-facing primitives
+  FrontFace,       ///< non-zero for front-facing primitives, 0 for back-facing
   Ancillary,
   SampleCoverage,
   PosFixedPoint,
