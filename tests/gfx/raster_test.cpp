@@ -128,6 +128,23 @@ TEST(Raster, ClippingAtTheDepthPlanesKeepsWeightsOfTheOriginalTriangle) {
   EXPECT_TRUE(clip_triangle({ClipVertex{0, 0, -3, 1}, ClipVertex{1, 0, -2, 1}, ClipVertex{0, 1, -5, 1}}).empty());
 }
 
+TEST(Raster, PolygonOffsetMovesDepthBySlopeAndUnits) {
+  // Window depth runs from 0 to 1 over 32 pixels in x: a slope of 1/32 per pixel.
+  const int n = 16;
+  const auto t = unclipped({ClipVertex{-1, -1, -1, 1}, ClipVertex{3, -1, 1, 1}, ClipVertex{-1, 3, -1, 1}});
+  std::vector<Fragment> plain, offset;
+  rasterize(t, Viewport{0, 0, n, n}, PixelRect{0, 0, n, n}, CullState{}, plain);
+  CullState polygon_offset;
+  polygon_offset.offset_factor = -1;  // OpenArena's decals: glPolygonOffset(-1, -2)
+  polygon_offset.offset_units = -2;
+  rasterize(t, Viewport{0, 0, n, n}, PixelRect{0, 0, n, n}, polygon_offset, offset);
+  ASSERT_EQ(plain.size(), offset.size());
+  for (size_t k = 0; k < plain.size(); ++k) {
+    if (plain[k].z < 0.05f) continue;  // the clamp to [0, 1] holds offsets below 0 at 0
+    EXPECT_NEAR(offset[k].z, plain[k].z - 1.0f / 32 - 2.0f / (1 << 24), 1e-6f) << k;
+  }
+}
+
 TEST(Raster, FragmentsStayInsideTheBounds) {
   constexpr int n = 16;
   std::vector<Fragment> frags;

@@ -220,6 +220,10 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
   cull.cull_front = d.fixed.cull_face == kFront || d.fixed.cull_face == kFrontAndBack;
   cull.cull_back = d.fixed.cull_face == kBack || d.fixed.cull_face == kFrontAndBack;
   cull.front_ccw = d.fixed.front_face == kCcw;
+  if (d.fixed.polygon_offset_fill) {
+    cull.offset_factor = d.fixed.polygon_offset_factor;
+    cull.offset_units = d.fixed.polygon_offset_units;
+  }
   const bool lines = d.mode == kLines || d.mode == kLineStrip || d.mode == kLineLoop;
   const CullState no_cull;  // face culling applies to polygons only
   const size_t nps = rp.vs_param.size();

@@ -97,6 +97,15 @@ RasterResult rasterize_quads(const std::array<ClippedVertex, 3>& t, const Viewpo
     r.culled = true;
     return r;
   }
+  // Polygon offset: the depth plane's largest slope in window pixels, from the snapped vertices.
+  float offset = 0;
+  if (cull.offset_factor != 0 || cull.offset_units != 0) {
+    const double x1 = double(sx[1] - sx[0]) / kSubpixel, y1 = double(sy[1] - sy[0]) / kSubpixel;
+    const double x2 = double(sx[2] - sx[0]) / kSubpixel, y2 = double(sy[2] - sy[0]) / kSubpixel;
+    const double z1 = double(zw[1]) - zw[0], z2 = double(zw[2]) - zw[0], det = x1 * y2 - x2 * y1;
+    const double dzdx = (z1 * y2 - z2 * y1) / det, dzdy = (x1 * z2 - x2 * z1) / det;
+    offset = float(cull.offset_factor * std::max(std::fabs(dzdx), std::fabs(dzdy)) + cull.offset_units * 0x1p-24);
+  }
   // Make the winding counter-clockwise for the edge tests; keep which vertex is which.
   int order[3] = {0, 1, 2};
   if (area < 0) {
@@ -120,6 +129,7 @@ RasterResult rasterize_quads(const std::array<ClippedVertex, 3>& t, const Viewpo
     float l[3];
     for (int v = 0; v < 3; ++v) l[order[v]] = float(double(e[v]) / double(area));
     q.z[size_t(k)] = l[0] * zw[0] + l[1] * zw[1] + l[2] * zw[2];
+    if (offset != 0) q.z[size_t(k)] = std::clamp(q.z[size_t(k)] + offset, 0.0f, 1.0f);
     // Perspective-correct weights of the clipped triangle's vertices, then of the original's.
     float w[3], sum = 0;
     for (int v = 0; v < 3; ++v) sum += w[v] = l[v] * inv_w[v];

@@ -51,11 +51,14 @@ struct Fragment {
   float i = 0, j = 0;
 };
 
-/// Face culling as glCullFace/glFrontFace set it.
+/// Face culling as glCullFace/glFrontFace set it, and the polygon offset of filled triangles.
 struct CullState {
   bool enabled = false;
   bool cull_front = false, cull_back = true;
   bool front_ccw = true;
+  /// glPolygonOffset when GL_POLYGON_OFFSET_FILL is on: depth moves by factor * the triangle's
+  /// largest depth slope + units * the smallest resolvable difference (that of a 24-bit buffer).
+  float offset_factor = 0, offset_units = 0;
 };
 
 /// What rasterising one clipped triangle did.

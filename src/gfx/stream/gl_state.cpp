@@ -22,6 +22,7 @@ constexpr uint32_t kArrayBuffer = 0x8892, kElementArrayBuffer = 0x8893;
 constexpr uint32_t kTexture2D = 0x0DE1, kTexture0 = 0x84C0;
 constexpr uint32_t kMinFilter = 0x2801, kMagFilter = 0x2800, kWrapS = 0x2802, kWrapT = 0x2803;
 constexpr uint32_t kUnpackAlignment = 0x0CF5, kLinear = 0x2601;
+constexpr uint32_t kPolygonOffsetFill = 0x8037;
 constexpr uint32_t kDepthTest = 0x0B71, kBlend = 0x0BE2, kCullFace = 0x0B44, kScissorTest = 0x0C11;
 constexpr uint32_t kFramebuffer = 0x8D40, kDrawFramebuffer = 0x8CA9, kReadFramebuffer = 0x8CA8;
 constexpr uint32_t kColorAttachment0 = 0x8CE0, kDepthAttachment = 0x8D00, kStencilAttachment = 0x8D20;
@@ -114,6 +115,7 @@ struct GlState::Impl : CallReader {
     if (cap == kBlend) cx.fixed.blend = on;
     if (cap == kCullFace) cx.fixed.cull = on;
     if (cap == kScissorTest) cx.fixed.scissor_test = on;
+    if (cap == kPolygonOffsetFill) cx.fixed.polygon_offset_fill = on;
   }
 
   // glDelete*: forgets each named object and unbinds it wherever it is bound (which binds 0).
@@ -547,6 +549,9 @@ void GlState::Impl::apply(const trace::Call& c) {
     b.fixed = cx.fixed;
     b.fixed.target = target();
     frame.ops.emplace_back(std::move(b));
+  } else if (n == "glPolygonOffset") {
+    cx.fixed.polygon_offset_factor = f(c, "factor");
+    cx.fixed.polygon_offset_units = f(c, "units");
   } else if (n == "glDepthRange" || n == "glDepthRangef") {
     cx.fixed.depth_range = {std::clamp(f(c, n == "glDepthRange" ? "zNear" : "n"), 0.0f, 1.0f),
                             std::clamp(f(c, n == "glDepthRange" ? "zFar" : "f"), 0.0f, 1.0f)};

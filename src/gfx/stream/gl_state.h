@@ -94,6 +94,8 @@ struct GlFixed {
   uint32_t front_face = 0x0901;      ///< GL_CCW
   std::array<int32_t, 4> viewport{0, 0, 0, 0};
   std::array<float, 2> depth_range{0, 1};  ///< glDepthRange's near and far
+  bool polygon_offset_fill = false;         ///< GL_POLYGON_OFFSET_FILL
+  float polygon_offset_factor = 0, polygon_offset_units = 0;  ///< glPolygonOffset
   std::array<int32_t, 4> scissor{0, 0, 0, 0};
   std::array<bool, 4> color_mask{true, true, true, true};
   std::array<float, 4> clear_color{0, 0, 0, 0};
