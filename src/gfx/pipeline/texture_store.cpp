@@ -56,8 +56,7 @@ TextureImage float_texture_image(const RenderTarget& rt, const GlTexture& state,
   return r;
 }
 
-TextureImage depth_texture_image(const RenderTarget& depth, const GlTexture& state, const std::string& name) {
-  (void)name;
+TextureImage depth_texture_image(const RenderTarget& depth, const GlTexture& state) {
   TextureImage r;
   r.image.data_format = emu::ImgDataFormat::F32;
   r.image.num_format = emu::ImgNumFormat::Float;
@@ -93,7 +92,7 @@ TextureStore::Entry& TextureStore::convert(const std::shared_ptr<const GlTexture
   e.rendered = version;
   if (is_depth(*t)) {
     e.image = depth_texture_image(rendered ? rendered->rt : RenderTarget(int(t->levels[0].width), int(t->levels[0].height)),
-                                  *t, name);
+                                  *t);
   } else if (rendered && rendered->rt.is_float) {
     e.image = float_texture_image(rendered->rt, *t, name);
   } else if (rendered) {

@@ -52,6 +52,6 @@ TextureImage float_texture_image(const RenderTarget& rt, const GlTexture& state,
 
 /// A depth texture's image from a rendered depth buffer: one 32-bit float per texel, read as
 /// (d, d, d, 1) as GL_DEPTH_COMPONENT textures sample.
-TextureImage depth_texture_image(const RenderTarget& depth, const GlTexture& state, const std::string& name);
+TextureImage depth_texture_image(const RenderTarget& depth, const GlTexture& state);
 
 }  // namespace strobe::gfx
