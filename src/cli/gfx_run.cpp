@@ -9,11 +9,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/gfx_megsim.h"
 #include "cli/report.h"
 #include "common/error.h"
 #include "gfx/pipeline/image_compare.h"
 #include "gfx/pipeline/renderer.h"
 #include "gfx/stream/captured.h"
+#include "sampling/megsim/params.h"
 
 namespace strobe::cli {
 int run_graphics(const GraphicsRunOptions& o) {
@@ -21,6 +23,11 @@ int run_graphics(const GraphicsRunOptions& o) {
     throw NotImplementedError(fmt::format("--mode {} for graphics workloads: the graphics timing model is not built "
                                           "yet; use --mode functional",
                                           o.mode));
+  if (o.sampling != "none" && o.sampling != "megsim")
+    throw InputError(fmt::format("--sampling {} for graphics workloads: expected none or megsim", o.sampling));
+  if (o.sampling == "none" && !o.sampling_sets.empty())
+    throw InputError("--sampling-set for a graphics workload: only with --sampling megsim");
+  if (o.sampling == "megsim") sampling::megsim::params_from(o.sampling_sets);  // bad keys fail before rendering
   if (o.threshold < 0 || o.threshold > 255)
     throw InputError(fmt::format("--reference-threshold {}: expected 0 to 255", o.threshold));
   uint64_t warm = std::numeric_limits<uint64_t>::max();
@@ -42,6 +49,7 @@ int run_graphics(const GraphicsRunOptions& o) {
 
   nlohmann::json frames = nlohmann::json::array();
   gfx::FrameStats total;
+  std::vector<gfx::FrameStats> counted;  // every frame's counts, for MEGsim
   size_t rendered = 0;
   auto on_frame = [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
     nlohmann::json j = gfx::to_json(s);
@@ -67,6 +75,7 @@ int run_graphics(const GraphicsRunOptions& o) {
     else if (show) fmt::print(stderr, "{}\n", line);
     frames.push_back(std::move(j));
     total += s;
+    if (o.sampling == "megsim") counted.push_back(s);
     ++rendered;
   };
   gfx::RendererOptions ro;
@@ -80,9 +89,13 @@ int run_graphics(const GraphicsRunOptions& o) {
   nlohmann::json out{{"workload", o.workload}, {"trace", trace}, {"mode", o.mode}, {"frames", std::move(frames)},
                      {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}, {"warm_frames", o.warm_frames}};
   out["total"].erase("frame");
+  std::string selection_text;
+  if (o.sampling == "megsim") out["sampling"] = megsim_selection(counted, o.sampling_sets, selection_text);
   if (!json_on_stdout)
     fmt::print("{} frames: {} draws, {} vertex and {} pixel shader invocations, {:.2f} s; {} pipelines compiled\n",
                rendered, total.draws, total.vs_invocations, total.ps_invocations, total.seconds, pipelines);
+  if (!json_on_stdout) fmt::print("{}", selection_text);
+  else if (show) fmt::print(stderr, "{}", selection_text);
   if (!o.json.empty()) write_output(o.json, out.dump(2) + "\n");
   return 0;
 }

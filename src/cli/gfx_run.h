@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace strobe::cli {
 
@@ -18,6 +19,8 @@ struct GraphicsRunOptions {
   int threshold = 16;     ///< per-channel difference counted as a bad pixel against the reference
   bool progress = false;
   std::string warm_frames = "0";  ///< frames rendered, unreported, before each range: a count or "all"
+  std::string sampling = "none";  ///< none, or megsim: cluster the rendered frames into representatives
+  std::vector<std::string> sampling_sets;  ///< the sampling method's KEY=VALUE parameters
 };
 
 /// Runs it; returns the exit status.

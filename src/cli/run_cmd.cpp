@@ -116,7 +116,8 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   cmd->add_option("--mode", s.mode, "functional, timing, or analytical (GPUMech predicts every launch; default functional)");
   add_arch_option(*cmd, s);
   add_set_option(*cmd, s, "Override a GPU configuration parameter KEY=VALUE (timing mode; repeatable)");
-  cmd->add_option("--sampling", s.sampling, "Sampling method: none (default), " + experiment::method_names());
+  cmd->add_option("--sampling", s.sampling,
+                  "Sampling method: none (default), " + experiment::method_names() + "; for gfx: workloads, megsim");
   add_method_options(*cmd, s);
   add_verify_flag(*cmd, s, "Check the results against the CPU reference (exit 1 on mismatch)");
   add_json_option(*cmd, o->json);
@@ -149,10 +150,13 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                                         "apply to gfx: workloads");
     if (graphics) {
       if (!program.empty()) throw CLI::ValidationError("run", "give a gfx: workload or -- PROGRAM, not both");
-      if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || s.sampling != "none" ||
-          !s.sampling_sets.empty() || !s.sets.empty() || s.skip_functional)
+      if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || !s.sets.empty() ||
+          s.skip_functional)
         throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --json, --images, --reference, "
-                                          "--reference-threshold, --warm-frames and --progress only");
+                                          "--reference-threshold, --warm-frames, --sampling megsim, "
+                                          "--sampling-set and --progress only");
+      o->gfx.sampling = s.sampling;
+      o->gfx.sampling_sets = s.sampling_sets;
       o->gfx.workload = s.benchmark;
       o->gfx.mode = s.mode;
       o->gfx.json = o->json;

@@ -50,6 +50,8 @@ struct GraphicsIo {
   /// Texels those lanes read, by TexFilterKind: per lane 1 (point), 4 (bilinear) or 8
   /// (trilinear) in a 2D image; half that in a 1D image, and 2 for two point-sampled levels.
   std::array<uint64_t, kTexFilterKinds> texel_fetches{};
+  /// image_sample wave instructions executed with at least one lane active.
+  uint64_t sample_instructions = 0;
 
   /// The 64 lanes of one target's channel.
   uint32_t* lanes(int target, int channel) { return &values[(size_t(target) * 4 + channel) * kWaveSize]; }

@@ -379,6 +379,7 @@ void image_sample(Wave& w, const isa::Inst& in, ExecContext& ctx) {
     const int l = std::countr_zero(m);
     for (uint32_t k = 0; k < ncomp; ++k) w.vrow(dst + k)[l] = results[size_t(l)][k];
   }
+  if (ctx.gfx && w.exec()) ++ctx.gfx->sample_instructions;
 }
 
 }  // namespace

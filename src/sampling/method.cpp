@@ -77,29 +77,23 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
   }
 }
 
-std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
-                                            const std::vector<std::string>& sets, bool skip_functional,
-                                            std::shared_ptr<const profile::ProfileFile> profile,
-                                            const std::string& profile_path, Warming warming) {
-  const MethodInfo& info = find(name);
-  MethodOptions o;
-  o.gpu = gpu;
-  o.skip_functional = skip_functional;
-  o.warming = warming;
-  if (info.reads_profile) {
-    o.profile = std::move(profile);
-    o.profile_path = profile_path;
-  }
-  for (const MethodParam& p : info.params) {
+void resolve_params(const std::vector<MethodParam>& params, const std::vector<std::string>& sets, MethodOptions& o,
+                    bool strict) {
+  for (const MethodParam& p : params) {
     if (p.is_text) o.texts[p.name] = p.text;
     else o.params[p.name] = p.value;
   }
   for (const std::string& s : sets) {
     auto [key, text] = split_set(s);
     const MethodParam* decl = nullptr;
-    for (const MethodParam& p : info.params)
+    for (const MethodParam& p : params)
       if (p.name == key) decl = &p;
-    if (!decl) continue;  // another selected method's parameter (check_sampling_sets vetted it)
+    if (!decl) {
+      if (!strict) continue;  // another selected method's parameter (check_sampling_sets vetted it)
+      std::string valid;
+      for (const MethodParam& p : params) valid += (valid.empty() ? "" : ", ") + p.name;
+      throw InputError(fmt::format("--sampling-set '{}': unknown parameter '{}' (valid: {})", s, key, valid));
+    }
     if (decl->is_text) {
       if (text.empty()) throw InputError(fmt::format("--sampling-set {}: empty ({})", key, decl->doc));
       o.texts[key] = text;
@@ -126,6 +120,22 @@ std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timin
       throw InputError(fmt::format("--sampling-set {}={}: outside [{}, {}] ({})", key, text, decl->lo, decl->hi, decl->doc));
     o.params[key] = v;
   }
+}
+
+std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
+                                            const std::vector<std::string>& sets, bool skip_functional,
+                                            std::shared_ptr<const profile::ProfileFile> profile,
+                                            const std::string& profile_path, Warming warming) {
+  const MethodInfo& info = find(name);
+  MethodOptions o;
+  o.gpu = gpu;
+  o.skip_functional = skip_functional;
+  o.warming = warming;
+  if (info.reads_profile) {
+    o.profile = std::move(profile);
+    o.profile_path = profile_path;
+  }
+  resolve_params(info.params, sets, o, false);
   return info.make(o);
 }
 

@@ -144,6 +144,13 @@ std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timin
                                             std::shared_ptr<const profile::ProfileFile> profile = nullptr,
                                             const std::string& profile_path = {}, Warming warming = Warming::None);
 
+/// Fills `o.params` and `o.texts` with every parameter of `params` at its default, then applies
+/// `sets` ("KEY=VALUE"; "2%" reads 0.02, an enumeration takes a name). A key `params` does not
+/// declare is skipped, or with `strict` an InputError listing the valid keys; a bad value is an
+/// InputError naming the key.
+void resolve_params(const std::vector<MethodParam>& params, const std::vector<std::string>& sets, MethodOptions& o,
+                    bool strict);
+
 /// Checks that every key of `sets` is declared by at least one of `names`; throws InputError.
 void check_sampling_sets(const std::vector<std::string>& names, const std::vector<std::string>& sets);
 

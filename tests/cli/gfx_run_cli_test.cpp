@@ -44,6 +44,11 @@ TEST(GfxRunCli, BadFramesMissingTracesAndForeignOptionsExitTwo) {
       {"run gfx:", "names no trace"},
       {"run gfx:glmark2-small --frames 3 --warm-frames 2-3", "--warm-frames '2-3'"},
       {"run gfx:glmark2-small --frames 3 --warm-frames some", "--warm-frames 'some'"},
+      {"run gfx:glmark2-small --sampling photon", "expected none or megsim"},
+      {"run gfx:glmark2-small --sampling megsim --sampling-set nokey=1", "unknown parameter 'nokey'"},
+      {"run gfx:glmark2-small --sampling megsim --sampling-set normalisation=rows", "normalisation=rows"},
+      {"run gfx:glmark2-small --sampling-set seed=2", "only with --sampling megsim"},
+      {"run gfx:glmark2-small --frames 3 --sampling megsim", "clustering needs at least 2"},
   };
   for (const auto& [args, why] : cases) {
     const CliResult r = run_strobe(args);
@@ -62,6 +67,44 @@ TEST(GfxRunCli, WarmFramesAreRenderedButOnlyTheFramesAskedForAreReported) {
     EXPECT_EQ(j["warm_frames"], warm);
     EXPECT_EQ(j["total"]["draws"], 1) << "warm frames are not counted";
   }
+}
+
+TEST(GfxRunCli, MegsimClustersTheSmallCaptureByScene) {
+  // glmark2-small is three scenes of four frames (horse, textured cube, Phong asteroid), each
+  // scene its own programs: every cluster MEGsim forms must lie inside one scene.
+  const CliResult r = run_strobe("run gfx:glmark2-small --sampling megsim --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& m = j["sampling"];
+  EXPECT_EQ(m["method"], "megsim");
+  EXPECT_EQ(m["frames"], 12);
+  ASSERT_GE(m["k"].get<int>(), 3) << m.dump();
+  EXPECT_EQ(m["clusters"].size(), m["k"].get<size_t>());
+  size_t members = 0;
+  for (const auto& c : m["clusters"]) {
+    const int scene = c["frames"][0].get<int>() / 4;
+    for (const auto& f : c["frames"]) EXPECT_EQ(f.get<int>() / 4, scene) << c.dump();
+    EXPECT_EQ(c["representative"].get<int>() / 4, scene);
+    members += c["frames"].size();
+  }
+  EXPECT_EQ(members, 12u);
+  EXPECT_DOUBLE_EQ(m["frame_reduction"].get<double>(), 12.0 / m["k"].get<double>());
+  EXPECT_EQ(m["similarity"]["distances"].size(), 12u);
+  EXPECT_EQ(m["bic"].size() >= m["k"].get<size_t>(), true);
+  EXPECT_TRUE(m["estimate"].is_null()) << "no cycles without the graphics timing model";
+  EXPECT_NE(m["estimate_note"].get<std::string>().find("not implemented"), std::string::npos);
+  // The cube's pixel shader samples its texture: per-program image_sample counts feed the
+  // texture weighting.
+  bool sampled = false;
+  for (const auto& f : j["frames"])
+    for (const auto& [name, c] : f["pixel_shaders"].items())
+      if (c["sample_instructions"].get<uint64_t>() > 0) {
+        sampled = true;
+        const double per_lane = c["texel_fetches"].get<double>() / c["sample_lanes"].get<double>();
+        EXPECT_GE(per_lane, 1.0);
+        EXPECT_LE(per_lane, 8.0);
+      }
+  EXPECT_TRUE(sampled);
 }
 
 TEST(GfxRunCli, TimingModeIsNotImplementedYetAndSaysSo) {

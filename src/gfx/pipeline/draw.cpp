@@ -151,6 +151,22 @@ void bind_inputs(const GlDraw& d, const ProgramEntry& pe, DrawTables& tables, Dr
   }
 }
 
+/// Runs one graphics wave and adds it to its shader's counts, with the image_samples it made.
+void run_counted_wave(const isa::Program& program, const std::string& name, ShaderCounts& count, DrawContext& cx) {
+  emu::GraphicsIo& io = cx.io;
+  const uint64_t insts0 = io.sample_instructions;
+  uint64_t lanes0 = 0, fetches0 = 0;
+  for (int f = 0; f < emu::kTexFilterKinds; ++f) lanes0 += io.sample_lanes[size_t(f)], fetches0 += io.texel_fetches[size_t(f)];
+  const auto ds = emu::run_graphics_wave(program, cx.wave, io, *cx.mem, name.c_str());
+  ++count.waves;
+  count.wave_instructions += ds.wave_instructions;
+  count.sample_instructions += io.sample_instructions - insts0;
+  for (int f = 0; f < emu::kTexFilterKinds; ++f)
+    count.sample_lanes += io.sample_lanes[size_t(f)], count.texel_fetches += io.texel_fetches[size_t(f)];
+  count.sample_lanes -= lanes0;
+  count.texel_fetches -= fetches0;
+}
+
 }  // namespace
 
 void execute_draw(const GlDraw& d, DrawContext& cx) {
@@ -188,9 +204,7 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
     const size_t n = std::min<size_t>(emu::kWaveSize, ids.size() - base);
     init_vertex_wave(cx.wave, vs, bindings, std::span(ids.data() + base, n));
     cx.io.clear_exports();
-    const auto ds = emu::run_graphics_wave(rp.vertex, cx.wave, cx.io, *cx.mem, pe.name.c_str());
-    ++vcount.waves;
-    vcount.wave_instructions += ds.wave_instructions;
+    run_counted_wave(rp.vertex, pe.name, vcount, cx);
     vcount.invocations += n;
     if ((cx.io.written[emu::kExpPos0] & 0xF) != 0xF)
       throw InputError(fmt::format("{}: the vertex shader exported no position", pe.name));
@@ -328,9 +342,7 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
     init_pixel_wave(cx.wave, ps, bindings, std::span(lanes.data(), n * 4), live);
     cx.io.clear_exports();
     cx.io.param_slots = uint32_t(nps);
-    const auto ds = emu::run_graphics_wave(rp.fragment, cx.wave, cx.io, *cx.mem, pe.name.c_str());
-    ++pcount.waves;
-    pcount.wave_instructions += ds.wave_instructions;
+    run_counted_wave(rp.fragment, pe.name, pcount, cx);
     pcount.invocations += uint64_t(std::popcount(live));
     st.ps_invocations += uint64_t(std::popcount(live));
     st.helper_lanes += n * 4 - uint64_t(std::popcount(live));

@@ -21,6 +21,22 @@ constexpr const char* kFilterNames[emu::kTexFilterKinds] = {"point", "bilinear",
 
 }  // namespace
 
+ShaderCounts& ShaderCounts::operator+=(const ShaderCounts& o) {
+  invocations += o.invocations;
+  waves += o.waves;
+  wave_instructions += o.wave_instructions;
+  sample_instructions += o.sample_instructions;
+  sample_lanes += o.sample_lanes;
+  texel_fetches += o.texel_fetches;
+  return *this;
+}
+
+double ShaderCounts::texture_weighted_instructions() const {
+  if (!sample_lanes) return double(wave_instructions);
+  const double per_lane = double(texel_fetches) / double(sample_lanes);
+  return double(wave_instructions) + double(sample_instructions) * (per_lane - 1);
+}
+
 FrameStats& FrameStats::operator+=(const FrameStats& o) {
   // Pair each counter of this with the same counter of `o` by walking both in the same order.
   std::array<uint64_t, 32> theirs{};
@@ -35,9 +51,7 @@ FrameStats& FrameStats::operator+=(const FrameStats& o) {
   for (auto [mine_map, theirs_map] : {std::pair{&vertex_shaders, &o.vertex_shaders}, std::pair{&pixel_shaders, &o.pixel_shaders}})
     for (const auto& [name, c] : *theirs_map) {
       ShaderCounts& mine = (*mine_map)[name];
-      mine.invocations += c.invocations;
-      mine.waves += c.waves;
-      mine.wave_instructions += c.wave_instructions;
+      mine += c;
     }
   seconds += o.seconds;
   return *this;
@@ -53,7 +67,9 @@ nlohmann::json to_json(const FrameStats& s) {
   for (auto [key, map] : {std::pair{"vertex_shaders", &s.vertex_shaders}, std::pair{"pixel_shaders", &s.pixel_shaders}}) {
     nlohmann::json m = nlohmann::json::object();
     for (const auto& [name, c] : *map)
-      m[name] = {{"invocations", c.invocations}, {"waves", c.waves}, {"wave_instructions", c.wave_instructions}};
+      m[name] = {{"invocations", c.invocations},       {"waves", c.waves},
+                 {"wave_instructions", c.wave_instructions}, {"sample_instructions", c.sample_instructions},
+                 {"sample_lanes", c.sample_lanes},           {"texel_fetches", c.texel_fetches}};
     j[key] = std::move(m);
   }
   j["seconds"] = s.seconds;

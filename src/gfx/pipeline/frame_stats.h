@@ -18,6 +18,15 @@ struct ShaderCounts {
   uint64_t invocations = 0;        ///< vertices or covered pixels shaded
   uint64_t waves = 0;
   uint64_t wave_instructions = 0;  ///< instructions issued, once per wave
+  uint64_t sample_instructions = 0;  ///< of those, image_sample with a lane active
+  uint64_t sample_lanes = 0;         ///< lanes those image_samples filtered
+  uint64_t texel_fetches = 0;        ///< texels those lanes read (1 point, 4 bilinear, 8 trilinear)
+
+  /// Wave instructions with each image_sample counted as the texels a lane of it reads on
+  /// average rather than as 1: MEGsim's texture-weighted shader work (METHODS.md 4.1).
+  double texture_weighted_instructions() const;
+  /// Adds another's counts.
+  ShaderCounts& operator+=(const ShaderCounts& o);
 };
 
 /// Counts of one frame, in pipeline order.

@@ -73,11 +73,7 @@ Representative choose_representative(std::span<const WaveSummary> waves, const M
     return r;
   }
 
-  KMeansResult best;
-  for (int restart = 0; restart < std::max(1, params.kmeans_restarts); ++restart) {
-    KMeansResult k = kmeans(r.features, 2, params.kmeans_seed + static_cast<uint64_t>(restart));
-    if (restart == 0 || k.inertia < best.inertia) best = std::move(k);
-  }
+  KMeansResult best = kmeans_restarts(r.features, 2, params.kmeans_seed, params.kmeans_restarts);
   std::vector<int> size(static_cast<size_t>(best.k), 0);
   for (const int label : best.labels) ++size[static_cast<size_t>(label)];
   int majority = 0;

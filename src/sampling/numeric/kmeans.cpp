@@ -137,6 +137,15 @@ KMeansResult kmeans(const Eigen::MatrixXd& points, int k, uint64_t seed, int max
   return r;
 }
 
+KMeansResult kmeans_restarts(const Eigen::MatrixXd& points, int k, uint64_t seed, int restarts) {
+  KMeansResult best;
+  for (int r = 0; r < std::max(1, restarts); ++r) {
+    KMeansResult run = kmeans(points, k, seed + static_cast<uint64_t>(r));
+    if (r == 0 || run.inertia < best.inertia) best = std::move(run);
+  }
+  return best;
+}
+
 KMeansResult kmeans_choose_k(const Eigen::MatrixXd& points, int max_k, double explained, uint64_t seed) {
   const double total = (points.rowwise() - points.colwise().mean()).squaredNorm();
   if (points.rows() == 0 || total <= 0) return kmeans(points, 1, seed);

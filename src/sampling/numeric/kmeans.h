@@ -20,6 +20,10 @@ struct KMeansResult {
 /// Lloyd's k-means on the rows of `points` with deterministic k-means++ seeding from `seed`; k is clamped to [1, rows]. Stops when labels stop changing or after max_iter. Empty clusters are re-seeded with the point farthest from its centroid. rows == 0 returns k = 0 and no labels.
 KMeansResult kmeans(const Eigen::MatrixXd& points, int k, uint64_t seed, int max_iter = 100);
 
+/// The lowest-inertia clustering of `restarts` (at least 1) kmeans runs seeded seed, seed + 1, ...;
+/// the earliest wins a tie, so the result depends on the seed alone.
+KMeansResult kmeans_restarts(const Eigen::MatrixXd& points, int k, uint64_t seed, int restarts);
+
 /// Runs kmeans for k = 1..max_k and returns the first whose explained fraction 1 - inertia/total_sum_of_squares (about the column means) reaches `explained`; the last tried k otherwise. All-identical points give k = 1.
 KMeansResult kmeans_choose_k(const Eigen::MatrixXd& points, int max_k, double explained, uint64_t seed);
 

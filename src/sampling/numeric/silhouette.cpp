@@ -79,11 +79,7 @@ SilhouetteChoice choose_k_by_silhouette(const Eigen::MatrixXd& points, int max_k
   const int last = int(std::min<size_t>(size_t(std::max(max_k, 2)), std::min<size_t>(distinct, size_t(points.rows()) - 1)));
   std::vector<KMeansResult> runs;
   for (int k = 2; k <= last; ++k) {
-    KMeansResult best;
-    for (int r = 0; r < std::max(1, restarts); ++r) {
-      KMeansResult run = kmeans(points, k, seed + uint64_t(r));
-      if (r == 0 || run.inertia < best.inertia) best = std::move(run);
-    }
+    KMeansResult best = kmeans_restarts(points, k, seed, restarts);
     const double s = silhouette(points, best.labels, best.k);
     c.scores.push_back(std::isnan(s) ? -1.0 : s);
     runs.push_back(std::move(best));

@@ -1,0 +1,77 @@
+#include "cli/gfx_megsim.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "sampling/megsim/frame_selection.h"
+#include "sampling/megsim/params.h"
+
+namespace strobe::cli {
+
+namespace mg = sampling::megsim;
+
+mg::FrameWork megsim_frame_work(const gfx::FrameStats& s) {
+  mg::FrameWork f;
+  for (const auto& [name, c] : s.vertex_shaders) f.vertex[name] = c.texture_weighted_instructions();
+  for (const auto& [name, c] : s.pixel_shaders) f.pixel[name] = c.texture_weighted_instructions();
+  f.primitives = double(s.primitives - s.frustum_culled - s.face_culled);
+  return f;
+}
+
+nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, const std::vector<std::string>& sets,
+                                std::string& text) {
+  const mg::Params p = mg::params_from(sets);
+  if (frames.size() < 2)
+    throw InputError(fmt::format("--sampling megsim: {} frame rendered; clustering needs at least 2", frames.size()));
+  std::vector<mg::FrameWork> work;
+  for (const auto& s : frames) work.push_back(megsim_frame_work(s));
+  const mg::StageWeights weights{p.geometry_weight, p.raster_weight, p.tiling_weight};
+  const mg::FeatureMatrix m = mg::frame_features(work, p.normalisation, weights);
+  const mg::FrameSelection sel = mg::select_frames(m.x, {p.bic_fraction, p.max_k, p.seed, p.restarts});
+
+  nlohmann::json clusters = nlohmann::json::array();
+  std::vector<uint64_t> reps;
+  for (const mg::FrameCluster& c : sel.clusters) {
+    nlohmann::json members = nlohmann::json::array();
+    for (const size_t f : c.members) members.push_back(frames[f].frame);
+    reps.push_back(frames[c.representative].frame);
+    clusters.push_back({{"representative", frames[c.representative].frame},
+                        {"size", c.members.size()},
+                        {"frames", std::move(members)}});
+  }
+  size_t step = 1;
+  const Eigen::MatrixXd sim = mg::similarity_matrix(m.x, size_t(p.similarity_side), step);
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < sim.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (Eigen::Index j = 0; j < sim.cols(); ++j) row.push_back(sim(i, j));
+    rows.push_back(std::move(row));
+  }
+  const double reduction = double(frames.size()) / double(sel.clusters.size());
+  text = fmt::format("megsim: {} frames in {} clusters (BIC over k = 1..{}{}), {:.1f}x fewer frames; "
+                     "representatives {}\n"
+                     "megsim: the representatives' detailed simulation is not implemented: the graphics timing "
+                     "model is not built yet\n",
+                     frames.size(), sel.clusters.size(), sel.choice.bic.size(),
+                     sel.choice.stopped_at_decrease ? ", stopped at its first decrease" : "", reduction,
+                     fmt::join(reps, ", "));
+  return {{"method", "megsim"},
+          {"parameters", {{"bic_fraction", p.bic_fraction}, {"max_k", p.max_k}, {"seed", p.seed},
+                          {"restarts", p.restarts}, {"normalisation", sampling::choice_name(p.normalisation)},
+                          {"weights", {{"geometry", weights.geometry}, {"raster", weights.raster}, {"tiling", weights.tiling}}}}},
+          {"features", {{"columns", m.columns}, {"vertex_columns", m.vertex_columns}, {"pixel_columns", m.pixel_columns}}},
+          {"bic", sel.choice.bic},
+          {"bic_threshold", sel.choice.threshold},
+          {"stopped_at_decrease", sel.choice.stopped_at_decrease},
+          {"k", sel.clusters.size()},
+          {"frames", frames.size()},
+          {"frame_reduction", reduction},
+          {"clusters", std::move(clusters)},
+          {"similarity", {{"step", step}, {"distances", std::move(rows)}}},
+          {"estimate", nullptr},
+          {"estimate_note", "not implemented: timing the representative frames needs the graphics timing model"}};
+}
+
+}  // namespace strobe::cli

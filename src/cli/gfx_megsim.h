@@ -1,0 +1,26 @@
+// MEGsim's functional half on a captured graphics workload: each rendered frame's counts become
+// its feature vector, and the frames are clustered into representatives (`strobe run gfx:...
+// --sampling megsim`). Timing the representatives in detail needs the graphics timing model.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "gfx/pipeline/frame_stats.h"
+#include "sampling/megsim/frame_features.h"
+
+namespace strobe::cli {
+
+/// A frame's MEGsim inputs from its functional counts: per program, texture-weighted wave
+/// instructions; primitives, those the tiler receives (assembled, less frustum- and face-culled).
+sampling::megsim::FrameWork megsim_frame_work(const gfx::FrameStats& s);
+
+/// Clusters `frames` with MEGsim under `sets` (its --sampling-set keys) and describes the choice:
+/// the features, the BIC scan, each cluster with its representative (by trace frame number), the
+/// frame reduction and the similarity matrix. `text` gets a few lines for the terminal.
+nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, const std::vector<std::string>& sets,
+                                std::string& text);
+
+}  // namespace strobe::cli

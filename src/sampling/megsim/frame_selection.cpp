@@ -1,0 +1,77 @@
+#include "sampling/megsim/frame_selection.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "sampling/numeric/mix.h"
+
+namespace strobe::sampling::megsim {
+
+FrameSelection select_frames(const Eigen::MatrixXd& x, const SelectionOptions& o) {
+  FrameSelection s;
+  if (x.rows() == 0) return s;
+  s.choice = choose_k_by_bic(x, o.max_k, o.bic_fraction, o.seed, o.restarts);
+  const KMeansResult& c = s.choice.clustering;
+  std::vector<FrameCluster> by_label(size_t(c.k));
+  std::vector<double> best(size_t(c.k), std::numeric_limits<double>::infinity());
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    const size_t l = size_t(c.labels[size_t(i)]);
+    by_label[l].members.push_back(size_t(i));
+    const double d = (x.row(i) - c.centroids.row(Eigen::Index(l))).squaredNorm();
+    if (d < best[l]) best[l] = d, by_label[l].representative = size_t(i);
+  }
+  for (auto& fc : by_label)
+    if (!fc.members.empty()) s.clusters.push_back(std::move(fc));
+  std::sort(s.clusters.begin(), s.clusters.end(),
+            [](const FrameCluster& a, const FrameCluster& b) { return a.members.front() < b.members.front(); });
+  return s;
+}
+
+double extrapolate(const FrameSelection& s, std::span<const double> rep_value) {
+  if (rep_value.size() != s.clusters.size())
+    throw std::invalid_argument("megsim: one value per cluster's representative is needed");
+  double total = 0;
+  for (size_t c = 0; c < s.clusters.size(); ++c) total += rep_value[c] * double(s.clusters[c].members.size());
+  return total;
+}
+
+std::vector<size_t> random_frames(size_t frames, size_t k, uint64_t seed) {
+  k = std::min(k, frames);
+  // A partial Fisher-Yates shuffle on splitmix64, the same on every platform.
+  std::vector<size_t> order(frames);
+  std::iota(order.begin(), order.end(), size_t{0});
+  uint64_t state = seed;
+  for (size_t i = 0; i < k; ++i) {
+    const size_t j = i + size_t(splitmix64(state) % uint64_t(frames - i));
+    std::swap(order[i], order[j]);
+  }
+  order.resize(k);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+Eigen::MatrixXd similarity_matrix(const Eigen::MatrixXd& x, size_t max_side, size_t& step) {
+  const size_t n = size_t(x.rows());
+  max_side = std::max<size_t>(max_side, 1);
+  step = std::max<size_t>(1, (n + max_side - 1) / max_side);
+  const size_t side = (n + step - 1) / step;
+  Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(Eigen::Index(side), Eigen::Index(side));
+  Eigen::MatrixXd count = Eigen::MatrixXd::Zero(Eigen::Index(side), Eigen::Index(side));
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i; j < n; ++j) {
+      if (i == j) {  // a frame's distance to itself, once
+        count(Eigen::Index(i / step), Eigen::Index(i / step)) += 1;
+        continue;
+      }
+      const double d = (x.row(Eigen::Index(i)) - x.row(Eigen::Index(j))).norm();
+      for (auto [a, b] : {std::pair{i / step, j / step}, std::pair{j / step, i / step}}) {
+        sum(Eigen::Index(a), Eigen::Index(b)) += d;
+        count(Eigen::Index(a), Eigen::Index(b)) += 1;
+      }
+    }
+  return sum.cwiseQuotient(count.cwiseMax(1.0));
+}
+
+}  // namespace strobe::sampling::megsim
