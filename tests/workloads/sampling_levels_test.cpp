@@ -135,6 +135,25 @@ TEST(SamplingLevels, PkaProjectsALaunchStoppedEarlyFromItsStableIpc) {
 }
 
 
+TEST(SamplingLevels, RegressionPkaSimulatesLaunchesPastATimingDependentSequenceInDetail) {
+  // sssp's iteration count follows the order its atomics land in: at 16384 vertices the
+  // functional profiling pass makes 17 launches and the timed runs 19. PKA used to stop the whole
+  // comparison ("differs from the profiling pass"), which ended the TBPoint set's evaluation at
+  // sssp; like TBPoint, it now simulates every launch from the first unprofiled one in detail.
+  const std::vector<Launch> l = compare("pka", "sssp --param vertices=16384");
+  ASSERT_FALSE(l.empty());
+  size_t unprofiled = 0;
+  for (const Launch& k : l)
+    if (k.detail.contains("unprofiled")) {
+      ++unprofiled;
+      EXPECT_EQ(k.level, "detailed");
+      EXPECT_EQ(k.predicted, 0u);
+      EXPECT_GT(k.detailed, 0u);
+    }
+  EXPECT_GE(unprofiled, 1u);
+  EXPECT_TRUE(l.back().detail.contains("unprofiled")) << "divergence is sticky: the last launch is past it";
+}
+
 // ---- TBPoint ----
 
 TEST(SamplingLevels, TbpointInterGivesEachLaunchItsRepresentativesCpi) {

@@ -38,4 +38,9 @@ inline std::shared_ptr<runtime::SampledLaunch> profile_record(const std::string&
   return rec;
 }
 
+/// A launch simulated in full detail because the run left the launch sequence the method
+/// profiled (`why` says how): level "detailed", the reason in its record's detail.
+runtime::LaunchResult unprofiled_launch(const std::string& method, const std::string& why, const emu::Dispatch& d,
+                                        emu::GlobalMemory& mem, timing::Gpu& gpu);
+
 }  // namespace strobe::sampling

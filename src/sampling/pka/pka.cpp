@@ -83,7 +83,7 @@ class Pka final : public SamplingMethod {
   }
   nlohmann::json summary() const override {
     return {{"launches", profiles_.size()}, {"clusters", k_}, {"pca_components", components_},
-            {"representatives", representatives_},
+            {"representatives", representatives_}, {"unprofiled_launches", unprofiled_},
             {"interval", no_interval("a prediction: one representative launch per cluster, its IPC extrapolated "
                                      "from a stable window; one measurement per cluster gives no variance")}};
   }
@@ -134,10 +134,16 @@ class Pka final : public SamplingMethod {
       else diff = profile::launch_difference(i, ids_[i], profile::identify(d, mem), kernargs_comparable_);
       if (diff) throw InputError(fmt::format("pass state {} does not match the workload: {}", state_file_, *diff));
     }
-    if (i >= profiles_.size() || profiles_[i].kernel != d.kernel_name)
-      throw FaultError(fmt::format("pka: launch {} ({}) differs from the profiling pass; the workload must launch the "
-                                   "same kernels in the same order every run",
-                                   i, d.kernel_name));
+    // In this process the profiling pass ran the same input, so a launch that leaves its sequence
+    // does so because the workload's launches depend on timing (sssp's iteration count follows
+    // the order its atomics land in). From there on the profile says nothing about the launches:
+    // they are simulated in full detail, as TBPoint does.
+    if (!diverged_) diverged_ = profile::departure_from_profile(i, profile::identify(d, mem), ids_, kernargs_comparable_,
+                                                                "the profiling pass");
+    if (diverged_) {
+      ++unprofiled_;
+      return unprofiled_launch("pka", *diverged_, d, mem, gpu);
+    }
     const size_t c = size_t(labels_[i]);
     const uint64_t insts = profiles_[i].stats.wave_instructions;
     auto rec = std::make_shared<runtime::SampledLaunch>();
@@ -183,6 +189,7 @@ class Pka final : public SamplingMethod {
     return r;
   }
 
+
   MethodOptions o_;
   PkaParams p_;
   ProgramTableCache tables_;
@@ -196,6 +203,8 @@ class Pka final : public SamplingMethod {
   std::vector<uint64_t> rep_lead_;  ///< each representative's cycles from launch to first issue
   int k_ = 0, components_ = 0;
   size_t launch_ = 0;
+  std::optional<std::string> diverged_;  ///< how the run first left the profiled launch sequence
+  size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
   nlohmann::json representatives_ = nlohmann::json::array();
 };
 

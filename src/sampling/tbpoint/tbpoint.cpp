@@ -165,7 +165,10 @@ class TbPoint final : public SamplingMethod {
     // A workload whose launches depend on timing (sssp's iteration count follows the order its
     // atomics land in) can leave the launch sequence it was profiled with. From there on the
     // profile says nothing about the launches, so they are simulated in full detail.
-    if (diverged_) return run_unprofiled(d, mem, gpu);
+    if (diverged_) {
+      ++unprofiled_;
+      return unprofiled_launch(method_name(levels_), *diverged_, d, mem, gpu);
+    }
     const tb::LaunchProfile& lp = program_.launches[i];
     const size_t c = size_t(clusters_.cluster[i]);
     const size_t rep = clusters_.representative[c];
@@ -199,22 +202,6 @@ class TbPoint final : public SamplingMethod {
     return r;
   }
 
-  /// A launch after the run left the profiled sequence: in full detail, said so in its record.
-  runtime::LaunchResult run_unprofiled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
-    auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
-    auto rec = std::make_shared<runtime::SampledLaunch>();
-    rec->method = method_name(levels_);
-    rec->level = "detailed";
-    rec->detailed_instructions = lt->detailed_wave_instructions;
-    rec->estimated_cycles = lt->cycles;
-    rec->detail = {{"unprofiled", *diverged_}};
-    ++unprofiled_;
-    runtime::LaunchResult r;
-    r.stats = lt->functional;
-    r.timing = lt;
-    r.sampling = rec;
-    return r;
-  }
 
   /// Runs representative launch `lp` in detail, with intra-launch sampling when it is on, and
   /// returns its timing with the estimated cycles.
