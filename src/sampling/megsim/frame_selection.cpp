@@ -57,21 +57,15 @@ Eigen::MatrixXd similarity_matrix(const Eigen::MatrixXd& x, size_t max_side, siz
   max_side = std::max<size_t>(max_side, 1);
   step = std::max<size_t>(1, (n + max_side - 1) / max_side);
   const size_t side = (n + step - 1) / step;
-  Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(Eigen::Index(side), Eigen::Index(side));
-  Eigen::MatrixXd count = Eigen::MatrixXd::Zero(Eigen::Index(side), Eigen::Index(side));
-  for (size_t i = 0; i < n; ++i)
-    for (size_t j = i; j < n; ++j) {
-      if (i == j) {  // a frame's distance to itself, once
-        count(Eigen::Index(i / step), Eigen::Index(i / step)) += 1;
-        continue;
-      }
-      const double d = (x.row(Eigen::Index(i)) - x.row(Eigen::Index(j))).norm();
-      for (auto [a, b] : {std::pair{i / step, j / step}, std::pair{j / step, i / step}}) {
-        sum(Eigen::Index(a), Eigen::Index(b)) += d;
-        count(Eigen::Index(a), Eigen::Index(b)) += 1;
-      }
-    }
-  return sum.cwiseQuotient(count.cwiseMax(1.0));
+  // Rows copied out once: distances then read contiguous memory (x is column-major).
+  std::vector<Eigen::RowVectorXd> rows;
+  rows.reserve(side);
+  for (size_t i = 0; i < side; ++i) rows.push_back(x.row(Eigen::Index(i * step)));
+  Eigen::MatrixXd d = Eigen::MatrixXd::Zero(Eigen::Index(side), Eigen::Index(side));
+  for (size_t i = 0; i < side; ++i)
+    for (size_t j = i + 1; j < side; ++j)
+      d(Eigen::Index(i), Eigen::Index(j)) = d(Eigen::Index(j), Eigen::Index(i)) = (rows[i] - rows[j]).norm();
+  return d;
 }
 
 }  // namespace strobe::sampling::megsim

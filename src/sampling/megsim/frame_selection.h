@@ -46,9 +46,9 @@ double extrapolate(const FrameSelection& s, std::span<const double> rep_value);
 /// standing for frames / k of them.
 std::vector<size_t> random_frames(size_t frames, size_t k, uint64_t seed);
 
-/// Euclidean distances between the rows of `x`, averaged over blocks of `step` x `step` frames
-/// so that the matrix has at most `max_side` rows: the frame-similarity matrix a report draws.
-/// Returns the matrix and sets `step`.
+/// Euclidean distances between the rows of `x` (frames), of every `step`-th frame from the first
+/// so that the matrix has at most `max_side` rows: the frame-similarity matrix a report draws, at
+/// a cost of side^2 distances whatever the frame count. Returns the matrix and sets `step`.
 Eigen::MatrixXd similarity_matrix(const Eigen::MatrixXd& x, size_t max_side, size_t& step);
 
 }  // namespace strobe::sampling::megsim
