@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "experiment/cpi_compare.h"
 #include "experiment/run.h"
+#include "workloads/verify.h"
 #include "report/json.h"
 
 namespace strobe::experiment {
@@ -60,6 +61,12 @@ report::MethodComparison method_result(const ComparedRun& run, size_t m) {
   const sampling::RunScore s = score(run, m);
   report::MethodComparison out;
   out.name = mr.name;
+  if (!mr.failure.empty()) {
+    out.full_cycles = s.full_cycles;
+    out.full_wall_seconds = s.full_seconds;
+    out.failure = mr.failure;
+    return out;
+  }
   out.estimated_cycles = s.estimated_cycles;
   out.full_cycles = s.full_cycles;
   out.error_pct = sampling::error_pct(s.estimated_cycles, s.full_cycles);
@@ -92,7 +99,8 @@ std::map<std::string, int> level_counts(const std::vector<std::string>& levels) 
   return out;
 }
 
-ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params) {
+ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params,
+                        bool keep_going) {
   const RunSpec& spec = c.spec.run;
   ComparedRun out;
   out.methods.resize(c.methods.size());
@@ -113,14 +121,26 @@ ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, con
     for (size_t m = 0; m < c.methods.size(); ++m) {
       MethodRuns& mr = out.methods[m];
       mr.name = c.methods[m];
-      // A fresh method each repeat: methods keep state across launches (PKA's clusters).
-      auto method = c.make(mr.name);
-      mr.last = run_sampled(bench, params, c.gpu, mr.name, *method, spec.verify, nullptr);
-      mr.last.summary["warming"] = sampling::warming_name(c.warming);
+      if (!mr.failure.empty()) continue;
+      try {
+        // A fresh method each repeat: methods keep state across launches (PKA's clusters).
+        auto method = c.make(mr.name);
+        mr.last = run_sampled(bench, params, c.gpu, mr.name, *method, spec.verify, nullptr);
+        mr.last.summary["warming"] = sampling::warming_name(c.warming);
+        const auto& ls = mr.last.outcome.launches;
+        if (ls.size() != out.full.launches.size())
+          throw FaultError(fmt::format("{}: {}: the sampled run made {} launches, the full run {}", label, mr.name,
+                                       ls.size(), out.full.launches.size()));
+      } catch (const workloads::VerificationError&) {
+        throw;  // a wrong result is the simulator's error, never a method's limitation
+      } catch (const Error& e) {
+        if (!keep_going) throw;
+        mr.failure = e.what();
+        mr.sampled_seconds.clear();
+        mr.speedups.clear();
+        continue;
+      }
       const auto& ls = mr.last.outcome.launches;
-      if (ls.size() != out.full.launches.size())
-        throw FaultError(fmt::format("{}: {}: the sampled run made {} launches, the full run {}", label, mr.name,
-                                     ls.size(), out.full.launches.size()));
       const std::vector<uint64_t> ec = launch_cycles(ls);
       if (r == 0) method_first[m] = ec;
       check_same(method_first[m], ec, label + " (" + mr.name + ")", r);
@@ -130,6 +150,7 @@ ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, con
   }
   out.full_cycles = total_cycles(out.full.launches);
   for (auto& mr : out.methods) {
+    if (!mr.failure.empty()) continue;
     mr.estimated_cycles = total_cycles(mr.last.outcome.launches);
     mr.levels.clear();
     for (const auto& l : mr.last.outcome.launches) mr.levels.push_back(l.result.sampling ? l.result.sampling->level : "detailed");
@@ -139,6 +160,13 @@ ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, con
 
 sampling::RunScore score(const ComparedRun& run, size_t m) {
   const MethodRuns& mr = run.methods[m];
+  if (!mr.failure.empty()) {
+    sampling::RunScore failed;
+    failed.full_cycles = run.full_cycles;
+    failed.full_seconds = sampling::median(run.full_seconds);
+    failed.failure = mr.failure;
+    return failed;
+  }
   const auto& insts = mr.last.summary["instructions"];
   const uint64_t detailed = insts["detailed"].get<uint64_t>();
   return {run.full_cycles,
@@ -207,6 +235,7 @@ report::SetRunRow set_row(const ComparedRun& run, const std::vector<std::string>
 
 report::AggregateRow aggregate_row(const sampling::Aggregate& a) {
   return {a.runs,
+          a.failed_runs,
           a.total_speedup,
           a.geomean_speedup,
           a.mean_abs_error_pct,
@@ -235,7 +264,7 @@ report::SetComparison compare_set(const ValidatedCompare& c, const workloads::Be
     std::optional<JournalEntry> e = journal ? journal->find(c, r) : std::nullopt;
     if (on_run) on_run(i, set.runs.size(), r, e.has_value());
     if (!e) {
-      const ComparedRun run = compare_run(c, r.benchmark, r.params);
+      const ComparedRun run = compare_run(c, r.benchmark, r.params, true);
       e.emplace();
       for (size_t m = 0; m < c.methods.size(); ++m) e->scores.push_back(score(run, m));
       e->row = set_row(run, r.params);

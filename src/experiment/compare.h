@@ -26,6 +26,9 @@ struct MethodRuns {
   std::vector<double> speedups;         ///< per repeat: that repeat's full seconds / its sampled seconds
   std::vector<std::string> levels;      ///< the level of each launch
   SampledRun last;                      ///< the last repeat (launch records, summary)
+  /// Why the method could not run the workload (empty when it ran). Only a set's comparison
+  /// keeps going past a failed method; it then runs no further repeat of it.
+  std::string failure;
 };
 
 /// The reference and every method on one benchmark.
@@ -38,9 +41,12 @@ struct ComparedRun {
 
 /// Runs the reference and each method of `c` on `bench` with `params`, `repeat` times,
 /// interleaved so that drift in the machine's speed affects them alike. Throws FaultError when
-/// any launch's cycles differ between repeats (the simulator must be deterministic) or a method
-/// changes the launch count.
-ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params);
+/// any launch's cycles differ between repeats (the simulator must be deterministic). A method
+/// that cannot run the workload (it throws strobe::Error, or changes the launch count) stops
+/// the comparison, or with `keep_going` is recorded as failed (MethodRuns::failure) while the
+/// reference and the other methods go on.
+ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params,
+                        bool keep_going = false);
 
 /// Method `m`'s result on `run` as the aggregates need it (median times and speedup).
 sampling::RunScore score(const ComparedRun& run, size_t m);

@@ -24,17 +24,20 @@ namespace {
 constexpr int kJournalVersion = 1;
 
 nlohmann::json score_json(const sampling::RunScore& s) {
-  return {{"full_cycles", s.full_cycles},       {"estimated_cycles", s.estimated_cycles},
-          {"full_seconds", s.full_seconds},     {"sampled_seconds", s.sampled_seconds},
-          {"speedup", s.speedup},               {"fallback", s.fallback},
-          {"detailed_insts", s.detailed_insts}, {"timed_insts", s.timed_insts}};
+  nlohmann::json j{{"full_cycles", s.full_cycles},       {"estimated_cycles", s.estimated_cycles},
+                   {"full_seconds", s.full_seconds},     {"sampled_seconds", s.sampled_seconds},
+                   {"speedup", s.speedup},               {"fallback", s.fallback},
+                   {"detailed_insts", s.detailed_insts}, {"timed_insts", s.timed_insts}};
+  if (!s.failure.empty()) j["failure"] = s.failure;  // absent in entries from before failures were kept
+  return j;
 }
 
 sampling::RunScore score_from_json(const nlohmann::json& j) {
   return {j.at("full_cycles").get<uint64_t>(),  j.at("estimated_cycles").get<uint64_t>(),
           j.at("full_seconds").get<double>(),   j.at("sampled_seconds").get<double>(),
           j.at("speedup").get<double>(),        j.at("fallback").get<bool>(),
-          j.at("detailed_insts").get<uint64_t>(), j.at("timed_insts").get<uint64_t>()};
+          j.at("detailed_insts").get<uint64_t>(), j.at("timed_insts").get<uint64_t>(),
+          j.value("failure", std::string())};
 }
 
 /// The host's CPU model as /proc/cpuinfo names it (empty where there is none).

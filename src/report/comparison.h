@@ -64,6 +64,9 @@ struct MethodComparison {
   std::vector<double> speedups;                 ///< per repeat
   std::map<std::string, int> levels;            ///< launches per level
   bool fallback = false;                        ///< every launch fell back to full detail
+  /// Why the method could not run the workload (empty when it ran); in a set, such a method has
+  /// no estimate for the run, which the aggregates count apart.
+  std::string failure;
   bool verified = false;
   nlohmann::json sampling;                      ///< the method's sampling summary
   double detailed_share = 0;                    ///< sampling["shares"]["detailed"]
@@ -95,7 +98,7 @@ struct SetRunRow {
 
 /// One method's aggregates over a set (see sampling/eval/compare_stats.h for their meaning).
 struct AggregateRow {
-  size_t runs = 0;
+  size_t runs = 0, failed_runs = 0;
   double total_speedup = 0, geomean_speedup = 0, mean_abs_error_pct = 0, max_abs_error_pct = 0,
          summed_cycles_error_pct = 0;
   size_t fallback_runs = 0, sampled_runs = 0;

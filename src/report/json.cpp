@@ -157,6 +157,7 @@ nlohmann::json set_method_json(const MethodComparison& m) {
                         {"verified", m.verified}},
                        m.speedup);
   if (m.mean_abs_cpi_error_pct) j["mean_abs_cpi_error_pct"] = *m.mean_abs_cpi_error_pct;
+  if (!m.failure.empty()) j["failure"] = m.failure;
   return j;
 }
 
@@ -177,6 +178,7 @@ nlohmann::json set_run_json(const SetRunRow& r) {
 
 nlohmann::json aggregate_json(const AggregateRow& a) {
   return {{"runs", a.runs},
+          {"failed_runs", a.failed_runs},
           {"total_speedup", a.total_speedup},
           {"geomean_speedup", a.geomean_speedup},
           {"mean_abs_error_pct", a.mean_abs_error_pct},
@@ -222,6 +224,7 @@ SetRunRow set_run_row_from_json(const nlohmann::json& j) {
       mc.verified = m.at("verified").get<bool>();
       mc.speedup = {m.at("speedup").get<double>(), m.at("speedup_min").get<double>(), m.at("speedup_max").get<double>()};
       if (m.contains("mean_abs_cpi_error_pct")) mc.mean_abs_cpi_error_pct = m.at("mean_abs_cpi_error_pct").get<double>();
+      mc.failure = m.value("failure", std::string());
       r.methods.push_back(std::move(mc));
     }
     return r;

@@ -112,7 +112,8 @@ json set_section(const std::string& name, const json& s) {
     for (const json& a : r.value("args", json::array())) label += " " + a.get<std::string>();
     runs.push_back({{"label", label}, {"full_cycles", r.value("full_cycles", 0.0)}, {"launches", r.value("launches", 0)}});
     const json ms = r.value("methods", json::object());  // iterated below: must outlive items()
-    for (const auto& [m, e] : ms.items()) points.push_back(method_point(m, label, e));
+    for (const auto& [m, e] : ms.items())
+      if (!e.contains("failure")) points.push_back(method_point(m, label, e));  // a failed method has no point
   }
   return {{"kind", "set"}, {"name", name}, {"set", s.value("set", "?")}, {"arch", s.value("arch", "?")},
           {"repeat", s.value("repeat", 1)}, {"runs", runs}, {"points", points},

@@ -195,6 +195,10 @@ std::string set_comparison_text(const nlohmann::json& rep) {
                        r["full_cycles"].get<uint64_t>());
     for (const auto& m : methods) {
       const auto& x = r["methods"][m];
+      if (x.contains("failure")) {
+        out += fmt::format(" | {:>14} {:>22}  {:<28}", "failed", "-", "(see below)");
+        continue;
+      }
       const std::string speedup = fmt::format("{:.2f}x ({:.2f}-{:.2f})", x["speedup"].get<double>(),
                                               x["speedup_min"].get<double>(), x["speedup_max"].get<double>());
       out += fmt::format(" | {:>13.2f}% {:>22}  {:<28}", x["error_pct"].get<double>(), speedup,
@@ -202,18 +206,23 @@ std::string set_comparison_text(const nlohmann::json& rep) {
     }
     out += "\n";
   }
-  out += fmt::format("\n{:<13} {:>5} {:>14} {:>16} {:>11} {:>10} {:>18} {:>9} {:>20} {:>16} {:>12}\n", "method",
+  for (const auto& r : rep["runs"])
+    for (const auto& m : methods)
+      if (r["methods"][m].contains("failure"))
+        out += fmt::format("{} failed on {} {}: {}\n", m, r["benchmark"].get<std::string>(), params_text(r["args"]),
+                           r["methods"][m]["failure"].get<std::string>());
+  out += fmt::format("\n{:<13} {:>5} {:>14} {:>16} {:>11} {:>10} {:>18} {:>9} {:>20} {:>16} {:>12} {:>7}\n", "method",
                      "runs", "total speedup", "geomean speedup", "mean |err|", "max |err|", "summed-cycles err",
-                     "fallback", "mean |err| sampled", "geomean IPC err", "sample size");
+                     "fallback", "mean |err| sampled", "geomean IPC err", "sample size", "failed");
   for (const auto& m : methods) {
     const auto& a = rep["aggregates"][m];
     out += fmt::format("{:<13} {:>5} {:>13.2f}x {:>15.2f}x {:>10.2f}% {:>9.2f}% {:>17.2f}% {:>9} {:>19.2f}% {:>15.2f}% "
-                       "{:>11.2f}%\n",
+                       "{:>11.2f}% {:>7}\n",
                        m, a["runs"].get<size_t>(), a["total_speedup"].get<double>(), a["geomean_speedup"].get<double>(),
                        a["mean_abs_error_pct"].get<double>(), a["max_abs_error_pct"].get<double>(),
                        a["summed_cycles_error_pct"].get<double>(), a["fallback_runs"].get<size_t>(),
                        a["mean_abs_error_pct_sampled"].get<double>(), a["geomean_ipc_error_pct"].get<double>(),
-                       100 * a["sample_size"].get<double>());
+                       100 * a["sample_size"].get<double>(), a.value("failed_runs", size_t{0}));
   }
   return out;
 }

@@ -85,5 +85,23 @@ TEST(CompareStats, AllFallbackRunsHaveNoSampledMean) {
   EXPECT_EQ(aggregate({}).runs, 0u);
 }
 
+TEST(CompareStats, AFailedRunIsCountedApartAndLeftOutOfEveryOtherAggregate) {
+  RunScore failed{700, 0, 50, 0, 0, false};
+  failed.failure = "not implemented: something";
+  const Aggregate with = aggregate({{1000, 1100, 80, 10, 8, false}, failed, {100, 70, 2, 1, 2, false}});
+  const Aggregate without = aggregate({{1000, 1100, 80, 10, 8, false}, {100, 70, 2, 1, 2, false}});
+  EXPECT_EQ(with.runs, 2u);
+  EXPECT_EQ(with.failed_runs, 1u);
+  EXPECT_EQ(without.failed_runs, 0u);
+  EXPECT_DOUBLE_EQ(with.total_speedup, without.total_speedup);
+  EXPECT_DOUBLE_EQ(with.mean_abs_error_pct, without.mean_abs_error_pct);
+  EXPECT_DOUBLE_EQ(with.summed_cycles_error_pct, without.summed_cycles_error_pct);
+  EXPECT_DOUBLE_EQ(with.geomean_speedup, without.geomean_speedup);
+  const Aggregate only_failed = aggregate({failed});
+  EXPECT_EQ(only_failed.runs, 0u);
+  EXPECT_EQ(only_failed.failed_runs, 1u);
+  EXPECT_DOUBLE_EQ(only_failed.total_speedup, 0.0);
+}
+
 }  // namespace
 }  // namespace strobe::sampling

@@ -89,6 +89,40 @@ TEST(CompareSet, SetFileRunsItsLinesAndCsvCarriesTheSameRows) {
   EXPECT_NE(text.find("aggregate,"), std::string::npos);
 }
 
+TEST(CompareSet, AMethodThatCannotRunOneWorkloadIsRecordedAsFailedAndTheSetGoesOn) {
+  // SimProf refuses a launch sequence that depends on timing (sssp's functional pass makes 15
+  // launches at 4096 vertices, the timed run 16). An evaluation of hours used to stop there;
+  // now the failure is the method's result for that run, counted apart, and the rest is
+  // measured. The journal keeps it, so a resumed set does not retry it.
+  TempDir t;
+  const std::string set = (t.path / "set.txt").string(), journal = (t.path / "j.jsonl").string();
+  const std::string csv = (t.path / "out.csv").string(), json = (t.path / "out.json").string();
+  std::ofstream(set) << "relu --param n=4096\nsssp --param vertices=4096\n";
+  const std::string cmd = "compare --set-file " + set + " --sampling photon,simprof --repeat 1 --journal " + journal;
+  CliResult r = run_strobe(cmd + " --json " + json + " --csv " + csv);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("simprof failed on sssp vertices=4096: not implemented"), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  ASSERT_EQ(j["runs"].size(), 2u);
+  EXPECT_FALSE(j["runs"][0]["methods"]["simprof"].contains("failure"));
+  EXPECT_NE(j["runs"][1]["methods"]["simprof"]["failure"].get<std::string>().find("depends on timing"), std::string::npos);
+  EXPECT_FALSE(j["runs"][1]["methods"]["photon"].contains("failure")) << "the other method still ran";
+  EXPECT_EQ(j["aggregates"]["simprof"]["runs"], 1);
+  EXPECT_EQ(j["aggregates"]["simprof"]["failed_runs"], 1);
+  EXPECT_EQ(j["aggregates"]["photon"]["runs"], 2);
+  EXPECT_EQ(j["aggregates"]["photon"]["failed_runs"], 0);
+  EXPECT_NE(slurp(csv).find("depends on timing"), std::string::npos);
+  // Resumed from the journal: nothing runs again, and the failure is still there.
+  CliResult again = run_strobe(cmd + " --json -");
+  ASSERT_EQ(again.rc, 0) << again.err;
+  EXPECT_NE(again.err.find("(from the journal)"), std::string::npos) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["aggregates"]["simprof"]["failed_runs"], 1);
+  // A single comparison still stops at the method's error.
+  CliResult one = run_strobe("compare sssp --param vertices=4096 --sampling simprof");
+  EXPECT_EQ(one.rc, 1);
+  EXPECT_NE(one.err.find("not implemented"), std::string::npos) << one.err;
+}
+
 /// The benchmarks of a named set at `size`, as `--dry-run` lists them (one run per line).
 std::vector<std::string> set_benchmarks(const std::string& set, const std::string& size) {
   CliResult r = run_strobe("compare --set " + set + " --size " + size + " --sampling photon --dry-run");

@@ -34,12 +34,13 @@ bool is_fallback(const std::vector<std::string>& levels) {
 
 Aggregate aggregate(const std::vector<RunScore>& scores) {
   Aggregate a;
-  a.runs = scores.size();
-  if (scores.empty()) return a;
+  for (const auto& s : scores) (s.failure.empty() ? a.runs : a.failed_runs) += 1;
+  if (a.runs == 0) return a;
   double full_s = 0, sampled_s = 0, log_speedup = 0, err_sum = 0, sampled_err_sum = 0;
   uint64_t full_c = 0, est_c = 0, detailed = 0, timed = 0;
   double log_ipc_err = 0;
   for (const auto& s : scores) {
+    if (!s.failure.empty()) continue;
     log_ipc_err += std::log(std::max(ipc_error_pct(s.estimated_cycles, s.full_cycles), kGeomeanErrorFloorPct));
     detailed += s.detailed_insts;
     timed += s.timed_insts;
@@ -59,7 +60,7 @@ Aggregate aggregate(const std::vector<RunScore>& scores) {
       sampled_err_sum += e;
     }
   }
-  const double n = double(scores.size());
+  const double n = double(a.runs);
   a.total_speedup = sampled_s > 0 ? full_s / sampled_s : 0;
   a.geomean_speedup = std::exp(log_speedup / n);
   a.mean_abs_error_pct = err_sum / n;

@@ -42,11 +42,15 @@ struct RunScore {
   bool fallback = false;          ///< every launch ran at level "detailed": nothing was sampled
   uint64_t detailed_insts = 0;    ///< wave instructions the method timed in detail
   uint64_t timed_insts = 0;       ///< wave instructions timed (detailed + predicted)
+  /// Why the method could not run this workload (empty when it ran): such a run has no error or
+  /// speedup and is left out of every aggregate but the count of failed runs.
+  std::string failure = {};
 };
 
 /// One method's aggregates over a set of runs.
 struct Aggregate {
-  size_t runs = 0;
+  size_t runs = 0;         ///< runs the method estimated (failed ones not counted)
+  size_t failed_runs = 0;  ///< runs the method could not run (RunScore::failure)
   /// Σ full seconds / Σ sampled seconds: the time a whole set saves, dominated by the long runs.
   double total_speedup = 0;
   /// Geometric mean of the per-run speedups: the typical run's speedup, whatever its length.
@@ -65,7 +69,7 @@ struct Aggregate {
   double sample_size = 0;
 };
 
-/// Aggregates `scores` (one method's runs); all zero for an empty list.
+/// Aggregates `scores` (one method's runs) over those that did not fail; all zero when none ran.
 Aggregate aggregate(const std::vector<RunScore>& scores);
 
 /// Whether every launch level in `levels` is "detailed" (an empty list is not a fallback).
