@@ -1,5 +1,7 @@
 #include "cli/gfx_megsim.h"
 
+#include <chrono>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -22,6 +24,7 @@ mg::FrameWork megsim_frame_work(const gfx::FrameStats& s) {
 
 nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, const std::vector<std::string>& sets,
                                 std::string& text) {
+  const auto t0 = std::chrono::steady_clock::now();
   const mg::Params p = mg::params_from(sets);
   if (frames.size() < 2)
     throw InputError(fmt::format("--sampling megsim: {} frame rendered; clustering needs at least 2", frames.size()));
@@ -50,12 +53,13 @@ nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, cons
     rows.push_back(std::move(row));
   }
   const double reduction = double(frames.size()) / double(sel.clusters.size());
-  text = fmt::format("megsim: {} frames in {} clusters (BIC over k = 1..{}{}), {:.1f}x fewer frames; "
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  text = fmt::format("megsim: {} frames in {} clusters (BIC over k = 1..{}{}, {:.1f} s), {:.1f}x fewer frames; "
                      "representatives {}\n"
                      "megsim: the representatives' detailed simulation is not implemented: the graphics timing "
                      "model is not built yet\n",
                      frames.size(), sel.clusters.size(), sel.choice.bic.size(),
-                     sel.choice.stopped_at_decrease ? ", stopped at its first decrease" : "", reduction,
+                     sel.choice.stopped_at_decrease ? ", stopped at its first decrease" : "", seconds, reduction,
                      fmt::join(reps, ", "));
   return {{"method", "megsim"},
           {"parameters", {{"bic_fraction", p.bic_fraction}, {"max_k", p.max_k}, {"seed", p.seed},
@@ -68,6 +72,7 @@ nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, cons
           {"k", sel.clusters.size()},
           {"frames", frames.size()},
           {"frame_reduction", reduction},
+          {"selection_seconds", seconds},
           {"clusters", std::move(clusters)},
           {"similarity", {{"step", step}, {"distances", std::move(rows)}}},
           {"estimate", nullptr},
