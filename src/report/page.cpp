@@ -188,6 +188,47 @@ json config_rows(const json& config, const std::string& arch) {
   return rows;
 }
 
+/// A graphics run (`strobe run gfx:... --json`): each frame's work, thinned to at most 1,500
+/// points, and MEGsim's frame selection when the run made one.
+json frames_section(const std::string& name, const json& r) {
+  const json& frames = r.at("frames");
+  const size_t n = frames.size(), step = std::max<size_t>(1, (n + 1499) / 1500);
+  json index = json::array(), fragments = json::array(), shader = json::array(), draws = json::array();
+  auto wave_instructions = [](const json& programs) {
+    double sum = 0;
+    for (const auto& [name, c] : programs.items()) sum += c.value("wave_instructions", 0.0);
+    return sum;
+  };
+  for (size_t i = 0; i < n; i += step) {
+    const json& f = frames[i];
+    index.push_back(f.value("frame", i));
+    fragments.push_back(f.value("fragments", 0));
+    draws.push_back(f.value("draws", 0));
+    shader.push_back(wave_instructions(f.value("vertex_shaders", json::object())) +
+                     wave_instructions(f.value("pixel_shaders", json::object())));
+  }
+  json out = {{"kind", "frames"}, {"name", name}, {"workload", r.value("workload", "?")},
+              {"frames", n}, {"step", step}, {"frame", index}, {"fragments", fragments},
+              {"shader_instructions", shader}, {"draws", draws}};
+  if (r.contains("sampling") && r["sampling"].value("method", "") == "megsim") {
+    const json& m = r["sampling"];
+    json clusters = json::array();
+    for (const json& c : m.at("clusters"))
+      clusters.push_back({{"representative", c.at("representative")}, {"size", c.at("size")},
+                          {"first", c.at("frames").front()}, {"last", c.at("frames").back()}});
+    // Each plotted frame's cluster, for the strip under the similarity matrix.
+    std::map<uint64_t, size_t> cluster_of;
+    for (size_t c = 0; c < m.at("clusters").size(); ++c)
+      for (const json& f : m["clusters"][c].at("frames")) cluster_of[f.get<uint64_t>()] = c;
+    json labels = json::array();
+    for (const json& f : index) labels.push_back(cluster_of.count(f.get<uint64_t>()) ? json(cluster_of[f.get<uint64_t>()]) : json());
+    out["megsim"] = {{"k", m.at("k")}, {"frame_reduction", m.at("frame_reduction")}, {"bic", m.at("bic")},
+                     {"clusters", clusters}, {"cluster_of_frame", labels},
+                     {"similarity", m.at("similarity")}, {"estimate_note", m.value("estimate_note", "")}};
+  }
+  return out;
+}
+
 json report_page(const std::vector<PageInput>& inputs) {
   json sections = json::array();
   for (const PageInput& in : inputs) {
@@ -196,6 +237,8 @@ json report_page(const std::vector<PageInput>& inputs) {
       if (!r.is_object()) throw InputError("not a JSON object");
       if (r.contains("set") && r.contains("runs") && r.contains("aggregates")) {
         sections.push_back(set_section(in.name, r));
+      } else if (r.contains("frames") && r.contains("workload") && r["frames"].is_array()) {
+        sections.push_back(frames_section(in.name, r));
       } else if (r.contains("rows") && r.contains("spec")) {
         sections.push_back(sweep_section(in.name, r));
       } else if (r.contains("kernels") && r.contains("mode") && r["kernels"].is_array()) {
@@ -210,7 +253,8 @@ json report_page(const std::vector<PageInput>& inputs) {
         }
       } else {
         throw InputError("not a strobe result: expected a run or compare report (strobe run/compare --json), a "
-                         "set comparison or a sweep table (strobe sweep --collect)");
+                         "graphics run (strobe run gfx:... --json), a set comparison or a sweep table (strobe "
+                         "sweep --collect)");
       }
     } catch (const json::exception& e) {
       throw InputError(fmt::format("{}: malformed strobe result ({})", in.name, e.what()));

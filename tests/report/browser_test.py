@@ -6,7 +6,7 @@ Usage: browser_test.py STROBE WORKDIR
 
 Makes a detailed run (with a fine timeline), a comparison of sampling methods against full
 detail (GPUMech's CPI stacks, TBPoint's skipped regions, SimProf's interval), a set comparison
-and a sweep table, each by its strobe command, writes one report of them all, opens it from disk in Chromium (driven by Debian's
+a sweep table and a graphics run with MEGsim's frame selection, each by its strobe command, writes one report of them all, opens it from disk in Chromium (driven by Debian's
 python3-selenium and chromium-driver) and asserts that the page logged no console error, that
 every chart drew marks and coloured pixels, that nothing was fetched, and that a screenshot is produced
 (WORKDIR/report.png). Exit 0 on success, 1 with the reason on failure.
@@ -25,7 +25,7 @@ EXPECTED_CHARTS = [
     "Per-SIMD VALU utilisation", "Cache hit rates", "Error against speedup", "Estimates",
     "Launches: simulated, predicted or skipped, per method", "CPI stacks compared",
     "Error against speedup, every run and method", "Error against speedup, every grid point and method",
-    "Sweep cycles", "GPUMech CPI stack",
+    "Sweep cycles", "GPUMech CPI stack", "Per-frame work", "Frame similarity (MEGsim)", "Frames by cluster",
 ]
 
 
@@ -61,7 +61,10 @@ def make_results(binary, work):
     open(spec, "w").write('workloads = ["gaussian --param n=16"]\nmethods = ["tbpoint"]\n'
                           '[grid]\n"l2.size_kb" = [512, 2048]\n')
     strobe(binary, "sweep", spec, "-j", "2", "--out", os.path.join(work, "sweep"))
-    paths = [run, analytical, cmp, set_json, os.path.join(work, "sweep", "results.json")]
+    # A graphics run with MEGsim's frame selection (the setup's small glmark2 capture).
+    gfx = os.path.join(work, "gfx.json")
+    strobe(binary, "run", "gfx:glmark2-small", "--sampling", "megsim", "--json", gfx)
+    paths = [run, analytical, cmp, set_json, os.path.join(work, "sweep", "results.json"), gfx]
     return paths
 
 

@@ -185,6 +185,31 @@ TEST(ReportPage, ASweepTableGivesOnePointPerTaskAndMethodWithItsGridValues) {
   EXPECT_EQ(s["columns"][3], "l2.size_kb") << "the grid after the task, as in the CSV";
 }
 
+TEST(ReportPage, AGraphicsRunGivesEachFramesWorkAndMegsimsClustersPerFrame) {
+  json frames = json::array();
+  for (int i = 0; i < 4; ++i)
+    frames.push_back({{"frame", 10 + i}, {"draws", 1}, {"fragments", 100 * i},
+                      {"vertex_shaders", {{"p", {{"wave_instructions", 5}}}}},
+                      {"pixel_shaders", {{"p", {{"wave_instructions", 7 * i}}}}}});
+  json megsim = {{"method", "megsim"}, {"k", 2}, {"frame_reduction", 2.0}, {"bic", {1.0, 2.0}},
+                 {"clusters", {{{"representative", 11}, {"size", 2}, {"frames", {10, 11}}},
+                               {{"representative", 12}, {"size", 2}, {"frames", {12, 13}}}}},
+                 {"similarity", {{"step", 1}, {"distances", json::array()}}}, {"estimate_note", "not implemented: x"}};
+  const json run = {{"workload", "gfx:x"}, {"mode", "functional"}, {"frames", frames}, {"sampling", megsim}};
+  const json s = report_page({{"g.json", run}})["sections"][0];
+  EXPECT_EQ(s["kind"], "frames");
+  EXPECT_EQ(s["frames"], 4);
+  EXPECT_EQ(s["frame"], json({10, 11, 12, 13}));
+  EXPECT_EQ(s["shader_instructions"], json({5.0, 12.0, 19.0, 26.0})) << "vertex and pixel programs summed";
+  EXPECT_EQ(s["megsim"]["cluster_of_frame"], json({0, 0, 1, 1}));
+  EXPECT_EQ(s["megsim"]["clusters"][1]["first"], 12);
+  EXPECT_EQ(s["megsim"]["clusters"][1]["last"], 13);
+  // Without a selection the section still draws the frames.
+  json plain = run;
+  plain.erase("sampling");
+  EXPECT_FALSE(report_page({{"g.json", plain}})["sections"][0].contains("megsim"));
+}
+
 TEST(ReportPage, AFileThatIsNotAStrobeResultIsRefusedByName) {
   try {
     (void)report_page({{"notes.json", json{{"hello", 1}}}});

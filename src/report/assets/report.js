@@ -406,8 +406,45 @@
     parent.append(el('div', { class: 'scroll' }, table(cols, sec.rows.map((r) => cols.map((c) => r[c])))));
   }
 
+  // ---- graphics runs: each frame's work, and MEGsim's frame selection
+  function framesSection(sec, parent) {
+    parent.append(el('p', {}, `${sec.workload}: ${fmt(sec.frames)} frames rendered functionally` +
+      (sec.step > 1 ? `; every ${sec.step}th frame is plotted.` : '.')));
+    const pts = (ys) => sec.frame.map((x, i) => ({ x, y: ys[i] }));
+    addChart(figure(parent, 'Per-frame work', 'Covered pixels and shader wave instructions (vertex and pixel) of each frame.', 220),
+      'Per-frame work', {
+        type: 'line', data: {
+          datasets: [
+            { label: 'fragments', data: pts(sec.fragments), borderColor: palette[0], backgroundColor: palette[0], pointRadius: 0, borderWidth: 1, yAxisID: 'y' },
+            { label: 'shader wave instructions', data: pts(sec.shader_instructions), borderColor: palette[1], backgroundColor: palette[1], pointRadius: 0, borderWidth: 1, yAxisID: 'y1' }]
+        },
+        options: { parsing: false, normalized: true, scales: { x: linear('frame'), y: linear('fragments', { min: 0 }), y1: linear('wave instructions', { min: 0, position: 'right' }) } }
+      });
+    const m = sec.megsim;
+    if (!m) return;
+    parent.append(el('p', {}, `MEGsim: ${m.k} clusters, ${fmt(m.frame_reduction, 3)}× fewer frames.`));
+    if (m.estimate_note) parent.append(el('p', { class: 'note' }, `No estimate: ${m.estimate_note}.`));
+    const d = m.similarity.distances, step = m.similarity.step;
+    heatmap(parent, 'Frame similarity (MEGsim)', `Distance between frames' feature vectors (light: alike), every ${step === 1 ? '' : step + 'th '}frame; repeated phases show as light blocks off the diagonal.`, {
+      values: d, unit: 'distance', xTitle: 'frame',
+      rowLabel: (r) => fmt(r * step), colLabel: (c) => fmt(c * step)
+    });
+    const clusters = m.cluster_of_frame.map((c) => (c === null ? -1 : c));
+    addChart(figure(parent, 'Frames by cluster', 'The cluster each frame fell in; a diamond marks each cluster\'s representative frame.', 200),
+      'Frames by cluster', {
+        type: 'scatter', data: {
+          datasets: [
+            { label: 'frame', data: sec.frame.map((x, i) => ({ x, y: clusters[i] })), backgroundColor: palette[2], pointRadius: 1.5 },
+            { label: 'representative', data: m.clusters.map((c, i) => ({ x: c.representative, y: i })), backgroundColor: palette[3], pointStyle: 'rectRot', pointRadius: 6 }]
+        },
+        options: { scales: { x: linear('frame'), y: linear('cluster', { min: 0 }) } }
+      });
+    parent.append(table(['cluster', 'representative frame', 'frames', 'first', 'last'],
+      m.clusters.map((c, i) => [i, c.representative, c.size, c.first, c.last])));
+  }
+
   const sections = data.sections;
-  const draw = { run: runSection, compare: compareSection, set: setSection, sweep: sweepSection };
+  const draw = { run: runSection, compare: compareSection, set: setSection, sweep: sweepSection, frames: framesSection };
   const nav = el('nav');
   main.append(nav);
   sections.forEach((sec, i) => {
