@@ -9,8 +9,8 @@
 #include "common/error.h"
 #include "experiment/cpi_compare.h"
 #include "experiment/run.h"
-#include "workloads/verify.h"
 #include "report/json.h"
+#include "workloads/verify.h"
 
 namespace strobe::experiment {
 
