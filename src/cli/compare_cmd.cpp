@@ -117,6 +117,11 @@ int run_compare_program(CompareOptions o, std::vector<std::string> program) {
 }
 
 int run_compare(CompareOptions o) {
+  if (o.run.benchmark.rfind("gfx:", 0) == 0)
+    throw NotImplementedError(fmt::format(
+        "strobe compare {}: full detailed simulation of graphics frames needs the graphics timing model, which is "
+        "not built yet; `strobe run {} --sampling megsim` selects MEGsim's representative frames",
+        o.run.benchmark, o.run.benchmark));
   const std::string set_name = take_set_name(o.run.sets);
   const bool is_set = !set_name.empty() || !o.set_file.empty();
   if (!set_name.empty() && !o.set_file.empty()) throw InputError("--set NAME and --set-file: give one of them");

@@ -76,6 +76,8 @@ nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, cons
           {"clusters", std::move(clusters)},
           {"similarity", {{"step", step}, {"distances", std::move(rows)}}},
           {"estimate", nullptr},
+          {"interval", sampling::no_interval("one representative frame per cluster scaled by the cluster's size: one "
+                                             "frame per stratum gives no variance")},
           {"estimate_note", "not implemented: timing the representative frames needs the graphics timing model"}};
 }
 
