@@ -1,4 +1,5 @@
 // GL state followed through a trace: each draw's snapshot holds what it read when it was made.
+#include "gfx/stream/frame_stream.h"
 #include "gfx/stream/gl_state.h"
 
 #include <cstring>

@@ -14,7 +14,7 @@
 #include "gfx/pipeline/render_target.h"
 #include "gfx/pipeline/surfaces.h"
 #include "gfx/pipeline/texture_store.h"
-#include "gfx/stream/gl_state.h"
+#include "gfx/stream/frame_stream.h"
 
 namespace strobe::gfx {
 
