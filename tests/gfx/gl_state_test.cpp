@@ -368,5 +368,17 @@ TEST(GlState, EveryDrawOfTheSmallGlmark2CaptureHasAProgramAndVertexData) {
   }
 }
 
+TEST(GlPixelBytes, UploadsAndSubUploadsShareOneRuleForEveryClientFormat) {
+  EXPECT_EQ(gl_pixel_bytes(0x1908, 0x1401), 4u);  // GL_RGBA, GL_UNSIGNED_BYTE
+  EXPECT_EQ(gl_pixel_bytes(0x1907, 0x1401), 3u);  // GL_RGB
+  EXPECT_EQ(gl_pixel_bytes(0x190A, 0x1401), 2u);  // GL_LUMINANCE_ALPHA
+  EXPECT_EQ(gl_pixel_bytes(0x1909, 0x1401), 1u);  // GL_LUMINANCE
+  EXPECT_EQ(gl_pixel_bytes(0x1906, 0x1401), 1u);  // GL_ALPHA
+  EXPECT_EQ(gl_pixel_bytes(0x1907, 0x8363), 2u);  // GL_RGB, GL_UNSIGNED_SHORT_5_6_5
+  EXPECT_EQ(gl_pixel_bytes(0x1908, 0x8033), 2u);  // GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4
+  EXPECT_EQ(gl_pixel_bytes(0x1908, 0x1406), 0u);  // GL_FLOAT: not read
+  EXPECT_EQ(gl_pixel_bytes(0x1903, 0x1401), 0u);  // GL_RED: not read
+}
+
 }  // namespace
 }  // namespace strobe::gfx

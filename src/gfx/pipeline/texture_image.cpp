@@ -50,21 +50,23 @@ struct Format {
 Format format_of(uint32_t format, uint32_t type, const std::string& name) {
   constexpr std::array<SqSel, 4> kXyzw{SqSel::X, SqSel::Y, SqSel::Z, SqSel::W};
   constexpr std::array<SqSel, 4> kXyz1{SqSel::X, SqSel::Y, SqSel::Z, SqSel::One};
+  // Bytes per GL pixel follow the stream layer's one rule (gl_pixel_bytes), shared with sub-uploads.
+  const uint32_t b = gl_pixel_bytes(format, type);
   if (type == kGlUnsignedByte) {
     switch (format) {
-      case kGlRgba: return {Kind::Rgba8, 4, 4, ImgDataFormat::F8_8_8_8, kXyzw};
-      case kGlRgb: return {Kind::Rgb8, 3, 3, ImgDataFormat::F8_8_8_8, kXyz1};
-      case kGlLuminance: return {Kind::L8, 1, 1, ImgDataFormat::F8, {SqSel::X, SqSel::X, SqSel::X, SqSel::One}};
-      case kGlLuminanceAlpha: return {Kind::La8, 2, 2, ImgDataFormat::F8_8, {SqSel::X, SqSel::X, SqSel::X, SqSel::Y}};
-      case kGlAlpha: return {Kind::A8, 1, 1, ImgDataFormat::F8, {SqSel::Zero, SqSel::Zero, SqSel::Zero, SqSel::X}};
+      case kGlRgba: return {Kind::Rgba8, b, 4, ImgDataFormat::F8_8_8_8, kXyzw};
+      case kGlRgb: return {Kind::Rgb8, b, 3, ImgDataFormat::F8_8_8_8, kXyz1};
+      case kGlLuminance: return {Kind::L8, b, 1, ImgDataFormat::F8, {SqSel::X, SqSel::X, SqSel::X, SqSel::One}};
+      case kGlLuminanceAlpha: return {Kind::La8, b, 2, ImgDataFormat::F8_8, {SqSel::X, SqSel::X, SqSel::X, SqSel::Y}};
+      case kGlAlpha: return {Kind::A8, b, 1, ImgDataFormat::F8, {SqSel::Zero, SqSel::Zero, SqSel::Zero, SqSel::X}};
       default: break;
     }
   } else if (format == kGlRgb && type == kGlUnsignedShort565) {
-    return {Kind::Rgb565, 2, 3, ImgDataFormat::F5_6_5, {SqSel::Z, SqSel::Y, SqSel::X, SqSel::One}};
+    return {Kind::Rgb565, b, 3, ImgDataFormat::F5_6_5, {SqSel::Z, SqSel::Y, SqSel::X, SqSel::One}};
   } else if (format == kGlRgba && type == kGlUnsignedShort4444) {
-    return {Kind::Rgba4444, 2, 4, ImgDataFormat::F8_8_8_8, kXyzw};
+    return {Kind::Rgba4444, b, 4, ImgDataFormat::F8_8_8_8, kXyzw};
   } else if (format == kGlRgba && type == kGlUnsignedShort5551) {
-    return {Kind::Rgba5551, 2, 4, ImgDataFormat::F8_8_8_8, kXyzw};
+    return {Kind::Rgba5551, b, 4, ImgDataFormat::F8_8_8_8, kXyzw};
   }
   throw NotImplementedError(fmt::format("{}: texture format 0x{:04X} with type 0x{:04X}", name, format, type));
 }

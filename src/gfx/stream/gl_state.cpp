@@ -227,19 +227,6 @@ void GlState::Impl::draw(const trace::Call& c, std::string_view n) {
 
 namespace {
 
-// Bytes per pixel of the client formats the GL uploads (0: one strobe does not read).
-uint32_t pixel_bytes(uint32_t format, uint32_t type) {
-  if (type == 0x8363 || type == 0x8033 || type == 0x8034) return 2;  // packed 16-bit types
-  if (type != 0x1401) return 0;                                      // GL_UNSIGNED_BYTE
-  switch (format) {
-    case 0x1908: return 4;             // GL_RGBA
-    case 0x1907: return 3;             // GL_RGB
-    case 0x190A: return 2;             // GL_LUMINANCE_ALPHA
-    case 0x1909: case 0x1906: return 1;  // GL_LUMINANCE, GL_ALPHA
-    default: return 0;
-  }
-}
-
 // Rows of `width` pixels of `bpp` bytes padded to `alignment`.
 uint64_t row_bytes(uint64_t width, uint32_t bpp, uint32_t alignment) {
   const uint64_t a = alignment ? alignment : 1;
@@ -255,7 +242,7 @@ void GlState::Impl::tex_sub_image(const trace::Call& c) {
   if (level >= t.levels.size()) fail(c, fmt::format("level {} was never specified", level));
   GlTexLevel& l = t.levels[level];
   const uint32_t format = u(c, "format"), type = u(c, "type");
-  const uint32_t bpp = pixel_bytes(format, type);
+  const uint32_t bpp = gl_pixel_bytes(format, type);
   if (format != l.format || type != l.type || !bpp)
     throw NotImplementedError(fmt::format("{}: call {} ({}): a sub-image of format 0x{:X}, type 0x{:X} into a level of "
                                           "format 0x{:X}, type 0x{:X}", path, c.number(), c.name(), format, type,
@@ -598,6 +585,18 @@ bool GlState::apply(const trace::Call& c) {
 GlFrame GlState::take_frame() { return std::exchange(impl_->frame, GlFrame{}); }
 
 void GlState::set_recording(bool on) { impl_->recording = on; }
+
+uint32_t gl_pixel_bytes(uint32_t format, uint32_t type) {
+  if (type == 0x8363 || type == 0x8033 || type == 0x8034) return 2;  // packed 16-bit types
+  if (type != 0x1401) return 0;                                      // GL_UNSIGNED_BYTE
+  switch (format) {
+    case 0x1908: return 4;             // GL_RGBA
+    case 0x1907: return 3;             // GL_RGB
+    case 0x190A: return 2;             // GL_LUMINANCE_ALPHA
+    case 0x1909: case 0x1906: return 1;  // GL_LUMINANCE, GL_ALPHA
+    default: return 0;
+  }
+}
 
 bool gl_internal_format_has_alpha(uint32_t f) {
   switch (f) {

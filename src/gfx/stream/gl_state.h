@@ -53,6 +53,11 @@ bool gl_internal_format_has_alpha(uint32_t internal_format);
 /// Whether GL internal format `internal_format` stores floating-point colour (GL_RGBA16F, ...).
 bool gl_internal_format_is_float(uint32_t internal_format);
 
+/// Bytes of one client pixel the GL uploads as (`format`, `type`): GL_UNSIGNED_BYTE RGBA, RGB,
+/// LUMINANCE_ALPHA, LUMINANCE and ALPHA, and the packed 16-bit types; 0 for any other pair. The
+/// one rule for uploads and sub-uploads alike.
+uint32_t gl_pixel_bytes(uint32_t format, uint32_t type);
+
 /// A 2D texture object: its levels and sampler state.
 struct GlTexture {
   uint64_t name = 0;     ///< the texture object's name in its context
