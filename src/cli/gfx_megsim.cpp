@@ -1,5 +1,6 @@
 #include "cli/gfx_megsim.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -52,15 +53,18 @@ nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, cons
     for (Eigen::Index j = 0; j < sim.cols(); ++j) row.push_back(sim(i, j));
     rows.push_back(std::move(row));
   }
+  std::vector<uint64_t> sorted = reps;  // ascending, as --frames takes them
+  std::sort(sorted.begin(), sorted.end());
   const double reduction = double(frames.size()) / double(sel.clusters.size());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   text = fmt::format("megsim: {} frames in {} clusters (BIC over k = 1..{}{}, {:.1f} s), {:.1f}x fewer frames; "
                      "representatives {}\n"
+                     "megsim: render them alone with --frames {}\n"
                      "megsim: the representatives' detailed simulation is not implemented: the graphics timing "
                      "model is not built yet\n",
                      frames.size(), sel.clusters.size(), sel.choice.bic.size(),
                      sel.choice.stopped_at_decrease ? ", stopped at its first decrease" : "", seconds, reduction,
-                     fmt::join(reps, ", "));
+                     fmt::join(reps, ", "), fmt::join(sorted, ","));
   return {{"method", "megsim"},
           {"parameters", {{"bic_fraction", p.bic_fraction}, {"max_k", p.max_k}, {"seed", p.seed},
                           {"restarts", p.restarts}, {"normalisation", sampling::choice_name(p.normalisation)},
@@ -72,6 +76,7 @@ nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, cons
           {"k", sel.clusters.size()},
           {"frames", frames.size()},
           {"frame_reduction", reduction},
+          {"representative_frames", sorted},
           {"selection_seconds", seconds},
           {"clusters", std::move(clusters)},
           {"similarity", {{"step", step}, {"distances", std::move(rows)}}},

@@ -2,6 +2,7 @@
 // by frame, with its counts, images and error against glretrace's; bad arguments exit 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -92,6 +93,15 @@ TEST(GfxRunCli, MegsimClustersTheSmallCaptureByScene) {
   EXPECT_EQ(m["similarity"]["distances"].size(), 12u);
   EXPECT_EQ(m["bic"].size() >= m["k"].get<size_t>(), true);
   EXPECT_TRUE(m["estimate"].is_null()) << "no cycles without the graphics timing model";
+  // The representatives, ascending, render alone with --frames.
+  const auto reps = m["representative_frames"].get<std::vector<int>>();
+  ASSERT_EQ(reps.size(), m["k"].get<size_t>());
+  EXPECT_TRUE(std::is_sorted(reps.begin(), reps.end()));
+  std::string list;
+  for (const int f : reps) list += (list.empty() ? "" : ",") + std::to_string(f);
+  const CliResult alone = run_strobe("run gfx:glmark2-small --frames " + list + " --json -");
+  ASSERT_EQ(alone.rc, 0) << alone.err;
+  EXPECT_EQ(nlohmann::json::parse(alone.out)["frames"].size(), reps.size());
   EXPECT_NE(m["estimate_note"].get<std::string>().find("not implemented"), std::string::npos);
   // The cube's pixel shader samples its texture: per-program image_sample counts feed the
   // texture weighting.
