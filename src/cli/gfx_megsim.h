@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "cli/gfx_run.h"
 #include "gfx/pipeline/frame_stats.h"
 #include "sampling/megsim/frame_features.h"
 
@@ -22,5 +23,12 @@ sampling::megsim::FrameWork megsim_frame_work(const gfx::FrameStats& s);
 /// frame reduction and the similarity matrix. `text` gets a few lines for the terminal.
 nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, const std::vector<std::string>& sets,
                                 std::string& text);
+
+/// `strobe run gfx:... --sampling megsim --profile RUN.json`: the selection made from the frames'
+/// counts an earlier run of the same workload wrote, without rendering (--frames picks among
+/// them), so MEGsim's parameters can be studied at the cost of the clustering alone. Returns the
+/// exit status; InputError for a file of another workload, a frame it lacks, or options that
+/// need rendering.
+int megsim_from_profile(const GraphicsRunOptions& o);
 
 }  // namespace strobe::cli

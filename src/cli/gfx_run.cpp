@@ -28,6 +28,7 @@ int run_graphics(const GraphicsRunOptions& o) {
   if (o.sampling == "none" && !o.sampling_sets.empty())
     throw InputError("--sampling-set for a graphics workload: only with --sampling megsim");
   if (o.sampling == "megsim") sampling::megsim::params_from(o.sampling_sets);  // bad keys fail before rendering
+  if (!o.profile.empty()) return megsim_from_profile(o);
   if (o.threshold < 0 || o.threshold > 255)
     throw InputError(fmt::format("--reference-threshold {}: expected 0 to 255", o.threshold));
   uint64_t warm = std::numeric_limits<uint64_t>::max();

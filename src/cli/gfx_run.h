@@ -21,6 +21,9 @@ struct GraphicsRunOptions {
   std::string warm_frames = "0";  ///< frames rendered, unreported, before each range: a count or "all"
   std::string sampling = "none";  ///< none, or megsim: cluster the rendered frames into representatives
   std::vector<std::string> sampling_sets;  ///< the sampling method's KEY=VALUE parameters
+  /// The JSON of an earlier `strobe run gfx:... --json` of the same workload: MEGsim reads its
+  /// frames' counts instead of rendering them (empty: render).
+  std::string profile;
 };
 
 /// Runs it; returns the exit status.

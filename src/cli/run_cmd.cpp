@@ -154,9 +154,10 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
           s.skip_functional)
         throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --json, --images, --reference, "
                                           "--reference-threshold, --warm-frames, --sampling megsim, "
-                                          "--sampling-set and --progress only");
+                                          "--sampling-set, --profile and --progress only");
       o->gfx.sampling = s.sampling;
       o->gfx.sampling_sets = s.sampling_sets;
+      o->gfx.profile = s.profile;
       o->gfx.workload = s.benchmark;
       o->gfx.mode = s.mode;
       o->gfx.json = o->json;

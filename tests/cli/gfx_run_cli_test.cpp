@@ -117,6 +117,34 @@ TEST(GfxRunCli, MegsimClustersTheSmallCaptureByScene) {
   EXPECT_TRUE(sampled);
 }
 
+TEST(GfxRunCli, MegsimFromAnEarlierRunsCountsChoosesAsRenderingDoes) {
+  TempDir t;
+  const std::string run = (t.path / "run.json").string();
+  const CliResult rendered = run_strobe("run gfx:glmark2-small --sampling megsim --json " + run);
+  ASSERT_EQ(rendered.rc, 0) << rendered.err;
+  const CliResult again = run_strobe("run gfx:glmark2-small --sampling megsim --json - --profile " + run);
+  ASSERT_EQ(again.rc, 0) << again.err;
+  const auto a = nlohmann::json::parse(slurp(run))["sampling"], b = nlohmann::json::parse(again.out)["sampling"];
+  EXPECT_EQ(a["clusters"], b["clusters"]);
+  EXPECT_EQ(a["bic"], b["bic"]);
+  // --frames picks among the file's frames.
+  const CliResult some = run_strobe("run gfx:glmark2-small --sampling megsim --json - --frames 0-7 --profile " + run);
+  ASSERT_EQ(some.rc, 0) << some.err;
+  EXPECT_EQ(nlohmann::json::parse(some.out)["sampling"]["frames"], 8);
+  const std::pair<std::string, const char*> bad[] = {
+      {"run gfx:glmark2 --sampling megsim --profile " + run, "its frames are of gfx:glmark2-small"},
+      {"run gfx:glmark2-small --profile " + run, "only with --sampling megsim"},
+      {"run gfx:glmark2-small --sampling megsim --images x --profile " + run, "nothing is rendered"},
+      {"run gfx:glmark2-small --sampling megsim --frames 50 --profile " + run, "none of its 12 frames"},
+      {"run gfx:glmark2-small --sampling megsim --profile " + (t.path / "none.json").string(), "none.json"},
+  };
+  for (const auto& [args, why] : bad) {
+    const CliResult r = run_strobe(args);
+    EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << args << ": " << r.err;
+  }
+}
+
 TEST(GfxRunCli, TimingModeIsNotImplementedYetAndSaysSo) {
   const CliResult r = run_strobe("run gfx:glmark2-small --frames 0 --mode timing");
   EXPECT_EQ(r.rc, 1);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 
@@ -394,6 +395,21 @@ TEST(VertexFormat, GlArraysMapToTheirVulkanFormats) {
   EXPECT_EQ(fmt(3, 0x1406, false), 106u); // R32G32B32_SFLOAT
   EXPECT_EQ(fmt(4, 0x1406, false), 109u); // R32G32B32A32_SFLOAT
   EXPECT_THROW(fmt(4, 0x140B, false), NotImplementedError);  // GL_HALF_FLOAT
+}
+
+TEST(FrameStatsJson, CountsReadBackAsWritten) {
+  FrameStats s;
+  s.frame = 7;
+  s.primitives = 30, s.frustum_culled = 4, s.face_culled = 6, s.fragments = 1234;
+  s.sample_lanes = {1, 2, 3};
+  s.texel_fetches = {1, 8, 24};
+  s.vertex_shaders["v"] = {10, 1, 40, 0, 0, 0};
+  s.pixel_shaders["p"] = {64, 2, 90, 3, 96, 384};
+  s.seconds = 0.25;
+  const FrameStats back = frame_stats_from_json(to_json(s));
+  EXPECT_EQ(to_json(back), to_json(s));
+  EXPECT_DOUBLE_EQ(back.pixel_shaders.at("p").texture_weighted_instructions(), 90 + 3 * (384.0 / 96 - 1));
+  EXPECT_THROW((void)frame_stats_from_json(nlohmann::json{{"primitives", "many"}}), nlohmann::json::exception);
 }
 
 }  // namespace

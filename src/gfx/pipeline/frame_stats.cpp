@@ -57,6 +57,25 @@ FrameStats& FrameStats::operator+=(const FrameStats& o) {
   return *this;
 }
 
+FrameStats frame_stats_from_json(const nlohmann::json& j) {
+  FrameStats s;
+  s.frame = j.value("frame", uint64_t{0});
+  each_counter(s, [&](const char* name, uint64_t& v) { v = j.value(name, uint64_t{0}); });
+  for (int f = 0; f < emu::kTexFilterKinds; ++f) {
+    if (j.contains("sample_lanes")) s.sample_lanes[size_t(f)] = j["sample_lanes"].value(kFilterNames[f], uint64_t{0});
+    if (j.contains("texel_fetches")) s.texel_fetches[size_t(f)] = j["texel_fetches"].value(kFilterNames[f], uint64_t{0});
+  }
+  for (auto [key, map] : {std::pair{"vertex_shaders", &s.vertex_shaders}, std::pair{"pixel_shaders", &s.pixel_shaders}}) {
+    const nlohmann::json programs = j.value(key, nlohmann::json::object());  // must outlive items()
+    for (const auto& [name, c] : programs.items())
+      (*map)[name] = {c.value("invocations", uint64_t{0}),         c.value("waves", uint64_t{0}),
+                      c.value("wave_instructions", uint64_t{0}),   c.value("sample_instructions", uint64_t{0}),
+                      c.value("sample_lanes", uint64_t{0}),        c.value("texel_fetches", uint64_t{0})};
+  }
+  s.seconds = j.value("seconds", 0.0);
+  return s;
+}
+
 nlohmann::json to_json(const FrameStats& s) {
   nlohmann::json j{{"frame", s.frame}};
   each_counter(s, [&](const char* name, const uint64_t& v) { j[name] = v; });

@@ -62,4 +62,8 @@ struct FrameStats {
 /// The counts as JSON (the program maps as objects by name).
 nlohmann::json to_json(const FrameStats& s);
 
+/// The counts to_json wrote (the wall-clock seconds and per-filter texture counters as well);
+/// nlohmann::json::exception for a value of the wrong shape, a missing counter reads 0.
+FrameStats frame_stats_from_json(const nlohmann::json& j);
+
 }  // namespace strobe::gfx
