@@ -104,8 +104,17 @@ int megsim_from_profile(const GraphicsRunOptions& o) {
   }
   if (!in.is_object() || !in.contains("frames") || !in["frames"].is_array() || !in.contains("workload"))
     throw InputError(fmt::format("--profile {}: not the JSON of strobe run gfx:... --json", o.profile));
+  // The same workload by name, or by the trace it resolves to (gfx:NAME against gfx:PATH). The
+  // trace itself is not needed: nothing is rendered, and it may not be on this machine.
   const std::string workload = in.value("workload", "");
-  if (workload != o.workload && in.value("trace", "") != gfx::resolve_trace(o.workload))
+  auto same_trace = [&] {
+    try {
+      return in.value("trace", "") == gfx::resolve_trace(o.workload);
+    } catch (const InputError&) {
+      return false;
+    }
+  };
+  if (workload != o.workload && !same_trace())
     throw InputError(fmt::format("--profile {}: its frames are of {}, not {}", o.profile, workload, o.workload));
   const std::vector<gfx::FrameRange> asked =
       o.frames.empty() ? std::vector<gfx::FrameRange>{{0, std::numeric_limits<uint64_t>::max()}}

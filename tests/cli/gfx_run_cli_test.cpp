@@ -132,7 +132,9 @@ TEST(GfxRunCli, MegsimFromAnEarlierRunsCountsChoosesAsRenderingDoes) {
   ASSERT_EQ(some.rc, 0) << some.err;
   EXPECT_EQ(nlohmann::json::parse(some.out)["sampling"]["frames"], 8);
   const std::pair<std::string, const char*> bad[] = {
+      // Refused by name whether or not that capture is on this machine.
       {"run gfx:glmark2 --sampling megsim --profile " + run, "its frames are of gfx:glmark2-small"},
+      {"run gfx:/nonexistent.trace --sampling megsim --profile " + run, "its frames are of gfx:glmark2-small"},
       {"run gfx:glmark2-small --profile " + run, "only with --sampling megsim"},
       {"run gfx:glmark2-small --sampling megsim --images x --profile " + run, "nothing is rendered"},
       {"run gfx:glmark2-small --sampling megsim --frames 50 --profile " + run, "none of its 12 frames"},
