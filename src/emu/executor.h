@@ -4,10 +4,12 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "emu/dispatch.h"
 #include "emu/dispatch_abi.h"
+#include "emu/graphics.h"
 #include "emu/semantics.h"
 #include "emu/wave.h"
 
@@ -23,6 +25,9 @@ struct WorkGroup {
   std::vector<Wave> waves;
   std::vector<uint8_t> lds;
   ExecContext ctx;
+  /// A graphics wave's interpolation inputs and counters (ctx.gfx points here); made by the
+  /// graphics executor that first runs a wave in this group, null for compute.
+  std::unique_ptr<GraphicsIo> gfx_io;
   WorkGroup() = default;
   WorkGroup(const WorkGroup&) = delete;
   WorkGroup& operator=(const WorkGroup&) = delete;
@@ -30,11 +35,13 @@ struct WorkGroup {
 
 /// Executes one dispatch. Construction validates the launch and allocates the scratch backing
 /// (and an AQL packet / amd_queue_t when the Dispatch carries none); destruction frees them.
+/// A graphics stage derives from it to set its waves up from the draw's inputs instead of a
+/// kernel's dispatch ABI (init_workgroup is the one virtual; step() and the loops are not).
 class Executor {
  public:
   /// `slots` is how many work-groups may be resident at once (each gets its own scratch).
   Executor(const Dispatch& d, GlobalMemory& mem, uint32_t slots = 1);
-  ~Executor();
+  virtual ~Executor();
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
 
@@ -43,7 +50,7 @@ class Executor {
   /// Work-groups per dimension.
   const std::array<uint32_t, 3>& groups() const { return groups_; }
   /// Prepares `wg` to run work-group `linear_id` (x fastest) in resident slot `slot`.
-  void init_workgroup(WorkGroup& wg, uint64_t linear_id, uint32_t slot = 0);
+  virtual void init_workgroup(WorkGroup& wg, uint64_t linear_id, uint32_t slot = 0);
   /// Runs `w` until it halts or reaches s_barrier. Faults throw FaultError.
   void run_wave(Wave& w, WorkGroup& wg, DispatchStats& stats) const;
   /// Receives a basic block run_wave_blocks() completed: `start_pc` and its instruction count.

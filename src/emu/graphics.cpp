@@ -36,6 +36,8 @@ void exp(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   const uint16_t src[4] = {in.src[0], in.src[1], in.src[2], in.exp_src3};
   for (int c = 0; c < 4; ++c) {
     if (!(in.exp_en >> c & 1)) continue;
+    io.written[t] |= uint8_t(1u << c);
+    if (io.values.empty()) continue;  // a re-run whose values were kept already (timing)
     uint32_t* out = io.lanes(t, c);
     // Compressed: two fp16 values per VGPR, channels 0-1 in the first source, 2-3 in the second.
     const uint16_t reg = in.exp_compr ? src[c / 2] : src[c];
@@ -44,7 +46,6 @@ void exp(Wave& w, const isa::Inst& in, ExecContext& ctx) {
       const int l = std::countr_zero(m);
       out[l] = in.exp_compr ? bits(fp::h2f((row[l] >> (16 * (c % 2))) & 0xFFFF)) : row[l];
     }
-    io.written[t] |= uint8_t(1u << c);
   }
   if (in.exp_done) io.done_lanes |= exec;
 }

@@ -34,7 +34,8 @@ inline constexpr int kTexFilterKinds = 3;
 /// A graphics wave's exports, interpolation inputs and texture-fetch counters.
 struct GraphicsIo {
   /// Exported channel values as f32 bits, [target][channel][lane]; a compressed (fp16) export is
-  /// unpacked to f32, so every consumer reads one format.
+  /// unpacked to f32, so every consumer reads one format. Empty: exports only mark `written`
+  /// (the timing model re-runs waves whose results the functional pipeline already used).
   std::vector<uint32_t> values = std::vector<uint32_t>(size_t(kExpTargets) * 4 * kWaveSize);
   /// Channels each target received (bit c: channel c), from any export of the wave.
   std::array<uint8_t, kExpTargets> written{};

@@ -12,7 +12,7 @@
 namespace strobe::timing {
 
 namespace {
-const char* const kTypeNames[] = {"valu", "scalar", "vmem", "lds", "branch", "internal"};
+const char* const kTypeNames[] = {"valu", "scalar", "vmem", "lds", "branch", "export", "internal"};
 
 CuMemoryParams memory_params(const CuParams& p) {
   return {p.lds_banks, p.lds_lanes_per_cycle, p.lds_latency, p.line_bits};
@@ -29,7 +29,9 @@ ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, En
   age_.fill(UINT64_MAX);
   wake_.fill(Cycle::never());
   simd_wake_.fill(Cycle::never());
-  wgs_.resize(p_.res.max_workgroups);
+  // Barrier groups are bounded by max_workgroups; graphics waves (one per group, no barrier)
+  // only by the wave slots.
+  wgs_.resize(p_.res.max_workgroups + slots);
   const std::string& n = this->name();
   stats.add(n + ".wave_instructions", &c_.wave_instructions);
   stats.add(n + ".thread_instructions", &c_.thread_instructions);
@@ -184,6 +186,9 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& 
     case IssueType::Lds:
       if (ws.lgkm >= kMaxLgkm) return block(memory_reason(ws, false), Cycle::never());
       break;
+    case IssueType::Export:
+      if (ws.exp >= kMaxExp) return block(CpiReason::Other, Cycle::never());
+      break;
     case IssueType::Scalar:
       if (in.is_scalar_mem && ws.lgkm >= kMaxLgkm) return block(memory_reason(ws, false), Cycle::never());
       break;
@@ -248,6 +253,12 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
     case IssueType::Branch:
       unit_free_[size_t(IssueType::Branch)] = now + uint64_t(in.busy);
       c_.busy[size_t(IssueType::Branch)] += in.busy;
+      break;
+    case IssueType::Export:  // the bus is busy while the data leaves; expcnt until it has
+      unit_free_[size_t(IssueType::Export)] = now + uint64_t(in.busy);
+      c_.busy[size_t(IssueType::Export)] += in.busy;
+      ++ws.exp;
+      engine_.schedule(now + uint64_t(in.busy), this, kCuExportDone, s);
       break;
     case IssueType::Internal:
       switch (in.special) {

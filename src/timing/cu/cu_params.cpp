@@ -25,6 +25,7 @@ InstTimingParams inst_timing_params(const GpuConfig& c) {
   t.branch = uint16_t(c.branch_cycles);
   t.vmem = uint16_t(c.vmem_issue_cycles);
   t.smem = uint16_t(c.smem_issue_cycles);
+  t.exp = uint16_t(c.export_cycles);
   return t;
 }
 

@@ -85,7 +85,7 @@ void ComputeUnit::finish_workgroup(WgState& g, Cycle now) {
   }
   if (lc_->observer && !g.predicted) [[unlikely]]
     lc_->observer->workgroup_end(g.launch.id, g.dispatched, now.value());
-  engine_.schedule(now, g.launch.source, kWorkgroupRetired, index_);
+  engine_.schedule(now, g.launch.source, kWorkgroupRetired, g.launch.tag);
 }
 
 void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {

@@ -92,10 +92,10 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
         o.is_flat = in.enc == E::FLAT;
         break;
       case E::EXP:
-        // Compute kernels never export and emu faults "not implemented" on EXP, so a launch
-        // fails when a wave reaches one; until then it sits in the buffer untimed.
-        o.type = IssueType::Internal;
-        o.special = Special::Untimed;
+        // Graphics shaders export positions, parameters and colours over the export bus; its
+        // data leaves the VGPRs `busy` cycles later (expcnt). A compute kernel's EXP faults.
+        o.type = IssueType::Export;
+        o.busy = t.exp;
         break;
       case E::Invalid:
         // The decoder rejects invalid words before a program exists; kept total for the switch.

@@ -10,8 +10,8 @@
 namespace strobe::timing {
 
 /// Issue types: at most one instruction of each type issues per CU per cycle (`Branch` includes
-/// s_setpc_b64 and s_swappc_b64). `Internal` instructions (s_waitcnt, s_nop, s_barrier, ...) are consumed in the instruction buffer.
-enum class IssueType : uint8_t { Valu, Scalar, Vmem, Lds, Branch, Internal, COUNT };
+/// s_setpc_b64 and s_swappc_b64; `Export` is a graphics shader's EXP on the export bus). `Internal` instructions (s_waitcnt, s_nop, s_barrier, ...) are consumed in the instruction buffer.
+enum class IssueType : uint8_t { Valu, Scalar, Vmem, Lds, Branch, Export, Internal, COUNT };
 
 /// Instructions the instruction buffer handles itself. `Untimed`: retired in the buffer at no
 /// cost because the model has no resource for it (s_setprio, s_sendmsg, s_trap, EXP, ...).
@@ -42,7 +42,7 @@ struct InstInfo {
 
 /// Unit timings the classification needs (resolved from the configuration).
 struct InstTimingParams {
-  uint16_t valu = 4, valu_f64 = 64, valu_trans = 16, salu = 1, branch = 4, vmem = 4, smem = 1;
+  uint16_t valu = 4, valu_f64 = 64, valu_trans = 16, salu = 1, branch = 4, vmem = 4, smem = 1, exp = 4;
 };
 
 /// One InstInfo per instruction of `p`, in the same order.

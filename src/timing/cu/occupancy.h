@@ -27,6 +27,9 @@ struct WorkgroupNeeds {
   uint32_t vgprs_per_wave = 4;   ///< allocated (rounded to the granule)
   uint32_t sgprs_per_wave = 16;  ///< allocated (rounded to the granule)
   uint32_t lds_bytes = 0;        ///< allocated (rounded to the granule)
+  /// Holds one of the CU's work-group (barrier) resources, `cu.max_workgroups` of them. A
+  /// graphics shader's wave is launched alone and has no barrier, so it holds none.
+  bool barrier_group = true;
 };
 
 /// Resources of a dispatch: waves per group from the work-group size, registers from the

@@ -3,7 +3,7 @@
 namespace strobe::timing {
 
 bool WaveResources::fits(const WorkgroupNeeds& n) const {
-  if (groups_ >= r_.max_workgroups || lds_ + n.lds_bytes > r_.lds_bytes) return false;
+  if ((n.barrier_group && barrier_groups_ >= r_.max_workgroups) || lds_ + n.lds_bytes > r_.lds_bytes) return false;
   // Place the waves on a scratch copy with the same rule launching them will use.
   WaveResources t = *this;
   for (uint32_t i = 0; i < n.waves; ++i) {
@@ -32,7 +32,7 @@ uint32_t WaveResources::take_wave(const WorkgroupNeeds& n) {
 
 void WaveResources::reset() {
   slots_.fill(0), vgprs_.fill(0), sgprs_.fill(0);
-  lds_ = groups_ = 0;
+  lds_ = groups_ = barrier_groups_ = 0;
 }
 
 }  // namespace strobe::timing

@@ -25,7 +25,7 @@ class WaveResources {
   /// the registers, the lowest index on a tie (-1: none).
   int pick_simd(const WorkgroupNeeds& n) const;
   /// Reserves a work-group's LDS and group slot (the waves are taken one by one).
-  void take_group(const WorkgroupNeeds& n) { ++groups_, lds_ += n.lds_bytes; }
+  void take_group(const WorkgroupNeeds& n) { ++groups_, barrier_groups_ += n.barrier_group, lds_ += n.lds_bytes; }
   /// Places one wave (pick_simd() must have found a SIMD); returns its SIMD.
   uint32_t take_wave(const WorkgroupNeeds& n);
   /// Frees one wave's slot and registers on `simd`.
@@ -33,7 +33,7 @@ class WaveResources {
     --slots_[simd], vgprs_[simd] -= n.vgprs_per_wave, sgprs_[simd] -= n.sgprs_per_wave;
   }
   /// Frees a work-group's LDS and group slot.
-  void release_group(const WorkgroupNeeds& n) { --groups_, lds_ -= n.lds_bytes; }
+  void release_group(const WorkgroupNeeds& n) { --groups_, barrier_groups_ -= n.barrier_group, lds_ -= n.lds_bytes; }
   /// Frees everything (a fault aborted the launch).
   void reset();
 
@@ -46,7 +46,7 @@ class WaveResources {
  private:
   CuResources r_;
   std::array<uint32_t, kMaxSimds> slots_{}, vgprs_{}, sgprs_{};
-  uint32_t lds_ = 0, groups_ = 0;
+  uint32_t lds_ = 0, groups_ = 0, barrier_groups_ = 0;
 };
 
 }  // namespace strobe::timing

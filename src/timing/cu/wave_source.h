@@ -1,6 +1,6 @@
 // Where a compute unit's work comes from. Work arrives as work-groups, each carrying its own
 // code, resource needs and emulator, so a CU runs whatever its sources hand it: kernels from
-// the compute Dispatcher today, shader waves from a graphics shader-launch unit (SPI) later.
+// the compute Dispatcher, shader waves from the graphics pipeline's shader-launch unit (SPI).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,7 @@ struct WorkgroupLaunch {
   WaveCode code;                      ///< what every wave of the group runs
   WorkgroupNeeds needs;               ///< resources the group holds while resident
   uint64_t id = 0;                    ///< the group's linear id within its source's launch
+  uint32_t tag = 0;                   ///< the source's own label, returned when the group retires
 };
 
 /// A unit that hands work-groups to compute units.
@@ -33,11 +34,10 @@ struct WorkgroupLaunch {
 ///  - Whenever a wave of the source's groups retires, the CU calls `mark_room(cu)` (its slot
 ///    and registers are free again): a source that found the CU full may look again.
 ///  - When a group's last wave retires, the CU sends the source the event kWorkgroupRetired
-///    (events.h) with the CU's index as argument, in the same cycle.
+///    (events.h) with the launch's `tag` as argument, in the same cycle.
 ///
-/// A second source (the SPI) plugs in by deriving from WaveSource, filling WorkgroupLaunch
-/// with its shader's code and needs, and following the same three steps; the CU needs no
-/// change. Sources sharing a CU arbitrate among themselves before calling launch_workgroup().
+/// The SPI (timing/gfx) derives from WaveSource the same way: it fills WorkgroupLaunch with a
+/// shader stage's code, needs and executor, and tags each wave so its retirement names it.
 class WaveSource : public Component {
  public:
   using Component::Component;

@@ -17,7 +17,7 @@ enum Event : uint32_t {
   kCuExportDone = 3,       ///< a store's data left the wave (expcnt); arg: wave slot
   kCuPredictedDone = 4,    ///< a work-group whose duration an observer predicted retires; arg: group slot
   // Work sources (the dispatcher, later a graphics shader-launch unit).
-  kWorkgroupRetired = 10,  ///< a CU finished a work-group of this source; arg: CU index
+  kWorkgroupRetired = 10,  ///< a CU finished a work-group of this source; arg: the launch's tag
   kDispatchTry = 11,       ///< the dispatcher's own wake-up to hand out the next work-group; arg unused
   // GPU-level samplers.
   kSample = 20,            ///< periodic sample (IPC trace, observer poll); arg: launch number
