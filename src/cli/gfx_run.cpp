@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -14,15 +15,22 @@
 #include "common/error.h"
 #include "gfx/pipeline/image_compare.h"
 #include "gfx/pipeline/renderer.h"
+#include "experiment/run_spec.h"
 #include "gfx/stream/captured.h"
+#include "report/timing_json.h"
 #include "sampling/megsim/params.h"
+#include "timing/gpu/gpu.h"
 
 namespace strobe::cli {
 int run_graphics(const GraphicsRunOptions& o) {
-  if (o.mode != "functional")
-    throw NotImplementedError(fmt::format("--mode {} for graphics workloads: the graphics timing model is not built "
-                                          "yet; use --mode functional",
-                                          o.mode));
+  if (o.mode != "functional" && o.mode != "timing")
+    throw InputError(fmt::format("--mode {} for a graphics workload: expected functional or timing", o.mode));
+  if (o.mode != "timing" && (o.arch != "r9nano" || !o.sets.empty()))
+    throw InputError("--arch and --set for a graphics workload: only with --mode timing");
+  // Timing: every frame rendered is recorded and timed on one GPU, whose caches carry over from
+  // frame to frame (gfx.frame_caches); frames rendered only to warm state are not timed.
+  std::unique_ptr<timing::Gpu> gpu;
+  if (o.mode == "timing") gpu = std::make_unique<timing::Gpu>(experiment::resolve_gpu_config(o.arch, o.sets));
   if (o.sampling != "none" && o.sampling != "megsim")
     throw InputError(fmt::format("--sampling {} for graphics workloads: expected none or megsim", o.sampling));
   if (o.sampling == "none" && !o.sampling_sets.empty())
@@ -52,11 +60,25 @@ int run_graphics(const GraphicsRunOptions& o) {
   gfx::FrameStats total;
   std::vector<gfx::FrameStats> counted;  // every frame's counts, for MEGsim
   size_t rendered = 0;
+  uint64_t total_cycles = 0;
+  double timing_seconds = 0;
   auto on_frame = [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
     nlohmann::json j = gfx::to_json(s);
     std::string line = fmt::format("frame {}: {} draws, {} vertices, {} primitives, {} fragments, {} pixels written, "
                                    "{:.2f} s",
                                    s.frame, s.draws, s.vertices, s.primitives, s.fragments, s.pixels_written, s.seconds);
+    if (gpu) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const timing::FrameTiming ft = gpu->run_frame(r.recording()->work);
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      j["timing"] = report::frame_timing_json(ft);
+      j["timing"]["seconds"] = secs;
+      line += fmt::format("; {} cycles ({} geometry, {} tiles), IPC {:.2f}, timed in {:.2f} s", ft.cycles,
+                          ft.stats.get("gfx.geometry_cycles"), ft.stats.get("gfx.tile_cycles"),
+                          ft.cycles ? double(ft.wave_instructions) / double(ft.cycles) : 0.0, secs);
+      total_cycles += ft.cycles;
+      timing_seconds += secs;
+    }
     if (!o.images.empty()) {
       const std::string path = fmt::format("{}/frame-{:06}.ppm", o.images, s.frame);
       gfx::write_ppm(path, r.window());
@@ -80,6 +102,10 @@ int run_graphics(const GraphicsRunOptions& o) {
     ++rendered;
   };
   gfx::RendererOptions ro;
+  if (gpu) {
+    ro.tile_size = int(gpu->config().gfx_tile_size);
+    ro.record = true;
+  }
   size_t pipelines = 0;
   gfx::render_trace(trace, frames_asked, ro,
                     [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
@@ -90,11 +116,18 @@ int run_graphics(const GraphicsRunOptions& o) {
   nlohmann::json out{{"workload", o.workload}, {"trace", trace}, {"mode", o.mode}, {"frames", std::move(frames)},
                      {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}, {"warm_frames", o.warm_frames}};
   out["total"].erase("frame");
+  if (gpu) {
+    out["config"] = gpu->config_json();
+    out["timing"] = {{"cycles", total_cycles},
+                     {"sim_seconds", double(total_cycles) / (gpu->config().clock_mhz * 1e6)},
+                     {"seconds", timing_seconds}};
+  }
   std::string selection_text;
   if (o.sampling == "megsim") out["sampling"] = megsim_selection(counted, o.sampling_sets, selection_text);
   if (!json_on_stdout)
-    fmt::print("{} frames: {} draws, {} vertex and {} pixel shader invocations, {:.2f} s; {} pipelines compiled\n",
-               rendered, total.draws, total.vs_invocations, total.ps_invocations, total.seconds, pipelines);
+    fmt::print("{} frames: {} draws, {} vertex and {} pixel shader invocations, {:.2f} s; {} pipelines compiled{}\n",
+               rendered, total.draws, total.vs_invocations, total.ps_invocations, total.seconds, pipelines,
+               gpu ? fmt::format("; {} cycles timed in {:.2f} s", total_cycles, timing_seconds) : std::string());
   if (!json_on_stdout) fmt::print("{}", selection_text);
   else if (show) fmt::print(stderr, "{}", selection_text);
   if (!o.json.empty()) write_output(o.json, out.dump(2) + "\n");

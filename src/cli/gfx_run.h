@@ -12,7 +12,9 @@ namespace strobe::cli {
 struct GraphicsRunOptions {
   std::string workload;   ///< gfx:NAME or gfx:PATH
   std::string frames;     ///< "A-B", "A", or empty for every frame
-  std::string mode = "functional";
+  std::string mode = "functional";  ///< functional, or timing: each frame on the tile-based timing model
+  std::string arch = "r9nano";      ///< timing: the GPU preset or TOML file
+  std::vector<std::string> sets;    ///< timing: KEY=VALUE configuration overrides
   std::string json;       ///< "-", a path, or empty
   std::string images;     ///< directory for each frame's window as PPM, or empty
   std::string reference;  ///< a PNM stream with one image per rendered frame (glretrace -s -), or empty

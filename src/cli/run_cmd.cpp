@@ -150,16 +150,17 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                                         "apply to gfx: workloads");
     if (graphics) {
       if (!program.empty()) throw CLI::ValidationError("run", "give a gfx: workload or -- PROGRAM, not both");
-      if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || !s.sets.empty() ||
-          s.skip_functional)
-        throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --json, --images, --reference, "
-                                          "--reference-threshold, --warm-frames, --sampling megsim, "
+      if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || s.skip_functional)
+        throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --arch, --set, --json, --images, "
+                                          "--reference, --reference-threshold, --warm-frames, --sampling megsim, "
                                           "--sampling-set, --profile and --progress only");
       o->gfx.sampling = s.sampling;
       o->gfx.sampling_sets = s.sampling_sets;
       o->gfx.profile = s.profile;
       o->gfx.workload = s.benchmark;
       o->gfx.mode = s.mode;
+      o->gfx.arch = s.arch;
+      o->gfx.sets = s.sets;
       o->gfx.json = o->json;
       o->gfx.progress = o->progress;
       action = [o] { return run_graphics(o->gfx); };

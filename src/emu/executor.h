@@ -74,6 +74,8 @@ class Executor {
   const ScratchLayout& scratch() const { return scratch_; }
   /// Instruction index of the kernel entry.
   uint32_t entry_pc() const { return entry_pc_; }
+  /// The memory the dispatch runs against.
+  GlobalMemory& memory() const { return mem_; }
 
  private:
   Dispatch d_;

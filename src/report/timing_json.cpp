@@ -68,7 +68,7 @@ nlohmann::json timing_summary_json(const timing::StatsSnapshot& s, uint64_t cycl
   }
   j["cpi_stack"] = cpi;
   nlohmann::json units = nlohmann::json::object();
-  for (const char* u : {"valu", "scalar", "vmem", "lds", "branch"})
+  for (const char* u : {"valu", "scalar", "vmem", "lds", "branch", "export"})
     units[u] = {{"busy_cycles", s.sum("cu.", std::string(".busy.") + u)},
                 {"instructions", s.sum("cu.", std::string(".issued.") + u)}};
   units["internal"] = {{"instructions", s.sum("cu.", ".issued.internal")}};
@@ -122,6 +122,29 @@ nlohmann::json launch_timing_json(const timing::LaunchTiming& t) {
   // summary keeps the map over all its detailed cycles, which is what a reader looks at.
   j.erase("utilisation");
   j["counters"] = t.stats.to_json();
+  return j;
+}
+
+nlohmann::json frame_timing_json(const timing::FrameTiming& t) {
+  nlohmann::json j = timing_summary_json(t.stats, t.cycles);
+  j["frame"] = t.frame;
+  j["cycles"] = t.cycles;
+  j["sim_seconds"] = t.sim_seconds;
+  j["wave_instructions"] = t.wave_instructions;
+  j["thread_instructions"] = t.thread_instructions;
+  j["ipc"] = t.cycles ? double(t.wave_instructions) / double(t.cycles) : 0.0;
+  j["phase_ends"] = t.phase_ends;
+  // The fixed-function stages: their counters, and each stage's busy share of the frame (the
+  // rasteriser's and blender's summed over tile units, so up to gfx.tile_units).
+  nlohmann::json p = nlohmann::json::object();
+  const auto& names = t.stats.names();
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i].rfind("gfx.", 0) == 0) p[names[i].substr(4)] = t.stats.values()[i];
+  const double c = t.cycles ? double(t.cycles) : 1.0;
+  p["busy_fraction"] = {{"setup", double(t.stats.get("gfx.setup_busy")) / c},
+                        {"raster", double(t.stats.get("gfx.raster_busy")) / c},
+                        {"blend", double(t.stats.get("gfx.blend_busy")) / c}};
+  j["pipeline"] = p;
   return j;
 }
 

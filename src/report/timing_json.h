@@ -21,4 +21,9 @@ nlohmann::json timing_summary_json(const timing::StatsSnapshot& s, uint64_t cycl
 /// "timeline", "counters"} (the per-SIMD utilisation is the run summary's).
 nlohmann::json launch_timing_json(const timing::LaunchTiming& t);
 
+/// One graphics frame's timing: the summary above plus {"frame", "cycles", "sim_seconds",
+/// "wave_instructions", "thread_instructions", "ipc", "phase_ends", "pipeline"} (the
+/// fixed-function stages' counters and busy fractions).
+nlohmann::json frame_timing_json(const timing::FrameTiming& t);
+
 }  // namespace strobe::report

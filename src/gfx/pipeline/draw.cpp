@@ -2,12 +2,17 @@
 // post-transform cache of a real GPU only changes how often, not what), primitives go in order,
 // and fragments reach the depth test and the blender in primitive order. Early Z tests a draw's
 // quads before shading when the pixel shader cannot change depth or coverage; otherwise each
-// wave's fragments are tested after it ran (late Z).
+// wave's fragments are tested after it ran (late Z). Pixel waves are packed tile by tile, as a
+// tile-based GPU shades them: a wave never spans two tiles, and within a tile quads keep
+// primitive order, so every pixel still sees its fragments in order. With a FrameRecording, each
+// draw's waves and per-tile counts are recorded for the timing model.
 #include "gfx/pipeline/draw.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <map>
+#include <numeric>
 #include <span>
 #include <unordered_map>
 
@@ -16,6 +21,7 @@
 #include "common/error.h"
 #include "emu/memory.h"
 #include "gfx/pipeline/blend.h"
+#include "gfx/pipeline/frame_recording.h"
 #include "gfx/pipeline/raster.h"
 #include "gfx/pipeline/render_target.h"
 #include "gfx/pipeline/shader_wave.h"
@@ -167,6 +173,31 @@ void run_counted_wave(const isa::Program& program, const std::string& name, Shad
   count.texel_fetches -= fetches0;
 }
 
+// The draw's work, appended to its pass of the recording.
+void record_draw(FrameRecording& rec, const ReadyPipeline& rp, const GlTarget& target,
+                 std::unique_ptr<StageExecutor> vx, std::unique_ptr<StageExecutor> px, std::vector<float> tri_params,
+                 size_t block, uint32_t slots, size_t primitives, std::vector<timing::PixelWaveWork> pixel_waves,
+                 const std::map<uint32_t, timing::TileWork>& tile_work, DrawContext& cx) {
+  const RenderTarget* color = cx.surfaces->color(target);
+  const RenderTarget* depth = cx.surfaces->depth(target);
+  const RenderTarget* any = color ? color : depth;
+  timing::PassWork& pass = rec.pass_for(color, depth, uint32_t(any->width), uint32_t(any->height),
+                                        color ? (color->is_float ? 8u : 4u) : 0u, depth ? 4u : 0u, true);
+  timing::DrawWork w;
+  px->set_parameters(std::move(tri_params), block, slots);
+  w.vs = {vx.get(), &rp.vertex, rp.code.vertex.vgprs, rp.code.vertex.sgprs, vx->waves()};
+  w.ps = {px.get(), &rp.fragment, rp.code.fragment.vgprs, rp.code.fragment.sgprs, px->waves()};
+  w.primitives = primitives;
+  w.pixel_waves = std::move(pixel_waves);
+  for (const auto& [tile, tw] : tile_work) {
+    w.tiles.push_back(tw);
+    w.tiles.back().tile = tile;
+  }
+  pass.draws.push_back(std::move(w));
+  rec.executors.push_back(std::move(vx));
+  rec.executors.push_back(std::move(px));
+}
+
 }  // namespace
 
 void execute_draw(const GlDraw& d, DrawContext& cx) {
@@ -197,12 +228,19 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
   }
   const CompiledShader& vs = rp.code.vertex;
   const size_t nvs = vs.args.param_locations.size();
+  FrameRecording* rec = cx.recording;
+  std::unique_ptr<StageExecutor> vx, px;
+  if (rec) {
+    vx = std::make_unique<StageExecutor>(*cx.mem, rp.vertex, vs, bindings, pe.name + " (vertex)", false);
+    px = std::make_unique<StageExecutor>(*cx.mem, rp.fragment, rp.code.fragment, bindings, pe.name + " (pixel)", true);
+  }
   std::vector<ClipVertex> pos(ids.size());
   std::vector<float> vparams(ids.size() * nvs * 4);
   ShaderCounts& vcount = st.vertex_shaders[pe.name];
   for (size_t base = 0; base < ids.size(); base += emu::kWaveSize) {
     const size_t n = std::min<size_t>(emu::kWaveSize, ids.size() - base);
     init_vertex_wave(cx.wave, vs, bindings, std::span(ids.data() + base, n));
+    if (vx) vx->add_vertex_wave(std::span(ids.data() + base, n));
     cx.io.clear_exports();
     run_counted_wave(rp.vertex, pe.name, vcount, cx);
     vcount.invocations += n;
@@ -243,6 +281,9 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
   const size_t nps = rp.vs_param.size();
   const size_t block = nps * 4 * 3;  // one triangle's parameter-cache entry: [slot][channel]{P0, P10, P20}
   std::vector<float> tri_params;
+  const uint32_t tiles_x = (target.width + uint32_t(cx.tile_size) - 1) / uint32_t(cx.tile_size);
+  auto tile_of = [&](const Quad& q) { return uint32_t(q.y / cx.tile_size) * tiles_x + uint32_t(q.x / cx.tile_size); };
+  std::map<uint32_t, timing::TileWork> tile_work;  // recording only: the draw's work per tile
   std::vector<Quad> quads;
   std::vector<uint32_t> quad_tri;      // each quad's triangle (index into tri_front and tri_params blocks)
   std::vector<uint8_t> tri_front;
@@ -276,6 +317,10 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
       x1 = std::max(x1, quads[q].x + 1), y1 = std::max(y1, quads[q].y + 1);
     }
     st.bin_entries += uint64_t(x1 / cx.tile_size - x0 / cx.tile_size + 1) * uint64_t(y1 / cx.tile_size - y0 / cx.tile_size + 1);
+    if (rec)
+      for (int ty = y0 / cx.tile_size; ty <= y1 / cx.tile_size; ++ty)
+        for (int tx = x0 / cx.tile_size; tx <= x1 / cx.tile_size; ++tx)
+          ++tile_work[uint32_t(ty) * tiles_x + uint32_t(tx)].bin_entries;
     const uint32_t tri = uint32_t(tri_front.size());
     tri_front.push_back(front);
     quad_tri.resize(quads.size(), tri);
@@ -299,6 +344,7 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
   for (size_t q = 0; q < quads.size(); ++q) {
     Quad& quad = quads[q];
     st.quads += 1;
+    if (rec) ++tile_work[tile_of(quad)].quads;
     st.fragments += uint64_t(std::popcount(quad.mask));
     if (early) {
       for (int k = 0; k < 4; ++k) {
@@ -318,15 +364,33 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
     quad_tri[kept++] = quad_tri[q];
   }
   quads.resize(kept);
+  quad_tri.resize(kept);
 
-  // Pixel shading, 16 quads to a wave, then late Z and blending in primitive order.
+  // Tile order: a stable sort by tile keeps primitive order within each tile.
+  std::vector<uint32_t> qtile(quads.size());
+  for (size_t q = 0; q < quads.size(); ++q) qtile[q] = tile_of(quads[q]);
+  if (!std::is_sorted(qtile.begin(), qtile.end())) {
+    std::vector<uint32_t> order(quads.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return qtile[a] < qtile[b]; });
+    std::vector<Quad> q2(quads.size());
+    std::vector<uint32_t> t2(quads.size()), k2(quads.size());
+    for (size_t k = 0; k < order.size(); ++k) q2[k] = quads[order[k]], t2[k] = quad_tri[order[k]], k2[k] = qtile[order[k]];
+    quads.swap(q2), quad_tri.swap(t2), qtile.swap(k2);
+  }
+
+  // Pixel shading, up to 16 quads of one tile to a wave, then late Z and blending in primitive
+  // order.
   const CompiledShader& ps = rp.code.fragment;
   const BlendState blend = blend_state(d.fixed);
   ShaderCounts& pcount = st.pixel_shaders[pe.name];
   std::array<PixelLane, emu::kWaveSize> lanes;
   bool wrote_color = false;
-  for (size_t q0 = 0; q0 < quads.size(); q0 += emu::kWaveSize / 4) {
-    const size_t n = std::min<size_t>(emu::kWaveSize / 4, quads.size() - q0);
+  std::vector<timing::PixelWaveWork> pixel_waves;
+  std::array<uint32_t, emu::kWaveSize> lane_prim{};
+  for (size_t q0 = 0, n = 0; q0 < quads.size(); q0 += n) {
+    for (n = 1; n < emu::kWaveSize / 4 && q0 + n < quads.size() && qtile[q0 + n] == qtile[q0];) ++n;
+    const uint64_t written0 = st.pixels_written;
     uint64_t live = 0;
     for (size_t qi = 0; qi < n; ++qi) {
       const Quad& quad = quads[q0 + qi];
@@ -336,6 +400,7 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
         lanes[l] = PixelLane{quad.i[size_t(k)], quad.j[size_t(k)], float(quad.x + (k & 1)) + 0.5f,
                              float(quad.y + (k >> 1)) + 0.5f, quad.z[size_t(k)], quad.inv_w[size_t(k)], tri_front[tri] != 0};
         cx.io.lane_params[l] = tri_params.data() + size_t(tri) * block;
+        lane_prim[l] = tri;
         if (quad.mask >> k & 1) live |= uint64_t{1} << l;
       }
     }
@@ -370,7 +435,16 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
       if (blend.enabled) ++st.blended_pixels;
       wrote_color = true;
     }
+    if (rec) {
+      timing::TileWork& tw = tile_work[qtile[q0]];
+      if (!tw.waves) tw.first_wave = uint32_t(pixel_waves.size());
+      ++tw.waves;
+      px->add_pixel_wave(std::span(lanes.data(), n * 4), live, std::span(lane_prim.data(), n * 4));
+      pixel_waves.push_back({uint16_t(n), uint16_t(st.pixels_written - written0)});
+    }
   }
+  if (rec) record_draw(*rec, rp, target, std::move(vx), std::move(px), std::move(tri_params), block, uint32_t(nps),
+                       triangles.size(), std::move(pixel_waves), tile_work, cx);
   cx.surfaces->wrote(target, wrote_color, wrote_depth, d.call);
 }
 
@@ -378,6 +452,17 @@ void execute_clear(const GlClear& c, DrawContext& cx) {
   ++cx.stats->clears;
   RenderTarget* color = cx.surfaces->color(c.fixed.target);
   RenderTarget* depth = cx.surfaces->depth(c.fixed.target);
+  if (FrameRecording* rec = cx.recording; rec && (color || depth)) {
+    // A clear before any draw of its pass spares the tiles their load; after draws it starts a
+    // pass of its own. A scissored clear covers part of the target only, so the tiles still load.
+    const RenderTarget* any = color ? color : depth;
+    const bool fresh = !rec->work.passes.empty() && rec->work.passes.back().draws.empty();
+    timing::PassWork& p = rec->pass_for(color, depth, uint32_t(any->width), uint32_t(any->height),
+                                        color ? (color->is_float ? 8u : 4u) : 0u, depth ? 4u : 0u, fresh);
+    const bool whole = !c.fixed.scissor_test;
+    if (whole && (c.mask & kGlColorBufferBit)) p.color_cleared = true;
+    if (whole && (c.mask & kGlDepthBufferBit)) p.depth_cleared = true;
+  }
   if (color && color == depth) {
     clear(*color, c.mask, c.fixed);
   } else {

@@ -22,6 +22,8 @@ class GlobalMemory;
 
 namespace strobe::gfx {
 
+struct FrameRecording;
+
 /// Everything a draw uses besides its own snapshot. Reused from draw to draw.
 struct DrawContext {
   emu::GlobalMemory* mem = nullptr;  ///< the frame's device memory
@@ -29,7 +31,8 @@ struct DrawContext {
   TextureStore* textures = nullptr;
   Surfaces* surfaces = nullptr;
   FrameStats* stats = nullptr;
-  int tile_size = 16;  ///< pixels per side of a bin, for bin_entries
+  int tile_size = 16;  ///< pixels per side of a tile: bin entries, and pixel waves never span two
+  FrameRecording* recording = nullptr;  ///< when set, each draw's work is recorded for timing
   /// Vertex and index data already placed in `mem` this frame, by contents.
   std::map<const std::vector<uint8_t>*, uint64_t> placed;
   emu::Wave wave;

@@ -26,9 +26,18 @@ FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
   const auto t0 = std::chrono::steady_clock::now();
   FrameStats st;
   st.frame = index;
-  // The frame's own device memory: vertex data, uniforms, descriptor tables and textures.
-  emu::GlobalMemory mem;
-  cx_.mem = &mem;
+  // The frame's own device memory: vertex data, uniforms, descriptor tables and textures. A
+  // recording keeps it, since the timing model re-runs the frame's waves against it.
+  recording_.reset();
+  std::unique_ptr<emu::GlobalMemory> mem = std::make_unique<emu::GlobalMemory>();
+  cx_.mem = mem.get();
+  if (options_.record) {
+    recording_ = std::make_unique<FrameRecording>();
+    recording_->work.frame = index;
+    recording_->work.tile_size = uint32_t(options_.tile_size);
+    recording_->memory = std::move(mem);  // owned with the executors made in it, whatever happens
+  }
+  cx_.recording = recording_.get();
   cx_.stats = &st;
   cx_.placed.clear();
   textures_.new_frame();
@@ -40,13 +49,17 @@ FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
           using Op = std::decay_t<decltype(o)>;
           if constexpr (std::is_same_v<Op, GlDraw>) execute_draw(o, cx_);
           else if constexpr (std::is_same_v<Op, GlClear>) execute_clear(o, cx_);
-          else execute_blit(o, cx_);
+          else {
+            execute_blit(o, cx_);
+            if (recording_) recording_->end_pass();  // blits are not timed; they end the pass
+          }
         },
         op);
   st.sample_lanes = cx_.io.sample_lanes;
   st.texel_fetches = cx_.io.texel_fetches;
   cx_.mem = nullptr;
   cx_.stats = nullptr;
+  cx_.recording = nullptr;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return st;
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gfx/pipeline/draw.h"
+#include "gfx/pipeline/frame_recording.h"
 #include "gfx/pipeline/frame_stats.h"
 #include "gfx/pipeline/pipeline_cache.h"
 #include "gfx/pipeline/render_target.h"
@@ -20,7 +21,8 @@ namespace strobe::gfx {
 
 /// Parameters of the functional pipeline that change its counts.
 struct RendererOptions {
-  int tile_size = 16;  ///< pixels per side of a tile, for the tiler's bin entries
+  int tile_size = 16;  ///< pixels per side of a tile: bin entries, and the tiles pixel waves are packed by
+  bool record = false; ///< keep each frame's work and memory for the timing model (recording())
 };
 
 /// Renders frames in order.
@@ -34,6 +36,9 @@ class Renderer {
   const RenderTarget& window() const { return surfaces_.window(); }
   /// Pipelines compiled so far.
   size_t pipelines_compiled() const { return pipelines_.compiled(); }
+  /// With RendererOptions::record, the last frame rendered, recorded for timing (else null);
+  /// valid until the next render().
+  const FrameRecording* recording() const { return recording_.get(); }
 
  private:
   RendererOptions options_;
@@ -41,6 +46,7 @@ class Renderer {
   TextureStore textures_;
   Surfaces surfaces_;
   DrawContext cx_;
+  std::unique_ptr<FrameRecording> recording_;
 };
 
 /// Renders the frames of `ranges` (ascending, disjoint) of the trace at `path` (the calls of

@@ -16,9 +16,14 @@ enum Event : uint32_t {
   kCuOpDone = 2,           ///< a memory instruction with no outstanding lines completed; arg: op record
   kCuExportDone = 3,       ///< a store's data left the wave (expcnt); arg: wave slot
   kCuPredictedDone = 4,    ///< a work-group whose duration an observer predicted retires; arg: group slot
-  // Work sources (the dispatcher, later a graphics shader-launch unit).
+  // Work sources (the compute dispatcher and the graphics SPI).
   kWorkgroupRetired = 10,  ///< a CU finished a work-group of this source; arg: the launch's tag
   kDispatchTry = 11,       ///< the dispatcher's own wake-up to hand out the next work-group; arg unused
+  // The graphics pipeline (timing/gfx).
+  kGfxSpiTry = 12,         ///< the SPI's wake-up to launch the next queued wave; arg unused
+  kGfxSetupDone = 13,      ///< primitive setup and binning of the current draw finished; arg unused
+  kGfxRasterStep = 14,     ///< a tile unit's rasteriser may produce its next pixel wave; arg: unit
+  kGfxTileDrained = 15,    ///< a tile unit blended its tile's last wave; arg: unit
   // GPU-level samplers.
   kSample = 20,            ///< periodic sample (IPC trace, observer poll); arg: launch number
   // DRAM.

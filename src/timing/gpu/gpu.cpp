@@ -11,6 +11,7 @@
 #include "timing/cu/compute_unit.h"
 #include "timing/engine/engine.h"
 #include "timing/engine/events.h"
+#include "timing/gfx/tbr_pipeline.h"
 #include "timing/gpu/dispatcher.h"
 #include "timing/gpu/placement.h"
 #include "timing/mem/cache.h"
@@ -58,6 +59,7 @@ struct Gpu::Impl {
   std::unique_ptr<Dram> dram;
   std::vector<std::unique_ptr<ComputeUnit>> cus;
   std::unique_ptr<Dispatcher> dispatcher;
+  std::unique_ptr<TbrPipeline> gfx;
   std::unique_ptr<TimelineSampler> sampler;
   std::unique_ptr<ObserverPoller> poller;
   std::unique_ptr<Warmer> warmer;
@@ -115,6 +117,8 @@ struct Gpu::Impl {
       cu_ptrs.push_back(cus.back().get());
     }
     dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, DispatcherParams::from_config(cfg));
+    gfx = std::make_unique<TbrPipeline>(engine, pool, stats, cu_ptrs, l2_ports, GraphicsParams::from_config(cfg),
+                                        cu_params);
     TimelineSources sources{&wave_instructions, dispatcher->dispatched_counter(), dispatcher->retired_counter(), {}};
     for (const auto& c : cus) sources.cu_wave_instructions.push_back(&c->counters().wave_instructions);
     sampler = std::make_unique<TimelineSampler>(engine, std::move(sources), uint64_t(cfg.timeline_samples));
@@ -131,8 +135,8 @@ struct Gpu::Impl {
   }
 
   std::string dump_state() const {
-    std::string s = fmt::format("at cycle {}:\n  {}: {}\n", engine.now().value(), dispatcher->name(),
-                                dispatcher->describe_state());
+    std::string s = fmt::format("at cycle {}:\n  {}: {}\n  {}: {}\n", engine.now().value(), dispatcher->name(),
+                                dispatcher->describe_state(), gfx->name(), gfx->describe_state());
     for (const auto& c : cus)
       if (!c->idle()) s += fmt::format("  {}: {}\n", c->name(), c->describe_state());
     for (const auto& c : l2) s += fmt::format("  {}: {}\n", c->name(), c->describe_state());
@@ -259,6 +263,55 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   g.cycles_total += lt.cycles;
   lt.stats = g.stats.snapshot() - before;
   return lt;
+}
+
+FrameTiming Gpu::run_frame(const FrameWork& f) {
+  Impl& g = *impl_;
+  const GpuConfig& cfg = g.cfg;
+  if (f.tile_size != uint32_t(cfg.gfx_tile_size))
+    throw InputError(fmt::format("frame {}: recorded with {}-pixel tiles, but gfx.tile_size is {}", f.frame, f.tile_size,
+                                 cfg.gfx_tile_size));
+  if (cfg.gfx_frame_caches == "invalidate")
+    for (const auto* level : {&g.l1v, &g.scache, &g.l1i, &g.l2})
+      for (const auto& c : *level) c->invalidate_all();
+  LaunchContext lc;
+  lc.wave_instructions = &g.wave_instructions;
+  const StatsSnapshot before = g.stats.snapshot();
+  const Cycle start = g.engine.now();
+  for (auto& c : g.cus) c->begin_launch(&lc);
+  try {
+    g.gfx->begin(start, f);
+    uint64_t seen = g.gfx->progress() + g.wave_instructions;
+    while (!g.gfx->finished()) {
+      const bool drained = g.engine.run(g.engine.now() + uint64_t(cfg.watchdog_cycles));
+      if (g.gfx->finished()) break;
+      if (drained && g.engine.empty())
+        throw FaultError(fmt::format("frame {}: timing model deadlock (no pending events)\n{}", f.frame, g.dump_state()));
+      const uint64_t progress = g.gfx->progress() + g.wave_instructions;
+      if (!drained && progress == seen)
+        throw FaultError(fmt::format("frame {}: no progress for {} cycles\n{}", f.frame, cfg.watchdog_cycles,
+                                     g.dump_state()));
+      seen = progress;
+    }
+  } catch (...) {
+    const GpuConfig keep = g.cfg;
+    impl_ = std::make_unique<Impl>(keep);
+    throw;
+  }
+  const Cycle end = g.gfx->finish_time();
+  FrameTiming ft;
+  ft.frame = f.frame;
+  for (auto& c : g.cus) {
+    c->end_launch(end);
+    ft.wave_instructions += c->functional_stats().wave_instructions;
+    ft.thread_instructions += c->functional_stats().thread_instructions;
+  }
+  ft.cycles = (end - start).value();
+  ft.sim_seconds = double(ft.cycles) / (cfg.clock_mhz * 1e6);
+  for (uint64_t e : g.gfx->phase_ends()) ft.phase_ends.push_back(e - start.value());
+  g.cycles_total += ft.cycles;
+  ft.stats = g.stats.snapshot() - before;
+  return ft;
 }
 
 void LaunchTiming::set_totals(uint64_t c, uint64_t wave_insts, uint64_t thread_insts, double clock_mhz) {

@@ -16,6 +16,7 @@
 #include "timing/cu/inst_info.h"
 #include "timing/cu/occupancy.h"
 #include "timing/engine/cycle.h"
+#include "timing/gfx/frame_work.h"
 #include "timing/gpu/launch_observer.h"
 #include "timing/gpu/timeline.h"
 #include "timing/gpu/warmer.h"
@@ -56,6 +57,19 @@ LaunchTiming predicted_launch_timing(std::string kernel, uint64_t cycles, uint64
                                      uint64_t thread_instructions, const emu::DispatchStats& functional,
                                      double clock_mhz);
 
+/// The timing of one graphics frame on the tile-based pipeline (timing/gfx).
+struct FrameTiming {
+  uint64_t frame = 0;
+  uint64_t cycles = 0;               ///< from the frame's start to its last tile's store
+  double sim_seconds = 0;            ///< cycles at the core clock
+  uint64_t wave_instructions = 0;    ///< vertex and pixel shader instructions issued
+  uint64_t thread_instructions = 0;
+  /// Cycles from the frame's start at which each phase of each pass ended: geometry, tiles,
+  /// geometry, tiles, ...
+  std::vector<uint64_t> phase_ends;
+  StatsSnapshot stats;               ///< every counter, this frame only (gfx.*, CUs, caches, DRAM)
+};
+
 class Gpu {
  public:
   /// Builds the GPU. Throws InputError if the configuration is invalid.
@@ -70,6 +84,12 @@ class Gpu {
   /// An `observer` (the sampling layer) watches the launch and may take work-groups out of
   /// detailed simulation.
   LaunchTiming run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObserver* observer = nullptr);
+
+  /// Times graphics frame `f` (its shader waves on the CUs, the fixed-function stages around
+  /// them). Caches and DRAM keep their state from earlier frames and launches unless
+  /// gfx.frame_caches says otherwise. Throws FaultError for a shader fault or a frame that stops
+  /// making progress, InputError for work that cannot run on this GPU.
+  FrameTiming run_frame(const FrameWork& f);
 
   /// Runs dispatch `d` functionally (the memory image is updated as emu::run_dispatch would)
   /// and warms the caches with its accesses (warmer.h): work-groups in dispatch order, each on

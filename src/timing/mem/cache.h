@@ -67,6 +67,9 @@ class Cache : public Component {
   /// forwards writes and atomics); a dirty victim's write-back is dropped (DRAM is not warmed).
   bool warm(uint64_t line, ReqKind kind);
   uint32_t mshrs_in_use() const { return mshr_used_; }
+  /// Empties the tag array at once, dropping dirty lines untimed (between frames; no request
+  /// may be in flight).
+  void invalidate_all() { tags_.invalidate_all(); }
 
   struct Counters {
     uint64_t reads = 0, read_hits = 0, read_misses = 0, mshr_merges = 0, mshr_full = 0;

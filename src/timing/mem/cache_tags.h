@@ -3,6 +3,7 @@
 // analytical model can run caches functionally; `Cache` (cache.h) wraps it with timing.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -65,6 +66,8 @@ class CacheTags {
   void set_dirty(uint32_t slot) { tag_[slot] |= kDirty; }
   /// Drops the line in `slot` (an atomic passing through a write-through cache).
   void invalidate(uint32_t slot) { tag_[slot] = 0; }
+  /// Invalidates every line (dirty ones are dropped).
+  void invalidate_all() { std::fill(tag_.begin(), tag_.end(), uint64_t{0}); }
 
   /// True if `line` is present.
   bool contains(uint64_t line) const { return find(line, set_of(line)) >= 0; }
