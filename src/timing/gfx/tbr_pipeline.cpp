@@ -8,20 +8,14 @@
 #include "emu/executor.h"
 #include "timing/config/gpu_config.h"
 #include "timing/engine/events.h"
+#include "timing/gfx/tbr_addresses.h"
 
 namespace strobe::timing {
 
+using namespace tbr;
+
 namespace {
 
-// Synthetic address regions of the fixed-function stages' memory (far above any device
-// allocation): colour and depth tiles per render target, and one bin list per tile.
-constexpr uint64_t kColorBase = uint64_t{0x6000} << 32, kDepthBase = uint64_t{0x6800} << 32;
-constexpr uint64_t kTargetStride = uint64_t{1} << 32;
-constexpr uint64_t kBinBase = uint64_t{0x7000} << 32, kBinListStride = uint64_t{1} << 24;
-constexpr uint32_t kGeometryTag = UINT32_MAX;  // memory responses for the tiler
-constexpr uint32_t kStoreTag = uint32_t{1} << 31;  // | unit: responses to a unit's tile store
-
-uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 uint32_t round_up(uint32_t v, uint32_t g) { return (v + g - 1) / g * g; }
 
 }  // namespace
@@ -36,10 +30,12 @@ GraphicsParams GraphicsParams::from_config(const GpuConfig& c) {
   p.raster_quads_per_cycle = uint32_t(c.gfx_raster_quads_per_cycle);
   p.blend_pixels_per_cycle = uint32_t(c.gfx_blend_pixels_per_cycle);
   p.waves_in_flight = uint32_t(c.gfx_waves_in_flight);
+  p.fetch_ahead = uint32_t(c.gfx_fetch_ahead);
   p.store_depth = c.gfx_store_depth == "on";
   p.invalidate_caches = c.gfx_frame_caches == "invalidate";
   p.line_bytes = uint32_t(c.line_bytes);
   p.noc_latency = uint32_t(c.noc_latency);
+  p.noc_bytes_per_cycle = uint32_t(c.noc_bytes_per_cycle);
   p.wave_interval = uint32_t(c.wg_dispatch_cycles);
   return p;
 }
@@ -49,8 +45,6 @@ TbrPipeline::TbrPipeline(Engine& engine, RequestPool& pool, StatsRegistry& stats
     : WaveSource("gfx"), engine_(engine), pool_(pool), cus_(std::move(cus)), l2_(std::move(l2_banks)), p_(p), cu_(cu) {
   room_.assign((cus_.size() + 63) / 64, 0);
   units_.resize(p_.tile_units);
-  store_lines_.assign(p_.tile_units, 0);
-  store_waiting_.assign(p_.tile_units, 0);
   const std::pair<const char*, const uint64_t*> named[] = {
       {"frames", &c_.frames}, {"passes", &c_.passes}, {"tiles", &c_.tiles}, {"vs_waves", &c_.vs_waves},
       {"ps_waves", &c_.ps_waves}, {"primitives", &c_.primitives}, {"bin_entries", &c_.bin_entries},
@@ -121,6 +115,8 @@ void TbrPipeline::begin_pass(Cycle now) {
   tiles_x_ = uint32_t(div_up(pass.width, t));
   tiles_y_ = uint32_t(div_up(pass.height, t));
   list_fill_.assign(size_t(tiles_x_) * tiles_y_, 0);
+  list_chunks_.assign(list_fill_.size(), {});
+  heap_next_ = kBinBase;
   for (uint32_t d = 0; d < pass.draws.size(); ++d) {
     const ShaderWork& vs = pass.draws[d].vs;
     vs_left_[d] = vs.waves;
@@ -166,9 +162,7 @@ void TbrPipeline::setup_done(Cycle now) {
                                    tiles_x_, tiles_y_));
     const uint64_t bytes = uint64_t(tw.bin_entries) * p_.bin_entry_bytes;
     if (!bytes) continue;
-    geometry_lines_ += send_lines(now, kBinBase + tw.tile * kBinListStride + list_fill_[tw.tile], bytes,
-                                  ReqKind::Write, kGeometryTag);
-    list_fill_[tw.tile] += bytes;
+    geometry_lines_ += bin_list_access(tw.tile, bytes, ReqKind::Write, kGeometryTag, now);
     c_.bin_bytes_written += bytes;
   }
   setup_busy_ = false;
@@ -183,188 +177,6 @@ void TbrPipeline::check_geometry_done(Cycle now) {
   end_phase(now);
   geometry_ = false;
   start_tiles(now);
-}
-
-// ---- tiles
-
-void TbrPipeline::start_tiles(Cycle now) {
-  const PassWork& pass = frame_->passes[pass_];
-  const size_t tiles = size_t(tiles_x_) * tiles_y_;
-  tile_items_.assign(tiles, {});
-  for (uint32_t d = 0; d < pass.draws.size(); ++d)
-    for (uint32_t k = 0; k < pass.draws[d].tiles.size(); ++k) tile_items_[pass.draws[d].tiles[k].tile].push_back({d, k});
-  next_tile_ = tiles_done_ = 0;
-  if (tiles == 0) {  // a zero-sized target: nothing to render
-    end_phase(now);
-    if (++pass_ < frame_->passes.size()) return begin_pass(now);
-    finish_ = now;
-    engine_.stop();
-    return;
-  }
-  for (uint32_t u = 0; u < units_.size(); ++u) start_tile(u, now);
-}
-
-void TbrPipeline::start_tile(uint32_t u, Cycle now) {
-  Unit& un = units_[u];
-  if (next_tile_ >= tile_items_.size()) {
-    un.phase = Phase::Idle;
-    return;
-  }
-  const PassWork& pass = frame_->passes[pass_];
-  const uint32_t t = next_tile_++;
-  ++c_.tiles;
-  un = Unit{};
-  un.tile = t;
-  un.phase = Phase::Load;
-  un.waiting_since = now;
-  for (const auto& [d, k] : tile_items_[t]) un.total_waves += pass.draws[d].tiles[k].waves;
-  un.pixels.reserve(un.total_waves);
-  un.retired.reserve(un.total_waves);
-  // The tile's bin list, and its colour and depth unless the pass cleared them.
-  const uint32_t ts = frame_->tile_size;
-  const uint64_t pixels = uint64_t(ts) * ts;
-  if (list_fill_[t]) {
-    un.pending_lines += send_lines(now, kBinBase + t * kBinListStride, list_fill_[t], ReqKind::Read, u);
-    c_.bin_bytes_read += list_fill_[t];
-  }
-  if (pass.color_bytes && !pass.color_cleared) {
-    un.pending_lines += send_lines(now, kColorBase + pass.target * kTargetStride + t * pixels * pass.color_bytes,
-                                   pixels * pass.color_bytes, ReqKind::Read, u);
-    c_.tile_bytes_loaded += pixels * pass.color_bytes;
-  }
-  if (pass.depth_bytes && !pass.depth_cleared) {
-    un.pending_lines += send_lines(now, kDepthBase + pass.target * kTargetStride + t * pixels * pass.depth_bytes,
-                                   pixels * pass.depth_bytes, ReqKind::Read, u);
-    c_.tile_bytes_loaded += pixels * pass.depth_bytes;
-  }
-  if (!un.pending_lines) memory_done(u, now);
-}
-
-void TbrPipeline::memory_done(uint32_t u, Cycle now) {
-  Unit& un = units_[u];
-  ++progress_;
-  c_.memory_wait += (now - un.waiting_since).value();
-  un.phase = Phase::Raster;
-  un.raster_at = un.item_start = un.rop_free = now;
-  raster_step(u, now);
-}
-
-void TbrPipeline::begin_store(uint32_t u, Cycle now) {
-  Unit& un = units_[u];
-  const PassWork& pass = frame_->passes[pass_];
-  const uint64_t pixels = uint64_t(frame_->tile_size) * frame_->tile_size;
-  uint32_t lines = 0;
-  if (pass.color_bytes) {
-    lines += send_lines(now, kColorBase + pass.target * kTargetStride + un.tile * pixels * pass.color_bytes,
-                        pixels * pass.color_bytes, ReqKind::Write, kStoreTag | u);
-    c_.tile_bytes_stored += pixels * pass.color_bytes;
-  }
-  if (pass.depth_bytes && p_.store_depth) {
-    lines += send_lines(now, kDepthBase + pass.target * kTargetStride + un.tile * pixels * pass.depth_bytes,
-                        pixels * pass.depth_bytes, ReqKind::Write, kStoreTag | u);
-    c_.tile_bytes_stored += pixels * pass.depth_bytes;
-  }
-  store_lines_[u] = lines;
-  un.phase = Phase::Idle;
-  start_tile(u, now);  // the next tile renders into the other tile buffer meanwhile
-  if (!lines) tile_stored(u, now);
-}
-
-void TbrPipeline::tile_stored(uint32_t u, Cycle now) {
-  ++progress_;
-  ++tiles_done_;
-  if (store_waiting_[u]) {
-    store_waiting_[u] = 0;
-    c_.memory_wait += (now - units_[u].waiting_since).value();
-    begin_store(u, now);
-    return;
-  }
-  if (tiles_done_ < tile_items_.size()) return;
-  // The pass's last tile is in memory.
-  end_phase(now);
-  if (++pass_ < frame_->passes.size()) return begin_pass(now);
-  finish_ = now;
-  engine_.stop();
-}
-
-void TbrPipeline::raster_step(uint32_t u, Cycle now) {
-  Unit& un = units_[u];
-  const PassWork& pass = frame_->passes[pass_];
-  const auto& items = tile_items_[un.tile];
-  const uint32_t rate = p_.raster_quads_per_cycle;
-  while (un.item < items.size()) {
-    const auto [d, k] = items[un.item];
-    const DrawWork& draw = pass.draws[d];
-    const TileWork& tw = draw.tiles[k];
-    if (un.wave_in_item == 0 && !un.stalled && un.wake.is_never() && un.item_start < un.raster_at)
-      un.item_start = un.raster_at;  // the rasteriser starts this draw's quads when it is free
-    const uint64_t item_cycles = div_up(tw.quads, rate);
-    if (un.wave_in_item >= tw.waves) {  // the draw's quads here are all rasterised
-      un.raster_at = un.item_start + item_cycles;
-      c_.raster_busy += item_cycles;
-      c_.quads += tw.quads;
-      ++un.item;
-      un.wave_in_item = 0;
-      un.item_start = un.raster_at;
-      continue;
-    }
-    if (un.launched - un.blended >= p_.waves_in_flight) {  // the queue to the blender is full
-      if (!un.stalled) un.stalled = true, un.waiting_since = now;
-      return spi_try(now);
-    }
-    // Wave w of the TileWork is ready once the quads before and in it are rasterised (a share
-    // of the TileWork's quads in proportion to its position).
-    const Cycle ready = un.item_start + div_up(tw.quads * (un.wave_in_item + 1), uint64_t(tw.waves) * rate);
-    if (ready > now) {
-      if (un.wake != ready) {
-        un.wake = ready;
-        engine_.schedule(ready, this, kGfxRasterStep, u);
-      }
-      return spi_try(now);
-    }
-    const uint32_t id = tw.first_wave + un.wave_in_item;
-    if (id >= draw.pixel_waves.size() || id >= draw.ps.waves)
-      throw InputError(fmt::format("frame {}: pixel wave {} of a draw with {} recorded", frame_->frame, id,
-                                   draw.pixel_waves.size()));
-    un.pixels.push_back(draw.pixel_waves[id].pixels);
-    un.retired.push_back(0);
-    enqueue(draw.ps, id, LaunchRef{true, d, u, un.launched});
-    ++un.launched;
-    ++un.wave_in_item;
-  }
-  spi_try(now);
-  if (un.blended == un.total_waves) drain(u, std::max({un.raster_at, un.rop_free, now}));
-}
-
-void TbrPipeline::blend_ready(uint32_t u, Cycle now) {
-  Unit& un = units_[u];
-  // The blender takes waves in launch order: a wave that retired early waits for those before it.
-  while (un.blended < un.launched && un.retired[un.blended]) {
-    const uint64_t cycles = div_up(un.pixels[un.blended], p_.blend_pixels_per_cycle);
-    un.rop_free = std::max(un.rop_free, now) + cycles;
-    c_.blend_busy += cycles;
-    c_.pixels_blended += un.pixels[un.blended];
-    ++un.blended;
-  }
-  if (un.stalled && un.launched - un.blended < p_.waves_in_flight) {
-    un.stalled = false;
-    c_.raster_stalled += (now - un.waiting_since).value();
-    if (un.item_start < now && un.wave_in_item > 0) {
-      // The stall delayed the rest of this draw's quads in the tile.
-      un.item_start = un.item_start + (now - un.waiting_since).value();
-    }
-    raster_step(u, now);
-    return;
-  }
-  if (un.item >= tile_items_[un.tile].size() && un.blended == un.total_waves)
-    drain(u, std::max({un.raster_at, un.rop_free, now}));
-}
-
-void TbrPipeline::drain(uint32_t u, Cycle when) {
-  Unit& un = units_[u];
-  if (un.phase != Phase::Raster) return;
-  un.phase = Phase::Store;
-  engine_.schedule(when, this, kGfxTileDrained, u);
 }
 
 // ---- SPI and memory
@@ -414,6 +226,28 @@ void TbrPipeline::spi_try(Cycle now) {
   // No CU has room: a retirement wakes the SPI.
 }
 
+uint32_t TbrPipeline::bin_list_access(uint32_t t, uint64_t bytes, ReqKind kind, uint32_t tag, Cycle now) {
+  std::vector<uint64_t>& chunks = list_chunks_[t];
+  uint32_t lines = 0;
+  if (kind == ReqKind::Read) {
+    for (size_t i = 0; i < chunks.size(); ++i)
+      lines += send_lines(now, chunks[i], std::min(kBinChunkBytes, list_fill_[t] - i * kBinChunkBytes), kind, tag);
+    return lines;
+  }
+  while (bytes) {
+    const uint64_t at = list_fill_[t] % kBinChunkBytes;
+    if (at == 0) {
+      chunks.push_back(heap_next_);
+      heap_next_ += kBinChunkBytes;
+    }
+    const uint64_t n = std::min(bytes, kBinChunkBytes - at);
+    lines += send_lines(now, chunks.back() + at, n, kind, tag);
+    list_fill_[t] += n;
+    bytes -= n;
+  }
+  return lines;
+}
+
 uint32_t TbrPipeline::send_lines(Cycle now, uint64_t addr, uint64_t bytes, ReqKind kind, uint32_t tag) {
   if (!bytes) return 0;
   const uint64_t first = addr / p_.line_bytes, last = (addr + bytes - 1) / p_.line_bytes;
@@ -434,28 +268,18 @@ void TbrPipeline::handle(Cycle now, uint32_t kind, uint32_t arg) {
   if (is_response(kind)) {
     const uint32_t lines = response_lines(kind);
     ++progress_;
-    if (arg == kGeometryTag) {
-      geometry_lines_ -= lines;
-      return check_geometry_done(now);
-    }
-    if (arg & kStoreTag) {
-      const uint32_t u = arg & ~kStoreTag;
-      store_lines_[u] -= lines;
-      if (!store_lines_[u]) tile_stored(u, now);
-      return;
-    }
-    Unit& un = units_[arg];
-    un.pending_lines -= lines;
-    if (!un.pending_lines) memory_done(arg, now);
-    return;
+    if (arg != kGeometryTag) return response(arg, lines, now);
+    geometry_lines_ -= lines;
+    return check_geometry_done(now);
   }
   switch (kind) {
     case kWorkgroupRetired: {
       ++progress_;
       const LaunchRef ref = refs_[arg];
       if (ref.pixel) {
-        units_[ref.unit].retired[ref.seq] = 1;
-        blend_ready(ref.unit, now);
+        Unit& un = units_[ref.unit];
+        un.blend[ref.seq - un.blend_base].retired = true;
+        blend(ref.unit, now);
       } else if (--vs_left_[ref.draw] == 0) {
         try_setup(now);
       }
@@ -468,18 +292,11 @@ void TbrPipeline::handle(Cycle now, uint32_t kind, uint32_t arg) {
     case kGfxSetupDone: return setup_done(now);
     case kGfxRasterStep: {
       Unit& un = units_[arg];
-      if (un.wake != now) return;  // superseded
+      if (un.wake != now || !un.rastering) return;  // superseded
       un.wake = Cycle::never();
       return raster_step(arg, now);
     }
-    case kGfxTileDrained:
-      ++progress_;
-      if (store_lines_[arg]) {  // both tile buffers are full: wait for the previous store
-        store_waiting_[arg] = 1;
-        units_[arg].waiting_since = now;
-        return;
-      }
-      return begin_store(arg, now);
+    case kGfxTileDrained: return try_store(arg, now);
     default: return;
   }
 }
@@ -492,13 +309,14 @@ std::string TbrPipeline::describe_state() const {
     s += fmt::format("; setup at draw {} ({}), {} tiler writes outstanding", setup_next_, setup_busy_ ? "busy" : "waiting",
                      geometry_lines_);
   } else {
-    s += fmt::format("; tiles {} started, {} done", next_tile_, tiles_done_);
+    s += fmt::format("; tiles {} started, {} stored, {} store writes unacknowledged", next_tile_, tiles_done_,
+                     store_lines_);
     for (size_t u = 0; u < units_.size(); ++u) {
       const Unit& un = units_[u];
-      if (un.phase == Phase::Idle) continue;
-      s += fmt::format("; unit {}: tile {} {} launched {}/{} blended {} lines {}{}", u, un.tile,
-                       un.phase == Phase::Load ? "load" : un.phase == Phase::Raster ? "raster" : "store", un.launched,
-                       un.total_waves, un.blended, un.pending_lines, un.stalled ? " stalled" : "");
+      if (un.fetch.empty() && un.blend.empty() && un.drained.empty()) continue;
+      s += fmt::format("; unit {}: {} tiles fetched{}, {} waves to blend, {} tiles to store{}", u, un.fetch.size(),
+                       un.rastering ? " (rasterising the first)" : "", un.waves_queued, un.drained.size(),
+                       un.stalled ? ", stalled" : "");
     }
   }
   return s;

@@ -5,16 +5,20 @@
 //    vertex wave retires, primitive setup (assembly, clipping, culling) takes its primitives at
 //    gfx.prims_per_cycle and the tiler writes its bin entries, at gfx.bins_per_cycle, to the
 //    per-tile lists in memory (L2 writes).
-//  - Tiles: gfx.tile_units units each take the next tile in row-major order. A unit reads the
-//    tile's bin list (and, unless the pass cleared them, loads its colour and depth tiles), then
-//    rasterises and early-depth-tests each draw's quads there in order at
-//    gfx.raster_quads_per_cycle, handing each pixel wave to the SPI when its quads are done. At
-//    most gfx.pixel_waves_in_flight waves wait between the rasteriser and the blender; a full
-//    queue stalls the rasteriser. The blender takes waves in order as they retire and writes
-//    their pixels at gfx.blend_pixels_per_cycle into the on-chip colour tile. When the last wave
-//    is blended the tile is stored (colour, and depth under gfx.store_depth) from a second tile
-//    buffer while the unit moves on to its next tile; a unit whose previous store is still in
-//    flight waits for it (double buffering). A pass ends when its last tile is stored.
+//  - Tiles: gfx.tile_units units each take the next tile in row-major order. A unit is a
+//    pipeline working on several tiles at once:
+//     - fetch: it requests a tile's bin list (and, unless the pass cleared them, loads its colour
+//       and depth tiles), up to gfx.fetch_ahead tiles ahead of the one it rasterises;
+//     - rasterise: it rasterises and early-depth-tests each draw's quads there in order at
+//       gfx.raster_quads_per_cycle, handing each pixel wave to the SPI when its quads are done;
+//       at most gfx.pixel_waves_in_flight waves wait between the rasteriser and the blender,
+//       and a full queue stalls the rasteriser;
+//     - blend: the blender takes waves in order as they retire and writes their pixels at
+//       gfx.blend_pixels_per_cycle into the on-chip colour tile;
+//     - store: once a tile's last wave is blended it is written back (colour, and depth under
+//       gfx.store_depth), streamed out at the NoC's bytes per cycle, one tile at a time per unit;
+//       writes are posted, so the buffer is free once its data has left.
+//    A pass ends when its last tile's writes are acknowledged.
 // Fixed-function memory traffic goes straight to the L2 banks, over the NoC's latency, at
 // synthetic addresses (per-target tile arrays, per-tile bin lists) that never alias device
 // memory. Shader waves run on the CUs exactly as compute waves do: their vertex fetches, texture
@@ -44,10 +48,10 @@ struct GpuConfig;
 /// size they share with the memory system).
 struct GraphicsParams {
   uint32_t tile_size = 16, tile_units = 16, prims_per_cycle = 4, bins_per_cycle = 4, bin_entry_bytes = 8;
-  uint32_t raster_quads_per_cycle = 1, blend_pixels_per_cycle = 4, waves_in_flight = 32;
+  uint32_t raster_quads_per_cycle = 1, blend_pixels_per_cycle = 4, waves_in_flight = 32, fetch_ahead = 3;
   bool store_depth = false;
   bool invalidate_caches = false;  ///< gfx.frame_caches = invalidate
-  uint32_t line_bytes = 64, noc_latency = 40, wave_interval = 1;
+  uint32_t line_bytes = 64, noc_latency = 40, noc_bytes_per_cycle = 128, wave_interval = 1;
 
   /// Reads the `gfx.*` keys and the shared ones.
   static GraphicsParams from_config(const GpuConfig& c);
@@ -90,30 +94,47 @@ class TbrPipeline final : public WaveSource {
   const GraphicsCounters& counters() const { return c_; }
 
  private:
-  enum class Phase : uint8_t { Idle, Load, Raster, Store };
-  /// A tile unit's state while it renders one tile.
-  struct Unit {
-    Phase phase = Phase::Idle;
+  /// A tile a unit reserved: its bin list (and loads) requested, answered when `pending` is 0.
+  struct Fetch {
     uint32_t tile = 0;
-    size_t item = 0;                  // next (draw, TileWork) of the tile to rasterise
+    uint32_t pending = 0;  // memory lines not yet answered
+    uint32_t seq = 0;      // the unit's reservation count (tags the responses)
+    Cycle issued{0};
+  };
+  /// One entry of a unit's blend queue: a pixel wave, or the end of a tile.
+  struct BlendEntry {
+    uint16_t pixels = 0;
+    bool retired = false;
+    bool tile_end = false;  // the tile `tile` is complete once the blender passes this
+    uint32_t tile = 0;
+    Cycle raster_end{0};    // tile ends: when its rasterisation finished
+  };
+  /// A tile unit: a front end (fetch, rasterise), a back end (blend in order) and a store path,
+  /// each working on a different tile at once.
+  struct Unit {
+    std::deque<Fetch> fetch;          // reserved tiles, oldest first; the front one rasterises
+    uint32_t fetch_seq = 0;
+    bool rastering = false;           // the front fetch's tile is being rasterised
+    size_t item = 0;                  // next (draw, TileWork) of that tile
     uint32_t wave_in_item = 0;        // next wave of that TileWork
     Cycle item_start{0};              // when the rasteriser began the current TileWork
     Cycle raster_at{0};               // when the rasteriser is free
-    Cycle rop_free{0};                // when the blender is free
     Cycle wake{Cycle::never()};       // a pending kGfxRasterStep
-    Cycle waiting_since{0};           // start of a stall or a memory wait
+    Cycle stalled_since{0};
     bool stalled = false;
-    uint32_t pending_lines = 0;       // memory lines not yet answered
-    uint32_t launched = 0, blended = 0, total_waves = 0;
-    std::vector<uint16_t> pixels;     // per launched wave, in order
-    std::vector<uint8_t> retired;     // per launched wave
+    std::deque<BlendEntry> blend;     // waves and tile ends in order, not yet blended
+    uint32_t blend_base = 0;          // sequence number of blend.front()
+    uint32_t waves_queued = 0;        // pixel waves in `blend`
+    Cycle rop_free{0};                // when the blender is free
+    std::deque<std::pair<uint32_t, Cycle>> drained;  // blended tiles and when, waiting for the store path
+    Cycle store_free{0};              // when the store path has sent its current tile
   };
   /// What a launched wave's retirement refers to.
   struct LaunchRef {
     bool pixel = false;
     uint32_t draw = 0;
     uint32_t unit = 0;
-    uint32_t seq = 0;  // pixel waves: order within the unit's tile
+    uint32_t seq = 0;  // pixel waves: its blend-queue sequence number in the unit
   };
 
   void begin_pass(Cycle now);
@@ -122,18 +143,19 @@ class TbrPipeline final : public WaveSource {
   void try_setup(Cycle now);
   void setup_done(Cycle now);
   void check_geometry_done(Cycle now);
-  // Tiles.
+  // Tiles (tbr_tiles.cpp).
   void start_tiles(Cycle now);
-  void start_tile(uint32_t u, Cycle now);
-  void memory_done(uint32_t u, Cycle now);
+  /// Reserves tiles for unit `u` (one rasterising, gfx.fetch_ahead more) and requests their data.
+  void fill_fetch(uint32_t u, Cycle now);
+  /// Starts rasterising the unit's front tile if its data has arrived and the rasteriser is idle.
+  void try_raster(uint32_t u, Cycle now);
   void raster_step(uint32_t u, Cycle now);
-  void blend_ready(uint32_t u, Cycle now);
-  /// The unit's tile is fully blended at `when`: schedule its store.
-  void drain(uint32_t u, Cycle when);
-  /// Issues the store of unit `u`'s current tile and starts its next tile.
-  void begin_store(uint32_t u, Cycle now);
-  /// A tile's store completed.
-  void tile_stored(uint32_t u, Cycle now);
+  void blend(uint32_t u, Cycle now);
+  /// Stores the unit's oldest blended tile if its store path is free.
+  void try_store(uint32_t u, Cycle now);
+  /// Ends the pass once every tile is stored and acknowledged.
+  void check_pass_done(Cycle now);
+  void response(uint32_t tag, uint32_t lines, Cycle now);
   // SPI and memory.
   void enqueue(const ShaderWork& s, uint32_t id, LaunchRef ref);
   void spi_try(Cycle now);
@@ -172,13 +194,17 @@ class TbrPipeline final : public WaveSource {
   bool setup_busy_ = false;
   uint32_t geometry_lines_ = 0;     // tiler writes not yet answered
   std::vector<uint64_t> list_fill_; // per tile: bytes in its bin list
+  std::vector<std::vector<uint64_t>> list_chunks_;  // per tile: its list's chunks, in order
+  uint64_t heap_next_ = 0;          // the bin-list heap's next free chunk
+  /// Appends `bytes` to tile `t`'s bin list (tiler writes) or reads the whole list back
+  /// (kind Read); returns the lines requested.
+  uint32_t bin_list_access(uint32_t t, uint64_t bytes, ReqKind kind, uint32_t tag, Cycle now);
 
   // Tile phase.
-  uint32_t tiles_x_ = 0, tiles_y_ = 0, next_tile_ = 0, tiles_done_ = 0;
+  uint32_t tiles_x_ = 0, tiles_y_ = 0, next_tile_ = 0, tiles_done_ = 0;  // done: stores issued
+  uint64_t store_lines_ = 0;  // tile-store writes not yet acknowledged
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> tile_items_;  // per tile: (draw, TileWork index)
   std::vector<Unit> units_;
-  std::vector<uint32_t> store_lines_;   // per unit: lines of its tile store still in flight
-  std::vector<uint8_t> store_waiting_;  // per unit: a blended tile waits for the previous store
 };
 
 }  // namespace strobe::timing
