@@ -146,7 +146,7 @@ TEST(Render, ColoursInterpolatePerspectiveCorrectlyAcrossATriangle) {
     }
 }
 
-TEST(Render, TheDepthTestKeepsTheNearerSurfaceInEitherDrawOrder) {
+TEST(Render, TheDepthTestKeepsTheNearerSurfaceInEitherDrawOrderAndHierarchicalZRejectsHiddenBlocks) {
   for (bool near_first : {false, true}) {
     GlDraw far = colored(full_screen(0.5f), kTriangleStrip, {0, 1, 0, 1}, 2);
     GlDraw near = colored(full_screen(-0.5f), kTriangleStrip, {1, 0, 0, 1}, 3);
@@ -159,10 +159,69 @@ TEST(Render, TheDepthTestKeepsTheNearerSurfaceInEitherDrawOrder) {
     const FrameStats s = r.render(f, 0);
     EXPECT_EQ(pixel(r, 3, 7), (std::array<int, 4>{255, 0, 0, 255})) << "near first: " << near_first;
     EXPECT_EQ(r.window().depth_at(3, 7), 0.25f);
-    EXPECT_EQ(s.early_z_tested, uint64_t(2 * kW * kH));
+    // Drawn after the near surface, the far one lies behind every block's farthest depth:
+    // hierarchical Z rejects all its quads and early Z tests none of its pixels.
+    const uint64_t far_quads = s.quads / 2;
+    EXPECT_EQ(s.hiz_rejected_quads, near_first ? far_quads : 0u);
+    EXPECT_EQ(s.early_z_tested, uint64_t((near_first ? 1 : 2) * kW * kH));
     EXPECT_EQ(s.early_z_passed, uint64_t((near_first ? 1 : 2) * kW * kH));
     EXPECT_EQ(s.ps_invocations, s.early_z_passed) << "fragments failing early Z are never shaded";
   }
+}
+
+TEST(Render, ARecordedFrameListsEveryWaveByTileAndItsPassesByTarget) {
+  // 16x12 pixels in 8-pixel tiles: a 2x2 grid. Two passes: a clear and a draw, then a draw
+  // after a clear of the same target (a new pass that needs no tile load).
+  GlFrame f;
+  f.ops.emplace_back(clear_all({0, 0, 0, 1}, 1));
+  f.ops.emplace_back(colored(full_screen(0), kTriangleStrip, {1, 0, 0, 1}, 2));
+  f.ops.emplace_back(clear_all({0, 0, 0, 1}, 3));
+  f.ops.emplace_back(colored({-1, -1, 0, 1, -1, 0, -1, 1, 0}, kTriangles, {0, 1, 0, 1}, 4));
+  RendererOptions o;
+  o.tile_size = 8;
+  o.record = true;
+  Renderer r(o);
+  const FrameStats s = r.render(f, 7);
+  const FrameRecording* rec = r.recording();
+  ASSERT_NE(rec, nullptr);
+  EXPECT_EQ(rec->work.frame, 7u);
+  EXPECT_EQ(rec->work.tile_size, 8u);
+  ASSERT_EQ(rec->work.passes.size(), 2u);
+  uint64_t ps_waves = 0, vs_waves = 0, quads = 0, pixels = 0, bins = 0;
+  for (const auto& p : rec->work.passes) {
+    EXPECT_TRUE(p.color_cleared && p.depth_cleared);
+    EXPECT_EQ(p.width, uint32_t(kW));
+    EXPECT_EQ(p.target, 0u) << "both passes render into the window";
+    ASSERT_EQ(p.draws.size(), 1u);
+    const timing::DrawWork& d = p.draws[0];
+    vs_waves += d.vs.waves;
+    ps_waves += d.ps.waves;
+    uint32_t next_wave = 0, last_tile = 0;
+    for (const auto& tw : d.tiles) {
+      EXPECT_LT(tw.tile, 4u);
+      EXPECT_GE(tw.tile, last_tile);
+      last_tile = tw.tile;
+      EXPECT_EQ(tw.first_wave, next_wave) << "a draw's waves run tile by tile";
+      next_wave += tw.waves;
+      quads += tw.quads;
+      bins += tw.bin_entries;
+      for (uint32_t w = tw.first_wave; w < tw.first_wave + tw.waves; ++w) {
+        EXPECT_LE(d.pixel_waves[w].quads, 16u);
+        EXPECT_LE(d.pixel_waves[w].quads * 4u, 64u);
+        pixels += d.pixel_waves[w].pixels;
+      }
+    }
+    EXPECT_EQ(next_wave, d.ps.waves);
+  }
+  EXPECT_EQ(ps_waves, s.pixel_shaders.begin()->second.waves);
+  EXPECT_EQ(vs_waves, s.vertex_shaders.begin()->second.waves);
+  EXPECT_EQ(quads, s.quads);
+  EXPECT_EQ(pixels, s.pixels_written);
+  EXPECT_EQ(bins, s.bin_entries);
+  // Without recording nothing is kept.
+  Renderer plain;
+  plain.render(f, 0);
+  EXPECT_EQ(plain.recording(), nullptr);
 }
 
 TEST(Render, AlphaBlendingMixesWithWhatIsInTheTarget) {

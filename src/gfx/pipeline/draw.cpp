@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <span>
@@ -189,9 +190,12 @@ void record_draw(FrameRecording& rec, const ReadyPipeline& rp, const GlTarget& t
   w.ps = {px.get(), &rp.fragment, rp.code.fragment.vgprs, rp.code.fragment.sgprs, px->waves()};
   w.primitives = primitives;
   w.pixel_waves = std::move(pixel_waves);
+  uint32_t next_wave = 0;  // a tile without waves starts where the next one does
   for (const auto& [tile, tw] : tile_work) {
     w.tiles.push_back(tw);
     w.tiles.back().tile = tile;
+    if (!tw.waves) w.tiles.back().first_wave = next_wave;
+    next_wave = w.tiles.back().first_wave + tw.waves;
   }
   pass.draws.push_back(std::move(w));
   rec.executors.push_back(std::move(vx));
@@ -199,6 +203,27 @@ void record_draw(FrameRecording& rec, const ReadyPipeline& rp, const GlTarget& t
 }
 
 }  // namespace
+
+void HizCache::begin(const RenderTarget& t) {
+  target = &t;
+  blocks_x = (t.width + kBlock - 1) / kBlock;
+  blocks_y = (t.height + kBlock - 1) / kBlock;
+  farthest.resize(size_t(blocks_x) * size_t(blocks_y));
+  valid.assign(farthest.size(), 0);
+}
+
+float HizCache::farthest_at(int x, int y) {
+  const size_t b = block_of(x, y);
+  if (!valid[b]) {
+    const int x0 = x / kBlock * kBlock, y0 = y / kBlock * kBlock;
+    float f = -std::numeric_limits<float>::infinity();
+    for (int yy = y0; yy < std::min(y0 + kBlock, target->height); ++yy)
+      for (int xx = x0; xx < std::min(x0 + kBlock, target->width); ++xx) f = std::max(f, target->depth_at(xx, yy));
+    farthest[b] = f;
+    valid[b] = 1;
+  }
+  return farthest[b];
+}
 
 void execute_draw(const GlDraw& d, DrawContext& cx) {
   FrameStats& st = *cx.stats;
@@ -339,6 +364,17 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
   // Early Z: drop the fragments that fail before any shading.
   const bool write_depth = depth && d.fixed.depth_mask;
   const bool early = depth && !rp.late_z;
+  // Hierarchical Z before early Z, for the depth functions whose rejection a block's farthest
+  // depth decides: a triangle's quads in a block are rejected when its nearest fragment there
+  // would fail against the block's farthest stored depth.
+  const uint32_t func = d.fixed.depth_func;
+  const bool hiz = early && (func == kGlLess || func == kGlLequal);
+  if (hiz) cx.hiz.begin(*depth);
+  struct BlockTest {
+    float nearest;
+    bool reject;
+  };
+  std::unordered_map<uint32_t, BlockTest> blocks;
   size_t kept = 0;
   bool wrote_depth = false;
   for (size_t q = 0; q < quads.size(); ++q) {
@@ -346,6 +382,30 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
     st.quads += 1;
     if (rec) ++tile_work[tile_of(quad)].quads;
     st.fragments += uint64_t(std::popcount(quad.mask));
+    if (hiz && (q == 0 || quad_tri[q] != quad_tri[q - 1])) {  // a triangle's first quad: test its blocks
+      blocks.clear();
+      for (size_t r = q; r < quads.size() && quad_tri[r] == quad_tri[q]; ++r)
+        for (int k = 0; k < 4; ++k) {
+          if (!(quads[r].mask >> k & 1)) continue;
+          const int x = quads[r].x + (k & 1), y = quads[r].y + (k >> 1);
+          auto [it, fresh] = blocks.try_emplace(cx.hiz.block_of(x, y), BlockTest{quads[r].z[size_t(k)], false});
+          if (!fresh) it->second.nearest = std::min(it->second.nearest, quads[r].z[size_t(k)]);
+        }
+      for (auto& [b, t] : blocks) {
+        const int bx = int(b % uint32_t(cx.hiz.blocks_x)) * HizCache::kBlock;
+        const int by = int(b / uint32_t(cx.hiz.blocks_x)) * HizCache::kBlock;
+        const float farthest = cx.hiz.farthest_at(bx, by);
+        t.reject = func == kGlLess ? t.nearest >= farthest : t.nearest > farthest;
+      }
+    }
+    if (hiz && quad.mask) {
+      auto it = blocks.find(cx.hiz.block_of(quad.x, quad.y));
+      if (it != blocks.end() && it->second.reject) {
+        ++st.hiz_rejected_quads;
+        if (rec) ++tile_work[tile_of(quad)].hiz_quads;
+        continue;
+      }
+    }
     if (early) {
       for (int k = 0; k < 4; ++k) {
         if (!(quad.mask >> k & 1)) continue;
@@ -356,7 +416,10 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
           continue;
         }
         ++st.early_z_passed;
-        if (write_depth) stored = quad.z[size_t(k)], wrote_depth = true;
+        if (write_depth) {
+          stored = quad.z[size_t(k)], wrote_depth = true;
+          if (hiz) cx.hiz.wrote(quad.x + (k & 1), quad.y + (k >> 1));
+        }
       }
       if (!quad.mask) continue;
     }

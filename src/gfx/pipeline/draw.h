@@ -24,6 +24,26 @@ namespace strobe::gfx {
 
 struct FrameRecording;
 
+/// Hierarchical Z: the farthest depth of each 8x8-pixel block of a depth buffer, computed when
+/// first asked for in a draw and forgotten when the draw writes depth into the block. A draw's
+/// fragments whose nearest depth in a block is no nearer than the block's farthest all fail
+/// a LESS or LEQUAL test, so the block's quads are rejected without per-pixel tests.
+struct HizCache {
+  static constexpr int kBlock = 8;
+  const RenderTarget* target = nullptr;
+  int blocks_x = 0, blocks_y = 0;
+  std::vector<float> farthest;
+  std::vector<uint8_t> valid;
+  /// Starts a draw against `t`: every block is recomputed on first use.
+  void begin(const RenderTarget& t);
+  /// The farthest depth in the block holding pixel (x, y).
+  float farthest_at(int x, int y);
+  /// Pixel (x, y) was written.
+  void wrote(int x, int y) { valid[size_t(y / kBlock) * size_t(blocks_x) + size_t(x / kBlock)] = 0; }
+  /// The index of the block holding pixel (x, y).
+  uint32_t block_of(int x, int y) const { return uint32_t(y / kBlock) * uint32_t(blocks_x) + uint32_t(x / kBlock); }
+};
+
 /// Everything a draw uses besides its own snapshot. Reused from draw to draw.
 struct DrawContext {
   emu::GlobalMemory* mem = nullptr;  ///< the frame's device memory
@@ -37,6 +57,7 @@ struct DrawContext {
   std::map<const std::vector<uint8_t>*, uint64_t> placed;
   emu::Wave wave;
   emu::GraphicsIo io;
+  HizCache hiz;
 };
 
 /// Renders `d` into its target. Throws NotImplementedError for what the pipeline does not draw

@@ -11,7 +11,8 @@ void each_counter(S& s, F&& f) {
   f("clears", s.clears), f("draws", s.draws), f("blits", s.blits), f("vertices", s.vertices), f("vs_invocations", s.vs_invocations);
   f("primitives", s.primitives), f("frustum_culled", s.frustum_culled), f("clipped", s.clipped);
   f("face_culled", s.face_culled), f("rasterized", s.rasterized), f("bin_entries", s.bin_entries);
-  f("quads", s.quads), f("fragments", s.fragments), f("early_z_tested", s.early_z_tested);
+  f("quads", s.quads), f("fragments", s.fragments), f("hiz_rejected_quads", s.hiz_rejected_quads);
+  f("early_z_tested", s.early_z_tested);
   f("early_z_passed", s.early_z_passed), f("late_z_tested", s.late_z_tested), f("late_z_passed", s.late_z_passed);
   f("ps_invocations", s.ps_invocations), f("helper_lanes", s.helper_lanes), f("discarded", s.discarded);
   f("pixels_written", s.pixels_written), f("blended_pixels", s.blended_pixels);

@@ -43,6 +43,7 @@ struct FrameStats {
   uint64_t bin_entries = 0;     ///< tiles the rasterised triangles' bounding boxes overlap
   uint64_t quads = 0;           ///< 2x2 quads with at least one covered pixel
   uint64_t fragments = 0;       ///< covered pixels
+  uint64_t hiz_rejected_quads = 0;  ///< quads hierarchical Z rejected by 8x8 block, before early Z
   uint64_t early_z_tested = 0, early_z_passed = 0;  ///< fragments depth-tested before shading
   uint64_t late_z_tested = 0, late_z_passed = 0;    ///< ... after shading (discard or depth export)
   uint64_t ps_invocations = 0;  ///< covered pixels shaded

@@ -34,7 +34,8 @@ struct PixelWaveWork {
 struct TileWork {
   uint32_t tile = 0;         ///< row-major index in the pass's tile grid
   uint32_t bin_entries = 0;  ///< the draw's primitives whose bounding box overlaps the tile
-  uint32_t quads = 0;        ///< quads rasterised (before early Z)
+  uint32_t quads = 0;        ///< quads rasterised (before hierarchical and early Z)
+  uint32_t hiz_quads = 0;    ///< of those, rejected by hierarchical Z a block at a time
   uint32_t first_wave = 0, waves = 0;  ///< into DrawWork::pixel_waves
 };
 

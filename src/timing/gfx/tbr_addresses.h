@@ -23,6 +23,9 @@ inline constexpr uint32_t kFetchShift = 27;
 inline constexpr uint32_t kMaxFetches = 16;  ///< gfx.fetch_ahead + 1 at most
 inline constexpr uint32_t kUnitMask = 0xFFFF;
 
+/// Quads in one hierarchical-Z block (8x8 pixels), which HiZ rejects in one cycle.
+inline constexpr uint64_t kHizQuadsPerBlock = 16;
+
 /// a / b rounded up.
 inline constexpr uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 

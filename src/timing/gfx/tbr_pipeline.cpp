@@ -32,6 +32,7 @@ GraphicsParams GraphicsParams::from_config(const GpuConfig& c) {
   p.waves_in_flight = uint32_t(c.gfx_waves_in_flight);
   p.fetch_ahead = uint32_t(c.gfx_fetch_ahead);
   p.store_depth = c.gfx_store_depth == "on";
+  p.hiz = c.gfx_hiz == "on";
   p.invalidate_caches = c.gfx_frame_caches == "invalidate";
   p.line_bytes = uint32_t(c.line_bytes);
   p.noc_latency = uint32_t(c.noc_latency);
@@ -48,7 +49,7 @@ TbrPipeline::TbrPipeline(Engine& engine, RequestPool& pool, StatsRegistry& stats
   const std::pair<const char*, const uint64_t*> named[] = {
       {"frames", &c_.frames}, {"passes", &c_.passes}, {"tiles", &c_.tiles}, {"vs_waves", &c_.vs_waves},
       {"ps_waves", &c_.ps_waves}, {"primitives", &c_.primitives}, {"bin_entries", &c_.bin_entries},
-      {"quads", &c_.quads}, {"pixels_blended", &c_.pixels_blended}, {"bin_bytes_written", &c_.bin_bytes_written},
+      {"quads", &c_.quads}, {"hiz_quads", &c_.hiz_quads}, {"pixels_blended", &c_.pixels_blended}, {"bin_bytes_written", &c_.bin_bytes_written},
       {"bin_bytes_read", &c_.bin_bytes_read}, {"tile_bytes_loaded", &c_.tile_bytes_loaded},
       {"tile_bytes_stored", &c_.tile_bytes_stored}, {"geometry_cycles", &c_.geometry_cycles},
       {"tile_cycles", &c_.tile_cycles}, {"setup_busy", &c_.setup_busy}, {"raster_busy", &c_.raster_busy},

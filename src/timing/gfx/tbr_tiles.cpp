@@ -92,11 +92,16 @@ void TbrPipeline::raster_step(uint32_t u, Cycle now) {
     const auto [d, k] = items[un.item];
     const DrawWork& draw = pass.draws[d];
     const TileWork& tw = draw.tiles[k];
+    // Hierarchical Z rejects a block of up to 16 quads per cycle; the rest go through the
+    // rasteriser and early Z at its quad rate.
+    const uint64_t hiz = std::min(tw.hiz_quads, tw.quads);
+    const uint64_t item_cycles =
+        div_up(tw.quads - hiz, rate) + (p_.hiz ? div_up(hiz, kHizQuadsPerBlock) : div_up(hiz, rate));
     if (un.wave_in_item >= tw.waves) {  // the draw's quads here are all rasterised
-      const uint64_t cycles = div_up(tw.quads, rate);
-      un.raster_at = un.item_start + cycles;
-      c_.raster_busy += cycles;
+      un.raster_at = un.item_start + item_cycles;
+      c_.raster_busy += item_cycles;
       c_.quads += tw.quads;
+      c_.hiz_quads += hiz;
       ++un.item;
       un.wave_in_item = 0;
       un.item_start = un.raster_at;
@@ -107,8 +112,8 @@ void TbrPipeline::raster_step(uint32_t u, Cycle now) {
       return spi_try(now);
     }
     // Wave w of the TileWork is ready once the quads before and in it are rasterised (a share
-    // of the TileWork's quads in proportion to its position).
-    const Cycle ready = un.item_start + div_up(uint64_t(tw.quads) * (un.wave_in_item + 1), uint64_t(tw.waves) * rate);
+    // of the TileWork's raster time in proportion to its position).
+    const Cycle ready = un.item_start + div_up(item_cycles * (un.wave_in_item + 1), tw.waves);
     if (ready > now) {
       if (un.wake != ready) {
         un.wake = ready;
