@@ -196,6 +196,21 @@ TEST(GfxRunCli, TimingModeTimesEveryFrameOnTheTileBasedPipelineDeterministically
   EXPECT_NE(functional.err.find("only with --mode timing"), std::string::npos) << functional.err;
 }
 
+TEST(GfxRunCli, TexturedFramesWaitOnTheTextureCache) {
+  // The textured cube (frame 4) samples a texture per pixel; the horse (frame 0) samples none.
+  // Four times the L1V (texture cache) latency must lengthen the cube's frame by more.
+  auto cycles = [](const char* frame, const char* latency) {
+    const CliResult r = run_strobe(std::string("run gfx:glmark2-small --mode timing --json - --frames ") + frame +
+                                   " --set l1v.latency=" + latency);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    return nlohmann::json::parse(r.out)["frames"][0]["timing"]["cycles"].get<double>();
+  };
+  const double horse = cycles("0", "480") / cycles("0", "120");
+  const double cube = cycles("4", "480") / cycles("4", "120");
+  EXPECT_GT(cube, 1.05);
+  EXPECT_GT(cube, horse);
+}
+
 TEST(GfxRunCli, CompareOfAGraphicsWorkloadIsNotImplementedYetAndSaysSo) {
   // Comparing MEGsim against full detail is not wired into compare yet: said, with what works instead.
   const CliResult c = run_strobe("compare gfx:glmark2-small --sampling megsim");

@@ -43,7 +43,7 @@ class RecordingSource : public WaveSource {
   std::vector<uint32_t> room;
   struct Retired {
     uint64_t at;
-    uint32_t cu;
+    uint32_t tag;
   };
   std::vector<Retired> retired;
 };
@@ -75,15 +75,16 @@ TEST(ComputeUnit, RunsWorkGroupsFromAnyWaveSourceAndReportsBackToIt) {
   for (uint64_t id = 0; id < kItems / kLocal; ++id) {
     ASSERT_TRUE(cu.can_accept(wl.needs));
     wl.id = id;
+    wl.tag = uint32_t(100 + id);
     cu.launch_workgroup(engine.now(), wl);
   }
   EXPECT_EQ(cu.resident_waves(), 4u);
   engine.run();
 
   EXPECT_TRUE(cu.idle());
-  ASSERT_EQ(source.retired.size(), 2u);  // one kWorkgroupRetired per group, naming the CU
-  EXPECT_EQ(source.retired[0].cu, 3u);
-  EXPECT_EQ(source.retired[1].cu, 3u);
+  ASSERT_EQ(source.retired.size(), 2u);  // one kWorkgroupRetired per group, with its launch's tag
+  EXPECT_EQ(source.retired[0].tag + source.retired[1].tag, 100u + 101u);
+  EXPECT_NE(source.retired[0].tag, source.retired[1].tag);
   EXPECT_EQ(source.room, (std::vector<uint32_t>{3, 3, 3, 3}));  // one mark_room per wave
   EXPECT_GT(insts, 0u);
   EXPECT_EQ(insts, cu.counters().wave_instructions);

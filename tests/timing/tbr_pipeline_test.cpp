@@ -61,11 +61,11 @@ class UniformStage final : public emu::Executor {
 /// Constructed frames: one pass over a w x h target, one draw.
 struct FrameBuilder {
   emu::GlobalMemory mem;
-  isa::Program vs_code = shader(1), ps_code;
+  isa::Program vs_code, ps_code;
   std::unique_ptr<UniformStage> vs, ps;
   FrameWork frame;
 
-  explicit FrameBuilder(uint32_t ps_valu = 1) : ps_code(shader(ps_valu)) {
+  explicit FrameBuilder(uint32_t ps_valu = 1, uint32_t vs_valu = 1) : vs_code(shader(vs_valu)), ps_code(shader(ps_valu)) {
     vs = std::make_unique<UniformStage>(vs_code, mem);
     ps = std::make_unique<UniformStage>(ps_code, mem);
   }
@@ -112,6 +112,7 @@ TEST(TbrPipeline, AFillRateBoundFrameRunsAtTheBlendRate) {
   const FrameTiming t = time_frame(b.frame, base);
   EXPECT_EQ(t.stats.get("gfx.blend_busy"), 256u * 256u);
   EXPECT_EQ(t.stats.get("gfx.pixels_blended"), 256u * 256u);
+  EXPECT_EQ(t.stats.get("gfx.tile_buffer_accesses"), 2u * 256u * 256u) << "a depth and a colour access a pixel";
   const uint64_t per_unit = 256 * 256 / 4;  // 64 tiles of 256 cycles each
   const uint64_t tiles = t.stats.get("gfx.tile_cycles");
   EXPECT_GE(tiles, per_unit);
@@ -131,6 +132,17 @@ TEST(TbrPipeline, PrimitiveSetupBoundsAGeometryHeavyFrame) {
   EXPECT_GE(geometry, 25000u);
   EXPECT_LE(geometry, 25000u + 2000u) << "one vertex wave and the launch add little";
   EXPECT_EQ(t.stats.get("gfx.bin_bytes_written"), 0u);
+}
+
+TEST(TbrPipeline, VertexShadingBoundsAFrameOfLongVertexShaders) {
+  // One CU, 1024 vertex waves of 200 VALU instructions, few primitives: about 200 cycles a wave.
+  FrameBuilder b(1, 200);
+  b.pass(64, 64, 1000).vs.waves = 1024;
+  const FrameTiming t = time_frame(b.frame, {"gpu.num_cus=1", "gpu.cus_per_shader_array=1"});
+  const double expected = 1024.0 * 200.0;
+  EXPECT_GE(double(t.stats.get("gfx.geometry_cycles")), expected);
+  EXPECT_LE(double(t.stats.get("gfx.geometry_cycles")), expected * 1.15);
+  EXPECT_EQ(t.stats.get("gfx.vs_waves"), 1024u);
 }
 
 TEST(TbrPipeline, TheTilerBoundsAFrameOfManyBinEntries) {

@@ -51,7 +51,7 @@ TbrPipeline::TbrPipeline(Engine& engine, RequestPool& pool, StatsRegistry& stats
       {"ps_waves", &c_.ps_waves}, {"primitives", &c_.primitives}, {"bin_entries", &c_.bin_entries},
       {"quads", &c_.quads}, {"hiz_quads", &c_.hiz_quads}, {"pixels_blended", &c_.pixels_blended}, {"bin_bytes_written", &c_.bin_bytes_written},
       {"bin_bytes_read", &c_.bin_bytes_read}, {"tile_bytes_loaded", &c_.tile_bytes_loaded},
-      {"tile_bytes_stored", &c_.tile_bytes_stored}, {"geometry_cycles", &c_.geometry_cycles},
+      {"tile_bytes_stored", &c_.tile_bytes_stored}, {"tile_buffer_accesses", &c_.tile_buffer_accesses}, {"geometry_cycles", &c_.geometry_cycles},
       {"tile_cycles", &c_.tile_cycles}, {"setup_busy", &c_.setup_busy}, {"raster_busy", &c_.raster_busy},
       {"raster_stalled", &c_.raster_stalled}, {"blend_busy", &c_.blend_busy}, {"memory_wait", &c_.memory_wait}};
   for (const auto& [n, ptr] : named) stats.add(std::string("gfx.") + n, ptr);

@@ -64,6 +64,9 @@ struct GraphicsCounters {
   uint64_t frames = 0, passes = 0, tiles = 0, vs_waves = 0, ps_waves = 0;
   uint64_t primitives = 0, bin_entries = 0, quads = 0, hiz_quads = 0, pixels_blended = 0;
   uint64_t bin_bytes_written = 0, bin_bytes_read = 0, tile_bytes_loaded = 0, tile_bytes_stored = 0;
+  /// On-chip tile-buffer accesses: a depth access per pixel of each quad past hierarchical Z, and
+  /// a colour access per pixel blended.
+  uint64_t tile_buffer_accesses = 0;
   uint64_t geometry_cycles = 0, tile_cycles = 0;  ///< the two phases' spans, summed over passes
   uint64_t setup_busy = 0;     ///< cycles primitive setup and the tiler were busy
   uint64_t raster_busy = 0;    ///< rasteriser cycles, summed over tile units

@@ -102,6 +102,7 @@ void TbrPipeline::raster_step(uint32_t u, Cycle now) {
       c_.raster_busy += item_cycles;
       c_.quads += tw.quads;
       c_.hiz_quads += hiz;
+      c_.tile_buffer_accesses += 4 * (tw.quads - hiz);  // a depth access per pixel of each quad tested
       ++un.item;
       un.wave_in_item = 0;
       un.item_start = un.raster_at;
@@ -157,6 +158,7 @@ void TbrPipeline::blend(uint32_t u, Cycle now) {
     un.rop_free = std::max(un.rop_free, now) + cycles;
     c_.blend_busy += cycles;
     c_.pixels_blended += e.pixels;
+    c_.tile_buffer_accesses += e.pixels;  // a colour write per pixel
     --un.waves_queued;
   }
   if (un.stalled && un.waves_queued < p_.waves_in_flight) {
