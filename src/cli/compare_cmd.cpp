@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/commands.h"
+#include "cli/gfx_compare.h"
 #include "cli/report.h"
 #include "cli/spec_options.h"
 #include "common/atomic_file.h"
@@ -30,6 +31,7 @@ namespace {
 struct CompareOptions {
   experiment::RunSpec run;
   std::string csv, set_file, size = workloads::kDefaultSetSize, json, journal;
+  std::string frames, warm_frames;  // gfx: workloads only
   int repeat = -1;  // unset: 1 for one benchmark, 3 for a set
   bool dry_run = false;
 };
@@ -116,12 +118,38 @@ int run_compare_program(CompareOptions o, std::vector<std::string> program) {
   return 0;
 }
 
+/// `strobe compare gfx:...`: frame sampling against every frame in detail (gfx_compare.h).
+int compare_graphics_workload(const CompareOptions& o) {
+  const experiment::RunSpec& s = o.run;
+  const auto refuse = [](bool given, const char* what) {
+    if (given) throw InputError(fmt::format("{}: not for a graphics workload", what));
+  };
+  refuse(!o.csv.empty(), "--csv");
+  refuse(!o.set_file.empty(), "--set-file");
+  refuse(o.size != workloads::kDefaultSetSize, "--size");
+  refuse(o.dry_run, "--dry-run");
+  refuse(!o.journal.empty(), "--journal");
+  refuse(o.repeat != -1, "--repeat");
+  refuse(s.verify, "--verify");
+  refuse(!s.params.empty(), "--param");
+  refuse(s.skip_functional, "--sampling-skip-functional");
+  refuse(!s.profile.empty(), "--profile");
+  GraphicsCompareOptions g;
+  g.workload = s.benchmark;
+  g.frames = o.frames;
+  if (!o.warm_frames.empty()) g.warm_frames = o.warm_frames;
+  g.arch = s.arch;
+  g.sets = s.sets;
+  g.methods = experiment::parse_methods(s.sampling);
+  g.sampling_sets = s.sampling_sets;
+  g.json = o.json;
+  return compare_graphics(g);
+}
+
 int run_compare(CompareOptions o) {
-  if (o.run.benchmark.rfind("gfx:", 0) == 0)
-    throw NotImplementedError(fmt::format(
-        "strobe compare {}: full detailed simulation of graphics frames needs the graphics timing model, which is "
-        "not built yet; `strobe run {} --sampling megsim` selects MEGsim's representative frames",
-        o.run.benchmark, o.run.benchmark));
+  if (o.run.benchmark.rfind("gfx:", 0) == 0) return compare_graphics_workload(o);
+  if (!o.frames.empty() || !o.warm_frames.empty())
+    throw InputError("--frames and --warm-frames apply to gfx: workloads");
   const std::string set_name = take_set_name(o.run.sets);
   const bool is_set = !set_name.empty() || !o.set_file.empty();
   if (!set_name.empty() && !o.set_file.empty()) throw InputError("--set NAME and --set-file: give one of them");
@@ -175,6 +203,9 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
   add_verify_flag(*cmd, s, "Check every run's results against the CPU reference");
   add_json_option(*cmd, o->json);
   cmd->add_option("--csv", o->csv, "Write the per-run rows and aggregates as CSV to FILE, or - for stdout");
+  cmd->add_option("--frames", o->frames, "gfx: workloads: the frames to compare over: A-B, A, or a list (default: all)");
+  cmd->add_option("--warm-frames", o->warm_frames,
+                  "gfx: workloads: frames rendered untimed before each frame a method simulates (default 2)");
   cmd->callback([o, &action, program = std::move(program)] {
     // Compare always simulates in detail: the reference is the timing model.
     o->run.mode = "timing";

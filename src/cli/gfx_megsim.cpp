@@ -29,7 +29,7 @@ mg::FrameWork megsim_frame_work(const gfx::FrameStats& s) {
 }
 
 nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, const std::vector<std::string>& sets,
-                                std::string& text) {
+                                std::string& text, mg::FrameSelection* chosen) {
   const auto t0 = std::chrono::steady_clock::now();
   const mg::Params p = mg::params_from(sets);
   if (frames.size() < 2)
@@ -64,12 +64,11 @@ nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, cons
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   text = fmt::format("megsim: {} frames in {} clusters (BIC over k = 1..{}{}, {:.1f} s), {:.1f}x fewer frames; "
                      "representatives {}\n"
-                     "megsim: render them alone with --frames {}\n"
-                     "megsim: the representatives' detailed simulation is not implemented: the graphics timing "
-                     "model is not built yet\n",
+                     "megsim: render them alone with --frames {}\n",
                      frames.size(), sel.clusters.size(), sel.choice.bic.size(),
                      sel.choice.stopped_at_decrease ? ", stopped at its first decrease" : "", seconds, reduction,
                      fmt::join(reps, ", "), fmt::join(sorted, ","));
+  if (chosen) *chosen = sel;
   return {{"method", "megsim"},
           {"parameters", {{"bic_fraction", p.bic_fraction}, {"max_k", p.max_k}, {"seed", p.seed},
                           {"restarts", p.restarts}, {"normalisation", sampling::choice_name(p.normalisation)},
@@ -88,7 +87,7 @@ nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, cons
           {"estimate", nullptr},
           {"interval", sampling::no_interval("one representative frame per cluster scaled by the cluster's size: one "
                                              "frame per stratum gives no variance")},
-          {"estimate_note", "not implemented: timing the representative frames needs the graphics timing model"}};
+          {"estimate_note", "the selection only; strobe compare gfx:... --sampling megsim times the representatives"}};
 }
 
 int megsim_from_profile(const GraphicsRunOptions& o) {

@@ -1,6 +1,6 @@
 // MEGsim's functional half on a captured graphics workload: each rendered frame's counts become
 // its feature vector, and the frames are clustered into representatives (`strobe run gfx:...
-// --sampling megsim`). Timing the representatives in detail needs the graphics timing model.
+// --sampling megsim`). `strobe compare gfx:...` times them (gfx_compare.h).
 #pragma once
 
 #include <string>
@@ -11,6 +11,7 @@
 #include "cli/gfx_run.h"
 #include "gfx/pipeline/frame_stats.h"
 #include "sampling/megsim/frame_features.h"
+#include "sampling/megsim/frame_selection.h"
 
 namespace strobe::cli {
 
@@ -20,9 +21,10 @@ sampling::megsim::FrameWork megsim_frame_work(const gfx::FrameStats& s);
 
 /// Clusters `frames` with MEGsim under `sets` (its --sampling-set keys) and describes the choice:
 /// the features, the BIC scan, each cluster with its representative (by trace frame number), the
-/// frame reduction and the similarity matrix. `text` gets a few lines for the terminal.
+/// frame reduction and the similarity matrix. `text` gets a few lines for the terminal; `chosen`,
+/// when given, the clusters themselves (rows index `frames`).
 nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, const std::vector<std::string>& sets,
-                                std::string& text);
+                                std::string& text, sampling::megsim::FrameSelection* chosen = nullptr);
 
 /// `strobe run gfx:... --sampling megsim --profile RUN.json`: the selection made from the frames'
 /// counts an earlier run of the same workload wrote, without rendering (--frames picks among

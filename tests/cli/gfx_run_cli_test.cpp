@@ -102,7 +102,7 @@ TEST(GfxRunCli, MegsimClustersTheSmallCaptureByScene) {
   const CliResult alone = run_strobe("run gfx:glmark2-small --frames " + list + " --json -");
   ASSERT_EQ(alone.rc, 0) << alone.err;
   EXPECT_EQ(nlohmann::json::parse(alone.out)["frames"].size(), reps.size());
-  EXPECT_NE(m["estimate_note"].get<std::string>().find("not implemented"), std::string::npos);
+  EXPECT_NE(m["estimate_note"].get<std::string>().find("strobe compare"), std::string::npos);
   // The cube's pixel shader samples its texture: per-program image_sample counts feed the
   // texture weighting.
   bool sampled = false;
@@ -211,12 +211,52 @@ TEST(GfxRunCli, TexturedFramesWaitOnTheTextureCache) {
   EXPECT_GT(cube, horse);
 }
 
-TEST(GfxRunCli, CompareOfAGraphicsWorkloadIsNotImplementedYetAndSaysSo) {
-  // Comparing MEGsim against full detail is not wired into compare yet: said, with what works instead.
-  const CliResult c = run_strobe("compare gfx:glmark2-small --sampling megsim");
-  EXPECT_EQ(c.rc, 1);
-  EXPECT_NE(c.err.find("not implemented"), std::string::npos) << c.err;
-  EXPECT_NE(c.err.find("--sampling megsim"), std::string::npos) << c.err;
+TEST(GfxRunCli, CompareSetsMegsimAndRandomFramesAgainstEveryFrameInDetail) {
+  // Three scenes of four frames: MEGsim simulates fewer frames than there are and its estimate
+  // of the total cycles lands within 2% of every frame simulated in detail.
+  const CliResult r = run_strobe("compare gfx:glmark2-small --sampling megsim,random-frames --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["frames"], 12);
+  ASSERT_EQ(j["reference"]["per_frame"].size(), 12u);
+  double total = 0;
+  for (const auto& f : j["reference"]["per_frame"]) total += f["cycles"].get<double>();
+  EXPECT_EQ(j["reference"]["totals"]["cycles"].get<double>(), total);
+  const auto& m = j["methods"]["megsim"];
+  const size_t k = m["frames_simulated"];
+  EXPECT_EQ(k, m["clusters"].size());
+  EXPECT_LT(k, 12u);
+  EXPECT_GE(k, 3u) << "one cluster per scene at least";
+  EXPECT_LT(std::abs(m["errors"]["cycles"].get<double>()), 0.02) << m["errors"].dump();
+  for (const char* s : {"cycles", "dram_bytes", "l2_accesses", "tile_buffer_accesses"}) {
+    EXPECT_TRUE(m["estimate"][s].is_number()) << s;
+    EXPECT_TRUE(m["errors"][s].is_number()) << s;
+    EXPECT_TRUE(m["errors_from_reference_frames"][s].is_number()) << s;
+  }
+  EXPECT_GT(m["seconds"]["functional_profile"].get<double>(), 0);
+  EXPECT_GT(m["speedup"].get<double>(), 0);
+  const auto& rnd = j["methods"]["random-frames"];
+  EXPECT_EQ(rnd["frames_simulated"], k);
+  EXPECT_EQ(rnd["representative_frames"].size(), k);
+  EXPECT_TRUE(rnd["errors"]["cycles"].is_number());
+  EXPECT_FALSE(rnd["frames_for_megsim_error"]["by_size"].empty());
+}
+
+TEST(GfxRunCli, CompareOfAGraphicsWorkloadRefusesWhatDoesNotApply) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"compare gfx:glmark2-small --sampling photon", "expected megsim and/or random-frames"},
+      {"compare gfx:glmark2-small --sampling random-frames", "compare it with megsim"},
+      {"compare gfx:glmark2-small --sampling megsim --csv x.csv", "--csv: not for a graphics workload"},
+      {"compare gfx:glmark2-small --sampling megsim --sampling-set nokey=1", "unknown parameter 'nokey'"},
+      {"compare gfx:glmark2-small --sampling megsim --frames 3", "at least 2"},
+      {"compare gfx:glmark2-small --sampling megsim --warm-frames x", "--warm-frames"},
+      {"compare vecadd --sampling photon --frames 0-3", "apply to gfx: workloads"},
+  };
+  for (const auto& [args, why] : cases) {
+    const CliResult r = run_strobe(args);
+    EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << args << ": " << r.err;
+  }
 }
 
 TEST(GfxRunCli, ListNamesTheGraphicsWorkloads) {
