@@ -30,13 +30,8 @@ uint32_t CuMemory::alloc_op(uint32_t s) {
 }
 
 uint32_t CuMemory::send(Component* to, Cycle when, uint32_t op, uint64_t line, ReqKind kind, uint32_t tag) {
-  const uint32_t r = pool_.alloc();
-  MemReq& q = pool_[r];
-  q.line = line;
-  q.kind = kind;
-  q.reply_to = owner_;
-  q.tag = tag;
-  q.progress = op == UINT32_MAX ? nullptr : &ops_[op].progress;
+  const uint32_t r = pool_.make(line, kind, owner_, tag);
+  pool_[r].progress = op == UINT32_MAX ? nullptr : &ops_[op].progress;
   engine_.schedule(when, to, kMemRequest, r);
   return r;
 }

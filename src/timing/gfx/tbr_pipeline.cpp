@@ -253,13 +253,8 @@ uint32_t TbrPipeline::send_lines(Cycle now, uint64_t addr, uint64_t bytes, ReqKi
   if (!bytes) return 0;
   const uint64_t first = addr / p_.line_bytes, last = (addr + bytes - 1) / p_.line_bytes;
   for (uint64_t line = first; line <= last; ++line) {
-    const uint32_t r = pool_.alloc();
-    MemReq& q = pool_[r];
-    q.line = line;
-    q.reply_to = this;
-    q.tag = tag;
-    q.kind = kind;
-    q.return_latency = uint16_t(p_.noc_latency);
+    const uint32_t r = pool_.make(line, kind, this, tag);
+    pool_[r].return_latency = uint16_t(p_.noc_latency);
     engine_.schedule(now + uint64_t(p_.noc_latency), l2_[line % l2_.size()], kMemRequest, r);
   }
   return uint32_t(last - first + 1);

@@ -75,6 +75,16 @@ class RequestPool {
     return uint32_t(reqs_.size() - 1);
   }
   void release(uint32_t i) { free_.push_back(i); }
+  /// A new single-line request of `kind` for `line`, answered to `reply_to` with `tag`.
+  uint32_t make(uint64_t line, ReqKind kind, Component* reply_to, uint32_t tag) {
+    const uint32_t r = alloc();
+    MemReq& q = reqs_[r];
+    q.line = line;
+    q.kind = kind;
+    q.reply_to = reply_to;
+    q.tag = tag;
+    return r;
+  }
   MemReq& operator[](uint32_t i) { return reqs_[i]; }
   size_t live() const { return reqs_.size() - free_.size(); }
   /// Answers request `r` at `when` (plus its return latency) and releases it.
