@@ -47,6 +47,7 @@ int run_main(int argc, char** argv) {
   add_sweep_command(app, action);
   add_report_command(app, action);
   add_shader_command(app, action);
+  add_frames_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -33,6 +33,8 @@ void add_sweep_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action);
 /// Adds `strobe shader`: a GL program's GLSL compiled to gfx803 graphics shaders.
 void add_shader_command(CLI::App& app, Action& action);
+/// Adds `strobe frames`: a window of a graphics trace as strobe's own frame file.
+void add_frames_command(CLI::App& app, Action& action);
 /// Adds `strobe list`.
 void add_list_command(CLI::App& app, Action& action);
 

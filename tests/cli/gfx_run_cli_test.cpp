@@ -259,6 +259,35 @@ TEST(GfxRunCli, CompareOfAGraphicsWorkloadRefusesWhatDoesNotApply) {
   }
 }
 
+TEST(GfxRunCli, AFrameFileRunsAndTimesAsTheTraceItCameFrom) {
+  const std::string file = ::testing::TempDir() + "cli-window.frames";
+  const CliResult w = run_strobe("frames gfx:glmark2-small --frames 4-5 -o " + file);
+  ASSERT_EQ(w.rc, 0) << w.err;
+  EXPECT_NE(w.out.find("2 frames"), std::string::npos) << w.out;
+  const CliResult a = run_strobe("run gfx:glmark2-small --frames 4-5 --mode timing --json -");
+  const CliResult b = run_strobe("run gfx:" + file + " --mode timing --json -");
+  ASSERT_EQ(a.rc, 0) << a.err;
+  ASSERT_EQ(b.rc, 0) << b.err;
+  const auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  ASSERT_EQ(jb["frames"].size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(jb["frames"][i]["frame"], ja["frames"][i]["frame"]);
+    EXPECT_EQ(jb["frames"][i]["timing"]["cycles"], ja["frames"][i]["timing"]["cycles"]);
+    EXPECT_EQ(jb["frames"][i]["fragments"], ja["frames"][i]["fragments"]);
+  }
+  const std::pair<std::string, const char*> bad[] = {
+      {"run gfx:" + file + " --frames 3", "frame 3 asked for"},
+      {"frames gfx:" + file + " --frames 4 -o x.frames", "already a frame file"},
+      {"frames mm --frames 4 -o x.frames", "expected a graphics workload"},
+      {"frames gfx:glmark2-small --frames 4", "--output"},
+  };
+  for (const auto& [args, why] : bad) {
+    const CliResult r = run_strobe(args);
+    EXPECT_NE(r.rc, 0) << args;
+    EXPECT_NE(r.err.find(why), std::string::npos) << args << ": " << r.err;
+  }
+}
+
 TEST(GfxRunCli, ListNamesTheGraphicsWorkloads) {
   const CliResult r = run_strobe("list --json -");
   ASSERT_EQ(r.rc, 0) << r.err;

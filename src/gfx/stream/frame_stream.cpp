@@ -1,10 +1,13 @@
 #include "gfx/stream/frame_stream.h"
 
+#include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "gfx/stream/frame_file.h"
 #include "gfx/trace/apitrace_reader.h"
 
 namespace strobe::gfx {
@@ -41,15 +44,40 @@ std::vector<FrameRange> parse_frame_ranges(const std::string& text, const std::s
 }
 
 struct FrameStream::Impl {
-  Impl(const std::string& path, std::vector<FrameRange> r) : reader(path), state(path), ranges(std::move(r)) {
-    state.set_recording(wanted(0));
+  Impl(const std::string& path, std::vector<FrameRange> r) : ranges(std::move(r)) {
+    if (is_frame_file(path)) {
+      open_file(path);
+      return;
+    }
+    reader.emplace(path);
+    state.emplace(path);
+    state->set_recording(wanted(0));
   }
   bool wanted(uint64_t frame) {
     while (next_range < ranges.size() && ranges[next_range].last < frame) ++next_range;
     return next_range < ranges.size() && ranges[next_range].first <= frame;
   }
-  trace::ApitraceReader reader;
-  GlState state;
+  /// A frame file holds a window: every frame asked for must be in it (an open range, "to the
+  /// end", takes what the file holds from its first frame on).
+  void open_file(const std::string& path) {
+    file = read_frame_file(path);
+    std::vector<uint64_t> held;
+    for (const auto& [i, f] : file->frames) held.push_back(i);
+    for (const FrameRange& r : ranges) {
+      const bool open = r.last == UINT64_MAX;
+      const uint64_t first = open && !held.empty() ? std::max(r.first, held.front()) : r.first;
+      const uint64_t last = open ? std::max(held.empty() ? 0 : held.back(), first) : r.last;
+      for (uint64_t i = first; i <= last; ++i)
+        if (!std::binary_search(held.begin(), held.end(), i))
+          throw InputError(fmt::format("{}: frame {} asked for, but this frame file holds {} frames ({}-{}) of {}",
+                                       path, i, held.size(), held.empty() ? 0 : held.front(),
+                                       held.empty() ? 0 : held.back(), file->trace));
+    }
+  }
+  std::optional<trace::ApitraceReader> reader;  // a trace
+  std::optional<GlState> state;
+  std::optional<FrameFile> file;                // or a frame file
+  size_t file_pos = 0;
   std::vector<FrameRange> ranges;
   size_t next_range = 0;  // the first range not wholly behind the current frame
   uint64_t index = 0;
@@ -62,12 +90,23 @@ FrameStream::~FrameStream() = default;
 bool FrameStream::next(GlFrame& frame, uint64_t& index) {
   Impl& s = *impl_;
   if (s.ranges.empty() || s.index > s.ranges.back().last) return false;
-  while (const trace::Call* c = s.reader.next()) {
-    if (!s.state.apply(*c)) continue;
+  if (s.file) {
+    while (s.file_pos < s.file->frames.size()) {
+      auto& [i, f] = s.file->frames[s.file_pos++];
+      s.index = i + 1;
+      if (!s.wanted(i)) continue;
+      frame = std::move(f);
+      index = i;
+      return true;
+    }
+    return false;
+  }
+  while (const trace::Call* c = s.reader->next()) {
+    if (!s.state->apply(*c)) continue;
     const uint64_t ended = s.index++;
     const bool keep = s.wanted(ended);
-    s.state.set_recording(s.wanted(s.index));
-    GlFrame f = s.state.take_frame();
+    s.state->set_recording(s.wanted(s.index));
+    GlFrame f = s.state->take_frame();
     if (!keep) continue;
     frame = std::move(f);
     index = ended;

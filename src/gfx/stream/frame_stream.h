@@ -23,7 +23,8 @@ std::vector<FrameRange> parse_frame_ranges(const std::string& text, const std::s
 
 /// The frames of a trace one at a time, those in `ranges` (ascending and disjoint) only: the
 /// calls of the others are applied without recording, so any set of frames costs no more
-/// memory than one frame.
+/// memory than one frame. `path` may also be a frame file (frame_file.h), which holds a window
+/// of frames: every frame asked for must be in it.
 class FrameStream {
  public:
   /// Opens the trace at `path`.

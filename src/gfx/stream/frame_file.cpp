@@ -1,0 +1,334 @@
+#include "gfx/stream/frame_file.h"
+
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.h"
+#include "common/error.h"
+
+namespace strobe::gfx {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The file: this line, then one msgpack map.
+constexpr std::string_view kMagic = "STROBE-FRAMES\n";
+constexpr int kVersion = 1;
+
+// ---- writing: shared contents go to pools once, referred to by index.
+
+struct Pools {
+  std::map<const std::vector<uint8_t>*, size_t> blob_index;
+  std::map<const GlProgram*, size_t> program_index;
+  std::map<const std::map<std::string, std::vector<uint8_t>>*, size_t> uniform_index;
+  std::map<const GlTexture*, size_t> texture_index;
+  json blobs = json::array(), programs = json::array(), uniforms = json::array(), textures = json::array();
+
+  json blob(const Bytes& b) {
+    if (!b) return nullptr;
+    auto [it, fresh] = blob_index.try_emplace(b.get(), blobs.size());
+    if (fresh) blobs.push_back(json::binary(std::vector<uint8_t>(*b)));
+    return it->second;
+  }
+  json program(const std::shared_ptr<const GlProgram>& p) {
+    if (!p) return nullptr;
+    auto [it, fresh] = program_index.try_emplace(p.get(), programs.size());
+    if (fresh)
+      programs.push_back({{"id", p->id}, {"link_call", p->link_call}, {"vertex", p->vertex}, {"fragment", p->fragment},
+                          {"attribute_locations", p->attribute_locations}});
+    return it->second;
+  }
+  json uniform_set(const std::shared_ptr<const std::map<std::string, std::vector<uint8_t>>>& u) {
+    if (!u) return nullptr;
+    auto [it, fresh] = uniform_index.try_emplace(u.get(), uniforms.size());
+    if (fresh) {
+      json o = json::object();
+      for (const auto& [name, value] : *u) o[name] = json::binary(value);
+      uniforms.push_back(std::move(o));
+    }
+    return it->second;
+  }
+  json texture(const std::shared_ptr<const GlTexture>& t) {
+    auto [it, fresh] = texture_index.try_emplace(t.get(), textures.size());
+    if (fresh) {
+      json levels = json::array();
+      for (const GlTexLevel& l : t->levels)
+        levels.push_back({{"width", l.width}, {"height", l.height}, {"format", l.format}, {"type", l.type},
+                          {"unpack_alignment", l.unpack_alignment}, {"pixels", blob(l.pixels)},
+                          {"internal_format", l.internal_format}});
+      textures.push_back({{"name", t->name}, {"version", t->version}, {"levels", std::move(levels)},
+                          {"min_filter", t->min_filter}, {"mag_filter", t->mag_filter}, {"wrap_s", t->wrap_s},
+                          {"wrap_t", t->wrap_t}, {"generate_mipmap", t->generate_mipmap}});
+    }
+    return it->second;
+  }
+};
+
+json target_json(const GlTarget& t) {
+  return {{"framebuffer", t.framebuffer}, {"color_texture", t.color_texture}, {"color_level", t.color_level},
+          {"depth_texture", t.depth_texture}, {"color", t.color}, {"depth", t.depth}, {"width", t.width},
+          {"height", t.height}, {"color_float", t.color_float}};
+}
+
+json fixed_json(const GlFixed& f) {
+  return {{"depth_test", f.depth_test}, {"blend", f.blend}, {"cull", f.cull}, {"scissor_test", f.scissor_test},
+          {"depth_func", f.depth_func}, {"depth_mask", f.depth_mask}, {"blend_src_rgb", f.blend_src_rgb},
+          {"blend_dst_rgb", f.blend_dst_rgb}, {"blend_src_alpha", f.blend_src_alpha},
+          {"blend_dst_alpha", f.blend_dst_alpha}, {"blend_equation", f.blend_equation}, {"cull_face", f.cull_face},
+          {"front_face", f.front_face}, {"viewport", f.viewport}, {"depth_range", f.depth_range},
+          {"polygon_offset_fill", f.polygon_offset_fill}, {"polygon_offset_factor", f.polygon_offset_factor},
+          {"polygon_offset_units", f.polygon_offset_units}, {"scissor", f.scissor}, {"color_mask", f.color_mask},
+          {"clear_color", f.clear_color}, {"clear_depth", f.clear_depth}, {"framebuffer", f.framebuffer},
+          {"target", target_json(f.target)}};
+}
+
+json op_json(const GlDraw& d, Pools& p) {
+  json attribs = json::array();
+  for (const auto& [index, a] : d.attribs)
+    attribs.push_back({{"index", index}, {"enabled", a.enabled}, {"size", a.size}, {"type", a.type},
+                       {"normalized", a.normalized}, {"stride", a.stride}, {"offset", a.offset}, {"buffer", a.buffer},
+                       {"data", p.blob(a.data)}, {"current", a.current}});
+  json textures = json::array();
+  for (const auto& [unit, t] : d.textures) textures.push_back({{"unit", unit}, {"texture", t ? p.texture(t) : json()}});
+  return {{"op", "draw"}, {"call", d.call}, {"mode", d.mode}, {"first", d.first}, {"count", d.count},
+          {"index_type", d.index_type}, {"index_offset", d.index_offset}, {"indices", p.blob(d.indices)},
+          {"program", p.program(d.program)}, {"uniforms", p.uniform_set(d.uniforms)}, {"attribs", std::move(attribs)},
+          {"textures", std::move(textures)}, {"fixed", fixed_json(d.fixed)}};
+}
+
+json op_json(const GlClear& c, Pools&) {
+  return {{"op", "clear"}, {"call", c.call}, {"mask", c.mask}, {"fixed", fixed_json(c.fixed)}};
+}
+
+json op_json(const GlBlit& b, Pools&) {
+  return {{"op", "blit"}, {"call", b.call}, {"src", b.src}, {"dst", b.dst}, {"mask", b.mask}, {"linear", b.linear},
+          {"read", target_json(b.read)}, {"fixed", fixed_json(b.fixed)}};
+}
+
+// ---- reading: the pools become shared objects again.
+
+struct Shared {
+  std::vector<Bytes> blobs;
+  std::vector<std::shared_ptr<const GlProgram>> programs;
+  std::vector<std::shared_ptr<const std::map<std::string, std::vector<uint8_t>>>> uniforms;
+  std::vector<std::shared_ptr<const GlTexture>> textures;
+
+  template <class T>
+  static const T& at(const std::vector<T>& v, const json& index, const char* what) {
+    const size_t i = index.get<size_t>();
+    if (i >= v.size()) throw InputError(fmt::format("{} {} of {}", what, i, v.size()));
+    return v[i];
+  }
+  Bytes blob(const json& j) const { return j.is_null() ? nullptr : at(blobs, j, "blob"); }
+};
+
+GlTarget target_of(const json& j) {
+  GlTarget t;
+  t.framebuffer = j.at("framebuffer");
+  t.color_texture = j.at("color_texture");
+  t.color_level = j.at("color_level");
+  t.depth_texture = j.at("depth_texture");
+  t.color = j.at("color");
+  t.depth = j.at("depth");
+  t.width = j.at("width");
+  t.height = j.at("height");
+  t.color_float = j.at("color_float");
+  return t;
+}
+
+GlFixed fixed_of(const json& j) {
+  GlFixed f;
+  f.depth_test = j.at("depth_test");
+  f.blend = j.at("blend");
+  f.cull = j.at("cull");
+  f.scissor_test = j.at("scissor_test");
+  f.depth_func = j.at("depth_func");
+  f.depth_mask = j.at("depth_mask");
+  f.blend_src_rgb = j.at("blend_src_rgb");
+  f.blend_dst_rgb = j.at("blend_dst_rgb");
+  f.blend_src_alpha = j.at("blend_src_alpha");
+  f.blend_dst_alpha = j.at("blend_dst_alpha");
+  f.blend_equation = j.at("blend_equation");
+  f.cull_face = j.at("cull_face");
+  f.front_face = j.at("front_face");
+  f.viewport = j.at("viewport");
+  f.depth_range = j.at("depth_range");
+  f.polygon_offset_fill = j.at("polygon_offset_fill");
+  f.polygon_offset_factor = j.at("polygon_offset_factor");
+  f.polygon_offset_units = j.at("polygon_offset_units");
+  f.scissor = j.at("scissor");
+  f.color_mask = j.at("color_mask");
+  f.clear_color = j.at("clear_color");
+  f.clear_depth = j.at("clear_depth");
+  f.framebuffer = j.at("framebuffer");
+  f.target = target_of(j.at("target"));
+  return f;
+}
+
+Shared shared_of(const json& file) {
+  Shared s;
+  for (const json& b : file.at("blobs"))
+    s.blobs.push_back(std::make_shared<const std::vector<uint8_t>>(b.get_binary()));
+  for (const json& p : file.at("programs")) {
+    auto g = std::make_shared<GlProgram>();
+    g->id = p.at("id");
+    g->link_call = p.at("link_call");
+    g->vertex = p.at("vertex");
+    g->fragment = p.at("fragment");
+    g->attribute_locations = p.at("attribute_locations").get<std::map<std::string, int>>();
+    s.programs.push_back(std::move(g));
+  }
+  for (const json& u : file.at("uniforms")) {
+    auto m = std::make_shared<std::map<std::string, std::vector<uint8_t>>>();
+    for (const auto& [name, value] : u.items()) (*m)[name] = value.get_binary();
+    s.uniforms.push_back(std::move(m));
+  }
+  for (const json& t : file.at("textures")) {
+    auto x = std::make_shared<GlTexture>();
+    x->name = t.at("name");
+    x->version = t.at("version");
+    for (const json& l : t.at("levels")) {
+      GlTexLevel v;
+      v.width = l.at("width");
+      v.height = l.at("height");
+      v.format = l.at("format");
+      v.type = l.at("type");
+      v.unpack_alignment = l.at("unpack_alignment");
+      v.pixels = s.blob(l.at("pixels"));
+      v.internal_format = l.at("internal_format");
+      x->levels.push_back(std::move(v));
+    }
+    x->min_filter = t.at("min_filter");
+    x->mag_filter = t.at("mag_filter");
+    x->wrap_s = t.at("wrap_s");
+    x->wrap_t = t.at("wrap_t");
+    x->generate_mipmap = t.at("generate_mipmap");
+    s.textures.push_back(std::move(x));
+  }
+  return s;
+}
+
+std::variant<GlClear, GlDraw, GlBlit> op_of(const json& j, const Shared& s) {
+  const std::string kind = j.at("op");
+  if (kind == "clear") {
+    GlClear c;
+    c.call = j.at("call");
+    c.mask = j.at("mask");
+    c.fixed = fixed_of(j.at("fixed"));
+    return c;
+  }
+  if (kind == "blit") {
+    GlBlit b;
+    b.call = j.at("call");
+    b.src = j.at("src");
+    b.dst = j.at("dst");
+    b.mask = j.at("mask");
+    b.linear = j.at("linear");
+    b.read = target_of(j.at("read"));
+    b.fixed = fixed_of(j.at("fixed"));
+    return b;
+  }
+  if (kind != "draw") throw InputError(fmt::format("an operation '{}'", kind));
+  GlDraw d;
+  d.call = j.at("call");
+  d.mode = j.at("mode");
+  d.first = j.at("first");
+  d.count = j.at("count");
+  d.index_type = j.at("index_type");
+  d.index_offset = j.at("index_offset");
+  d.indices = s.blob(j.at("indices"));
+  if (!j.at("program").is_null()) d.program = Shared::at(s.programs, j.at("program"), "program");
+  if (!j.at("uniforms").is_null()) d.uniforms = Shared::at(s.uniforms, j.at("uniforms"), "uniform set");
+  for (const json& a : j.at("attribs")) {
+    GlAttrib x;
+    x.enabled = a.at("enabled");
+    x.size = a.at("size");
+    x.type = a.at("type");
+    x.normalized = a.at("normalized");
+    x.stride = a.at("stride");
+    x.offset = a.at("offset");
+    x.buffer = a.at("buffer");
+    x.data = s.blob(a.at("data"));
+    x.current = a.at("current");
+    d.attribs[a.at("index").get<int>()] = std::move(x);
+  }
+  for (const json& t : j.at("textures"))
+    d.textures[t.at("unit").get<int>()] =
+        t.at("texture").is_null() ? nullptr : Shared::at(s.textures, t.at("texture"), "texture");
+  d.fixed = fixed_of(j.at("fixed"));
+  return d;
+}
+
+}  // namespace
+
+size_t write_frame_file(const std::string& out, const std::string& trace, const std::vector<FrameRange>& ranges) {
+  Pools pools;
+  json frames = json::array();
+  FrameStream stream(trace, ranges);
+  GlFrame f;
+  uint64_t index = 0;
+  while (stream.next(f, index)) {
+    json ops = json::array();
+    for (const auto& op : f.ops) ops.push_back(std::visit([&](const auto& o) { return op_json(o, pools); }, op));
+    frames.push_back({{"index", index}, {"first_call", f.first_call}, {"ops", std::move(ops)}});
+  }
+  const FrameRange& last = ranges.back();
+  if (last.last != UINT64_MAX && stream.frames_seen() <= last.last)
+    throw InputError(fmt::format("{}: frames up to {} asked for, but the trace has {} frames", trace, last.last,
+                                 stream.frames_seen()));
+  const size_t n = frames.size();
+  const json file{{"format", "strobe-frames"}, {"version", kVersion},  {"trace", trace},
+                  {"frames", std::move(frames)}, {"blobs", std::move(pools.blobs)}, {"programs", std::move(pools.programs)},
+                  {"uniforms", std::move(pools.uniforms)}, {"textures", std::move(pools.textures)}};
+  const std::vector<uint8_t> bytes = json::to_msgpack(file);
+  std::string content(kMagic);
+  content.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  write_file_atomic(out, content);
+  return n;
+}
+
+bool is_frame_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(kMagic.size(), '\0');
+  return in.read(head.data(), std::streamsize(head.size())) && head == kMagic;
+}
+
+FrameFile read_frame_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot read the frame file", path));
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.compare(0, kMagic.size(), kMagic) != 0)
+    throw InputError(fmt::format("{}: not a strobe frame file (strobe frames gfx:TRACE --frames A-B -o FILE writes one)", path));
+  try {
+    const json file = json::from_msgpack(bytes.begin() + std::ptrdiff_t(kMagic.size()), bytes.end());
+    if (file.at("format") != "strobe-frames" || file.at("version") != kVersion)
+      throw InputError(fmt::format("{}: a frame file of format {} version {}; this strobe reads strobe-frames "
+                                   "version {}", path, file.at("format").dump(), file.at("version").dump(), kVersion));
+    const Shared shared = shared_of(file);
+    FrameFile out;
+    out.trace = file.at("trace");
+    for (const json& f : file.at("frames")) {
+      GlFrame frame;
+      frame.first_call = f.at("first_call");
+      for (const json& op : f.at("ops")) frame.ops.push_back(op_of(op, shared));
+      const uint64_t index = f.at("index");
+      if (!out.frames.empty() && index <= out.frames.back().first)
+        throw InputError(fmt::format("frame {} after frame {}", index, out.frames.back().first));
+      out.frames.emplace_back(index, std::move(frame));
+    }
+    return out;
+  } catch (const InputError& e) {
+    if (std::string_view(e.what()).rfind(path, 0) == 0) throw;
+    throw InputError(fmt::format("{}: malformed frame file: {}", path, e.what()));
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: malformed frame file: {}", path, e.what()));
+  }
+}
+
+}  // namespace strobe::gfx

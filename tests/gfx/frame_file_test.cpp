@@ -1,0 +1,95 @@
+// strobe's own frame file: a window of the small glmark2 capture written and read back renders
+// exactly as the same frames streamed from the trace, shares what the trace shared, and bad
+// files are refused by name.
+#include "gfx/stream/frame_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "gfx/pipeline/renderer.h"
+
+namespace strobe::gfx {
+namespace {
+
+const std::string kTrace = STROBE_BUILD_DIR "/gfx-traces/glmark2-small.trace";
+
+std::string temp(const std::string& name) { return ::testing::TempDir() + name; }
+
+/// Every frame of `path` in `ranges`, rendered: counts and the window's pixels.
+std::vector<std::pair<FrameStats, std::vector<uint8_t>>> render(const std::string& path,
+                                                                const std::vector<FrameRange>& ranges) {
+  std::vector<std::pair<FrameStats, std::vector<uint8_t>>> out;
+  render_trace(path, ranges, RendererOptions{}, [&](const FrameStats& s, const Renderer& r) {
+    out.emplace_back(s, r.window().color);
+  });
+  return out;
+}
+
+TEST(FrameFile, AWindowReadBackRendersExactlyAsTheTraceDoes) {
+  ASSERT_TRUE(std::filesystem::exists(kTrace)) << "made by scripts/setup (scripts/capture-gfx glmark2-small)";
+  const std::string file = temp("window.frames");
+  EXPECT_EQ(write_frame_file(file, kTrace, {{3, 6}}), 4u);
+  EXPECT_TRUE(is_frame_file(file));
+  EXPECT_FALSE(is_frame_file(kTrace));
+  const FrameFile f = read_frame_file(file);
+  EXPECT_EQ(f.trace, kTrace);
+  ASSERT_EQ(f.frames.size(), 4u);
+  EXPECT_EQ(f.frames.front().first, 3u);
+  // Draws of one scene read the same vertex buffer: stored once, shared again.
+  const auto* d4 = std::get_if<GlDraw>(&f.frames[1].second.ops.back());
+  const auto* d5 = std::get_if<GlDraw>(&f.frames[2].second.ops.back());
+  ASSERT_TRUE(d4 && d5);
+  EXPECT_EQ(d4->program.get(), d5->program.get());
+  ASSERT_FALSE(d4->attribs.empty());
+  EXPECT_EQ(d4->attribs.begin()->second.data.get(), d5->attribs.begin()->second.data.get());
+
+  const auto from_trace = render(kTrace, {{3, 6}});
+  const auto from_file = render(file, {{3, 6}});
+  ASSERT_EQ(from_file.size(), from_trace.size());
+  for (size_t i = 0; i < from_trace.size(); ++i) {
+    nlohmann::json a = to_json(from_trace[i].first), b = to_json(from_file[i].first);
+    a.erase("seconds"), b.erase("seconds");
+    EXPECT_EQ(a, b) << "frame " << from_trace[i].first.frame;
+    EXPECT_EQ(from_trace[i].second, from_file[i].second) << "frame " << from_trace[i].first.frame;
+  }
+  // A part of the window, and to its end.
+  EXPECT_EQ(render(file, {{5, 5}}).size(), 1u);
+  EXPECT_EQ(render(file, {{4, UINT64_MAX}}).size(), 3u);
+}
+
+TEST(FrameFile, FramesOutsideTheWindowAndBadFilesAreRefusedByName) {
+  const std::string file = temp("small.frames");
+  write_frame_file(file, kTrace, {{0, 1}});
+  try {
+    render(file, {{0, 2}});
+    FAIL() << "frame 2 is not in the file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("frame 2 asked for"), std::string::npos) << e.what();
+  }
+  // Truncated: the header is there, the msgpack is not whole.
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string cut = temp("cut.frames");
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  EXPECT_TRUE(is_frame_file(cut));
+  try {
+    read_frame_file(cut);
+    FAIL() << "a truncated file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(cut), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("malformed"), std::string::npos) << e.what();
+  }
+  const std::string other = temp("other.frames");
+  std::ofstream(other, std::ios::binary) << "not frames";
+  EXPECT_THROW(read_frame_file(other), InputError);
+  EXPECT_THROW(write_frame_file(temp("past.frames"), kTrace, {{10, 40}}), InputError);
+}
+
+}  // namespace
+}  // namespace strobe::gfx
