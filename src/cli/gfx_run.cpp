@@ -28,7 +28,7 @@ int run_graphics(const GraphicsRunOptions& o) {
   if (o.mode != "timing" && (o.arch != "r9nano" || !o.sets.empty()))
     throw InputError("--arch and --set for a graphics workload: only with --mode timing");
   // Timing: every frame rendered is recorded and timed on one GPU, whose caches carry over from
-  // frame to frame (gfx.frame_caches); frames rendered only to warm state are not timed.
+  // frame to frame (gfx.frame_caches); frames rendered only to warm state are timed unreported.
   std::unique_ptr<timing::Gpu> gpu;
   if (o.mode == "timing") gpu = std::make_unique<timing::Gpu>(experiment::resolve_gpu_config(o.arch, o.sets));
   if (o.sampling != "none" && o.sampling != "megsim")
@@ -107,12 +107,17 @@ int run_graphics(const GraphicsRunOptions& o) {
     ro.record = true;
   }
   size_t pipelines = 0;
-  gfx::render_trace(trace, frames_asked, ro,
-                    [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
-                      on_frame(s, r);
-                      pipelines = r.pipelines_compiled();
-                    },
-                    warm);
+  gfx::render_trace(
+      trace, frames_asked, ro,
+      [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
+        on_frame(s, r);
+        pipelines = r.pipelines_compiled();
+      },
+      warm,
+      // In timing mode warm frames are timed too, unreported, so that they warm the caches.
+      [&](const gfx::FrameStats&, const gfx::Renderer& r) {
+        if (gpu) gpu->run_frame(r.recording()->work);
+      });
   nlohmann::json out{{"workload", o.workload}, {"trace", trace}, {"mode", o.mode}, {"frames", std::move(frames)},
                      {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}, {"warm_frames", o.warm_frames}};
   out["total"].erase("frame");

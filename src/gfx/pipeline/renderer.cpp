@@ -75,7 +75,8 @@ std::vector<FrameRange> with_warm_frames(const std::vector<FrameRange>& ranges, 
 }
 
 void render_trace(const std::string& path, const std::vector<FrameRange>& ranges, const RendererOptions& options,
-                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, uint64_t warm_frames) {
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, uint64_t warm_frames,
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_warm_frame) {
   if (ranges.empty()) return;
   FrameStream stream(path, with_warm_frames(ranges, warm_frames));
   Renderer renderer(options);
@@ -86,6 +87,7 @@ void render_trace(const std::string& path, const std::vector<FrameRange>& ranges
     const FrameStats s = renderer.render(frame, index);
     while (at < ranges.size() && ranges[at].last < index) ++at;
     if (at < ranges.size() && ranges[at].first <= index) on_frame(s, renderer);
+    else if (on_warm_frame) on_warm_frame(s, renderer);
   }
   const FrameRange& last = ranges.back();
   if (stream.frames_seen() > last.last) return;

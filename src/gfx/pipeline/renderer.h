@@ -55,9 +55,11 @@ class Renderer {
 /// past the end is an InputError. `warm_frames` frames before each range are rendered too, and
 /// not reported (UINT64_MAX: every frame from 0): what they rendered into textures that later
 /// frames sample (glmark2's desktop windows, a game's exposure adapting over frames) is then
-/// there, as in a full replay.
+/// there, as in a full replay. `on_warm_frame`, when given, is called after each of those (the
+/// timing model times them too, unreported, so that they warm its caches).
 void render_trace(const std::string& path, const std::vector<FrameRange>& ranges, const RendererOptions& options,
-                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, uint64_t warm_frames = 0);
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_frame, uint64_t warm_frames = 0,
+                  const std::function<void(const FrameStats&, const Renderer&)>& on_warm_frame = {});
 
 /// `ranges` (ascending, disjoint) each widened by `warm_frames` frames before it, merged where
 /// they then meet: the frames render_trace renders.
