@@ -225,11 +225,19 @@ TEST(TbrPipeline, CachesCarryOverFramesUnlessInvalidated) {
   }
 }
 
-TEST(TbrPipeline, ARecordingMadeWithOtherTilesIsRefused) {
-  FrameBuilder b;
-  b.pass(64, 64, 2);
-  b.frame.tile_size = 32;
-  EXPECT_THROW(time_frame(b.frame, {}), InputError);
+TEST(TbrPipeline, AFrameItCannotTimeIsRefusedBeforeItRuns) {
+  FrameBuilder other_tiles;
+  other_tiles.pass(64, 64, 2);
+  other_tiles.frame.tile_size = 32;
+  EXPECT_THROW(time_frame(other_tiles.frame, {}), InputError);
+  FrameBuilder outside;  // a 64x64 pass has 16 tiles
+  outside.fill_tiles(outside.pass(64, 64, 2), 17, 1, 16, 64, 0, 1);
+  EXPECT_THROW(time_frame(outside.frame, {}), InputError);
+  FrameBuilder unrecorded;
+  DrawWork& d = unrecorded.pass(64, 64, 2);
+  unrecorded.fill_tiles(d, 4, 2, 16, 64, 0, 1);
+  d.tiles.back().waves = 3;  // one more wave than the draw recorded
+  EXPECT_THROW(time_frame(unrecorded.frame, {}), InputError);
 }
 
 }  // namespace

@@ -73,12 +73,14 @@ const std::vector<InstInfo>& TbrPipeline::info_of(const isa::Program* p) {
   return it->second;
 }
 
-void TbrPipeline::begin(Cycle start, const FrameWork& f) {
-  frame_ = &f;
-  info_.clear();
-  // Every shader must fit on a CU, or its waves would wait forever.
-  for (const PassWork& pass : f.passes)
-    for (const DrawWork& d : pass.draws)
+void TbrPipeline::check(const FrameWork& f) const {
+  if (f.tile_size != p_.tile_size)
+    throw InputError(fmt::format("frame {}: recorded with {}-pixel tiles, but gfx.tile_size is {}", f.frame, f.tile_size,
+                                 p_.tile_size));
+  for (const PassWork& pass : f.passes) {
+    const uint64_t tiles = div_up(pass.width, f.tile_size) * div_up(pass.height, f.tile_size);
+    for (const DrawWork& d : pass.draws) {
+      // Every shader must fit on a CU, or its waves would wait forever.
       for (const ShaderWork* s : {&d.vs, &d.ps}) {
         if (!s->waves) continue;
         if (!s->executor || !s->program)
@@ -89,6 +91,22 @@ void TbrPipeline::begin(Cycle start, const FrameWork& f) {
                                        "{})", f.frame, n.vgprs_per_wave, n.sgprs_per_wave, cu_.res.vgprs_per_simd,
                                        cu_.res.sgprs_per_simd));
       }
+      for (const TileWork& tw : d.tiles) {
+        if (tw.tile >= tiles)
+          throw InputError(fmt::format("frame {}: tile {} lies outside the pass's {} tiles", f.frame, tw.tile, tiles));
+        if (uint64_t(tw.first_wave) + tw.waves > std::min<uint64_t>(d.pixel_waves.size(), d.ps.waves))
+          throw InputError(fmt::format("frame {}: tile {} names pixel waves {}-{} of a draw with {} recorded", f.frame,
+                                       tw.tile, tw.first_wave, uint64_t(tw.first_wave) + tw.waves,
+                                       d.pixel_waves.size()));
+      }
+    }
+  }
+}
+
+void TbrPipeline::begin(Cycle start, const FrameWork& f) {
+  check(f);
+  frame_ = &f;
+  info_.clear();
   ++c_.frames;
   for (size_t c = 0; c < cus_.size(); ++c) mark_room(uint32_t(c));
   spi_.clear();
@@ -158,9 +176,6 @@ void TbrPipeline::setup_done(Cycle now) {
   ++progress_;
   // The tiler appends the draw's entries to each tile's list.
   for (const TileWork& tw : d.tiles) {
-    if (tw.tile >= list_fill_.size())
-      throw InputError(fmt::format("frame {}: tile {} lies outside the {}x{} tile grid", frame_->frame, tw.tile,
-                                   tiles_x_, tiles_y_));
     const uint64_t bytes = uint64_t(tw.bin_entries) * p_.bin_entry_bytes;
     if (!bytes) continue;
     geometry_lines_ += bin_list_access(tw.tile, bytes, ReqKind::Write, kGeometryTag, now);

@@ -141,6 +141,9 @@ class TbrPipeline final : public WaveSource {
     uint32_t seq = 0;  // pixel waves: its blend-queue sequence number in the unit
   };
 
+  /// Refuses a frame this pipeline cannot time (InputError): other tiles, a shader that fits on
+  /// no SIMD, a tile outside its pass's grid, pixel waves a draw did not record.
+  void check(const FrameWork& f) const;
   void begin_pass(Cycle now);
   void end_phase(Cycle now);
   // Geometry.

@@ -2,9 +2,6 @@
 // (the pipeline of tbr_pipeline.h's file comment), each working on its own tile.
 #include <algorithm>
 
-#include <fmt/format.h>
-
-#include "common/error.h"
 #include "timing/engine/events.h"
 #include "timing/gfx/tbr_addresses.h"
 #include "timing/gfx/tbr_pipeline.h"
@@ -18,13 +15,7 @@ void TbrPipeline::start_tiles(Cycle now) {
   const size_t tiles = size_t(tiles_x_) * tiles_y_;
   tile_items_.assign(tiles, {});
   for (uint32_t d = 0; d < pass.draws.size(); ++d)
-    for (uint32_t k = 0; k < pass.draws[d].tiles.size(); ++k) {
-      const uint32_t t = pass.draws[d].tiles[k].tile;
-      if (t >= tiles)
-        throw InputError(fmt::format("frame {}: tile {} lies outside the {}x{} tile grid", frame_->frame, t, tiles_x_,
-                                     tiles_y_));
-      tile_items_[t].push_back({d, k});
-    }
+    for (uint32_t k = 0; k < pass.draws[d].tiles.size(); ++k) tile_items_[pass.draws[d].tiles[k].tile].push_back({d, k});
   next_tile_ = tiles_done_ = 0;
   store_lines_ = 0;
   if (tiles == 0) {  // a zero-sized target: nothing to render
@@ -122,10 +113,7 @@ void TbrPipeline::raster_step(uint32_t u, Cycle now) {
       }
       return spi_try(now);
     }
-    const uint32_t id = tw.first_wave + un.wave_in_item;
-    if (id >= draw.pixel_waves.size() || id >= draw.ps.waves)
-      throw InputError(fmt::format("frame {}: pixel wave {} of a draw with {} recorded", frame_->frame, id,
-                                   draw.pixel_waves.size()));
+    const uint32_t id = tw.first_wave + un.wave_in_item;  // in range: check() saw to it
     const uint32_t seq = un.blend_base + uint32_t(un.blend.size());
     un.blend.push_back(BlendEntry{draw.pixel_waves[id].pixels, false, false, tile, Cycle{0}});
     ++un.waves_queued;

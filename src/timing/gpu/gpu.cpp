@@ -268,9 +268,6 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
 FrameTiming Gpu::run_frame(const FrameWork& f) {
   Impl& g = *impl_;
   const GpuConfig& cfg = g.cfg;
-  if (f.tile_size != uint32_t(cfg.gfx_tile_size))
-    throw InputError(fmt::format("frame {}: recorded with {}-pixel tiles, but gfx.tile_size is {}", f.frame, f.tile_size,
-                                 cfg.gfx_tile_size));
   if (cfg.gfx_frame_caches == "invalidate")
     for (const auto* level : {&g.l1v, &g.scache, &g.l1i, &g.l2})
       for (const auto& c : *level) c->invalidate_all();
