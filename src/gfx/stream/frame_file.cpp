@@ -13,6 +13,16 @@
 
 namespace strobe::gfx {
 
+// Plain state structs convert field by field under their own names (found by ADL, so here in
+// their namespace rather than in the anonymous one).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlTarget, framebuffer, color_texture, color_level, depth_texture, color, depth, width,
+                                   height, color_float)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlFixed, depth_test, blend, cull, scissor_test, depth_func, depth_mask,
+                                   blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation,
+                                   cull_face, front_face, viewport, depth_range, polygon_offset_fill,
+                                   polygon_offset_factor, polygon_offset_units, scissor, color_mask, clear_color,
+                                   clear_depth, framebuffer, target)
+
 namespace {
 
 using json = nlohmann::json;
@@ -70,24 +80,6 @@ struct Pools {
   }
 };
 
-json target_json(const GlTarget& t) {
-  return {{"framebuffer", t.framebuffer}, {"color_texture", t.color_texture}, {"color_level", t.color_level},
-          {"depth_texture", t.depth_texture}, {"color", t.color}, {"depth", t.depth}, {"width", t.width},
-          {"height", t.height}, {"color_float", t.color_float}};
-}
-
-json fixed_json(const GlFixed& f) {
-  return {{"depth_test", f.depth_test}, {"blend", f.blend}, {"cull", f.cull}, {"scissor_test", f.scissor_test},
-          {"depth_func", f.depth_func}, {"depth_mask", f.depth_mask}, {"blend_src_rgb", f.blend_src_rgb},
-          {"blend_dst_rgb", f.blend_dst_rgb}, {"blend_src_alpha", f.blend_src_alpha},
-          {"blend_dst_alpha", f.blend_dst_alpha}, {"blend_equation", f.blend_equation}, {"cull_face", f.cull_face},
-          {"front_face", f.front_face}, {"viewport", f.viewport}, {"depth_range", f.depth_range},
-          {"polygon_offset_fill", f.polygon_offset_fill}, {"polygon_offset_factor", f.polygon_offset_factor},
-          {"polygon_offset_units", f.polygon_offset_units}, {"scissor", f.scissor}, {"color_mask", f.color_mask},
-          {"clear_color", f.clear_color}, {"clear_depth", f.clear_depth}, {"framebuffer", f.framebuffer},
-          {"target", target_json(f.target)}};
-}
-
 json op_json(const GlDraw& d, Pools& p) {
   json attribs = json::array();
   for (const auto& [index, a] : d.attribs)
@@ -99,16 +91,16 @@ json op_json(const GlDraw& d, Pools& p) {
   return {{"op", "draw"}, {"call", d.call}, {"mode", d.mode}, {"first", d.first}, {"count", d.count},
           {"index_type", d.index_type}, {"index_offset", d.index_offset}, {"indices", p.blob(d.indices)},
           {"program", p.program(d.program)}, {"uniforms", p.uniform_set(d.uniforms)}, {"attribs", std::move(attribs)},
-          {"textures", std::move(textures)}, {"fixed", fixed_json(d.fixed)}};
+          {"textures", std::move(textures)}, {"fixed", json(d.fixed)}};
 }
 
 json op_json(const GlClear& c, Pools&) {
-  return {{"op", "clear"}, {"call", c.call}, {"mask", c.mask}, {"fixed", fixed_json(c.fixed)}};
+  return {{"op", "clear"}, {"call", c.call}, {"mask", c.mask}, {"fixed", json(c.fixed)}};
 }
 
 json op_json(const GlBlit& b, Pools&) {
   return {{"op", "blit"}, {"call", b.call}, {"src", b.src}, {"dst", b.dst}, {"mask", b.mask}, {"linear", b.linear},
-          {"read", target_json(b.read)}, {"fixed", fixed_json(b.fixed)}};
+          {"read", json(b.read)}, {"fixed", json(b.fixed)}};
 }
 
 // ---- reading: the pools become shared objects again.
@@ -127,49 +119,6 @@ struct Shared {
   }
   Bytes blob(const json& j) const { return j.is_null() ? nullptr : at(blobs, j, "blob"); }
 };
-
-GlTarget target_of(const json& j) {
-  GlTarget t;
-  t.framebuffer = j.at("framebuffer");
-  t.color_texture = j.at("color_texture");
-  t.color_level = j.at("color_level");
-  t.depth_texture = j.at("depth_texture");
-  t.color = j.at("color");
-  t.depth = j.at("depth");
-  t.width = j.at("width");
-  t.height = j.at("height");
-  t.color_float = j.at("color_float");
-  return t;
-}
-
-GlFixed fixed_of(const json& j) {
-  GlFixed f;
-  f.depth_test = j.at("depth_test");
-  f.blend = j.at("blend");
-  f.cull = j.at("cull");
-  f.scissor_test = j.at("scissor_test");
-  f.depth_func = j.at("depth_func");
-  f.depth_mask = j.at("depth_mask");
-  f.blend_src_rgb = j.at("blend_src_rgb");
-  f.blend_dst_rgb = j.at("blend_dst_rgb");
-  f.blend_src_alpha = j.at("blend_src_alpha");
-  f.blend_dst_alpha = j.at("blend_dst_alpha");
-  f.blend_equation = j.at("blend_equation");
-  f.cull_face = j.at("cull_face");
-  f.front_face = j.at("front_face");
-  f.viewport = j.at("viewport");
-  f.depth_range = j.at("depth_range");
-  f.polygon_offset_fill = j.at("polygon_offset_fill");
-  f.polygon_offset_factor = j.at("polygon_offset_factor");
-  f.polygon_offset_units = j.at("polygon_offset_units");
-  f.scissor = j.at("scissor");
-  f.color_mask = j.at("color_mask");
-  f.clear_color = j.at("clear_color");
-  f.clear_depth = j.at("clear_depth");
-  f.framebuffer = j.at("framebuffer");
-  f.target = target_of(j.at("target"));
-  return f;
-}
 
 Shared shared_of(const json& file) {
   Shared s;
@@ -220,7 +169,7 @@ std::variant<GlClear, GlDraw, GlBlit> op_of(const json& j, const Shared& s) {
     GlClear c;
     c.call = j.at("call");
     c.mask = j.at("mask");
-    c.fixed = fixed_of(j.at("fixed"));
+    c.fixed = j.at("fixed").get<GlFixed>();
     return c;
   }
   if (kind == "blit") {
@@ -230,8 +179,8 @@ std::variant<GlClear, GlDraw, GlBlit> op_of(const json& j, const Shared& s) {
     b.dst = j.at("dst");
     b.mask = j.at("mask");
     b.linear = j.at("linear");
-    b.read = target_of(j.at("read"));
-    b.fixed = fixed_of(j.at("fixed"));
+    b.read = j.at("read").get<GlTarget>();
+    b.fixed = j.at("fixed").get<GlFixed>();
     return b;
   }
   if (kind != "draw") throw InputError(fmt::format("an operation '{}'", kind));
@@ -261,7 +210,7 @@ std::variant<GlClear, GlDraw, GlBlit> op_of(const json& j, const Shared& s) {
   for (const json& t : j.at("textures"))
     d.textures[t.at("unit").get<int>()] =
         t.at("texture").is_null() ? nullptr : Shared::at(s.textures, t.at("texture"), "texture");
-  d.fixed = fixed_of(j.at("fixed"));
+  d.fixed = j.at("fixed").get<GlFixed>();
   return d;
 }
 
