@@ -52,7 +52,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 struct Timed {
   std::map<uint64_t, Measure> by_frame;
   std::vector<uint64_t> order;
-  std::vector<gfx::FrameStats> counts;
   double seconds = 0;
 };
 
@@ -70,7 +69,6 @@ Timed render_and_time(const std::string& trace, const std::vector<gfx::FrameRang
         const timing::FrameTiming ft = gpu.run_frame(r.recording()->work);
         t.by_frame[s.frame] = measure(ft);
         t.order.push_back(s.frame);
-        t.counts.push_back(s);
         if (show) fmt::print(stderr, "compare: {}: frame {}: {} cycles\n", what, s.frame, ft.cycles);
       },
       warm,
