@@ -32,6 +32,7 @@ struct CompareOptions {
   experiment::RunSpec run;
   std::string csv, set_file, size = workloads::kDefaultSetSize, json, journal;
   std::string frames, warm_frames;  // gfx: workloads only
+  std::vector<std::string> reference_runs, profile_runs;  // gfx: workloads only
   int repeat = -1;  // unset: 1 for one benchmark, 3 for a set
   bool dry_run = false;
 };
@@ -138,6 +139,8 @@ int compare_graphics_workload(const CompareOptions& o) {
   g.workload = s.benchmark;
   g.frames = o.frames;
   if (!o.warm_frames.empty()) g.warm_frames = o.warm_frames;
+  g.reference_runs = o.reference_runs;
+  g.profile_runs = o.profile_runs;
   g.arch = s.arch;
   g.sets = s.sets;
   g.methods = experiment::parse_methods(s.sampling);
@@ -148,8 +151,8 @@ int compare_graphics_workload(const CompareOptions& o) {
 
 int run_compare(CompareOptions o) {
   if (o.run.benchmark.rfind("gfx:", 0) == 0) return compare_graphics_workload(o);
-  if (!o.frames.empty() || !o.warm_frames.empty())
-    throw InputError("--frames and --warm-frames apply to gfx: workloads");
+  if (!o.frames.empty() || !o.warm_frames.empty() || !o.reference_runs.empty() || !o.profile_runs.empty())
+    throw InputError("--frames, --warm-frames, --reference-runs and --profile-runs apply to gfx: workloads");
   const std::string set_name = take_set_name(o.run.sets);
   const bool is_set = !set_name.empty() || !o.set_file.empty();
   if (!set_name.empty() && !o.set_file.empty()) throw InputError("--set NAME and --set-file: give one of them");
@@ -206,6 +209,14 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
   cmd->add_option("--frames", o->frames, "gfx: workloads: the frames to compare over: A-B, A, or a list (default: all)");
   cmd->add_option("--warm-frames", o->warm_frames,
                   "gfx: workloads: frames rendered untimed before each frame a method simulates (default 2)");
+  cmd->add_option("--reference-runs", o->reference_runs,
+                  "gfx: workloads: take the full-detail reference from these strobe run --mode timing --json files "
+                  "instead of simulating it (a long trace timed in windows; each frame once)")
+      ->delimiter(',');
+  cmd->add_option("--profile-runs", o->profile_runs,
+                  "gfx: workloads: take MEGsim's functional profile from these strobe run --json files, with their "
+                  "rendering seconds as its cost")
+      ->delimiter(',');
   cmd->callback([o, &action, program = std::move(program)] {
     // Compare always simulates in detail: the reference is the timing model.
     o->run.mode = "timing";

@@ -1,8 +1,11 @@
 // `strobe frames gfx:TRACE --frames A-B -o FILE`: a window of a captured trace's frames written
 // as strobe's own frame file (gfx/stream/frame_file.h), which `strobe run gfx:FILE` and
 // `strobe compare gfx:FILE` read without replaying the calls before the window.
+// `strobe frames gfx:TRACE --count`: how many frames the trace holds (its calls replayed, nothing
+// rendered), for scripts that cut a long trace into windows.
 #include <chrono>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -13,18 +16,42 @@
 #include "common/error.h"
 #include "gfx/stream/captured.h"
 #include "gfx/stream/frame_file.h"
+#include "gfx/stream/frame_stream.h"
 
 namespace strobe::cli {
 namespace {
 
 struct FramesOptions {
   std::string workload, frames, out;
+  bool count = false;
 };
+
+int count_frames(const std::string& trace) {
+  if (gfx::is_frame_file(trace)) {  // a window: the frames it holds
+    fmt::print("{}\n", gfx::read_frame_file(trace).frames.size());
+    return 0;
+  }
+  // A range no trace reaches: every call moves the state on, no frame is recorded.
+  const uint64_t never = std::numeric_limits<uint64_t>::max();
+  gfx::FrameStream stream(trace, {{never, never}});
+  gfx::GlFrame frame;
+  uint64_t index = 0;
+  while (stream.next(frame, index)) {
+  }
+  fmt::print("{}\n", stream.frames_seen());
+  return 0;
+}
 
 int run_frames(const FramesOptions& o) {
   if (o.workload.rfind("gfx:", 0) != 0)
     throw InputError(fmt::format("strobe frames {}: expected a graphics workload gfx:NAME or gfx:PATH", o.workload));
   const std::string trace = gfx::resolve_trace(o.workload);
+  if (o.count) {
+    if (!o.frames.empty() || !o.out.empty()) throw InputError("strobe frames --count: takes no --frames or -o");
+    return count_frames(trace);
+  }
+  if (o.frames.empty() || o.out.empty())
+    throw InputError("strobe frames: --frames and -o are required (or --count alone)");
   if (gfx::is_frame_file(trace))
     throw InputError(fmt::format("{}: already a frame file; give the trace it came from", trace));
   const auto ranges = gfx::parse_frame_ranges(o.frames, "--frames");
@@ -43,8 +70,9 @@ void add_frames_command(CLI::App& app, Action& action) {
                                  "Write a window of a captured graphics trace's frames, with everything they read, as "
                                  "strobe's own frame file (run and compare read it as gfx:FILE)");
   cmd->add_option("workload", o->workload, "gfx:NAME (strobe list) or gfx:PATH of an apitrace capture")->required();
-  cmd->add_option("--frames", o->frames, "The frames: A-B, A, or a list like 0-9,20")->required();
-  cmd->add_option("-o,--output", o->out, "The frame file to write (atomically)")->required();
+  cmd->add_option("--frames", o->frames, "The frames: A-B, A, or a list like 0-9,20");
+  cmd->add_option("-o,--output", o->out, "The frame file to write (atomically)");
+  cmd->add_flag("--count", o->count, "Print how many frames the trace holds, and write nothing");
   cmd->callback([o, &action] { action = [o] { return run_frames(*o); }; });
 }
 

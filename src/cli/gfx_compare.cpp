@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -13,7 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/gfx_megsim.h"
+#include "cli/gfx_statistics.h"
 #include "cli/report.h"
+#include "common/atomic_file.h"
+#include "common/cpu_clock.h"
 #include "common/error.h"
 #include "experiment/run_spec.h"
 #include "gfx/pipeline/renderer.h"
@@ -28,21 +32,7 @@ namespace mg = sampling::megsim;
 
 namespace {
 
-/// The statistics every estimate is made of and judged on (MEGsim's four).
-constexpr std::array<const char*, 4> kStats = {"cycles", "dram_bytes", "l2_accesses", "tile_buffer_accesses"};
-using Measure = std::array<double, kStats.size()>;
-
-Measure measure(const timing::FrameTiming& t) {
-  return {double(t.cycles), double(t.stats.get("dram.bytes")),
-          double(t.stats.sum("l2.", ".reads") + t.stats.sum("l2.", ".writes")),
-          double(t.stats.get("gfx.tile_buffer_accesses"))};
-}
-
-nlohmann::json measure_json(const Measure& m) {
-  nlohmann::json j;
-  for (size_t i = 0; i < kStats.size(); ++i) j[kStats[i]] = m[i];
-  return j;
-}
+using Measure = FrameMeasure;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -52,13 +42,15 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 struct Timed {
   std::map<uint64_t, Measure> by_frame;
   std::vector<uint64_t> order;
-  double seconds = 0;
+  double seconds = 0;      ///< wall clock
+  double cpu_seconds = 0;  ///< the process's CPU time
 };
 
 Timed render_and_time(const std::string& trace, const std::vector<gfx::FrameRange>& ranges, uint64_t warm,
                       const timing::GpuConfig& cfg, bool show, const char* what) {
   Timed t;
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
   timing::Gpu gpu(cfg);
   gfx::RendererOptions ro;
   ro.tile_size = int(cfg.gfx_tile_size);
@@ -67,7 +59,7 @@ Timed render_and_time(const std::string& trace, const std::vector<gfx::FrameRang
       trace, ranges, ro,
       [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
         const timing::FrameTiming ft = gpu.run_frame(r.recording()->work);
-        t.by_frame[s.frame] = measure(ft);
+        t.by_frame[s.frame] = frame_measure(ft);
         t.order.push_back(s.frame);
         if (show) fmt::print(stderr, "compare: {}: frame {}: {} cycles\n", what, s.frame, ft.cycles);
       },
@@ -76,18 +68,112 @@ Timed render_and_time(const std::string& trace, const std::vector<gfx::FrameRang
       // before a sampled frame left them in the reference.
       [&](const gfx::FrameStats&, const gfx::Renderer& r) { gpu.run_frame(r.recording()->work); });
   t.seconds = seconds_since(t0);
+  t.cpu_seconds = process_cpu_seconds() - cpu0;
   return t;
 }
 
-std::vector<gfx::FrameStats> render_counts(const std::string& trace, const std::vector<gfx::FrameRange>& ranges,
-                                           int tile_size, double& seconds) {
-  const auto t0 = std::chrono::steady_clock::now();
+/// MEGsim's profiling pass: every frame rendered functionally for its counts.
+struct Profile {
   std::vector<gfx::FrameStats> counts;
+  double seconds = 0, cpu_seconds = 0;
+};
+
+Profile render_counts(const std::string& trace, const std::vector<gfx::FrameRange>& ranges, int tile_size) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
+  Profile p;
   gfx::RendererOptions ro;
   ro.tile_size = tile_size;
-  gfx::render_trace(trace, ranges, ro, [&](const gfx::FrameStats& s, const gfx::Renderer&) { counts.push_back(s); });
-  seconds = seconds_since(t0);
-  return counts;
+  gfx::render_trace(trace, ranges, ro, [&](const gfx::FrameStats& s, const gfx::Renderer&) { p.counts.push_back(s); });
+  p.seconds = seconds_since(t0);
+  p.cpu_seconds = process_cpu_seconds() - cpu0;
+  return p;
+}
+
+bool asked_for(const std::vector<gfx::FrameRange>& asked, uint64_t frame) {
+  return std::any_of(asked.begin(), asked.end(),
+                     [&](const gfx::FrameRange& r) { return r.first <= frame && frame <= r.last; });
+}
+
+/// The frames of earlier runs' JSON files (`strobe run gfx:... --json`) that `asked` covers, each
+/// once, with no gaps between the first and the last of each range, and in `mode`; `use` takes
+/// each frame's JSON. `sources` gets each file with the frames it gave. InputError names the
+/// file and what is wrong with it.
+void read_runs(const std::vector<std::string>& files, const std::string& option, const std::string& trace,
+               const std::string& mode, const std::vector<gfx::FrameRange>& asked, const nlohmann::json* config,
+               nlohmann::json& sources, const std::function<void(const nlohmann::json&)>& use) {
+  std::vector<uint64_t> seen;
+  for (const std::string& file : files) {
+    nlohmann::json in;
+    try {
+      in = nlohmann::json::parse(read_file(file));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(fmt::format("{} {}: not JSON ({})", option, file, e.what()));
+    }
+    if (!in.is_object() || !in.contains("frames") || !in["frames"].is_array())
+      throw InputError(fmt::format("{} {}: not the JSON of strobe run gfx:... --json", option, file));
+    if (in.value("trace", "") != trace)
+      throw InputError(fmt::format("{} {}: its frames are of {}, not {}", option, file, in.value("trace", ""), trace));
+    if (in.value("mode", "") != mode)
+      throw InputError(fmt::format("{} {}: a --mode {} run; this needs --mode {}", option, file, in.value("mode", ""), mode));
+    if (config && in.value("config", nlohmann::json()) != *config) {
+      const nlohmann::json patch = nlohmann::json::diff(in.value("config", nlohmann::json()), *config);
+      throw InputError(fmt::format("{} {}: timed on another GPU configuration ({} differs)", option, file,
+                                   patch.empty() ? std::string("?") : patch[0].value("path", std::string("?"))));
+    }
+    uint64_t first = 0, last = 0, used = 0;
+    try {
+      for (const nlohmann::json& f : in["frames"]) {
+        const uint64_t frame = f.at("frame").get<uint64_t>();
+        if (!asked_for(asked, frame)) continue;
+        use(f);
+        if (used++ == 0) first = frame;
+        last = frame;
+        seen.push_back(frame);
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(fmt::format("{} {}: a frame is malformed ({})", option, file, e.what()));
+    }
+    sources.push_back({{"file", file}, {"frames", used}, {"first", first}, {"last", last},
+                       {"warm_frames", in.value("warm_frames", nlohmann::json())}});
+  }
+  std::sort(seen.begin(), seen.end());
+  if (seen.empty()) throw InputError(fmt::format("{}: none of the files' frames is among the frames compared", option));
+  for (size_t i = 1; i < seen.size(); ++i) {
+    if (seen[i] == seen[i - 1]) throw InputError(fmt::format("{}: frame {} is in two files", option, seen[i]));
+    if (seen[i] != seen[i - 1] + 1 && asked_for(asked, seen[i - 1] + 1))
+      throw InputError(fmt::format("{}: frame {} is in none of the files", option, seen[i - 1] + 1));
+  }
+}
+
+/// The reference from earlier timing runs: each frame's statistics, and its rendering and timing
+/// seconds (wall clock and CPU) as the run measured them.
+Timed reference_from_runs(const std::vector<std::string>& files, const std::string& trace,
+                          const std::vector<gfx::FrameRange>& asked, const nlohmann::json& config,
+                          nlohmann::json& sources) {
+  Timed t;
+  read_runs(files, "--reference-runs", trace, "timing", asked, &config, sources, [&](const nlohmann::json& f) {
+    const nlohmann::json& timing = f.at("timing");
+    t.by_frame[f.at("frame").get<uint64_t>()] = frame_measure_from_json(timing.at("statistics"));
+    t.seconds += f.at("seconds").get<double>() + timing.at("seconds").get<double>();
+    t.cpu_seconds += f.value("cpu_seconds", 0.0) + timing.value("cpu_seconds", 0.0);
+  });
+  for (const auto& [frame, m] : t.by_frame) t.order.push_back(frame);
+  return t;
+}
+
+/// MEGsim's counts from earlier functional runs, with their rendering seconds as the profile's.
+Profile profile_from_runs(const std::vector<std::string>& files, const std::string& trace,
+                          const std::vector<gfx::FrameRange>& asked, nlohmann::json& sources) {
+  Profile p;
+  read_runs(files, "--profile-runs", trace, "functional", asked, nullptr, sources, [&](const nlohmann::json& f) {
+    p.counts.push_back(gfx::frame_stats_from_json(f));
+    p.seconds += p.counts.back().seconds;
+    p.cpu_seconds += p.counts.back().cpu_seconds;
+  });
+  std::sort(p.counts.begin(), p.counts.end(),
+            [](const gfx::FrameStats& a, const gfx::FrameStats& b) { return a.frame < b.frame; });
+  return p;
 }
 
 std::vector<gfx::FrameRange> single_frames(std::vector<uint64_t> frames) {
@@ -100,8 +186,8 @@ std::vector<gfx::FrameRange> single_frames(std::vector<uint64_t> frames) {
 /// Each statistic's estimate against the reference's total: signed relative errors.
 nlohmann::json errors_json(const Measure& estimate, const Measure& reference) {
   nlohmann::json j;
-  for (size_t i = 0; i < kStats.size(); ++i)
-    j[kStats[i]] = reference[i] != 0 ? (estimate[i] - reference[i]) / reference[i] : 0.0;
+  for (size_t i = 0; i < kFrameStatistics.size(); ++i)
+    j[kFrameStatistics[i]] = reference[i] != 0 ? (estimate[i] - reference[i]) / reference[i] : 0.0;
   return j;
 }
 
@@ -157,8 +243,13 @@ int compare_graphics(const GraphicsCompareOptions& o) {
                        : gfx::parse_frame_ranges(o.frames, "--frames");
   const bool show = o.progress || ::isatty(STDERR_FILENO);
 
-  // The reference: every frame in order, each timed after the one before it.
-  const Timed ref = render_and_time(trace, asked, 0, cfg, show, "full detail");
+  // The reference: every frame in order, each timed after the one before it; or earlier timing
+  // runs' frames, for a workload too long for one process (each run's first frames start from
+  // the state its --warm-frames left, not from every frame before them).
+  const nlohmann::json config = timing::to_json(cfg);
+  nlohmann::json ref_sources = nlohmann::json::array();
+  const Timed ref = o.reference_runs.empty() ? render_and_time(trace, asked, 0, cfg, show, "full detail")
+                                             : reference_from_runs(o.reference_runs, trace, asked, config, ref_sources);
   const size_t n = ref.order.size();
   if (n < 2) throw InputError(fmt::format("compare {}: {} frame; frame sampling needs at least 2", o.workload, n));
   Measure ref_total{};
@@ -166,55 +257,77 @@ int compare_graphics(const GraphicsCompareOptions& o) {
   nlohmann::json per_frame = nlohmann::json::array();
   for (uint64_t f : ref.order) {
     const Measure& m = ref.by_frame.at(f);
-    for (size_t i = 0; i < kStats.size(); ++i) ref_total[i] += m[i];
+    for (size_t i = 0; i < m.size(); ++i) ref_total[i] += m[i];
     ref_cycles.push_back(m[0]);
-    nlohmann::json j = measure_json(m);
+    nlohmann::json j = to_json(m);
     j["frame"] = f;
     per_frame.push_back(std::move(j));
   }
   nlohmann::json out{{"workload", o.workload},
                      {"trace", trace},
-                     {"config", timing::to_json(cfg)},
+                     {"config", config},
                      {"frames", n},
                      {"warm_frames", warm},
-                     {"reference", {{"seconds", ref.seconds}, {"totals", measure_json(ref_total)}, {"per_frame", per_frame}}},
+                     {"reference", {{"seconds", ref.seconds},
+                                    {"cpu_seconds", ref.cpu_seconds},
+                                    {"source", o.reference_runs.empty() ? nlohmann::json("simulated in this process")
+                                                                        : nlohmann::json{{"runs", ref_sources}}},
+                                    {"totals", to_json(ref_total)},
+                                    {"per_frame", per_frame}}},
                      {"methods", nlohmann::json::object()}};
-  std::string text = fmt::format("{}: {} frames in full detail: {:.0f} cycles, {:.2f} s\n", o.workload, n,
-                                 ref_total[0], ref.seconds);
+  std::string text = fmt::format("{}: {} frames in full detail: {:.0f} cycles, {:.2f} s ({:.2f} CPU s){}\n", o.workload,
+                                 n, ref_total[0], ref.seconds, ref.cpu_seconds,
+                                 o.reference_runs.empty() ? std::string()
+                                                          : fmt::format(", from {} runs", o.reference_runs.size()));
 
   // MEGsim: its own functional pass over every frame, the selection, its representatives in detail.
   mg::FrameSelection sel;
   if (megsim) {
-    double profile_s = 0;
-    const std::vector<gfx::FrameStats> counts = render_counts(trace, asked, int(cfg.gfx_tile_size), profile_s);
+    nlohmann::json profile_sources = nlohmann::json::array();
+    const Profile profile = o.profile_runs.empty()
+                                ? render_counts(trace, asked, int(cfg.gfx_tile_size))
+                                : profile_from_runs(o.profile_runs, trace, asked, profile_sources);
+    const std::vector<gfx::FrameStats>& counts = profile.counts;
+    for (size_t i = 0; i < counts.size() && i < n; ++i)
+      if (counts[i].frame != ref.order[i])
+        throw InputError(fmt::format("compare {}: the functional pass's frame {} is the reference's frame {}",
+                                     o.workload, counts[i].frame, ref.order[i]));
     if (counts.size() != n)
       throw InputError(fmt::format("compare {}: the functional pass rendered {} frames, the reference {}", o.workload,
                                    counts.size(), n));
+    const double profile_s = profile.seconds;
     const auto s0 = std::chrono::steady_clock::now();
+    const double select_cpu0 = process_cpu_seconds();
     std::string selection_text;
     nlohmann::json m = megsim_selection(counts, o.sampling_sets, selection_text, &sel);
     const double select_s = seconds_since(s0);
+    const double select_cpu = process_cpu_seconds() - select_cpu0;
     std::vector<uint64_t> reps;
     for (const mg::FrameCluster& c : sel.clusters) reps.push_back(counts[c.representative].frame);
     const Timed rt = render_and_time(trace, single_frames(reps), warm, cfg, show, "megsim");
     Measure estimate{}, from_reference{};
     for (const mg::FrameCluster& c : sel.clusters) {
       const uint64_t f = counts[c.representative].frame;
-      for (size_t i = 0; i < kStats.size(); ++i) {
+      for (size_t i = 0; i < estimate.size(); ++i) {
         estimate[i] += double(c.members.size()) * rt.by_frame.at(f)[i];
         from_reference[i] += double(c.members.size()) * ref.by_frame.at(f)[i];
       }
     }
     const double total_s = profile_s + select_s + rt.seconds;
-    m["estimate"] = measure_json(estimate);
+    const double total_cpu = profile.cpu_seconds + select_cpu + rt.cpu_seconds;
+    m["estimate"] = to_json(estimate);
     m["errors"] = errors_json(estimate, ref_total);
-    m["estimate_from_reference_frames"] = measure_json(from_reference);
+    m["estimate_from_reference_frames"] = to_json(from_reference);
     m["errors_from_reference_frames"] = errors_json(from_reference, ref_total);
     m["frames_simulated"] = reps.size();
     m["seconds"] = {{"functional_profile", profile_s}, {"selection", select_s}, {"detailed", rt.seconds},
                     {"total", total_s}};
+    m["cpu_seconds"] = {{"functional_profile", profile.cpu_seconds}, {"selection", select_cpu},
+                        {"detailed", rt.cpu_seconds}, {"total", total_cpu}};
+    if (!o.profile_runs.empty()) m["profile_source"] = {{"runs", profile_sources}};
     m["speedup"] = ref.seconds / total_s;
     m["speedup_detailed_only"] = ref.seconds / rt.seconds;
+    m["speedup_cpu"] = total_cpu > 0 ? ref.cpu_seconds / total_cpu : 0.0;
     m.erase("estimate_note");
     const double err = m["errors"]["cycles"].get<double>();
     text += fmt::format("megsim: {} of {} frames in detail ({:.1f}x fewer): cycles {:.0f} ({:+.2f}%), DRAM bytes "
@@ -235,14 +348,15 @@ int compare_graphics(const GraphicsCompareOptions& o) {
     const Timed rt = render_and_time(trace, single_frames(picked), warm, cfg, show, "random-frames");
     Measure estimate{};
     for (uint64_t f : picked)
-      for (size_t i = 0; i < kStats.size(); ++i) estimate[i] += rt.by_frame.at(f)[i] * double(n) / double(k);
+      for (size_t i = 0; i < estimate.size(); ++i) estimate[i] += rt.by_frame.at(f)[i] * double(n) / double(k);
     const double megsim_err = std::abs(out["methods"]["megsim"]["errors"]["cycles"].get<double>());
     nlohmann::json r{{"method", "random-frames"},
                      {"frames_simulated", k},
                      {"representative_frames", picked},
-                     {"estimate", measure_json(estimate)},
+                     {"estimate", to_json(estimate)},
                      {"errors", errors_json(estimate, ref_total)},
                      {"seconds", {{"detailed", rt.seconds}, {"total", rt.seconds}}},
+                     {"cpu_seconds", {{"detailed", rt.cpu_seconds}, {"total", rt.cpu_seconds}}},
                      {"speedup", ref.seconds / rt.seconds},
                      {"frames_for_megsim_error", random_frames_needed(ref_cycles, k, megsim_err, params.seed)}};
     const double err = r["errors"]["cycles"].get<double>();

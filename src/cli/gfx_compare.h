@@ -20,6 +20,8 @@ struct GraphicsCompareOptions {
   std::vector<std::string> sets;           ///< GPU overrides KEY=VALUE
   std::vector<std::string> methods;        ///< megsim, random-frames
   std::vector<std::string> sampling_sets;  ///< MEGsim's parameters
+  std::vector<std::string> reference_runs;  ///< timing runs' JSON standing in for the reference
+  std::vector<std::string> profile_runs;    ///< functional runs' JSON standing in for MEGsim's profile
   std::string json;                        ///< "-", a path, or empty
   bool progress = false;
 };

@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/gfx_megsim.h"
+#include "cli/gfx_statistics.h"
 #include "cli/report.h"
+#include "common/cpu_clock.h"
 #include "common/error.h"
 #include "gfx/pipeline/image_compare.h"
 #include "gfx/pipeline/renderer.h"
@@ -69,10 +71,14 @@ int run_graphics(const GraphicsRunOptions& o) {
                                    s.frame, s.draws, s.vertices, s.primitives, s.fragments, s.pixels_written, s.seconds);
     if (gpu) {
       const auto t0 = std::chrono::steady_clock::now();
+      const double cpu0 = process_cpu_seconds();
       const timing::FrameTiming ft = gpu->run_frame(r.recording()->work);
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       j["timing"] = report::frame_timing_json(ft);
       j["timing"]["seconds"] = secs;
+      j["timing"]["cpu_seconds"] = process_cpu_seconds() - cpu0;
+      // MEGsim's statistics, so that strobe compare can take these frames as its reference.
+      j["timing"]["statistics"] = to_json(frame_measure(ft));
       line += fmt::format("; {} cycles ({} geometry, {} tiles), IPC {:.2f}, timed in {:.2f} s", ft.cycles,
                           ft.stats.get("gfx.geometry_cycles"), ft.stats.get("gfx.tile_cycles"),
                           ft.cycles ? double(ft.wave_instructions) / double(ft.cycles) : 0.0, secs);

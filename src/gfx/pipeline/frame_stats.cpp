@@ -55,6 +55,7 @@ FrameStats& FrameStats::operator+=(const FrameStats& o) {
       mine += c;
     }
   seconds += o.seconds;
+  cpu_seconds += o.cpu_seconds;
   return *this;
 }
 
@@ -74,6 +75,7 @@ FrameStats frame_stats_from_json(const nlohmann::json& j) {
                       c.value("sample_lanes", uint64_t{0}),        c.value("texel_fetches", uint64_t{0})};
   }
   s.seconds = j.value("seconds", 0.0);
+  s.cpu_seconds = j.value("cpu_seconds", 0.0);
   return s;
 }
 
@@ -93,6 +95,7 @@ nlohmann::json to_json(const FrameStats& s) {
     j[key] = std::move(m);
   }
   j["seconds"] = s.seconds;
+  j["cpu_seconds"] = s.cpu_seconds;
   return j;
 }
 

@@ -55,6 +55,7 @@ struct FrameStats {
   uint64_t blended_pixels = 0;  ///< of those, with blending on
   std::map<std::string, ShaderCounts> vertex_shaders, pixel_shaders;  ///< by program name
   double seconds = 0;           ///< wall-clock time to render the frame
+  double cpu_seconds = 0;       ///< the process's CPU time to render the frame
 
   /// Adds another frame's counts (not its index).
   FrameStats& operator+=(const FrameStats& o);

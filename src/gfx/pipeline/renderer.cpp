@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cpu_clock.h"
 #include "common/error.h"
 #include "emu/memory.h"
 
@@ -24,6 +25,7 @@ Renderer::~Renderer() = default;
 
 FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
   FrameStats st;
   st.frame = index;
   // The frame's own device memory: vertex data, uniforms, descriptor tables and textures. A
@@ -61,6 +63,7 @@ FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
   cx_.stats = nullptr;
   cx_.recording = nullptr;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  st.cpu_seconds = process_cpu_seconds() - cpu0;
   return st;
 }
 
