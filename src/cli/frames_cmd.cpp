@@ -5,7 +5,6 @@
 // rendered), for scripts that cut a long trace into windows.
 #include <chrono>
 #include <filesystem>
-#include <limits>
 #include <memory>
 #include <string>
 
@@ -26,32 +25,17 @@ struct FramesOptions {
   bool count = false;
 };
 
-int count_frames(const std::string& trace) {
-  if (gfx::is_frame_file(trace)) {  // a window: the frames it holds
-    fmt::print("{}\n", gfx::read_frame_file(trace).frames.size());
-    return 0;
-  }
-  // A range no trace reaches: every call moves the state on, no frame is recorded.
-  const uint64_t never = std::numeric_limits<uint64_t>::max();
-  gfx::FrameStream stream(trace, {{never, never}});
-  gfx::GlFrame frame;
-  uint64_t index = 0;
-  while (stream.next(frame, index)) {
-  }
-  fmt::print("{}\n", stream.frames_seen());
-  return 0;
-}
-
 int run_frames(const FramesOptions& o) {
   if (o.workload.rfind("gfx:", 0) != 0)
     throw InputError(fmt::format("strobe frames {}: expected a graphics workload gfx:NAME or gfx:PATH", o.workload));
   const std::string trace = gfx::resolve_trace(o.workload);
   if (o.count) {
     if (!o.frames.empty() || !o.out.empty()) throw InputError("strobe frames --count: takes no --frames or -o");
-    return count_frames(trace);
+    fmt::print("{}\n", gfx::count_frames(trace));
+    return 0;
   }
   if (o.frames.empty() || o.out.empty())
-    throw InputError("strobe frames: --frames and -o are required (or --count alone)");
+    throw InputError("strobe frames: --frames and -o/--output are required (or --count alone)");
   if (gfx::is_frame_file(trace))
     throw InputError(fmt::format("{}: already a frame file; give the trace it came from", trace));
   const auto ranges = gfx::parse_frame_ranges(o.frames, "--frames");

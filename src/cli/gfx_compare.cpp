@@ -22,6 +22,7 @@
 #include "experiment/run_spec.h"
 #include "gfx/pipeline/renderer.h"
 #include "gfx/stream/captured.h"
+#include "gfx/stream/frame_stream.h"
 #include "sampling/megsim/frame_selection.h"
 #include "sampling/megsim/params.h"
 #include "timing/gpu/gpu.h"
@@ -41,6 +42,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 /// Frames rendered in order and timed on one GPU.
 struct Timed {
   std::map<uint64_t, Measure> by_frame;
+  std::map<uint64_t, mg::StageActivity> activity;  ///< by frame
   std::vector<uint64_t> order;
   double seconds = 0;      ///< wall clock
   double cpu_seconds = 0;  ///< the process's CPU time
@@ -60,6 +62,7 @@ Timed render_and_time(const std::string& trace, const std::vector<gfx::FrameRang
       [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
         const timing::FrameTiming ft = gpu.run_frame(r.recording()->work);
         t.by_frame[s.frame] = frame_measure(ft);
+        t.activity[s.frame] = frame_activity(ft, s);
         t.order.push_back(s.frame);
         if (show) fmt::print(stderr, "compare: {}: frame {}: {} cycles\n", what, s.frame, ft.cycles);
       },
@@ -138,11 +141,17 @@ void read_runs(const std::vector<std::string>& files, const std::string& option,
                        {"warm_frames", in.value("warm_frames", nlohmann::json())}});
   }
   std::sort(seen.begin(), seen.end());
-  if (seen.empty()) throw InputError(fmt::format("{}: none of the files' frames is among the frames compared", option));
-  for (size_t i = 1; i < seen.size(); ++i) {
+  for (size_t i = 1; i < seen.size(); ++i)
     if (seen[i] == seen[i - 1]) throw InputError(fmt::format("{}: frame {} is in two files", option, seen[i]));
-    if (seen[i] != seen[i - 1] + 1 && asked_for(asked, seen[i - 1] + 1))
-      throw InputError(fmt::format("{}: frame {} is in none of the files", option, seen[i - 1] + 1));
+  // Every frame compared must be there: to the trace's end where a range is open.
+  uint64_t frames = std::numeric_limits<uint64_t>::max();
+  for (const gfx::FrameRange& r : asked) {
+    if (r.last == std::numeric_limits<uint64_t>::max() && frames == std::numeric_limits<uint64_t>::max())
+      frames = gfx::count_frames(trace);
+    const uint64_t last = std::min(r.last, frames - 1);
+    for (uint64_t f = r.first; f <= last; ++f)
+      if (!std::binary_search(seen.begin(), seen.end(), f))
+        throw InputError(fmt::format("{}: frame {} is in none of the files", option, f));
   }
 }
 
@@ -218,19 +227,93 @@ nlohmann::json random_frames_needed(const std::vector<double>& cycles, size_t k,
                    "random estimate with that many frames"}};
 }
 
+/// Seconds a method has spent so far: wall clock and the process's CPU time.
+struct Cost {
+  double seconds = 0, cpu_seconds = 0;
+};
+
+/// MEGsim's selection from `sets` over `counts`, then `time` run on its representatives; the
+/// selection's JSON rides in the result's `selection`, and `cost` grows by both steps.
+template <typename TimeFrames>
+auto select_and_time(const std::vector<gfx::FrameStats>& counts, const std::vector<std::string>& sets,
+                     mg::FrameSelection& sel, Cost& cost, TimeFrames time) {
+  struct Result : Timed {
+    nlohmann::json selection;
+  } r;
+  const auto s0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
+  std::string selection_text;
+  r.selection = megsim_selection(counts, sets, selection_text, &sel);
+  const double select_s = seconds_since(s0), select_cpu = process_cpu_seconds() - cpu0;
+  r.selection["seconds"] = {{"selection", select_s}};
+  r.selection["cpu_seconds"] = {{"selection", select_cpu}};
+  std::vector<uint64_t> reps;
+  for (const mg::FrameCluster& c : sel.clusters) reps.push_back(counts[c.representative].frame);
+  Timed t = time(reps);
+  r.selection["seconds"]["detailed"] = t.seconds;
+  r.selection["cpu_seconds"]["detailed"] = t.cpu_seconds;
+  cost.seconds += select_s + t.seconds;
+  cost.cpu_seconds += select_cpu + t.cpu_seconds;
+  static_cast<Timed&>(r) = std::move(t);
+  return r;
+}
+
+/// Fills a frame-sampling method's JSON: its estimate (each representative's statistics as
+/// `timed` measured them, times its cluster's size), the same from the reference's own timing of
+/// those frames, errors, frames simulated, costs and speedups.
+void finish_method(nlohmann::json& m, const mg::FrameSelection& sel, const std::vector<gfx::FrameStats>& counts,
+                   const Timed& timed, const Timed& ref, const Measure& ref_total, const Cost& cost) {
+  Measure estimate{}, from_reference{};
+  for (const mg::FrameCluster& c : sel.clusters) {
+    const uint64_t f = counts[c.representative].frame;
+    for (size_t i = 0; i < estimate.size(); ++i) {
+      estimate[i] += double(c.members.size()) * timed.by_frame.at(f)[i];
+      from_reference[i] += double(c.members.size()) * ref.by_frame.at(f)[i];
+    }
+  }
+  m["estimate"] = to_json(estimate);
+  m["errors"] = errors_json(estimate, ref_total);
+  m["estimate_from_reference_frames"] = to_json(from_reference);
+  m["errors_from_reference_frames"] = errors_json(from_reference, ref_total);
+  m["frames_simulated"] = sel.clusters.size();
+  m["seconds"]["total"] = cost.seconds;
+  m["cpu_seconds"]["total"] = cost.cpu_seconds;
+  m["speedup"] = ref.seconds / cost.seconds;
+  m["speedup_detailed_only"] = ref.seconds / m["seconds"]["detailed"].get<double>();
+  m["speedup_cpu"] = cost.cpu_seconds > 0 ? ref.cpu_seconds / cost.cpu_seconds : 0.0;
+  m.erase("estimate_note");
+}
+
+/// The line `strobe compare` prints for a frame-sampling method.
+std::string method_line(const char* name, const nlohmann::json& m, size_t n, double profile_s) {
+  const auto err = [&](const char* stat) { return 100 * m["errors"][stat].get<double>(); };
+  const size_t k = m["frames_simulated"];
+  return fmt::format("{}: {} of {} frames in detail ({:.1f}x fewer): cycles {:.0f} ({:+.2f}%), DRAM bytes {:+.2f}%, "
+                     "L2 accesses {:+.2f}%, tile-buffer accesses {:+.2f}%; {:.2f} s ({:.2f}x, profiling {:.2f} s "
+                     "included)\n",
+                     name, k, n, double(n) / double(k), m["estimate"]["cycles"].get<double>(), err("cycles"),
+                     err("dram_bytes"), err("l2_accesses"), err("tile_buffer_accesses"), m["seconds"]["total"].get<double>(),
+                     m["speedup"].get<double>(), profile_s);
+}
+
 }  // namespace
 
 int compare_graphics(const GraphicsCompareOptions& o) {
-  bool megsim = false, random = false;
+  bool megsim = false, activity = false, random = false;
   for (const std::string& m : o.methods) {
     if (m == "megsim") megsim = true;
+    else if (m == "megsim-activity") activity = true;
     else if (m == "random-frames") random = true;
     else
-      throw InputError(fmt::format("--sampling {} for a graphics workload: expected megsim and/or random-frames", m));
+      throw InputError(fmt::format(
+          "--sampling {} for a graphics workload: expected megsim, megsim-activity and/or random-frames", m));
   }
   if (random && !megsim)
     throw InputError("--sampling random-frames: the baseline draws as many frames as MEGsim chooses; compare it with "
                      "megsim (--sampling megsim,random-frames)");
+  if (activity && !megsim)
+    throw InputError("--sampling megsim-activity: its stage weights come from the activity of MEGsim's "
+                     "representatives; compare it with megsim (--sampling megsim,megsim-activity)");
   const mg::Params params = mg::params_from(o.sampling_sets);  // bad keys fail before anything runs
   const auto warm_ranges = gfx::parse_frame_ranges(o.warm_frames, "--warm-frames");
   if (warm_ranges.size() != 1 || warm_ranges[0].first != warm_ranges[0].last)
@@ -295,49 +378,64 @@ int compare_graphics(const GraphicsCompareOptions& o) {
     if (counts.size() != n)
       throw InputError(fmt::format("compare {}: the functional pass rendered {} frames, the reference {}", o.workload,
                                    counts.size(), n));
-    const double profile_s = profile.seconds;
-    const auto s0 = std::chrono::steady_clock::now();
-    const double select_cpu0 = process_cpu_seconds();
-    std::string selection_text;
-    nlohmann::json m = megsim_selection(counts, o.sampling_sets, selection_text, &sel);
-    const double select_s = seconds_since(s0);
-    const double select_cpu = process_cpu_seconds() - select_cpu0;
-    std::vector<uint64_t> reps;
-    for (const mg::FrameCluster& c : sel.clusters) reps.push_back(counts[c.representative].frame);
-    const Timed rt = render_and_time(trace, single_frames(reps), warm, cfg, show, "megsim");
-    Measure estimate{}, from_reference{};
-    for (const mg::FrameCluster& c : sel.clusters) {
-      const uint64_t f = counts[c.representative].frame;
-      for (size_t i = 0; i < estimate.size(); ++i) {
-        estimate[i] += double(c.members.size()) * rt.by_frame.at(f)[i];
-        from_reference[i] += double(c.members.size()) * ref.by_frame.at(f)[i];
-      }
-    }
-    const double total_s = profile_s + select_s + rt.seconds;
-    const double total_cpu = profile.cpu_seconds + select_cpu + rt.cpu_seconds;
-    m["estimate"] = to_json(estimate);
-    m["errors"] = errors_json(estimate, ref_total);
-    m["estimate_from_reference_frames"] = to_json(from_reference);
-    m["errors_from_reference_frames"] = errors_json(from_reference, ref_total);
-    m["frames_simulated"] = reps.size();
-    m["seconds"] = {{"functional_profile", profile_s}, {"selection", select_s}, {"detailed", rt.seconds},
-                    {"total", total_s}};
-    m["cpu_seconds"] = {{"functional_profile", profile.cpu_seconds}, {"selection", select_cpu},
-                        {"detailed", rt.cpu_seconds}, {"total", total_cpu}};
+    Cost cost{profile.seconds, profile.cpu_seconds};
+    const Cost profiling = cost;
+    auto timed = select_and_time(counts, o.sampling_sets, sel, cost, [&](const std::vector<uint64_t>& reps) {
+      return render_and_time(trace, single_frames(reps), warm, cfg, show, "megsim");
+    });
+    nlohmann::json m = std::move(timed.selection);
+    finish_method(m, sel, counts, timed, ref, ref_total, cost);
+    m["seconds"]["functional_profile"] = profiling.seconds;
+    m["cpu_seconds"]["functional_profile"] = profiling.cpu_seconds;
     if (!o.profile_runs.empty()) m["profile_source"] = {{"runs", profile_sources}};
-    m["speedup"] = ref.seconds / total_s;
-    m["speedup_detailed_only"] = ref.seconds / rt.seconds;
-    m["speedup_cpu"] = total_cpu > 0 ? ref.cpu_seconds / total_cpu : 0.0;
-    m.erase("estimate_note");
-    const double err = m["errors"]["cycles"].get<double>();
-    text += fmt::format("megsim: {} of {} frames in detail ({:.1f}x fewer): cycles {:.0f} ({:+.2f}%), DRAM bytes "
-                        "{:+.2f}%, L2 accesses {:+.2f}%, tile-buffer accesses {:+.2f}%; {:.2f} s ({:.2f}x, "
-                        "profiling {:.2f} s included)\n",
-                        reps.size(), n, double(n) / double(reps.size()), estimate[0], 100 * err,
-                        100 * m["errors"]["dram_bytes"].get<double>(), 100 * m["errors"]["l2_accesses"].get<double>(),
-                        100 * m["errors"]["tile_buffer_accesses"].get<double>(), total_s, ref.seconds / total_s,
-                        profile_s);
+    text += method_line("megsim", m, n, profiling.seconds);
     out["methods"]["megsim"] = std::move(m);
+
+    // MEGsim with its stage weights from strobe's own activity instead of the paper's power
+    // shares: the activity of MEGsim's representatives, each scaled by its cluster's size, is
+    // the whole sequence's estimate. Frames the first selection timed are not timed again.
+    if (activity) {
+      mg::StageActivity a;
+      for (const mg::FrameCluster& c : sel.clusters) {
+        const mg::StageActivity& r = timed.activity.at(counts[c.representative].frame);
+        const double size = double(c.members.size());
+        a.geometry += size * r.geometry, a.raster += size * r.raster, a.tiling += size * r.tiling;
+      }
+      const mg::StageWeights w = mg::weights_from_activity(a);
+      std::vector<std::string> sets = o.sampling_sets;
+      sets.push_back(fmt::format("geometry_weight={:.17g}", w.geometry));
+      sets.push_back(fmt::format("raster_weight={:.17g}", w.raster));
+      sets.push_back(fmt::format("tiling_weight={:.17g}", w.tiling));
+      mg::FrameSelection sel2;
+      auto timed2 = select_and_time(counts, sets, sel2, cost, [&](const std::vector<uint64_t>& reps) {
+        std::vector<uint64_t> fresh;
+        for (uint64_t f : reps)
+          if (!timed.by_frame.count(f)) fresh.push_back(f);
+        Timed t = fresh.empty() ? Timed{} : render_and_time(trace, single_frames(fresh), warm, cfg, show, "megsim-activity");
+        for (const auto& [f, v] : timed.by_frame) t.by_frame.emplace(f, v);
+        return t;
+      });
+      nlohmann::json m2 = std::move(timed2.selection);
+      m2["method"] = "megsim-activity";
+      // Its costs include MEGsim's own selection and detailed frames: they measured the activity.
+      for (const char* clock : {"seconds", "cpu_seconds"})
+        for (const char* step : {"selection", "detailed"})
+          m2[clock][step] = m2[clock][step].get<double>() + out["methods"]["megsim"][clock][step].get<double>();
+      finish_method(m2, sel2, counts, timed2, ref, ref_total, cost);
+      m2["seconds"]["functional_profile"] = profiling.seconds;
+      m2["cpu_seconds"]["functional_profile"] = profiling.cpu_seconds;
+      // Every frame either selection timed was simulated in detail.
+      m2["frames_simulated"] = timed2.by_frame.size();
+      m2["activity"] = {{"geometry", a.geometry}, {"raster", a.raster}, {"tiling", a.tiling},
+                        {"unit", "busy unit-cycles: 4 SIMD cycles per vertex or pixel shader wave instruction; "
+                                 "rasteriser and blender busy cycles; setup and tiler busy cycles"},
+                        {"from", "megsim's representatives, each scaled by its cluster's size"}};
+      text += fmt::format("megsim-activity: stage weights from strobe's activity: geometry {:.3f}, raster {:.3f}, "
+                          "tiling {:.3f} (the paper's: 0.108, 0.745, 0.147)\n",
+                          w.geometry, w.raster, w.tiling);
+      text += method_line("megsim-activity", m2, n, profiling.seconds);
+      out["methods"]["megsim-activity"] = std::move(m2);
+    }
   }
 
   // The random baseline: as many frames, drawn from the same seed, each standing for n / k.

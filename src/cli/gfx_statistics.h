@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gfx/pipeline/frame_stats.h"
+#include "sampling/megsim/frame_features.h"
 #include "timing/gpu/gpu.h"
 
 namespace strobe::cli {
@@ -38,6 +40,21 @@ inline FrameMeasure frame_measure_from_json(const nlohmann::json& j) {
   FrameMeasure m{};
   for (size_t i = 0; i < kFrameStatistics.size(); ++i) m[i] = j.at(kFrameStatistics[i]).get<double>();
   return m;
+}
+
+/// A timed frame's activity per MEGsim stage, in busy unit-cycles (strobe has no power model, so
+/// a unit busy for a cycle stands in for the paper's power): the SIMD cycles of its vertex and
+/// pixel shaders' wave instructions (a wave64 instruction holds a SIMD16 for 4 cycles), the
+/// rasterisers' and blenders' busy cycles beside the pixel shaders, and the setup and tiling
+/// unit's. `s` is the frame's functional counts, which name each wave's stage.
+inline sampling::megsim::StageActivity frame_activity(const timing::FrameTiming& t, const gfx::FrameStats& s) {
+  constexpr double kSimdCyclesPerWaveInstruction = 4;
+  double vs = 0, ps = 0;
+  for (const auto& [name, c] : s.vertex_shaders) vs += double(c.wave_instructions);
+  for (const auto& [name, c] : s.pixel_shaders) ps += double(c.wave_instructions);
+  return {kSimdCyclesPerWaveInstruction * vs,
+          kSimdCyclesPerWaveInstruction * ps + double(t.stats.get("gfx.raster_busy") + t.stats.get("gfx.blend_busy")),
+          double(t.stats.get("gfx.setup_busy"))};
 }
 
 }  // namespace strobe::cli

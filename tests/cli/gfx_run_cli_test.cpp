@@ -244,10 +244,31 @@ TEST(GfxRunCli, CompareSetsMegsimAndRandomFramesAgainstEveryFrameInDetail) {
   EXPECT_FALSE(rnd["frames_for_megsim_error"]["by_size"].empty());
 }
 
+TEST(GfxRunCli, MegsimActivityWeighsTheStagesByTheActivityOfMegsimsRepresentatives) {
+  const CliResult r = run_strobe("compare gfx:glmark2-small --sampling megsim,megsim-activity --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& m = j["methods"]["megsim"];
+  const auto& a = j["methods"]["megsim-activity"];
+  const auto& w = a["parameters"]["weights"];
+  EXPECT_NEAR(w["geometry"].get<double>() + w["raster"].get<double>() + w["tiling"].get<double>(), 1.0, 1e-12);
+  // The weights are the activity's shares; the activity is the representatives' scaled by their
+  // clusters' sizes, so it is not the paper's power shares.
+  const double total = a["activity"]["geometry"].get<double>() + a["activity"]["raster"].get<double>() +
+                       a["activity"]["tiling"].get<double>();
+  EXPECT_NEAR(w["raster"].get<double>(), a["activity"]["raster"].get<double>() / total, 1e-12);
+  EXPECT_NE(w["raster"].get<double>(), 0.745);
+  // It simulates MEGsim's representatives and its own, and pays for both.
+  EXPECT_GE(a["frames_simulated"].get<size_t>(), std::max(a["k"].get<size_t>(), m["frames_simulated"].get<size_t>()));
+  EXPECT_GE(a["seconds"]["total"].get<double>(), m["seconds"]["total"].get<double>());
+  EXPECT_LT(std::abs(a["errors"]["cycles"].get<double>()), 0.10) << a["errors"].dump();
+}
+
 TEST(GfxRunCli, CompareOfAGraphicsWorkloadRefusesWhatDoesNotApply) {
   const std::pair<const char*, const char*> cases[] = {
-      {"compare gfx:glmark2-small --sampling photon", "expected megsim and/or random-frames"},
+      {"compare gfx:glmark2-small --sampling photon", "expected megsim, megsim-activity and/or random-frames"},
       {"compare gfx:glmark2-small --sampling random-frames", "compare it with megsim"},
+      {"compare gfx:glmark2-small --sampling megsim-activity", "compare it with megsim (--sampling megsim,megsim-activity)"},
       {"compare gfx:glmark2-small --sampling megsim --csv x.csv", "--csv: not for a graphics workload"},
       {"compare gfx:glmark2-small --sampling megsim --sampling-set nokey=1", "unknown parameter 'nokey'"},
       {"compare gfx:glmark2-small --sampling megsim --frames 3", "at least 2"},
@@ -259,6 +280,70 @@ TEST(GfxRunCli, CompareOfAGraphicsWorkloadRefusesWhatDoesNotApply) {
     EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find(why), std::string::npos) << args << ": " << r.err;
   }
+}
+
+TEST(GfxRunCli, CompareTakesItsReferenceAndProfileFromEarlierRunsAsIfItHadSimulatedThem) {
+  // One timing run of every frame is the reference compare makes itself: the same frames, the
+  // same statistics, the same selection and estimates. Two windows serve as well, each frame
+  // taken once.
+  const std::string dir = ::testing::TempDir();
+  const std::string timing = dir + "cli-ref-timing.json", functional = dir + "cli-ref-functional.json";
+  const std::string first = dir + "cli-ref-0-5.json", second = dir + "cli-ref-6-11.json";
+  for (const std::string& args :
+       {"run gfx:glmark2-small --mode timing --json " + timing, "run gfx:glmark2-small --json " + functional,
+        "run gfx:glmark2-small --mode timing --frames 0-5 --json " + first,
+        "run gfx:glmark2-small --mode timing --frames 6-11 --warm-frames 2 --json " + second}) {
+    const CliResult r = run_strobe(args);
+    ASSERT_EQ(r.rc, 0) << args << ": " << r.err;
+  }
+  const CliResult own = run_strobe("compare gfx:glmark2-small --sampling megsim --json -");
+  const CliResult read = run_strobe("compare gfx:glmark2-small --sampling megsim --json - --reference-runs " + timing +
+                                    " --profile-runs " + functional);
+  ASSERT_EQ(own.rc, 0) << own.err;
+  ASSERT_EQ(read.rc, 0) << read.err;
+  const auto a = nlohmann::json::parse(own.out), b = nlohmann::json::parse(read.out);
+  EXPECT_EQ(a["reference"]["per_frame"], b["reference"]["per_frame"]);
+  EXPECT_EQ(a["reference"]["totals"], b["reference"]["totals"]);
+  EXPECT_EQ(a["methods"]["megsim"]["representative_frames"], b["methods"]["megsim"]["representative_frames"]);
+  EXPECT_EQ(a["methods"]["megsim"]["estimate"], b["methods"]["megsim"]["estimate"]);
+  EXPECT_EQ(b["reference"]["source"]["runs"][0]["frames"], 12);
+  EXPECT_GT(b["reference"]["seconds"].get<double>(), 0);
+  EXPECT_GT(b["reference"]["cpu_seconds"].get<double>(), 0);
+  EXPECT_GT(b["methods"]["megsim"]["cpu_seconds"]["functional_profile"].get<double>(), 0);
+  EXPECT_GT(b["methods"]["megsim"]["speedup_cpu"].get<double>(), 0);
+
+  const CliResult windows = run_strobe("compare gfx:glmark2-small --sampling megsim --json - --reference-runs " +
+                                       first + "," + second);
+  ASSERT_EQ(windows.rc, 0) << windows.err;
+  const auto w = nlohmann::json::parse(windows.out);
+  ASSERT_EQ(w["frames"], 12);
+  EXPECT_EQ(w["reference"]["source"]["runs"][1]["first"], 6);
+  EXPECT_EQ(w["reference"]["per_frame"][11]["frame"], 11);
+
+  const std::pair<std::string, const char*> bad[] = {
+      {"--reference-runs " + first, "frame 6 is in none of the files"},
+      {"--reference-runs " + first + "," + timing, "is in two files"},
+      {"--reference-runs " + functional, "a --mode functional run"},
+      {"--profile-runs " + timing, "a --mode timing run"},
+      {"--reference-runs " + timing + " --set l2.latency=300", "timed on another GPU configuration (/l2/latency"},
+      {"--reference-runs " + dir + "cli-ref-missing.json", "cli-ref-missing.json"},
+  };
+  for (const auto& [args, why] : bad) {
+    const CliResult r = run_strobe("compare gfx:glmark2-small --sampling megsim " + args);
+    EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << args << ": " << r.err;
+  }
+  const CliResult mm = run_strobe("compare vecadd --sampling photon --reference-runs " + timing);
+  EXPECT_NE(mm.err.find("apply to gfx: workloads"), std::string::npos) << mm.err;
+}
+
+TEST(GfxRunCli, FramesCountsATracesFrames) {
+  const CliResult r = run_strobe("frames gfx:glmark2-small --count");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "12\n");
+  const CliResult both = run_strobe("frames gfx:glmark2-small --count --frames 1");
+  EXPECT_EQ(both.rc, 2);
+  EXPECT_NE(both.err.find("takes no --frames"), std::string::npos) << both.err;
 }
 
 TEST(GfxRunCli, AFrameFileRunsAndTimesAsTheTraceItCameFrom) {

@@ -62,6 +62,19 @@ TEST(MegsimFeatures, AGroupWithNoWorkStaysZeroAndBadWeightsAreRefused) {
   EXPECT_THROW(frame_features(f, Normalisation::GroupTotal, StageWeights{NAN, 1, 1}), std::invalid_argument);
 }
 
+TEST(MegsimFeatures, ActivityWeightsAreEachStagesShareAndIdleOrBadActivityIsRefused) {
+  const StageWeights w = weights_from_activity({300, 600, 100});
+  EXPECT_DOUBLE_EQ(w.geometry, 0.3);
+  EXPECT_DOUBLE_EQ(w.raster, 0.6);
+  EXPECT_DOUBLE_EQ(w.tiling, 0.1);
+  const StageWeights only_raster = weights_from_activity({0, 5, 0});
+  EXPECT_DOUBLE_EQ(only_raster.raster, 1.0);
+  EXPECT_DOUBLE_EQ(only_raster.geometry + only_raster.tiling, 0.0);
+  EXPECT_THROW(weights_from_activity({0, 0, 0}), std::invalid_argument);
+  EXPECT_THROW(weights_from_activity({-1, 2, 0}), std::invalid_argument);
+  EXPECT_THROW(weights_from_activity({INFINITY, 2, 0}), std::invalid_argument);
+}
+
 /// A sequence of phases: each phase its own programs and primitive count, `len` frames long,
 /// with a small deterministic frame-to-frame wobble; and each frame's "cycles", a nonlinear
 /// function of its work that the selection never sees.

@@ -1,6 +1,7 @@
 #include "gfx/stream/frame_stream.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -116,6 +117,17 @@ bool FrameStream::next(GlFrame& frame, uint64_t& index) {
 }
 
 uint64_t FrameStream::frames_seen() const { return impl_->index; }
+
+uint64_t count_frames(const std::string& path) {
+  if (is_frame_file(path)) return read_frame_file(path).frames.size();
+  const uint64_t never = std::numeric_limits<uint64_t>::max();  // a range no trace reaches
+  FrameStream stream(path, {{never, never}});
+  GlFrame frame;
+  uint64_t index = 0;
+  while (stream.next(frame, index)) {
+  }
+  return stream.frames_seen();
+}
 
 std::vector<GlFrame> read_frames(const std::string& path, uint64_t first, uint64_t last) {
   if (first > last) throw InputError(fmt::format("{}: frames {}-{}: the first is after the last", path, first, last));

@@ -41,6 +41,10 @@ class FrameStream {
   std::unique_ptr<Impl> impl_;
 };
 
+/// How many frames the trace (or frame file) at `path` holds: a trace's calls are replayed
+/// without recording anything, a frame file's count is read.
+uint64_t count_frames(const std::string& path);
+
 /// Frames [first, last] of the trace at `path` (0-based, by swaps), with the state every draw
 /// reads; the calls before `first` are applied without recording.
 std::vector<GlFrame> read_frames(const std::string& path, uint64_t first, uint64_t last);

@@ -25,6 +25,14 @@ void normalise_group(Eigen::MatrixXd& x, Eigen::Index first, Eigen::Index count,
 
 }  // namespace
 
+StageWeights weights_from_activity(const StageActivity& a) {
+  for (double v : {a.geometry, a.raster, a.tiling})
+    if (!std::isfinite(v) || v < 0) throw std::invalid_argument("stage activity must be finite and non-negative");
+  const double total = a.geometry + a.raster + a.tiling;
+  if (total <= 0) throw std::invalid_argument("stage activity: every stage is idle");
+  return {a.geometry / total, a.raster / total, a.tiling / total};
+}
+
 FeatureMatrix frame_features(const std::vector<FrameWork>& frames, Normalisation norm, const StageWeights& w) {
   for (const double v : {w.geometry, w.raster, w.tiling})
     if (!(v >= 0) || !std::isfinite(v)) throw std::invalid_argument("megsim: stage weights must be finite and >= 0");

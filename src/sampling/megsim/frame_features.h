@@ -32,6 +32,16 @@ struct StageWeights {
   double tiling = 0.147;    ///< the primitive column
 };
 
+/// Each stage's activity, in any one unit (strobe's: busy unit-cycles of the timing model).
+struct StageActivity {
+  double geometry = 0, raster = 0, tiling = 0;
+};
+
+/// Weights proportional to each stage's share of `a`, summing to 1: the paper's power shares,
+/// with activity measured on the simulated pipeline in their place. std::invalid_argument when
+/// an activity is negative or not finite, or all are zero.
+StageWeights weights_from_activity(const StageActivity& a);
+
 /// The frames x (p + q + 1) matrix the clustering reads.
 struct FeatureMatrix {
   Eigen::MatrixXd x;                 ///< one row per frame
