@@ -25,6 +25,7 @@
 #include "gfx/stream/frame_stream.h"
 #include "sampling/megsim/frame_selection.h"
 #include "sampling/megsim/params.h"
+#include "sampling/megsim/stratified_frames.h"
 #include "timing/gpu/gpu.h"
 
 namespace strobe::cli {
@@ -296,17 +297,102 @@ std::string method_line(const char* name, const nlohmann::json& m, size_t n, dou
                      m["speedup"].get<double>(), profile_s);
 }
 
+/// megsim-stratified: about `strata_frames` frames drawn at random over MEGsim's clusters
+/// (Neyman-allocated by each cluster's spread of functional work), timed, and each statistic's
+/// total estimated with a Student t interval. Its costs are MEGsim's profiling and selection
+/// (`megsim`'s JSON) and its own frames' timing.
+template <typename TimeFrames>
+nlohmann::json stratified_method(const std::vector<gfx::FrameStats>& counts, const mg::FrameSelection& sel,
+                                 const mg::Params& p, TimeFrames time, const Timed& ref, const Measure& ref_total,
+                                 const Cost& profiling, const nlohmann::json& megsim) {
+  // The proxy: each frame's shader work, texture-weighted, as MEGsim's features count it.
+  std::vector<double> proxy;
+  for (const gfx::FrameStats& s : counts) {
+    const mg::FrameWork w = megsim_frame_work(s);
+    double total = 0;
+    for (const auto& [name, v] : w.vertex) total += v;
+    for (const auto& [name, v] : w.pixel) total += v;
+    proxy.push_back(total);
+  }
+  const uint64_t n = p.strata_frames > 0 ? uint64_t(p.strata_frames) : 2 * sel.clusters.size();
+  const mg::StratifiedFrames d = mg::draw_stratified_frames(sel, proxy, n, p.seed);
+  std::vector<uint64_t> frames;
+  for (const auto& rows : d.rows)
+    for (size_t r : rows) frames.push_back(counts[r].frame);
+  std::sort(frames.begin(), frames.end());
+  const Timed t = time(frames);
+  Measure estimate{};
+  nlohmann::json intervals;
+  std::string estimator;
+  for (size_t i = 0; i < estimate.size(); ++i) {
+    const mg::StratifiedTotal st = mg::estimate_stratified_total(
+        sel, d, proxy, [&](size_t row) { return t.by_frame.at(counts[row].frame)[i]; }, p.confidence);
+    estimate[i] = st.estimate.total;
+    estimator = st.estimator;
+    const double truth = ref_total[i];
+    intervals[kFrameStatistics[i]] = {{"total", st.estimate.total},
+                                      {"standard_error", st.estimate.total_se},
+                                      {"half_width", st.estimate.half_width},
+                                      {"relative_half_width", st.estimate.rel_error},
+                                      {"df", std::isfinite(st.estimate.df) ? nlohmann::json(st.estimate.df) : nullptr},
+                                      {"covers_full_detail", std::abs(truth - st.estimate.total) <= st.estimate.half_width}};
+  }
+  const Cost cost{profiling.seconds + megsim["seconds"]["selection"].get<double>() + t.seconds,
+                  profiling.cpu_seconds + megsim["cpu_seconds"]["selection"].get<double>() + t.cpu_seconds};
+  nlohmann::json per_cluster = nlohmann::json::array();
+  for (size_t h = 0; h < d.rows.size(); ++h) {
+    nlohmann::json drawn = nlohmann::json::array();
+    for (size_t r : d.rows[h]) drawn.push_back(counts[r].frame);
+    per_cluster.push_back({{"size", sel.clusters[h].members.size()}, {"proxy_sd", d.proxy_sd[h]}, {"frames", drawn}});
+  }
+  const auto& c = intervals["cycles"];
+  nlohmann::json m{{"method", "megsim-stratified"},
+                   {"strata", "megsim's clusters"},
+                   {"allocation", "Neyman by each cluster's spread of functional shader work, at least 2 per cluster"},
+                   {"estimator", estimator},
+                   {"confidence", p.confidence},
+                   {"seed", p.seed},
+                   {"clusters", per_cluster},
+                   {"representative_frames", frames},
+                   {"frames_simulated", frames.size()},
+                   {"estimate", to_json(estimate)},
+                   {"errors", errors_json(estimate, ref_total)},
+                   {"intervals", intervals},
+                   {"interval",
+                    {{"kind", "confidence"},
+                     {"text", fmt::format("megsim-stratified: cycles = {:.0f} ± {:.0f} ({:.0f}% CI, {} estimator, {} "
+                                          "frames over {} clusters); full detail {:.0f} is {}",
+                                          c["total"].get<double>(), c["half_width"].get<double>(), 100 * p.confidence,
+                                          estimator, frames.size(), sel.clusters.size(), ref_total[0],
+                                          c["covers_full_detail"].get<bool>() ? "inside" : "outside")}}},
+                   {"seconds", {{"functional_profile", profiling.seconds},
+                                {"selection", megsim["seconds"]["selection"]},
+                                {"detailed", t.seconds},
+                                {"total", cost.seconds}}},
+                   {"cpu_seconds", {{"functional_profile", profiling.cpu_seconds},
+                                    {"selection", megsim["cpu_seconds"]["selection"]},
+                                    {"detailed", t.cpu_seconds},
+                                    {"total", cost.cpu_seconds}}},
+                   {"speedup", ref.seconds / cost.seconds},
+                   {"speedup_detailed_only", t.seconds > 0 ? ref.seconds / t.seconds : 0.0},
+                   {"speedup_cpu", cost.cpu_seconds > 0 ? ref.cpu_seconds / cost.cpu_seconds : 0.0}};
+  return m;
+}
+
 }  // namespace
 
 int compare_graphics(const GraphicsCompareOptions& o) {
-  bool megsim = false, activity = false, random = false;
+  bool megsim = false, activity = false, stratified = false, random = false;
   for (const std::string& m : o.methods) {
     if (m == "megsim") megsim = true;
     else if (m == "megsim-activity") activity = true;
+    else if (m == "megsim-stratified") stratified = true;
     else if (m == "random-frames") random = true;
     else
       throw InputError(fmt::format(
-          "--sampling {} for a graphics workload: expected megsim, megsim-activity and/or random-frames", m));
+          "--sampling {} for a graphics workload: expected megsim, megsim-activity, megsim-stratified and/or "
+          "random-frames",
+          m));
   }
   if (random && !megsim)
     throw InputError("--sampling random-frames: the baseline draws as many frames as MEGsim chooses; compare it with "
@@ -314,6 +400,9 @@ int compare_graphics(const GraphicsCompareOptions& o) {
   if (activity && !megsim)
     throw InputError("--sampling megsim-activity: its stage weights come from the activity of MEGsim's "
                      "representatives; compare it with megsim (--sampling megsim,megsim-activity)");
+  if (stratified && !megsim)
+    throw InputError("--sampling megsim-stratified: its strata are MEGsim's clusters; compare it with megsim "
+                     "(--sampling megsim,megsim-stratified)");
   const mg::Params params = mg::params_from(o.sampling_sets);  // bad keys fail before anything runs
   const auto warm_ranges = gfx::parse_frame_ranges(o.warm_frames, "--warm-frames");
   if (warm_ranges.size() != 1 || warm_ranges[0].first != warm_ranges[0].last)
@@ -390,6 +479,16 @@ int compare_graphics(const GraphicsCompareOptions& o) {
     if (!o.profile_runs.empty()) m["profile_source"] = {{"runs", profile_sources}};
     text += method_line("megsim", m, n, profiling.seconds);
     out["methods"]["megsim"] = std::move(m);
+
+    // MEGsim's clusters as strata of a random sample: an estimate with a confidence interval.
+    if (stratified) {
+      nlohmann::json m3 = stratified_method(counts, sel, params, [&](const std::vector<uint64_t>& frames) {
+        return render_and_time(trace, single_frames(frames), warm, cfg, show, "megsim-stratified");
+      }, ref, ref_total, profiling, out["methods"]["megsim"]);
+      text += method_line("megsim-stratified", m3, n, profiling.seconds);
+      text += m3["interval"]["text"].get<std::string>() + "\n";
+      out["methods"]["megsim-stratified"] = std::move(m3);
+    }
 
     // MEGsim with its stage weights from strobe's own activity instead of the paper's power
     // shares: the activity of MEGsim's representatives, each scaled by its cluster's size, is

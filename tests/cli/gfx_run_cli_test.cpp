@@ -264,11 +264,45 @@ TEST(GfxRunCli, MegsimActivityWeighsTheStagesByTheActivityOfMegsimsRepresentativ
   EXPECT_LT(std::abs(a["errors"]["cycles"].get<double>()), 0.10) << a["errors"].dump();
 }
 
+TEST(GfxRunCli, MegsimStratifiedGivesEveryStatisticAnIntervalFromFramesDrawnInEachCluster) {
+  const CliResult r = run_strobe(
+      "compare gfx:glmark2-small --sampling megsim,megsim-stratified --sampling-set strata_frames=8 --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& m = j["methods"]["megsim"];
+  const auto& s = j["methods"]["megsim-stratified"];
+  EXPECT_EQ(s["interval"]["kind"], "confidence");
+  EXPECT_EQ(m["interval"]["kind"], "prediction") << "one purposive frame per cluster has no variance";
+  // At least two frames from each cluster that has two, each from its own cluster.
+  size_t drawn = 0;
+  ASSERT_EQ(s["clusters"].size(), m["clusters"].size());
+  for (size_t h = 0; h < m["clusters"].size(); ++h) {
+    const auto& members = m["clusters"][h]["frames"];
+    const auto& frames = s["clusters"][h]["frames"];
+    EXPECT_GE(frames.size(), std::min<size_t>(2, members.size()));
+    for (const auto& f : frames) EXPECT_NE(std::find(members.begin(), members.end(), f), members.end());
+    drawn += frames.size();
+  }
+  EXPECT_EQ(s["frames_simulated"], drawn);
+  for (const char* stat : {"cycles", "dram_bytes", "l2_accesses", "tile_buffer_accesses"}) {
+    const auto& iv = s["intervals"][stat];
+    EXPECT_GE(iv["half_width"].get<double>(), 0) << stat;
+    EXPECT_EQ(iv["total"], s["estimate"][stat]) << stat;
+    const double truth = j["reference"]["totals"][stat].get<double>();
+    EXPECT_EQ(iv["covers_full_detail"].get<bool>(),
+              std::abs(truth - iv["total"].get<double>()) <= iv["half_width"].get<double>())
+        << stat;
+  }
+  EXPECT_NE(s["interval"]["text"].get<std::string>().find("95% CI"), std::string::npos);
+}
+
 TEST(GfxRunCli, CompareOfAGraphicsWorkloadRefusesWhatDoesNotApply) {
   const std::pair<const char*, const char*> cases[] = {
-      {"compare gfx:glmark2-small --sampling photon", "expected megsim, megsim-activity and/or random-frames"},
+      {"compare gfx:glmark2-small --sampling photon", "expected megsim, megsim-activity, megsim-stratified and/or"},
       {"compare gfx:glmark2-small --sampling random-frames", "compare it with megsim"},
       {"compare gfx:glmark2-small --sampling megsim-activity", "compare it with megsim (--sampling megsim,megsim-activity)"},
+      {"compare gfx:glmark2-small --sampling megsim-stratified", "its strata are MEGsim's clusters"},
+      {"compare gfx:glmark2-small --sampling megsim,megsim-stratified --sampling-set confidence=2", "confidence=2"},
       {"compare gfx:glmark2-small --sampling megsim --csv x.csv", "--csv: not for a graphics workload"},
       {"compare gfx:glmark2-small --sampling megsim --sampling-set nokey=1", "unknown parameter 'nokey'"},
       {"compare gfx:glmark2-small --sampling megsim --frames 3", "at least 2"},

@@ -24,7 +24,10 @@ inline std::vector<std::string> param_choices(Normalisation) { return {"group", 
   X(double, geometry_weight, 0.108, 0, 1, "weight of the vertex-shader group (the paper's Mali-450 power share)") \
   X(double, raster_weight, 0.745, 0, 1, "weight of the pixel-shader group")                                       \
   X(double, tiling_weight, 0.147, 0, 1, "weight of the primitive count")                                          \
-  X(int, similarity_side, 256, 1, 4096, "the similarity matrix holds every step-th frame, at most this many")
+  X(int, similarity_side, 256, 1, 4096, "the similarity matrix holds every step-th frame, at most this many")     \
+  X(int, strata_frames, 0, 0, 1000000,                                                                           \
+    "megsim-stratified: frames drawn over the clusters, Neyman-allocated (0: two per cluster)")                  \
+  X(double, confidence, 0.95, 0.5, 0.999, "megsim-stratified: the confidence of its intervals")
 
 /// Every tunable of MEGsim.
 STROBE_METHOD_PARAMS(Params, STROBE_MEGSIM_PARAMS);
