@@ -16,11 +16,21 @@ FrameSelection select_frames(const Eigen::MatrixXd& x, const SelectionOptions& o
   const KMeansResult& c = s.choice.clustering;
   std::vector<FrameCluster> by_label(size_t(c.k));
   std::vector<double> best(size_t(c.k), std::numeric_limits<double>::infinity());
+  std::vector<double> dist(size_t(x.rows()));
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
     const size_t l = size_t(c.labels[size_t(i)]);
     by_label[l].members.push_back(size_t(i));
-    const double d = (x.row(i) - c.centroids.row(Eigen::Index(l))).squaredNorm();
-    if (d < best[l]) best[l] = d, by_label[l].representative = size_t(i);
+    dist[size_t(i)] = (x.row(i) - c.centroids.row(Eigen::Index(l))).squaredNorm();
+    best[l] = std::min(best[l], dist[size_t(i)]);
+  }
+  // Of the frames nearest the centroid, the middle one in frame order: frames alike in every
+  // feature (a static scene) tie, and the earliest of them is the scene's first frame, which
+  // starts from caches the scene before it left.
+  for (size_t l = 0; l < by_label.size(); ++l) {
+    std::vector<size_t> nearest;
+    for (size_t i : by_label[l].members)
+      if (dist[i] <= best[l]) nearest.push_back(i);
+    if (!nearest.empty()) by_label[l].representative = nearest[(nearest.size() - 1) / 2];
   }
   for (auto& fc : by_label)
     if (!fc.members.empty()) s.clusters.push_back(std::move(fc));

@@ -25,7 +25,7 @@ struct SelectionOptions {
 
 /// One cluster of frames and the frame that stands for it.
 struct FrameCluster {
-  size_t representative = 0;   ///< row (frame position) nearest the centroid; the earliest on a tie
+  size_t representative = 0;   ///< row (frame position) nearest the centroid; of a tie, the middle one
   std::vector<size_t> members;  ///< rows, ascending
 };
 
