@@ -555,6 +555,7 @@ int compare_graphics(const GraphicsCompareOptions& o) {
                      {"seconds", {{"detailed", rt.seconds}, {"total", rt.seconds}}},
                      {"cpu_seconds", {{"detailed", rt.cpu_seconds}, {"total", rt.cpu_seconds}}},
                      {"speedup", ref.seconds / rt.seconds},
+                     {"speedup_cpu", rt.cpu_seconds > 0 ? ref.cpu_seconds / rt.cpu_seconds : 0.0},
                      {"frames_for_megsim_error", random_frames_needed(ref_cycles, k, megsim_err, params.seed)}};
     const double err = r["errors"]["cycles"].get<double>();
     const nlohmann::json& needed = r["frames_for_megsim_error"]["frames_needed"];

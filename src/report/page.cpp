@@ -188,12 +188,35 @@ json config_rows(const json& config, const std::string& arch) {
   return rows;
 }
 
+/// MEGsim's selection as a report draws it: the clusters, the cluster of each frame in `index`
+/// (the frames plotted), the BIC scan and the similarity matrix.
+json megsim_view(const json& m, const json& index) {
+  json clusters = json::array();
+  for (const json& c : m.at("clusters"))
+    clusters.push_back({{"representative", c.at("representative")}, {"size", c.at("size")},
+                        {"first", c.at("frames").front()}, {"last", c.at("frames").back()}});
+  // Each plotted frame's cluster, for the strip under the similarity matrix.
+  std::map<uint64_t, size_t> cluster_of;
+  for (size_t c = 0; c < m.at("clusters").size(); ++c)
+    for (const json& f : m["clusters"][c].at("frames")) cluster_of[f.get<uint64_t>()] = c;
+  json labels = json::array();
+  for (const json& f : index) labels.push_back(cluster_of.count(f.get<uint64_t>()) ? json(cluster_of[f.get<uint64_t>()]) : json());
+  return {{"k", m.at("k")}, {"frame_reduction", m.at("frame_reduction")}, {"bic", m.at("bic")},
+          {"clusters", clusters}, {"cluster_of_frame", labels},
+          {"similarity", m.at("similarity")}, {"estimate_note", m.value("estimate_note", "")}};
+}
+
+/// At most 1,500 evenly spaced positions of `n`: the frames a per-frame chart plots.
+size_t frame_step(size_t n) { return std::max<size_t>(1, (n + 1499) / 1500); }
+
 /// A graphics run (`strobe run gfx:... --json`): each frame's work, thinned to at most 1,500
-/// points, and MEGsim's frame selection when the run made one.
+/// points, its cycles when the run timed it, and MEGsim's frame selection when the run made one.
 json frames_section(const std::string& name, const json& r) {
   const json& frames = r.at("frames");
-  const size_t n = frames.size(), step = std::max<size_t>(1, (n + 1499) / 1500);
-  json index = json::array(), fragments = json::array(), shader = json::array(), draws = json::array();
+  const size_t n = frames.size(), step = frame_step(n);
+  json index = json::array(), fragments = json::array(), shader = json::array(), draws = json::array(),
+       cycles = json::array();
+  bool timed = false;
   auto wave_instructions = [](const json& programs) {
     double sum = 0;
     for (const auto& [name, c] : programs.items()) sum += c.value("wave_instructions", 0.0);
@@ -206,26 +229,69 @@ json frames_section(const std::string& name, const json& r) {
     draws.push_back(f.value("draws", 0));
     shader.push_back(wave_instructions(f.value("vertex_shaders", json::object())) +
                      wave_instructions(f.value("pixel_shaders", json::object())));
+    const bool has = f.contains("timing") && f["timing"].contains("cycles");
+    timed = timed || has;
+    cycles.push_back(has ? f["timing"]["cycles"] : json());
   }
   json out = {{"kind", "frames"}, {"name", name}, {"workload", r.value("workload", "?")},
               {"frames", n}, {"step", step}, {"frame", index}, {"fragments", fragments},
               {"shader_instructions", shader}, {"draws", draws}};
-  if (r.contains("sampling") && r["sampling"].value("method", "") == "megsim") {
-    const json& m = r["sampling"];
-    json clusters = json::array();
-    for (const json& c : m.at("clusters"))
-      clusters.push_back({{"representative", c.at("representative")}, {"size", c.at("size")},
-                          {"first", c.at("frames").front()}, {"last", c.at("frames").back()}});
-    // Each plotted frame's cluster, for the strip under the similarity matrix.
-    std::map<uint64_t, size_t> cluster_of;
-    for (size_t c = 0; c < m.at("clusters").size(); ++c)
-      for (const json& f : m["clusters"][c].at("frames")) cluster_of[f.get<uint64_t>()] = c;
-    json labels = json::array();
-    for (const json& f : index) labels.push_back(cluster_of.count(f.get<uint64_t>()) ? json(cluster_of[f.get<uint64_t>()]) : json());
-    out["megsim"] = {{"k", m.at("k")}, {"frame_reduction", m.at("frame_reduction")}, {"bic", m.at("bic")},
-                     {"clusters", clusters}, {"cluster_of_frame", labels},
-                     {"similarity", m.at("similarity")}, {"estimate_note", m.value("estimate_note", "")}};
+  if (timed) out["cycles"] = cycles;
+  if (r.contains("sampling") && r["sampling"].value("method", "") == "megsim")
+    out["megsim"] = megsim_view(r["sampling"], index);
+  return out;
+}
+
+/// A graphics comparison (`strobe compare gfx:... --json`): full detail's cycles per frame,
+/// thinned, with the frames each method simulated at their full-detail cycles; each method's
+/// estimates, errors, speedups and interval; and MEGsim's selection.
+json frame_compare_section(const std::string& name, const json& r) {
+  const json& per = r.at("reference").at("per_frame");
+  const size_t n = per.size(), step = frame_step(n);
+  std::map<uint64_t, double> cycles_of;
+  for (const json& f : per) cycles_of[f.at("frame").get<uint64_t>()] = f.at("cycles").get<double>();
+  json index = json::array(), cycles = json::array();
+  for (size_t i = 0; i < n; i += step) {
+    index.push_back(per[i].at("frame"));
+    cycles.push_back(per[i].at("cycles"));
   }
+  json methods = json::array();
+  const json& all = r.at("methods");
+  for (auto it = all.begin(); it != all.end(); ++it) {
+    const json& m = it.value();
+    json simulated = json::array();
+    for (const json& f : m.value("representative_frames", json::array())) {
+      const auto c = cycles_of.find(f.get<uint64_t>());
+      simulated.push_back({{"frame", f}, {"cycles", c != cycles_of.end() ? json(c->second) : json()}});
+    }
+    json interval = {{"kind", m.value("interval", json::object()).value("kind", "none")},
+                     {"text", m.value("interval", json::object()).value("text", "")}};
+    if (m.contains("intervals")) {
+      const json& c = m["intervals"].at("cycles");
+      const double t = c.at("total").get<double>(), h = c.at("half_width").get<double>();
+      interval["low"] = t - h;
+      interval["high"] = t + h;
+      interval["confidence"] = m.value("confidence", 0.95);
+    }
+    methods.push_back({{"method", it.key()},
+                       {"frames_simulated", m.at("frames_simulated")},
+                       {"estimate", m.at("estimate")},
+                       {"errors", m.at("errors")},
+                       {"speedup", m.value("speedup", json())},
+                       {"speedup_cpu", m.value("speedup_cpu", json())},
+                       {"simulated", simulated},
+                       {"interval", interval}});
+  }
+  const json& ref = r.at("reference");
+  json out = {{"kind", "frame-compare"}, {"name", name}, {"workload", r.value("workload", "?")},
+              {"frames", n}, {"step", step}, {"frame", index}, {"cycles", cycles},
+              {"totals", ref.at("totals")}, {"seconds", ref.value("seconds", 0.0)},
+              {"cpu_seconds", ref.value("cpu_seconds", json())},
+              {"source", ref.value("source", json("simulated in this process")).is_string()
+                             ? ref.value("source", json("simulated in this process"))
+                             : json(fmt::format("{} earlier runs", ref["source"].value("runs", json::array()).size()))},
+              {"methods", methods}};
+  if (all.contains("megsim") && all["megsim"].contains("clusters")) out["megsim"] = megsim_view(all["megsim"], index);
   return out;
 }
 
@@ -239,6 +305,9 @@ json report_page(const std::vector<PageInput>& inputs) {
         sections.push_back(set_section(in.name, r));
       } else if (r.contains("frames") && r.contains("workload") && r["frames"].is_array()) {
         sections.push_back(frames_section(in.name, r));
+      } else if (r.contains("workload") && r.contains("reference") && r.contains("methods") &&
+                 r["reference"].contains("per_frame")) {
+        sections.push_back(frame_compare_section(in.name, r));
       } else if (r.contains("rows") && r.contains("spec")) {
         sections.push_back(sweep_section(in.name, r));
       } else if (r.contains("kernels") && r.contains("mode") && r["kernels"].is_array()) {
@@ -253,7 +322,7 @@ json report_page(const std::vector<PageInput>& inputs) {
         }
       } else {
         throw InputError("not a strobe result: expected a run or compare report (strobe run/compare --json), a "
-                         "graphics run (strobe run gfx:... --json), a set comparison or a sweep table (strobe "
+                         "graphics run or comparison (strobe run/compare gfx:... --json), a set comparison or a sweep table (strobe "
                          "sweep --collect)");
       }
     } catch (const json::exception& e) {

@@ -6,7 +6,8 @@ Usage: browser_test.py STROBE WORKDIR
 
 Makes a detailed run (with a fine timeline), a comparison of sampling methods against full
 detail (GPUMech's CPI stacks, TBPoint's skipped regions, SimProf's interval), a set comparison
-a sweep table and a graphics run with MEGsim's frame selection, each by its strobe command, writes one report of them all, opens it from disk in Chromium (driven by Debian's
+a sweep table, a graphics run with MEGsim's frame selection, a timed graphics run and a frame-sampling
+comparison against every frame in detail, each by its strobe command, writes one report of them all, opens it from disk in Chromium (driven by Debian's
 python3-selenium and chromium-driver) and asserts that the page logged no console error, that
 every chart drew marks and coloured pixels, that nothing was fetched, and that a screenshot is produced
 (WORKDIR/report.png). Exit 0 on success, 1 with the reason on failure.
@@ -26,6 +27,7 @@ EXPECTED_CHARTS = [
     "Launches: simulated, predicted or skipped, per method", "CPI stacks compared",
     "Error against speedup, every run and method", "Error against speedup, every grid point and method",
     "Sweep cycles", "GPUMech CPI stack", "Per-frame work", "Frame similarity (MEGsim)", "Frames by cluster",
+    "Per-frame cycles", "Per-frame cycles and the frames simulated", "Frame-sampling estimates",
 ]
 
 
@@ -64,7 +66,12 @@ def make_results(binary, work):
     # A graphics run with MEGsim's frame selection (the setup's small glmark2 capture).
     gfx = os.path.join(work, "gfx.json")
     strobe(binary, "run", "gfx:glmark2-small", "--sampling", "megsim", "--json", gfx)
-    paths = [run, analytical, cmp, set_json, os.path.join(work, "sweep", "results.json"), gfx]
+    # Its frames timed, and frame sampling against every frame in detail.
+    gfx_timed = os.path.join(work, "gfx-timed.json")
+    strobe(binary, "run", "gfx:glmark2-small", "--mode", "timing", "--json", gfx_timed)
+    gfx_cmp = os.path.join(work, "gfx-compare.json")
+    strobe(binary, "compare", "gfx:glmark2-small", "--sampling", "megsim,megsim-stratified,random-frames", "--json", gfx_cmp)
+    paths = [run, analytical, cmp, set_json, os.path.join(work, "sweep", "results.json"), gfx, gfx_timed, gfx_cmp]
     return paths
 
 

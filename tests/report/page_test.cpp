@@ -210,6 +210,39 @@ TEST(ReportPage, AGraphicsRunGivesEachFramesWorkAndMegsimsClustersPerFrame) {
   EXPECT_FALSE(report_page({{"g.json", plain}})["sections"][0].contains("megsim"));
 }
 
+TEST(ReportPage, AGraphicsCompareGivesFullDetailPerFrameAndEachMethodsFramesAtTheirCyclesAndInterval) {
+  json per = json::array();
+  for (int i = 0; i < 4; ++i) per.push_back({{"frame", 20 + i}, {"cycles", 1000 * (i + 1)}});
+  const json totals = {{"cycles", 10000}, {"dram_bytes", 0}, {"l2_accesses", 5}, {"tile_buffer_accesses", 7}};
+  const json errors = {{"cycles", 0.01}, {"dram_bytes", 0}, {"l2_accesses", 0}, {"tile_buffer_accesses", 0}};
+  json megsim = {{"method", "megsim"}, {"k", 2}, {"frame_reduction", 2.0}, {"bic", {1.0, 2.0}},
+                 {"clusters", {{{"representative", 21}, {"size", 2}, {"frames", {20, 21}}},
+                               {{"representative", 22}, {"size", 2}, {"frames", {22, 23}}}}},
+                 {"similarity", {{"step", 1}, {"distances", json::array()}}},
+                 {"representative_frames", {21, 22}}, {"frames_simulated", 2}, {"estimate", totals},
+                 {"errors", errors}, {"speedup", 3.0}, {"interval", {{"kind", "prediction"}, {"text", "one per stratum"}}}};
+  json stratified = {{"frames_simulated", 4}, {"representative_frames", {20, 21, 22, 23}}, {"estimate", totals},
+                     {"errors", errors}, {"confidence", 0.9}, {"interval", {{"kind", "confidence"}}},
+                     {"intervals", {{"cycles", {{"total", 10100.0}, {"half_width", 300.0}}}}}};
+  const json cmp = {{"workload", "gfx:x"}, {"frames", 4},
+                    {"reference", {{"seconds", 2.0}, {"totals", totals}, {"per_frame", per},
+                                   {"source", {{"runs", json::array({json::object(), json::object()})}}}}},
+                    {"methods", {{"megsim", megsim}, {"megsim-stratified", stratified}}}};
+  const json s = report_page({{"c.json", cmp}})["sections"][0];
+  EXPECT_EQ(s["kind"], "frame-compare");
+  EXPECT_EQ(s["frame"], json({20, 21, 22, 23}));
+  EXPECT_EQ(s["cycles"], json({1000, 2000, 3000, 4000}));
+  EXPECT_EQ(s["source"], "2 earlier runs");
+  ASSERT_EQ(s["methods"].size(), 2u);
+  EXPECT_EQ(s["methods"][0]["method"], "megsim");
+  EXPECT_EQ(s["methods"][0]["simulated"], json({{{"frame", 21}, {"cycles", 2000.0}}, {{"frame", 22}, {"cycles", 3000.0}}}));
+  EXPECT_FALSE(s["methods"][0]["interval"].contains("low")) << "a prediction has no range";
+  EXPECT_EQ(s["methods"][1]["interval"]["low"], 9800.0);
+  EXPECT_EQ(s["methods"][1]["interval"]["high"], 10400.0);
+  EXPECT_EQ(s["methods"][1]["interval"]["confidence"], 0.9);
+  EXPECT_EQ(s["megsim"]["cluster_of_frame"], json({0, 0, 1, 1}));
+}
+
 TEST(ReportPage, AFileThatIsNotAStrobeResultIsRefusedByName) {
   try {
     (void)report_page({{"notes.json", json{{"hello", 1}}}});

@@ -407,8 +407,28 @@
   }
 
   // ---- graphics runs: each frame's work, and MEGsim's frame selection
+  function megsimSelection(m, frames, parent) {
+    const d = m.similarity.distances, step = m.similarity.step;
+    heatmap(parent, 'Frame similarity (MEGsim)', `Distance between frames' feature vectors (light: alike), every ${step === 1 ? '' : step + 'th '}frame; repeated phases show as light blocks off the diagonal.`, {
+      values: d, unit: 'distance', xTitle: 'frame',
+      rowLabel: (r) => fmt(r * step), colLabel: (c) => fmt(c * step)
+    });
+    const clusters = m.cluster_of_frame.map((c) => (c === null ? -1 : c));
+    addChart(figure(parent, 'Frames by cluster', 'The cluster each frame fell in; a diamond marks each cluster\'s representative frame.', 200),
+      'Frames by cluster', {
+        type: 'scatter', data: {
+          datasets: [
+            { label: 'frame', data: frames.map((x, i) => ({ x, y: clusters[i] })), backgroundColor: palette[2], pointRadius: 1.5 },
+            { label: 'representative', data: m.clusters.map((c, i) => ({ x: c.representative, y: i })), backgroundColor: palette[3], pointStyle: 'rectRot', pointRadius: 6 }]
+        },
+        options: { scales: { x: linear('frame'), y: linear('cluster', { min: 0 }) } }
+      });
+    parent.append(table(['cluster', 'representative frame', 'frames', 'first', 'last'],
+      m.clusters.map((c, i) => [i, c.representative, c.size, c.first, c.last])));
+  }
+
   function framesSection(sec, parent) {
-    parent.append(el('p', {}, `${sec.workload}: ${fmt(sec.frames)} frames rendered functionally` +
+    parent.append(el('p', {}, `${sec.workload}: ${fmt(sec.frames)} frames rendered` + (sec.cycles ? ' and timed' : ' functionally') +
       (sec.step > 1 ? `; every ${sec.step}th frame is plotted.` : '.')));
     const pts = (ys) => sec.frame.map((x, i) => ({ x, y: ys[i] }));
     addChart(figure(parent, 'Per-frame work', 'Covered pixels and shader wave instructions (vertex and pixel) of each frame.', 220),
@@ -420,31 +440,59 @@
         },
         options: { parsing: false, normalized: true, scales: { x: linear('frame'), y: linear('fragments', { min: 0 }), y1: linear('wave instructions', { min: 0, position: 'right' }) } }
       });
+    if (sec.cycles) {
+      addChart(figure(parent, 'Per-frame cycles', 'Each frame\'s cycles on the tile-based timing model.', 200), 'Per-frame cycles', {
+        type: 'line', data: { datasets: [{ label: 'cycles', data: pts(sec.cycles), borderColor: palette[4], backgroundColor: palette[4], pointRadius: 0, borderWidth: 1 }] },
+        options: { parsing: false, normalized: true, scales: { x: linear('frame'), y: linear('cycles', { min: 0 }) } }
+      });
+    }
     const m = sec.megsim;
     if (!m) return;
     parent.append(el('p', {}, `MEGsim: ${m.k} clusters, ${fmt(m.frame_reduction, 3)}× fewer frames.`));
     if (m.estimate_note) parent.append(el('p', { class: 'note' }, `No estimate: ${m.estimate_note}.`));
-    const d = m.similarity.distances, step = m.similarity.step;
-    heatmap(parent, 'Frame similarity (MEGsim)', `Distance between frames' feature vectors (light: alike), every ${step === 1 ? '' : step + 'th '}frame; repeated phases show as light blocks off the diagonal.`, {
-      values: d, unit: 'distance', xTitle: 'frame',
-      rowLabel: (r) => fmt(r * step), colLabel: (c) => fmt(c * step)
-    });
-    const clusters = m.cluster_of_frame.map((c) => (c === null ? -1 : c));
-    addChart(figure(parent, 'Frames by cluster', 'The cluster each frame fell in; a diamond marks each cluster\'s representative frame.', 200),
-      'Frames by cluster', {
+    megsimSelection(m, sec.frame, parent);
+  }
+
+  // ---- graphics comparisons: frame sampling against every frame in detail
+  function frameCompareSection(sec, parent) {
+    parent.append(el('p', {}, `${sec.workload}: ${fmt(sec.frames)} frames in full detail (${sec.source}): ` +
+      `${fmt(sec.totals.cycles)} cycles in ${fmt(sec.seconds, 3)} s` + (sec.cpu_seconds !== null ? ` (${fmt(sec.cpu_seconds, 3)} CPU s)` : '') +
+      (sec.step > 1 ? `; every ${sec.step}th frame is plotted.` : '.')));
+    const stats = ['cycles', 'dram_bytes', 'l2_accesses', 'tile_buffer_accesses'];
+    const pct = (v) => (v === null || v === undefined ? null : 100 * v);
+    const hasRange = (iv) => iv && iv.low !== undefined;
+    parent.append(table(['method', 'frames simulated', 'fewer frames', ...stats.map((s) => `${s} error %`), 'speedup', 'speedup (CPU)', 'interval (cycles)'],
+      sec.methods.map((m) => [m.method, m.frames_simulated, sec.frames / m.frames_simulated, ...stats.map((s) => pct(m.errors[s])),
+        m.speedup, m.speedup_cpu,
+        hasRange(m.interval) ? `${fmt(m.interval.low)} … ${fmt(m.interval.high)} (${fmt(100 * m.interval.confidence)}%)` : `none (${m.interval.kind})`])));
+    const pts = sec.frame.map((x, i) => ({ x, y: sec.cycles[i] }));
+    addChart(figure(parent, 'Per-frame cycles and the frames simulated', 'Line: every frame\'s cycles in full detail. Markers: the frames each method simulated in detail, at their full-detail cycles (smaller for each later method, so that frames two methods share show both).', 260),
+      'Per-frame cycles and the frames simulated', {
         type: 'scatter', data: {
           datasets: [
-            { label: 'frame', data: sec.frame.map((x, i) => ({ x, y: clusters[i] })), backgroundColor: palette[2], pointRadius: 1.5 },
-            { label: 'representative', data: m.clusters.map((c, i) => ({ x: c.representative, y: i })), backgroundColor: palette[3], pointStyle: 'rectRot', pointRadius: 6 }]
+            { type: 'line', label: 'full detail', data: pts, borderColor: '#999', backgroundColor: '#999', pointRadius: 0, borderWidth: 1 },
+            ...sec.methods.map((m, i) => ({
+              label: m.method, data: m.simulated.filter((f) => f.cycles !== null).map((f) => ({ x: f.frame, y: f.cycles })),
+              backgroundColor: colourOf(i), borderColor: colourOf(i), pointStyle: 'rectRot', pointRadius: Math.max(3, 9 - 2 * i)
+            }))]
         },
-        options: { scales: { x: linear('frame'), y: linear('cluster', { min: 0 }) } }
+        options: { parsing: false, scales: { x: linear('frame'), y: linear('cycles', { min: 0 }) } }
       });
-    parent.append(table(['cluster', 'representative frame', 'frames', 'first', 'last'],
-      m.clusters.map((c, i) => [i, c.representative, c.size, c.first, c.last])));
+    const labels = ['full detail', ...sec.methods.map((m) => m.method)];
+    addChart(figure(parent, 'Frame-sampling estimates', 'Bars: each method\'s estimate of the total cycles; dark band: its confidence interval where it has one.', 60 + 28 * labels.length),
+      'Frame-sampling estimates', {
+        type: 'bar', data: {
+          labels, datasets: [
+            { label: 'estimate', backgroundColor: labels.map((l, i) => (i ? colourOf(i - 1) : '#999')), data: [sec.totals.cycles, ...sec.methods.map((m) => m.estimate.cycles)] },
+            { label: 'interval', backgroundColor: 'rgba(0,0,0,0.45)', barPercentage: 0.3, data: [null, ...sec.methods.map((m) => (hasRange(m.interval) ? [m.interval.low, m.interval.high] : null))] }]
+        },
+        options: { indexAxis: 'y', grouped: false, scales: { x: linear('cycles', { min: 0 }) } }
+      });
+    if (sec.megsim) megsimSelection(sec.megsim, sec.frame, parent);
   }
 
   const sections = data.sections;
-  const draw = { run: runSection, compare: compareSection, set: setSection, sweep: sweepSection, frames: framesSection };
+  const draw = { run: runSection, compare: compareSection, set: setSection, sweep: sweepSection, frames: framesSection, 'frame-compare': frameCompareSection };
   const nav = el('nav');
   main.append(nav);
   sections.forEach((sec, i) => {
