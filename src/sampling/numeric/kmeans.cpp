@@ -26,16 +26,36 @@ class SplitMix64 {
 /// it (a relative distance of 1e-9, far above the rounding of a mean of millions of rows).
 constexpr double kDuplicate = 1e-18;
 
-/// Squared distance between row i of p and row j of c.
-double dist2(const Eigen::MatrixXd& p, Eigen::Index i, const Eigen::MatrixXd& c, Eigen::Index j) {
-  return (p.row(i) - c.row(j)).squaredNorm();
+/// Points and centroids one row after another in memory: Lloyd's loops read a row at a time,
+/// and a row of a column-major matrix of thousands of rows touches a cache line per column.
+using Rows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Squared distance between row i of p and row j of c, summed column by column in order (the
+/// order Eigen's strided reduction used, so the clusterings are the same to the bit).
+double dist2(const Rows& p, Eigen::Index i, const Rows& c, Eigen::Index j) {
+  const double* a = p.data() + i * p.cols();
+  const double* b = c.data() + j * c.cols();
+  double s = 0;
+  for (Eigen::Index t = 0; t < p.cols(); ++t) {
+    const double d = a[t] - b[t];
+    s += d * d;
+  }
+  return s;
+}
+
+/// Squared norm of row j of c, summed in column order like dist2.
+double norm2(const Rows& c, Eigen::Index j) {
+  const double* b = c.data() + j * c.cols();
+  double s = 0;
+  for (Eigen::Index t = 0; t < c.cols(); ++t) s += b[t] * b[t];
+  return s;
 }
 
 /// k-means++: each new centre is drawn with probability proportional to its squared distance to the nearest chosen one.
-Eigen::MatrixXd seed_centroids(const Eigen::MatrixXd& p, int k, uint64_t seed) {
+Rows seed_centroids(const Rows& p, int k, uint64_t seed) {
   const Eigen::Index rows = p.rows();
   SplitMix64 rng(seed);
-  Eigen::MatrixXd c(k, p.cols());
+  Rows c(k, p.cols());
   c.row(0) = p.row(static_cast<Eigen::Index>(rng.next() % static_cast<uint64_t>(rows)));
   Eigen::VectorXd d2(rows);
   for (Eigen::Index i = 0; i < rows; ++i) d2[i] = dist2(p, i, c, 0);
@@ -63,7 +83,7 @@ Eigen::MatrixXd seed_centroids(const Eigen::MatrixXd& p, int k, uint64_t seed) {
 }
 
 /// Nearest-centroid labels (ties to the lower index); returns whether any label changed.
-bool assign(const Eigen::MatrixXd& p, const Eigen::MatrixXd& c, std::vector<int>& labels) {
+bool assign(const Rows& p, const Rows& c, std::vector<int>& labels) {
   bool changed = false;
   for (Eigen::Index i = 0; i < p.rows(); ++i) {
     int best = 0;
@@ -80,8 +100,7 @@ bool assign(const Eigen::MatrixXd& p, const Eigen::MatrixXd& c, std::vector<int>
 
 /// Centroids as label means; an empty cluster takes over the row farthest from its own centroid.
 /// `sums` and `counts` are caller-owned scratch so iterations do not allocate.
-void update(const Eigen::MatrixXd& p, Eigen::MatrixXd& c, std::vector<int>& labels, Eigen::MatrixXd& sums,
-            std::vector<int>& counts) {
+void update(const Rows& p, Rows& c, std::vector<int>& labels, Rows& sums, std::vector<int>& counts) {
   std::fill(counts.begin(), counts.end(), 0);
   sums.setZero();
   for (Eigen::Index i = 0; i < p.rows(); ++i) {
@@ -101,7 +120,7 @@ void update(const Eigen::MatrixXd& p, Eigen::MatrixXd& c, std::vector<int>& labe
       // A row closer than rounding to its centroid is a duplicate of it: the mean of many equal
       // rows can round a few ulps away from them, and stealing one would then pull every copy to
       // the new exact centre on the next assignment and empty the old cluster, forever.
-      if (d > far_d && d > kDuplicate * (1 + c.row(labels[i]).squaredNorm())) far_d = d, far = i;
+      if (d > far_d && d > kDuplicate * (1 + norm2(c, labels[i]))) far_d = d, far = i;
     }
     // With no row away from its centroid (duplicates), moving one would only be
     // pulled back on the next assignment, so the cluster stays empty.
@@ -123,17 +142,19 @@ KMeansResult kmeans(const Eigen::MatrixXd& points, int k, uint64_t seed, int max
   const Eigen::Index rows = points.rows();
   if (rows == 0) return r;
   r.k = static_cast<int>(std::clamp<Eigen::Index>(k, 1, rows));
-  r.centroids = seed_centroids(points, r.k, seed);
+  const Rows p = points;
+  Rows c = seed_centroids(p, r.k, seed);
   r.labels.assign(rows, -1);
-  assign(points, r.centroids, r.labels);
-  Eigen::MatrixXd sums(r.k, points.cols());
+  assign(p, c, r.labels);
+  Rows sums(r.k, points.cols());
   std::vector<int> counts(r.k);
   for (r.iterations = 0; r.iterations < max_iter;) {
-    update(points, r.centroids, r.labels, sums, counts);
+    update(p, c, r.labels, sums, counts);
     ++r.iterations;
-    if (!assign(points, r.centroids, r.labels)) break;
+    if (!assign(p, c, r.labels)) break;
   }
-  for (Eigen::Index i = 0; i < rows; ++i) r.inertia += dist2(points, i, r.centroids, r.labels[i]);
+  for (Eigen::Index i = 0; i < rows; ++i) r.inertia += dist2(p, i, c, r.labels[i]);
+  r.centroids = c;
   return r;
 }
 
