@@ -111,6 +111,42 @@ TEST(KMeans, OutlierGetsItsOwnCluster) {
   }
 }
 
+TEST(KMeans, EveryRowEndsOnItsNearestCentroidAsAFullScanFindsItThoughMostScansAreSkipped) {
+  // The bounds skip rows whose label cannot change; a wrongly skipped row would be left on a
+  // centroid that is not its nearest. Overlapping clouds with exact duplicates and rows on the
+  // midpoint between centres (ties) at many k: at convergence every label is the full scan's
+  // (the nearest, the lower index on a tie) and every centroid the mean of its rows.
+  Eigen::MatrixXd p(600, 3);
+  for (int i = 0; i < 600; ++i) {
+    const double t = 0.37 * i;
+    p(i, 0) = (i % 5) + 0.8 * std::sin(t);
+    p(i, 1) = (i % 7) * 0.5 + 0.8 * std::cos(1.3 * t);
+    p(i, 2) = i % 50 == 0 ? 0.0 : 0.3 * std::sin(2.9 * t);
+  }
+  for (int i = 0; i < 40; ++i) p.row(300 + i) = p.row(i);  // duplicates
+  for (int i = 0; i < 20; ++i) p.row(400 + i) << 0.5, 0.25, 0.0;  // midpoints
+  for (int k : {2, 5, 9, 17, 33}) {
+    const KMeansResult r = kmeans(p, k, 7, 1000);
+    ASSERT_LT(r.iterations, 1000) << "k " << k << " converged";
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+      int best = 0;
+      double best_d = (p.row(i) - r.centroids.row(0)).squaredNorm();
+      for (int j = 1; j < r.k; ++j) {
+        const double d = (p.row(i) - r.centroids.row(j)).squaredNorm();
+        if (d < best_d) best_d = d, best = j;
+      }
+      EXPECT_EQ(r.labels[size_t(i)], best) << "k " << k << " row " << i;
+    }
+    for (int j = 0; j < r.k; ++j) {
+      Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(3);
+      int n = 0;
+      for (Eigen::Index i = 0; i < p.rows(); ++i)
+        if (r.labels[size_t(i)] == j) sum += p.row(i), ++n;
+      if (n) EXPECT_LT((sum / n - r.centroids.row(j)).norm(), 1e-9) << "k " << k << " centroid " << j;
+    }
+  }
+}
+
 TEST(KMeansChooseK, PicksThreeOnThreeBlobs) {
   const Eigen::MatrixXd p = blobs(30, nullptr);
   const KMeansResult r = kmeans_choose_k(p, 8, 0.95, 11);

@@ -3,6 +3,8 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "sampling/numeric/mix.h"
 
@@ -82,25 +84,74 @@ Rows seed_centroids(const Rows& p, int k, uint64_t seed) {
   return c;
 }
 
-/// Nearest-centroid labels (ties to the lower index); returns whether any label changed.
-bool assign(const Rows& p, const Rows& c, std::vector<int>& labels) {
+/// Hamerly's bounds: per row, an upper bound on its distance to its own centroid and a lower
+/// bound on its distance to every other. A row whose upper bound is below both its lower bound
+/// and half the gap from its centroid to the nearest other cannot have changed cluster, so its
+/// distances need not be computed again. Bounds are distances (not squared), moved by each
+/// centroid's drift between assignments.
+struct Bounds {
+  std::vector<double> upper, lower;
+  bool valid = false;  ///< false: every row is scanned in full and the bounds set anew
+};
+
+/// Relative slack on a bound comparison, far above the rounding of distances and of the bounds'
+/// updates: a row nearer than this to a tie is scanned in full, so it is labelled exactly as a
+/// full scan labels it.
+constexpr double kSlack = 1e-9;
+
+/// Nearest-centroid labels (ties to the lower index), the same as scanning every row against
+/// every centroid, skipping the rows the bounds prove keep their label; returns whether any label
+/// changed. `drift` is each centroid's move since the last call (ignored when `b` is not valid).
+bool assign(const Rows& p, const Rows& c, std::vector<int>& labels, Bounds& b, const std::vector<double>& drift,
+            std::vector<double>& half_gap) {
+  const Eigen::Index k = c.rows();
+  const bool bounded = b.valid && k > 1;
+  double max_drift = 0;
+  if (bounded) {
+    for (double d : drift) max_drift = std::max(max_drift, d);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      double nearest = std::numeric_limits<double>::infinity();
+      for (Eigen::Index o = 0; o < k; ++o)
+        if (o != j) nearest = std::min(nearest, dist2(c, j, c, o));
+      half_gap[size_t(j)] = 0.5 * std::sqrt(nearest);
+    }
+  } else {
+    b.upper.assign(size_t(p.rows()), 0.0);
+    b.lower.assign(size_t(p.rows()), 0.0);
+  }
   bool changed = false;
   for (Eigen::Index i = 0; i < p.rows(); ++i) {
-    int best = 0;
-    double best_d = dist2(p, i, c, 0);
-    for (Eigen::Index j = 1; j < c.rows(); ++j) {
-      const double d = dist2(p, i, c, j);
-      if (d < best_d) best_d = d, best = static_cast<int>(j);
+    const size_t r = size_t(i);
+    if (bounded) {
+      const int a = labels[r];
+      b.upper[r] += drift[size_t(a)];
+      b.lower[r] -= max_drift;
+      const double m = std::max(half_gap[size_t(a)], b.lower[r]) * (1 - kSlack);
+      if (b.upper[r] * (1 + kSlack) < m) continue;
+      b.upper[r] = std::sqrt(dist2(p, i, c, a));
+      if (b.upper[r] * (1 + kSlack) < m) continue;
     }
-    changed |= labels[i] != best;
-    labels[i] = best;
+    int best = 0;
+    double best_d = dist2(p, i, c, 0), second_d = std::numeric_limits<double>::infinity();
+    for (Eigen::Index j = 1; j < k; ++j) {
+      const double d = dist2(p, i, c, j);
+      if (d < best_d) second_d = best_d, best_d = d, best = static_cast<int>(j);
+      else second_d = std::min(second_d, d);
+    }
+    changed |= labels[r] != best;
+    labels[r] = best;
+    b.upper[r] = std::sqrt(best_d);
+    b.lower[r] = std::sqrt(second_d);
   }
+  b.valid = true;
   return changed;
 }
 
 /// Centroids as label means; an empty cluster takes over the row farthest from its own centroid.
-/// `sums` and `counts` are caller-owned scratch so iterations do not allocate.
-void update(const Rows& p, Rows& c, std::vector<int>& labels, Rows& sums, std::vector<int>& counts) {
+/// `sums` and `counts` are caller-owned scratch so iterations do not allocate. Returns whether a
+/// row was moved so (its bounds no longer hold).
+bool update(const Rows& p, Rows& c, std::vector<int>& labels, Rows& sums, std::vector<int>& counts) {
+  bool moved = false;
   std::fill(counts.begin(), counts.end(), 0);
   sums.setZero();
   for (Eigen::Index i = 0; i < p.rows(); ++i) {
@@ -132,7 +183,9 @@ void update(const Rows& p, Rows& c, std::vector<int>& labels, Rows& sums, std::v
     c.row(j) = sums.row(j) = p.row(far);
     counts[j] = 1;
     labels[far] = static_cast<int>(j);
+    moved = true;
   }
+  return moved;
 }
 
 }  // namespace
@@ -145,13 +198,17 @@ KMeansResult kmeans(const Eigen::MatrixXd& points, int k, uint64_t seed, int max
   const Rows p = points;
   Rows c = seed_centroids(p, r.k, seed);
   r.labels.assign(rows, -1);
-  assign(p, c, r.labels);
-  Rows sums(r.k, points.cols());
+  Bounds bounds;
+  std::vector<double> drift(size_t(r.k)), half_gap(size_t(r.k));
+  assign(p, c, r.labels, bounds, drift, half_gap);
+  Rows sums(r.k, points.cols()), before(r.k, points.cols());
   std::vector<int> counts(r.k);
   for (r.iterations = 0; r.iterations < max_iter;) {
-    update(p, c, r.labels, sums, counts);
+    before = c;
+    if (update(p, c, r.labels, sums, counts)) bounds.valid = false;
+    for (Eigen::Index j = 0; j < r.k; ++j) drift[size_t(j)] = std::sqrt(dist2(before, j, c, j));
     ++r.iterations;
-    if (!assign(p, c, r.labels)) break;
+    if (!assign(p, c, r.labels, bounds, drift, half_gap)) break;
   }
   for (Eigen::Index i = 0; i < rows; ++i) r.inertia += dist2(p, i, c, r.labels[i]);
   r.centroids = c;
