@@ -379,6 +379,53 @@ nlohmann::json stratified_method(const std::vector<gfx::FrameStats>& counts, con
   return m;
 }
 
+/// megsim-activity: MEGsim with its stage weights from strobe's own activity instead of the
+/// paper's power shares. The activity of MEGsim's representatives (`first`, as `megsim`'s
+/// selection `sel` timed them), each scaled by its cluster's size, is the whole sequence's
+/// estimate; MEGsim selects again with those weights and `time`s only the representatives the
+/// first selection did not time. Its costs include the first selection's, which measured the
+/// activity: `cost` is MEGsim's so far, and grows by the second selection.
+template <typename TimeFrames>
+nlohmann::json activity_method(const std::vector<gfx::FrameStats>& counts, const mg::FrameSelection& sel,
+                               const Timed& first, const std::vector<std::string>& sampling_sets, Cost cost,
+                               TimeFrames time, const Timed& ref, const Measure& ref_total, const Cost& profiling,
+                               const nlohmann::json& megsim) {
+  mg::StageActivity a;
+  for (const mg::FrameCluster& c : sel.clusters) {
+    const mg::StageActivity& r = first.activity.at(counts[c.representative].frame);
+    const double size = double(c.members.size());
+    a.geometry += size * r.geometry, a.raster += size * r.raster, a.tiling += size * r.tiling;
+  }
+  const mg::StageWeights w = mg::weights_from_activity(a);
+  std::vector<std::string> sets = sampling_sets;
+  sets.push_back(fmt::format("geometry_weight={:.17g}", w.geometry));
+  sets.push_back(fmt::format("raster_weight={:.17g}", w.raster));
+  sets.push_back(fmt::format("tiling_weight={:.17g}", w.tiling));
+  mg::FrameSelection second;
+  auto timed = select_and_time(counts, sets, second, cost, [&](const std::vector<uint64_t>& reps) {
+    std::vector<uint64_t> fresh;
+    for (uint64_t f : reps)
+      if (!first.by_frame.count(f)) fresh.push_back(f);
+    Timed t = fresh.empty() ? Timed{} : time(fresh);
+    for (const auto& [f, v] : first.by_frame) t.by_frame.emplace(f, v);
+    return t;
+  });
+  nlohmann::json m = std::move(timed.selection);
+  m["method"] = "megsim-activity";
+  for (const char* clock : {"seconds", "cpu_seconds"})
+    for (const char* step : {"selection", "detailed"})
+      m[clock][step] = m[clock][step].get<double>() + megsim[clock][step].get<double>();
+  finish_method(m, second, counts, timed, ref, ref_total, cost);
+  m["seconds"]["functional_profile"] = profiling.seconds;
+  m["cpu_seconds"]["functional_profile"] = profiling.cpu_seconds;
+  m["frames_simulated"] = timed.by_frame.size();  // every frame either selection timed
+  m["activity"] = {{"geometry", a.geometry}, {"raster", a.raster}, {"tiling", a.tiling},
+                   {"unit", "busy unit-cycles: 4 SIMD cycles per vertex or pixel shader wave instruction; "
+                            "rasteriser and blender busy cycles; setup and tiler busy cycles"},
+                   {"from", "megsim's representatives, each scaled by its cluster's size"}};
+  return m;
+}
+
 }  // namespace
 
 int compare_graphics(const GraphicsCompareOptions& o) {
@@ -494,44 +541,13 @@ int compare_graphics(const GraphicsCompareOptions& o) {
     // shares: the activity of MEGsim's representatives, each scaled by its cluster's size, is
     // the whole sequence's estimate. Frames the first selection timed are not timed again.
     if (activity) {
-      mg::StageActivity a;
-      for (const mg::FrameCluster& c : sel.clusters) {
-        const mg::StageActivity& r = timed.activity.at(counts[c.representative].frame);
-        const double size = double(c.members.size());
-        a.geometry += size * r.geometry, a.raster += size * r.raster, a.tiling += size * r.tiling;
-      }
-      const mg::StageWeights w = mg::weights_from_activity(a);
-      std::vector<std::string> sets = o.sampling_sets;
-      sets.push_back(fmt::format("geometry_weight={:.17g}", w.geometry));
-      sets.push_back(fmt::format("raster_weight={:.17g}", w.raster));
-      sets.push_back(fmt::format("tiling_weight={:.17g}", w.tiling));
-      mg::FrameSelection sel2;
-      auto timed2 = select_and_time(counts, sets, sel2, cost, [&](const std::vector<uint64_t>& reps) {
-        std::vector<uint64_t> fresh;
-        for (uint64_t f : reps)
-          if (!timed.by_frame.count(f)) fresh.push_back(f);
-        Timed t = fresh.empty() ? Timed{} : render_and_time(trace, single_frames(fresh), warm, cfg, show, "megsim-activity");
-        for (const auto& [f, v] : timed.by_frame) t.by_frame.emplace(f, v);
-        return t;
-      });
-      nlohmann::json m2 = std::move(timed2.selection);
-      m2["method"] = "megsim-activity";
-      // Its costs include MEGsim's own selection and detailed frames: they measured the activity.
-      for (const char* clock : {"seconds", "cpu_seconds"})
-        for (const char* step : {"selection", "detailed"})
-          m2[clock][step] = m2[clock][step].get<double>() + out["methods"]["megsim"][clock][step].get<double>();
-      finish_method(m2, sel2, counts, timed2, ref, ref_total, cost);
-      m2["seconds"]["functional_profile"] = profiling.seconds;
-      m2["cpu_seconds"]["functional_profile"] = profiling.cpu_seconds;
-      // Every frame either selection timed was simulated in detail.
-      m2["frames_simulated"] = timed2.by_frame.size();
-      m2["activity"] = {{"geometry", a.geometry}, {"raster", a.raster}, {"tiling", a.tiling},
-                        {"unit", "busy unit-cycles: 4 SIMD cycles per vertex or pixel shader wave instruction; "
-                                 "rasteriser and blender busy cycles; setup and tiler busy cycles"},
-                        {"from", "megsim's representatives, each scaled by its cluster's size"}};
+      nlohmann::json m2 = activity_method(counts, sel, timed, o.sampling_sets, cost, [&](const std::vector<uint64_t>& frames) {
+        return render_and_time(trace, single_frames(frames), warm, cfg, show, "megsim-activity");
+      }, ref, ref_total, profiling, out["methods"]["megsim"]);
+      const auto& w = m2["parameters"]["weights"];
       text += fmt::format("megsim-activity: stage weights from strobe's activity: geometry {:.3f}, raster {:.3f}, "
                           "tiling {:.3f} (the paper's: 0.108, 0.745, 0.147)\n",
-                          w.geometry, w.raster, w.tiling);
+                          w["geometry"].get<double>(), w["raster"].get<double>(), w["tiling"].get<double>());
       text += method_line("megsim-activity", m2, n, profiling.seconds);
       out["methods"]["megsim-activity"] = std::move(m2);
     }
