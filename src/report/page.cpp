@@ -215,7 +215,8 @@ json frames_section(const std::string& name, const json& r) {
   const json& frames = r.at("frames");
   const size_t n = frames.size(), step = frame_step(n);
   json index = json::array(), fragments = json::array(), shader = json::array(), draws = json::array(),
-       cycles = json::array();
+       cycles = json::array(), geometry = json::array(), tiles = json::array();
+  json cpi = json::object(), busy = json::object();
   bool timed = false;
   auto wave_instructions = [](const json& programs) {
     double sum = 0;
@@ -232,11 +233,38 @@ json frames_section(const std::string& name, const json& r) {
     const bool has = f.contains("timing") && f["timing"].contains("cycles");
     timed = timed || has;
     cycles.push_back(has ? f["timing"]["cycles"] : json());
+    // Where the frame's time went: the geometry and tile phases, the shader cores' CPI stack
+    // (fractions of the frame's issue slots) and each fixed-function stage's busy share.
+    const json t = has ? f["timing"] : json::object();
+    const json pipeline = t.value("pipeline", json::object());
+    geometry.push_back(pipeline.value("geometry_cycles", json()));
+    tiles.push_back(pipeline.value("tile_cycles", json()));
+    const size_t at = index.size() - 1;
+    const json stack = t.value("cpi_stack", json::object()), fractions = pipeline.value("busy_fraction", json::object());
+    for (const auto& [category, v] : stack.items()) {
+      if (!cpi.contains(category)) cpi[category] = json::array();
+      while (cpi[category].size() < at) cpi[category].push_back(nullptr);
+      cpi[category].push_back(v.value("fraction", 0.0));
+    }
+    for (const auto& [stage, v] : fractions.items()) {
+      if (!busy.contains(stage)) busy[stage] = json::array();
+      while (busy[stage].size() < at) busy[stage].push_back(nullptr);
+      busy[stage].push_back(v);
+    }
   }
+  for (json* series : {&cpi, &busy})
+    for (auto& [name, values] : series->items())
+      while (values.size() < index.size()) values.push_back(nullptr);
   json out = {{"kind", "frames"}, {"name", name}, {"workload", r.value("workload", "?")},
               {"frames", n}, {"step", step}, {"frame", index}, {"fragments", fragments},
               {"shader_instructions", shader}, {"draws", draws}};
-  if (timed) out["cycles"] = cycles;
+  if (timed) {
+    out["cycles"] = cycles;
+    out["geometry_cycles"] = geometry;
+    out["tile_cycles"] = tiles;
+    out["cpi"] = cpi;
+    out["busy"] = busy;
+  }
   if (r.contains("sampling") && r["sampling"].value("method", "") == "megsim")
     out["megsim"] = megsim_view(r["sampling"], index);
   return out;

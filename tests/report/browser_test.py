@@ -28,6 +28,7 @@ EXPECTED_CHARTS = [
     "Error against speedup, every run and method", "Error against speedup, every grid point and method",
     "Sweep cycles", "GPUMech CPI stack", "Per-frame work", "Frame similarity (MEGsim)", "Frames by cluster",
     "Per-frame cycles", "Per-frame cycles and the frames simulated", "Frame-sampling estimates",
+    "Shader cores' CPI stack per frame", "Fixed-function stages busy per frame",
 ]
 
 

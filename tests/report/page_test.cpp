@@ -210,6 +210,25 @@ TEST(ReportPage, AGraphicsRunGivesEachFramesWorkAndMegsimsClustersPerFrame) {
   EXPECT_FALSE(report_page({{"g.json", plain}})["sections"][0].contains("megsim"));
 }
 
+TEST(ReportPage, ATimedGraphicsRunGivesEachFramesPhasesCpiStackAndBusyStagesAlignedWithItsFrames) {
+  json frames = json::array();
+  for (int i = 0; i < 3; ++i) {
+    json timing = {{"cycles", 100 * (i + 1)},
+                   {"pipeline", {{"geometry_cycles", 10 * (i + 1)}, {"tile_cycles", 90 * (i + 1)},
+                                 {"busy_fraction", {{"raster", 0.5}, {"blend", 0.25}}}}},
+                   {"cpi_stack", {{"issue", {{"fraction", 0.6}}}}}};
+    if (i == 1) timing["cpi_stack"]["l2"] = {{"fraction", 0.4}};  // a category only one frame has
+    frames.push_back({{"frame", i}, {"timing", timing}});
+  }
+  const json s = report_page({{"t.json", {{"workload", "gfx:x"}, {"mode", "timing"}, {"frames", frames}}}})["sections"][0];
+  EXPECT_EQ(s["cycles"], json({100, 200, 300}));
+  EXPECT_EQ(s["geometry_cycles"], json({10, 20, 30}));
+  EXPECT_EQ(s["tile_cycles"], json({90, 180, 270}));
+  EXPECT_EQ(s["cpi"]["issue"], json({0.6, 0.6, 0.6}));
+  EXPECT_EQ(s["cpi"]["l2"], json({nullptr, 0.4, nullptr})) << "one value per plotted frame, null where absent";
+  EXPECT_EQ(s["busy"]["blend"], json({0.25, 0.25, 0.25}));
+}
+
 TEST(ReportPage, AGraphicsCompareGivesFullDetailPerFrameAndEachMethodsFramesAtTheirCyclesAndInterval) {
   json per = json::array();
   for (int i = 0; i < 4; ++i) per.push_back({{"frame", 20 + i}, {"cycles", 1000 * (i + 1)}});

@@ -441,10 +441,30 @@
         options: { parsing: false, normalized: true, scales: { x: linear('frame'), y: linear('fragments', { min: 0 }), y1: linear('wave instructions', { min: 0, position: 'right' }) } }
       });
     if (sec.cycles) {
-      addChart(figure(parent, 'Per-frame cycles', 'Each frame\'s cycles on the tile-based timing model.', 200), 'Per-frame cycles', {
-        type: 'line', data: { datasets: [{ label: 'cycles', data: pts(sec.cycles), borderColor: palette[4], backgroundColor: palette[4], pointRadius: 0, borderWidth: 1 }] },
-        options: { parsing: false, normalized: true, scales: { x: linear('frame'), y: linear('cycles', { min: 0 }) } }
+      addChart(figure(parent, 'Per-frame cycles', 'Each frame\'s cycles on the tile-based timing model, split into its geometry phases (vertex shading, setup, binning) and tile phases (raster, pixel shading, blending), summed over its passes.', 220), 'Per-frame cycles', {
+        type: 'line', data: {
+          datasets: [
+            { label: 'geometry', data: pts(sec.geometry_cycles), borderColor: palette[4], backgroundColor: palette[4], pointRadius: 0, borderWidth: 1, fill: 'origin' },
+            { label: 'tiles', data: pts(sec.tile_cycles), borderColor: palette[0], backgroundColor: palette[0], pointRadius: 0, borderWidth: 1, fill: '-1' }]
+        },
+        options: { parsing: false, normalized: true, scales: { x: linear('frame'), y: linear('cycles', { min: 0, stacked: true }) } }
       });
+      const cats = Object.keys(sec.cpi);
+      if (cats.length) {
+        addChart(figure(parent, 'Shader cores\' CPI stack per frame', 'What each frame\'s shader issue slots went to (fractions, stacked), as the detailed model attributes them.', 240), 'Shader cores\' CPI stack per frame', {
+          type: 'line', data: {
+            datasets: cats.map((c, i) => ({ label: c, data: pts(sec.cpi[c]), borderColor: colourOf(i), backgroundColor: colourOf(i), pointRadius: 0, borderWidth: 1, fill: i ? '-1' : 'origin' }))
+          },
+          options: { parsing: false, normalized: true, scales: { x: linear('frame'), y: linear('fraction', { min: 0, stacked: true }) } }
+        });
+      }
+      const stages = Object.keys(sec.busy);
+      if (stages.length) {
+        addChart(figure(parent, 'Fixed-function stages busy per frame', 'Each stage\'s busy share of the frame (the rasterisers\' and blenders\' summed over tile units, so up to the unit count).', 200), 'Fixed-function stages busy per frame', {
+          type: 'line', data: { datasets: stages.map((st, i) => ({ label: st, data: pts(sec.busy[st]), borderColor: colourOf(i + 5), backgroundColor: colourOf(i + 5), pointRadius: 0, borderWidth: 1 })) },
+          options: { parsing: false, normalized: true, scales: { x: linear('frame'), y: linear('busy fraction', { min: 0 }) } }
+        });
+      }
     }
     const m = sec.megsim;
     if (!m) return;
