@@ -105,7 +105,7 @@ bool asked_for(const std::vector<gfx::FrameRange>& asked, uint64_t frame) {
 /// file and what is wrong with it.
 void read_runs(const std::vector<std::string>& files, const std::string& option, const std::string& trace,
                const std::string& mode, const std::vector<gfx::FrameRange>& asked, const nlohmann::json* config,
-               nlohmann::json& sources, const std::function<void(const nlohmann::json&)>& use) {
+               int tile_size, nlohmann::json& sources, const std::function<void(const nlohmann::json&)>& use) {
   std::vector<uint64_t> seen;
   for (const std::string& file : files) {
     nlohmann::json in;
@@ -125,6 +125,11 @@ void read_runs(const std::vector<std::string>& files, const std::string& option,
       throw InputError(fmt::format("{} {}: timed on another GPU configuration ({} differs)", option, file,
                                    patch.empty() ? std::string("?") : patch[0].value("path", std::string("?"))));
     }
+    // Pixel waves are packed tile by tile, so the counts depend on the tile size (a run that
+    // does not say rendered with the renderer's default, 16).
+    if (in.value("tile_size", gfx::RendererOptions{}.tile_size) != tile_size)
+      throw InputError(fmt::format("{} {}: rendered with {}-pixel tiles, this comparison's GPU uses {}", option, file,
+                                   in.value("tile_size", gfx::RendererOptions{}.tile_size), tile_size));
     uint64_t first = 0, last = 0, used = 0;
     try {
       for (const nlohmann::json& f : in["frames"]) {
@@ -162,7 +167,8 @@ Timed reference_from_runs(const std::vector<std::string>& files, const std::stri
                           const std::vector<gfx::FrameRange>& asked, const nlohmann::json& config,
                           nlohmann::json& sources) {
   Timed t;
-  read_runs(files, "--reference-runs", trace, "timing", asked, &config, sources, [&](const nlohmann::json& f) {
+  read_runs(files, "--reference-runs", trace, "timing", asked, &config, config.at("gfx").at("tile_size").get<int>(), sources,
+            [&](const nlohmann::json& f) {
     const nlohmann::json& timing = f.at("timing");
     t.by_frame[f.at("frame").get<uint64_t>()] = frame_measure_from_json(timing.at("statistics"));
     t.seconds += f.at("seconds").get<double>() + timing.at("seconds").get<double>();
@@ -174,9 +180,9 @@ Timed reference_from_runs(const std::vector<std::string>& files, const std::stri
 
 /// MEGsim's counts from earlier functional runs, with their rendering seconds as the profile's.
 Profile profile_from_runs(const std::vector<std::string>& files, const std::string& trace,
-                          const std::vector<gfx::FrameRange>& asked, nlohmann::json& sources) {
+                          const std::vector<gfx::FrameRange>& asked, int tile_size, nlohmann::json& sources) {
   Profile p;
-  read_runs(files, "--profile-runs", trace, "functional", asked, nullptr, sources, [&](const nlohmann::json& f) {
+  read_runs(files, "--profile-runs", trace, "functional", asked, nullptr, tile_size, sources, [&](const nlohmann::json& f) {
     p.counts.push_back(gfx::frame_stats_from_json(f));
     p.seconds += p.counts.back().seconds;
     p.cpu_seconds += p.counts.back().cpu_seconds;
@@ -505,7 +511,7 @@ int compare_graphics(const GraphicsCompareOptions& o) {
     nlohmann::json profile_sources = nlohmann::json::array();
     const Profile profile = o.profile_runs.empty()
                                 ? render_counts(trace, asked, int(cfg.gfx_tile_size))
-                                : profile_from_runs(o.profile_runs, trace, asked, profile_sources);
+                                : profile_from_runs(o.profile_runs, trace, asked, int(cfg.gfx_tile_size), profile_sources);
     const std::vector<gfx::FrameStats>& counts = profile.counts;
     for (size_t i = 0; i < counts.size() && i < n; ++i)
       if (counts[i].frame != ref.order[i])

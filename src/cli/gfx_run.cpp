@@ -125,7 +125,8 @@ int run_graphics(const GraphicsRunOptions& o) {
         if (gpu) gpu->run_frame(r.recording()->work);
       });
   nlohmann::json out{{"workload", o.workload}, {"trace", trace}, {"mode", o.mode}, {"frames", std::move(frames)},
-                     {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}, {"warm_frames", o.warm_frames}};
+                     {"total", gfx::to_json(total)}, {"pipelines_compiled", pipelines}, {"warm_frames", o.warm_frames},
+                     {"tile_size", ro.tile_size}};
   out["total"].erase("frame");
   if (gpu) {
     out["config"] = gpu->config_json();

@@ -361,6 +361,7 @@ TEST(GfxRunCli, CompareTakesItsReferenceAndProfileFromEarlierRunsAsIfItHadSimula
       {"--profile-runs " + timing, "a --mode timing run"},
       {"--reference-runs " + timing + " --set l2.latency=300", "timed on another GPU configuration (/l2/latency"},
       {"--reference-runs " + dir + "cli-ref-missing.json", "cli-ref-missing.json"},
+      {"--profile-runs " + functional + " --set gfx.tile_size=32", "rendered with 16-pixel tiles"},
   };
   for (const auto& [args, why] : bad) {
     const CliResult r = run_strobe("compare gfx:glmark2-small --sampling megsim " + args);
