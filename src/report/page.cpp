@@ -311,13 +311,14 @@ json frame_compare_section(const std::string& name, const json& r) {
                        {"interval", interval}});
   }
   const json& ref = r.at("reference");
+  // Simulated in the comparison's own process, or read from earlier runs' files.
+  const json source = ref.value("source", json("simulated in this process"));
   json out = {{"kind", "frame-compare"}, {"name", name}, {"workload", r.value("workload", "?")},
               {"frames", n}, {"step", step}, {"frame", index}, {"cycles", cycles},
               {"totals", ref.at("totals")}, {"seconds", ref.value("seconds", 0.0)},
               {"cpu_seconds", ref.value("cpu_seconds", json())},
-              {"source", ref.value("source", json("simulated in this process")).is_string()
-                             ? ref.value("source", json("simulated in this process"))
-                             : json(fmt::format("{} earlier runs", ref["source"].value("runs", json::array()).size()))},
+              {"source", source.is_string() ? source
+                                            : json(fmt::format("{} earlier runs", source.value("runs", json::array()).size()))},
               {"methods", methods}};
   if (all.contains("megsim") && all["megsim"].contains("clusters")) out["megsim"] = megsim_view(all["megsim"], index);
   return out;
