@@ -1,5 +1,7 @@
-// Functional-emulation speed: wavefront instructions per second on one core, for a compute-bound
-// kernel (tiled matmul) and a memory-bound one (streaming vecadd). Run: build/emu_bench
+// Functional-emulation speed: wavefront instructions per second, for a compute-bound kernel (tiled
+// matmul) and a memory-bound one (streaming vecadd), on one host thread and on two (the second
+// argument; work-groups on threads, emu/workgroup_threads.cpp), so the scaling is a ratio taken in
+// one run. Run: build/bench/emu_bench
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -17,6 +19,7 @@ std::string kernel_path(const char* name) { return std::string(STROBE_KERNEL_DIR
 void BM_FunctionalMatmul(benchmark::State& state) {
   const uint32_t n = uint32_t(state.range(0));
   strobe::runtime::Device dev;
+  dev.set_threads(uint32_t(state.range(1)));
   auto& m = dev.load(kernel_path("matmul_tiled"));
   std::vector<float> a(size_t(n) * n, 1.0f);
   uint64_t A = dev.malloc(a.size() * 4), B = dev.malloc(a.size() * 4), C = dev.malloc(a.size() * 4);
@@ -32,11 +35,12 @@ void BM_FunctionalMatmul(benchmark::State& state) {
   for (auto _ : state) insts += dev.launch(m, "matmul_tiled", cfg).stats.wave_instructions;
   state.counters["wave_insts_per_s"] = benchmark::Counter(double(insts), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_FunctionalMatmul)->Arg(256)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_FunctionalMatmul)->Args({256, 1})->Args({256, 2})->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
 void BM_FunctionalVecadd(benchmark::State& state) {
   const uint32_t n = uint32_t(state.range(0));
   strobe::runtime::Device dev;
+  dev.set_threads(uint32_t(state.range(1)));
   auto& m = dev.load(kernel_path("vecadd"));
   std::vector<float> a(n, 1.0f);
   uint64_t A = dev.malloc(n * 4ull), B = dev.malloc(n * 4ull), C = dev.malloc(n * 4ull);
@@ -50,7 +54,7 @@ void BM_FunctionalVecadd(benchmark::State& state) {
   for (auto _ : state) insts += dev.launch(m, "vecadd", cfg).stats.wave_instructions;
   state.counters["wave_insts_per_s"] = benchmark::Counter(double(insts), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_FunctionalVecadd)->Arg(1 << 22)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_FunctionalVecadd)->Args({1 << 22, 1})->Args({1 << 22, 2})->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
 // Reference runs on the same machine: the CPU references of the same kernels, compiled natively.
 // The ratio emulated/native time is stable where absolute rates move with machine load.

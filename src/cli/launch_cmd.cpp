@@ -12,6 +12,7 @@
 #include "cli/arg_spec.h"
 #include "cli/commands.h"
 #include "cli/report.h"
+#include "cli/spec_options.h"
 #include "experiment/run_spec.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
@@ -28,6 +29,7 @@ struct LaunchOptions {
   bool counters = false;
   std::string dump, mode = "functional", arch = "r9nano", json, memory_check = "page";
   uint32_t dynamic_lds = 0;
+  uint32_t threads = 0;
 };
 
 /// Buffers created for the launch, remembered so --dump can write them back.
@@ -86,6 +88,7 @@ int run_launch(const LaunchOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
   runtime::Device dev;
   dev.set_memory_check(memory_check);
+  dev.set_threads(experiment::host_threads(o.threads));
   if (o.mode == "timing") dev.enable_timing(gpu_cfg);
   runtime::Module& mod = dev.load(o.file);
   mod.code_object().kernel(o.kernel);  // a missing kernel is reported before any buffer is read
@@ -143,6 +146,7 @@ void add_launch_command(CLI::App& app, Action& action) {
   cmd->add_option("--memory-check", o->memory_check,
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
                   "warning) or strict (every such access is a fault)");
+  add_threads_option(*cmd, o->threads);
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->callback([o, &action] { action = [o] { return run_launch(*o); }; });

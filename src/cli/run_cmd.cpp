@@ -124,6 +124,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   cmd->add_option("--memory-check", s.memory_check,
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
                   "warning) or strict (every such access is a fault)");
+  add_threads_option(*cmd, s.threads);
   cmd->add_flag("--digest", o->digest,
                 "Include a digest of device memory after the run (memory_digest) in the JSON: equal digests mean "
                 "the same results in the same buffers");

@@ -37,6 +37,13 @@ void add_method_options(CLI::App& cmd, experiment::RunSpec& spec) {
                  "profiling pass; any --arch or --set may reuse it");
 }
 
+void add_threads_option(CLI::App& cmd, uint32_t& threads) {
+  cmd.add_option("--threads", threads,
+                 "Host threads a functional launch's work-groups run on (default 0: every core); results are "
+                 "identical for any count, and a kernel with global atomics runs on one")
+      ->check(CLI::Range(0u, experiment::RunSpec::kMaxThreads));
+}
+
 void add_verify_flag(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help) {
   cmd.add_flag("--verify", spec.verify, help);
 }

@@ -211,7 +211,10 @@ void Executor::run_workgroup(WorkGroup& wg, DispatchStats& stats) const {
   ++stats.workgroups;
 }
 
-DispatchStats Executor::run() {
+DispatchStats Executor::run(uint32_t threads) {
+  threads = std::min(threads, slots_);
+  if (threads > 1 && workgroup_count() > 1 && mem_.concurrent_kernels_allowed() && !has_global_atomics(*d_.program))
+    return run_threads(threads);
   DispatchStats stats;
   WorkGroup wg;
   const uint64_t n = workgroup_count();
@@ -222,9 +225,9 @@ DispatchStats Executor::run() {
   return stats;
 }
 
-DispatchStats run_dispatch(const Dispatch& d, GlobalMemory& mem) {
-  Executor ex(d, mem);
-  return ex.run();
+DispatchStats run_dispatch(const Dispatch& d, GlobalMemory& mem, uint32_t threads) {
+  Executor ex(d, mem, std::max(threads, 1u));
+  return ex.run(threads);
 }
 
 }  // namespace strobe::emu

@@ -1,5 +1,6 @@
-// Functional execution of a dispatch: work-groups in order, each work-group's waves interleaved
-// at s_barrier granularity. The timing model drives the same pieces one instruction at a time.
+// Functional execution of a dispatch: work-groups in order (or spread over host threads with a
+// result identical to that order), each work-group's waves interleaved at s_barrier granularity.
+// The timing model drives the same pieces one instruction at a time.
 #pragma once
 
 #include <array>
@@ -66,8 +67,14 @@ class Executor {
   static bool try_release_barrier(WorkGroup& wg);
   /// Runs every wave of `wg` to completion, honouring barriers.
   void run_workgroup(WorkGroup& wg, DispatchStats& stats) const;
-  /// Runs the whole grid and returns its counters.
-  DispatchStats run();
+  /// Runs the whole grid and returns its counters. With `threads` > 1 (at most the executor's
+  /// slots), runs of consecutive work-groups execute on that many host threads, with memory,
+  /// counters, past-the-end log and the fault reported (the first in work-group order) as one
+  /// thread leaves them, on two conditions: work-groups of a correct kernel do not race on
+  /// plain loads and stores, and a kernel with global atomics (whose results can depend on the
+  /// order) runs on one thread. Managed memory without an overlay only (see
+  /// GlobalMemory::concurrent_kernels_allowed); otherwise one thread.
+  DispatchStats run(uint32_t threads = 1);
   /// Dispatch being executed (with packet/queue addresses filled in).
   const Dispatch& dispatch() const { return d_; }
   /// Scratch geometry of this dispatch.
@@ -84,9 +91,16 @@ class Executor {
   uint32_t waves_per_group_ = 0, slots_ = 1, lds_bytes_ = 0, entry_pc_ = 0, vgpr_storage_ = 0;
   ScratchLayout scratch_;
   uint64_t owned_packet_ = 0, owned_queue_ = 0;
+  /// run() on `threads` threads (workgroup_threads.cpp).
+  DispatchStats run_threads(uint32_t threads);
 };
 
-/// Executes every work-group of `d` against `mem` and returns the dispatch's counters.
-DispatchStats run_dispatch(const Dispatch& d, GlobalMemory& mem);
+/// True if `p` holds a global-memory atomic (FLAT, MUBUF or MIMG): work-groups then see each
+/// other's updates in an order that can change the results, so they run in order.
+bool has_global_atomics(const isa::Program& p);
+
+/// Executes every work-group of `d` against `mem` and returns the dispatch's counters; with
+/// `threads` > 1, on that many host threads (Executor::run).
+DispatchStats run_dispatch(const Dispatch& d, GlobalMemory& mem, uint32_t threads = 1);
 
 }  // namespace strobe::emu

@@ -43,10 +43,12 @@ inline bool device_store(GlobalMemory& m, uint64_t addr, const void* src, uint32
 /// Records an access that succeeded only because it lies inside a mapped page.
 inline void note_past_end(const Wave& w, const isa::Inst& in, const ExecContext& ctx, const char* what, uint64_t addr,
                           uint32_t n, int lane) {
-  ctx.memory->note_overrun([&] {
+  auto detail = [&] {
     return fault_message(w, in, ctx, fmt::format("{} of {} bytes at address 0x{:x} (lane {}) is outside every live "
                                                  "allocation, inside a mapped page", what, n, addr, lane));
-  });
+  };
+  if (ctx.overruns) ctx.overruns->note(detail);
+  else ctx.memory->note_overrun(detail);
 }
 
 /// The slow path of a load or store that device_load/device_store refused: as the hardware,

@@ -135,6 +135,11 @@ uint8_t* GlobalMemory::page(uint64_t index) {
   return table_[index].data;
 }
 
+void GlobalMemory::materialize_pages() {
+  for (uint64_t i = 0; i < table_.size(); ++i)
+    if (table_[i].hi != 0 && !table_[i].data) page(i);
+}
+
 uint64_t GlobalMemory::digest() const {
   // Word-wise multiply-rotate mixing: fast enough to hash a DNN's weights in a fraction of a
   // second, and any changed byte changes the result with overwhelming probability.

@@ -30,6 +30,20 @@ struct OverrunLog {
   static constexpr size_t kShown = 5;  ///< how many are kept with their full detail
   uint64_t count = 0;                  ///< every such access (per instruction and lane)
   std::vector<std::string> shown;      ///< the first kShown, each with kernel, wave, PC and address
+
+  /// Records one access; `detail` is called for the first kShown only, so the common case
+  /// formats nothing.
+  template <typename Detail>
+  void note(Detail&& detail) {
+    if (count++ < kShown) shown.push_back(detail());
+  }
+  /// Appends the accesses of `later`, which happened after every access already here: the
+  /// result is the log one run in that order would have written.
+  void append(const OverrunLog& later) {
+    for (const auto& s : later.shown)
+      if (shown.size() < kShown) shown.push_back(s);
+    count += later.count;
+  }
 };
 
 /// Sparse device memory. Addresses are 64-bit device virtual addresses.
@@ -110,8 +124,11 @@ class GlobalMemory {
   /// the first OverrunLog::kShown accesses only, so the common case formats nothing.
   template <typename Detail>
   void note_overrun(Detail&& detail) {
-    if (overruns_.count++ < OverrunLog::kShown) overruns_.shown.push_back(detail());
+    overruns_.note(std::forward<Detail>(detail));
   }
+  /// Adds the accesses of `later` (a log kept apart while work-groups ran on several threads)
+  /// after those already recorded.
+  void append_overruns(const OverrunLog& later) { overruns_.append(later); }
   /// The accesses recorded since the last call, which starts a new log.
   OverrunLog take_overruns() { return std::exchange(overruns_, OverrunLog{}); }
 
@@ -121,6 +138,14 @@ class GlobalMemory {
   void begin_overlay() { overlay_ = true; }
   /// Discards every overlay page: the image is as it was at begin_overlay().
   void end_overlay();
+
+  /// True while several threads may run kernel-side accesses at once (Executor::run with
+  /// threads): managed addressing and no overlay, whose lookups write shared state, and every
+  /// live page created (materialize_pages), since a page made on first touch would race.
+  bool concurrent_kernels_allowed() const { return !host_ && !overlay_; }
+  /// Creates every not-yet-touched page of every live allocation (zero-filled, as a first touch
+  /// would), so that kernel-side accesses from several threads only read the page table.
+  void materialize_pages();
 
   /// Switches to host-identity addressing (see the class comment). Throws InputError once
   /// anything has been allocated in the managed mode.

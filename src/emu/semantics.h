@@ -16,6 +16,7 @@ namespace strobe::emu {
 class GlobalMemory;
 struct Dispatch;
 struct GraphicsIo;
+struct OverrunLog;
 
 /// Per-lane record of the memory accesses an instruction made, for the timing model.
 struct MemAccessInfo {
@@ -41,6 +42,10 @@ struct ExecContext {
   uint64_t private_size = 0;                ///< bytes of scratch backing at private_base
   uint64_t memtime = 0;                     ///< deterministic s_memtime counter
   GraphicsIo* gfx = nullptr;                ///< a graphics wave's exports and parameters; null for compute
+  /// Where accesses past an allocation's end are logged while work-groups run on several
+  /// threads (each run of work-groups keeps its own, merged in work-group order); null: the
+  /// memory's own log.
+  OverrunLog* overruns = nullptr;
 };
 
 /// Signature of an instruction handler. Handlers throw FaultError (via fault()) on illegal behaviour.

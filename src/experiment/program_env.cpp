@@ -58,6 +58,16 @@ int parse_pass(const std::string& v) {
   return pass;
 }
 
+/// STROBE_THREADS's thread count (0: every core).
+uint32_t parse_threads(const std::string& v) {
+  uint32_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || n > RunSpec::kMaxThreads)
+    throw InputError(fmt::format("STROBE_THREADS '{}': expected a thread count from 0 (every core) to {}", v,
+                                 RunSpec::kMaxThreads));
+  return n;
+}
+
 /// `program` as an absolute path: made absolute when it names a directory, else looked up on
 /// PATH as the process was started; as given when it is not found.
 std::string resolve_program(const std::string& program) {
@@ -97,6 +107,7 @@ ProgramSettings program_settings_from_env() {
   if (auto v = env("STROBE_SAMPLING_WARMING"); !v.empty()) spec.warming = v;
   if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) spec.memory_check = v;
   if (auto v = env("STROBE_PASS"); !v.empty()) spec.pass = parse_pass(v);
+  if (auto v = env("STROBE_THREADS"); !v.empty()) spec.threads = parse_threads(v);
   spec.pass_state = env("STROBE_PASS_STATE");
   spec.profile = env("STROBE_PROFILE");
   spec.program = program_command_line();
@@ -109,6 +120,7 @@ ProgramSettings program_settings_from_env() {
   s.warming = v.warming;
   s.json = env("STROBE_JSON");
   s.memory_check = v.memory_check;
+  s.threads = v.spec.threads;
   s.config = std::move(v.gpu);
   s.pass = std::max(v.spec.pass, 0);
   s.pass_state = v.spec.pass_state;

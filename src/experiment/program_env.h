@@ -39,6 +39,7 @@ struct ProgramSettings {
   std::shared_ptr<const sampling::profile::ProfileFile> loaded_profile;
   std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
   emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
+  uint32_t threads = 1;  ///< STROBE_THREADS: host threads for functional work-groups (unset or 0: every core)
   timing::GpuConfig config;         ///< STROBE_ARCH with every STROBE_SET applied and checked
   /// Whether the timing model runs.
   bool timing() const { return models_timing(mode); }

@@ -44,6 +44,7 @@ RunResult run(ValidatedRun& v, const LaunchCallback& on_launch) {
     req.verify = s.verify;
     req.corrupt_for_test = s.corrupt_for_test;
     req.memory_check = v.memory_check;
+    req.threads = s.threads;
     req.on_launch = on_launch;
     if (v.timing()) req.prepare_device = [&v](runtime::Device& dev) { dev.enable_timing(v.gpu); };
     r.outcome = workloads::run_benchmark(std::move(req));

@@ -2,7 +2,9 @@
 // called by both validators where it applies to both.
 #include "experiment/run_spec.h"
 
+#include <algorithm>
 #include <sstream>
+#include <thread>
 
 #include <fmt/core.h>
 
@@ -148,6 +150,10 @@ void check_run_mode(const std::string& mode, Spelling s) {
         fmt::format("{} '{}': expected functional, timing or analytical", env(s) ? "STROBE_MODE" : "--mode", mode));
 }
 
+uint32_t host_threads(uint32_t requested) {
+  return requested ? requested : std::max(std::thread::hardware_concurrency(), 1u);
+}
+
 bool models_timing(const std::string& mode) { return mode == "timing" || mode == "analytical"; }
 
 void require_timing_for_sets(const std::vector<std::string>& sets, const std::string& mode, Spelling s) {
@@ -173,6 +179,10 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
   // for a program: a bad one is then a usage error, not a platform failing inside the program.
   v.gpu = resolve_gpu_config(spec.arch, spec.sets);
   v.memory_check = emu::parse_memory_check(spec.memory_check);
+  if (spec.threads > RunSpec::kMaxThreads)
+    throw InputError(fmt::format("{} {}: at most {}", env(spelling) ? "STROBE_THREADS" : "--threads", spec.threads,
+                                 RunSpec::kMaxThreads));
+  spec.threads = host_threads(spec.threads);
   require_timing_for_sets(spec.sets, spec.mode, spelling);
   require_method_for_method_options(spec);
   if (spec.sampling == "none" && !spec.profile.empty())

@@ -26,6 +26,9 @@ enum class Workload { Benchmark, Program };
 /// device runs its timing model and GPU overrides apply.
 bool models_timing(const std::string& mode);
 
+/// The host threads `requested` stands for: itself, or every core for 0.
+uint32_t host_threads(uint32_t requested);
+
 /// One run as asked for, before validation.
 struct RunSpec {
   Workload workload = Workload::Benchmark;
@@ -46,6 +49,11 @@ struct RunSpec {
   std::string pass_state;               ///< Program: the file carrying a method's state between passes
   bool verify = false;                  ///< check results against the CPU reference
   std::string memory_check = "page";    ///< page or strict
+  /// Host threads a functional launch's work-groups may run on; 0 (the default): every core.
+  /// validate() resolves 0 to the core count.
+  uint32_t threads = 0;
+  /// The most threads a front end accepts (a typo like 10000 is an error, not 10,000 scratch slots).
+  static constexpr uint32_t kMaxThreads = 1024;
   bool corrupt_for_test = false;        ///< test hook: corrupt the first verified output
   std::string command = "run";          ///< the strobe subcommand, named in hints
 };

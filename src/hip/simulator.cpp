@@ -53,6 +53,7 @@ Simulator::Simulator(Settings s)
     : settings_(std::move(s)), device_(std::make_unique<runtime::Device>(true)),
       t0_(std::chrono::steady_clock::now()) {
   device_->set_memory_check(settings_.memory_check);
+  device_->set_threads(settings_.threads);
   if (timing_mode()) device_->enable_timing(settings_.config);
   method_ = experiment::start_program_method(settings_, *device_);
 }

@@ -205,7 +205,7 @@ LaunchResult Device::run(emu::Dispatch d) {
     r.stats = t->functional;
     r.timing = std::move(t);
   } else {
-    r.stats = emu::run_dispatch(d, *memory_);
+    r.stats = emu::run_dispatch(d, *memory_, threads_);
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.past_end = memory_->take_overruns();

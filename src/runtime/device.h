@@ -2,6 +2,7 @@
 // functional emulator, by the timing model (enable_timing) or by a sampling method's runner.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -143,6 +144,11 @@ class Device {
 
   /// Sets how kernel accesses past an allocation's end are treated (default: as the hardware).
   void set_memory_check(emu::MemoryCheck c) { memory_->set_check(c); }
+  /// Host threads a functional launch's work-groups may run on (default 1); results are those
+  /// of one thread whatever the count (emu::Executor::run says when fewer are used).
+  void set_threads(uint32_t n) { threads_ = std::max(n, 1u); }
+  /// The threads set_threads() allowed.
+  uint32_t threads() const { return threads_; }
   /// Replaces where warnings go (default: standard error), e.g. to collect them in a test.
   void set_warning_sink(std::function<void(const std::string&)> sink) { warn_ = std::move(sink); }
 
@@ -156,6 +162,7 @@ class Device {
   uint64_t queue_address_ = 0;
   uint64_t dispatch_count_ = 0;
   std::function<void(const std::string&)> warn_;
+  uint32_t threads_ = 1;
 };
 
 /// Size of the kernarg buffer for a segment of `bytes`: the HSA runtime hands out kernarg

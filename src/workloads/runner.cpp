@@ -27,6 +27,7 @@ RunOutcome run_benchmark(RunRequest req) {
   out.context = std::make_unique<Context>(req.backend ? std::move(req.backend) : std::make_unique<DeviceBackend>());
   Context& ctx = *out.context;
   ctx.device().set_memory_check(req.memory_check);
+  ctx.device().set_threads(req.threads);
   if (req.prepare_device) req.prepare_device(ctx.device());
   ctx.on_launch = req.on_launch;
   ctx.corrupt_first_verify_download = req.corrupt_for_test;

@@ -23,6 +23,7 @@ struct RunRequest {
   bool corrupt_for_test = false;  ///< see Context::corrupt_first_verify_download
   /// How kernel accesses past an allocation's end are treated (default: as the hardware).
   emu::MemoryCheck memory_check = emu::MemoryCheck::Page;
+  uint32_t threads = 1;  ///< host threads a functional launch's work-groups may run on
 };
 
 /// What a run did.

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "common/error.h"
 
@@ -43,7 +45,7 @@ class ScopedEnv {
   static constexpr const char* kNames[] = {"STROBE_MODE",         "STROBE_ARCH",       "STROBE_SET",
                                            "STROBE_SAMPLING",     "STROBE_JSON",       "STROBE_MEMORY_CHECK",
                                            "STROBE_PASS",         "STROBE_PASS_STATE", "STROBE_PROFILE",
-                                           "STROBE_SAMPLING_WARMING"};
+                                           "STROBE_SAMPLING_WARMING", "STROBE_THREADS"};
   std::map<std::string, std::optional<std::string>> saved_;
 };
 
@@ -57,6 +59,23 @@ TEST(ProgramSettings, AnEmptyEnvironmentIsAFunctionalRunOnTheR9NanoWithoutARepor
   EXPECT_EQ(s.sampling, "none");
   EXPECT_EQ(s.json, "");
   EXPECT_EQ(s.memory_check, emu::MemoryCheck::Page);
+  EXPECT_EQ(s.threads, std::max(std::thread::hardware_concurrency(), 1u));  // every core
+}
+
+TEST(ProgramSettings, ThreadsAreReadFromTheEnvironmentAndABadCountNamesTheVariable) {
+  {
+    ScopedEnv env(Vars{{"STROBE_THREADS", "3"}});
+    EXPECT_EQ(program_settings_from_env().threads, 3u);
+  }
+  for (const char* bad : {"two", "-1", "5000", "3x"}) {
+    ScopedEnv env(Vars{{"STROBE_THREADS", bad}});
+    try {
+      program_settings_from_env();
+      ADD_FAILURE() << "STROBE_THREADS=" << bad << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("STROBE_THREADS"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(ProgramSettings, OverridesAreSplitAtNewlinesAndSemicolonsAndApplied) {

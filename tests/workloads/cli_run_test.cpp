@@ -235,6 +235,15 @@ TEST(Run, ConfigurationErrorsAreUsageErrors) {
   EXPECT_EQ(mode.rc, 2);
 }
 
+TEST(Run, AThreadCountOutsideItsRangeIsAUsageErrorNamingTheOption) {
+  CliResult big = run_strobe("run vecadd --param n=64 --threads 5000");
+  EXPECT_EQ(big.rc, 2);
+  EXPECT_NE(big.err.find("--threads"), std::string::npos) << big.err;
+  CliResult word = run_strobe("run vecadd --param n=64 --threads many");
+  EXPECT_EQ(word.rc, 2);
+  EXPECT_NE(word.err.find("--threads"), std::string::npos) << word.err;
+}
+
 TEST(Run, ProgressGoesToStderrOnlyWhenAsked) {
   CliResult quiet = run_strobe("run fastwalsh --param n=64");
   EXPECT_EQ(quiet.err, "");

@@ -3,6 +3,8 @@
 // after the run. Every value is deterministic, so a refactor that changes any of them changed
 // what strobe computes, not only how the code is arranged. An intended change of results is
 // re-recorded with `scripts/record-golden` and reviewed as a diff of golden_results.json.
+// Functional runs are checked on every core (the default), on one thread and on three: the
+// record holds for any thread count.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +36,9 @@ const std::vector<Mode>& modes() {
        {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
       {"pka", " --sampling pka",
        {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
+      // The functional record again, on a thread count given outright.
+      {"functional", " --threads 1", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
+      {"functional", " --threads 3", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
   };
   return kModes;
 }
@@ -91,6 +96,8 @@ TEST(GoldenResults, FunctionalRunsKeepInstructionCountsAndOutputs) { check_mode(
 TEST(GoldenResults, TimingRunsKeepCyclesInstructionCountsAndOutputs) { check_mode(modes()[1]); }
 TEST(GoldenResults, PhotonRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[2]); }
 TEST(GoldenResults, PkaRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[3]); }
+TEST(GoldenResults, FunctionalRunsOnOneThreadKeepTheRecord) { check_mode(modes()[4]); }
+TEST(GoldenResults, FunctionalRunsOnThreeThreadsKeepTheRecord) { check_mode(modes()[5]); }
 
 }  // namespace
 }  // namespace strobe::clitest

@@ -1,0 +1,99 @@
+// Functional execution on several host threads: runs of consecutive work-groups ("chunks") are
+// handed to threads dynamically, and everything a chunk produces besides memory (counters, the
+// past-the-end log, a fault) is kept per chunk and merged in chunk order afterwards. The result is
+// the one a single thread running the work-groups in order gives, whichever thread ran what.
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "emu/executor.h"
+#include "emu/memory.h"
+#include "isa/op_traits.h"
+
+namespace strobe::emu {
+
+namespace {
+
+/// Chunks per thread: enough that a thread finishing early finds work (work-groups of one
+/// dispatch differ in length), few enough that a chunk amortises its bookkeeping.
+constexpr uint64_t kChunksPerThread = 16;
+
+/// What one chunk of work-groups produced, besides memory.
+struct ChunkResult {
+  DispatchStats stats;
+  OverrunLog overruns;
+  std::exception_ptr fault;  ///< the chunk's first fault; its later work-groups did not run
+};
+
+void add(DispatchStats& to, const DispatchStats& s) {
+  to.wave_instructions += s.wave_instructions;
+  to.thread_instructions += s.thread_instructions;
+  to.vector_memory_instructions += s.vector_memory_instructions;
+  to.scalar_memory_instructions += s.scalar_memory_instructions;
+  to.lds_instructions += s.lds_instructions;
+  to.workgroups += s.workgroups;
+  to.wavefronts += s.wavefronts;
+}
+
+}  // namespace
+
+bool has_global_atomics(const isa::Program& p) {
+  for (const isa::Inst& in : p.insts) {
+    const isa::OpTraits& t = isa::traits(in.op);
+    if (t.access == isa::MemAccess::Atomic &&
+        (t.mem == isa::MemKind::Flat || t.mem == isa::MemKind::Buffer || t.mem == isa::MemKind::Image))
+      return true;
+  }
+  return false;
+}
+
+DispatchStats Executor::run_threads(uint32_t threads) {
+  mem_.materialize_pages();  // a page created on first touch would be created by two threads
+  const uint64_t n = workgroup_count();
+  const uint64_t chunks = std::min<uint64_t>(n, uint64_t(threads) * kChunksPerThread);
+  std::vector<ChunkResult> results(chunks);
+  // Chunks after a faulting one are skipped; the ones before it all run, so the fault reported
+  // is the first in work-group order, as one thread would report it.
+  std::atomic<uint64_t> first_fault{chunks};
+  // As many threads as asked for, also beyond the cores (TBB's pool stops at the core count).
+  tbb::global_control pool(tbb::global_control::max_allowed_parallelism, threads);
+  tbb::task_arena arena(static_cast<int>(threads));
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, chunks, 1), [&](const tbb::blocked_range<uint64_t>& r) {
+      // Each arena thread has its own index below `threads`, so its own scratch slot.
+      const uint32_t slot = uint32_t(tbb::this_task_arena::current_thread_index());
+      for (uint64_t c = r.begin(); c != r.end(); ++c) {
+        if (c > first_fault.load(std::memory_order_relaxed)) continue;
+        ChunkResult& out = results[c];
+        WorkGroup wg;  // a chunk's own: its few allocations are nothing beside its work-groups
+        try {
+          for (uint64_t g = n * c / chunks, end = n * (c + 1) / chunks; g < end; ++g) {
+            init_workgroup(wg, g, slot);
+            wg.ctx.overruns = &out.overruns;
+            run_workgroup(wg, out.stats);
+          }
+        } catch (...) {
+          out.fault = std::current_exception();
+          uint64_t seen = first_fault.load(std::memory_order_relaxed);
+          while (c < seen && !first_fault.compare_exchange_weak(seen, c, std::memory_order_relaxed)) {
+          }
+        }
+      }
+    });
+  });
+  DispatchStats stats;
+  for (const ChunkResult& r : results) {
+    add(stats, r.stats);
+    mem_.append_overruns(r.overruns);
+    if (r.fault) std::rethrow_exception(r.fault);
+  }
+  return stats;
+}
+
+}  // namespace strobe::emu
