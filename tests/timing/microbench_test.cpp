@@ -41,6 +41,7 @@ TEST(Microbench, PointerChaseInL2MeasuresTheL2Latency) {
   const double want = double(cfg.l1v_latency + 2 * cfg.noc_latency + cfg.l2_latency);
   EXPECT_GE(step, want);
   EXPECT_LE(step, want + kLoopOverhead);
+  RecordProperty("l2_step_cycles", std::to_string(step));
 }
 
 TEST(Microbench, PointerChaseThroughDramMeasuresTheDramLatency) {
@@ -54,6 +55,7 @@ TEST(Microbench, PointerChaseThroughDramMeasuresTheDramLatency) {
   const double base = double(cfg.l1v_latency + 2 * cfg.noc_latency + cfg.l2_latency + cfg.dram_controller_cycles) + burst;
   EXPECT_GE(step, base + access_min);
   EXPECT_LE(step, base + access_max + kLoopOverhead);
+  RecordProperty("dram_step_cycles", std::to_string(step));
 }
 
 TEST(Microbench, StreamingReadsReachTheConfiguredDramBandwidth) {
