@@ -19,6 +19,7 @@ enum Event : uint32_t {
   // Work sources (the compute dispatcher and the graphics SPI).
   kWorkgroupRetired = 10,  ///< a CU finished a work-group of this source; arg: the launch's tag
   kDispatchTry = 11,       ///< the dispatcher's own wake-up to hand out the next work-group; arg unused
+  kLaunchComplete = 16,    ///< the end-of-kernel work after the last work-group is done; arg unused
   // The graphics pipeline (timing/gfx).
   kGfxSpiTry = 12,         ///< the SPI's wake-up to launch the next queued wave; arg unused
   kGfxSetupDone = 13,      ///< primitive setup and binning of the current draw finished; arg unused

@@ -8,7 +8,7 @@
 namespace strobe::timing {
 
 DispatcherParams DispatcherParams::from_config(const GpuConfig& c) {
-  return {uint64_t(c.launch_overhead_cycles), uint32_t(c.wg_dispatch_cycles)};
+  return {uint64_t(c.launch_overhead_cycles), uint32_t(c.wg_dispatch_cycles), uint64_t(c.completion_cycles)};
 }
 
 Dispatcher::Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, const DispatcherParams& p)
@@ -23,9 +23,14 @@ void Dispatcher::begin(Cycle launch, const WorkgroupLaunch& kernel, uint64_t wor
   kernel_.id = 0;
   total_ = workgroups;
   retired_ = 0;
+  done_ = false;
   rr_ = 0;
   for (size_t c = 0; c < cus_.size(); ++c) mark_room(uint32_t(c));
   next_allowed_ = start;
+  if (total_ == 0) {  // nothing to dispatch: the launch is its overheads
+    engine_.schedule(start + p_.completion_cycles, this, kLaunchComplete);
+    return;
+  }
   try_pending_ = true;
   engine_.schedule(start, this, kDispatchTry);
 }
@@ -34,8 +39,8 @@ void Dispatcher::handle(Cycle now, uint32_t kind, uint32_t) {
   switch (kind) {
     case kWorkgroupRetired:
       if (++retired_ == total_) {
-        finish_ = now;
-        engine_.stop();
+        if (p_.completion_cycles) engine_.schedule(now + p_.completion_cycles, this, kLaunchComplete);
+        else complete(now);
         return;
       }
       if (!try_pending_ && kernel_.id < total_) try_dispatch(now);
@@ -44,8 +49,17 @@ void Dispatcher::handle(Cycle now, uint32_t kind, uint32_t) {
       try_pending_ = false;
       try_dispatch(now);
       return;
+    case kLaunchComplete:
+      complete(now);
+      return;
     default: return;
   }
+}
+
+void Dispatcher::complete(Cycle now) {
+  finish_ = now;
+  done_ = true;
+  engine_.stop();
 }
 
 void Dispatcher::try_dispatch(Cycle now) {

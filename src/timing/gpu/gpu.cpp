@@ -230,7 +230,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
       if (drained && g.engine.empty())
         throw FaultError(fmt::format("kernel {}: timing model deadlock (no pending events)\n{}", d.kernel_name,
                                      g.dump_state()));
-      if (!drained && progress() == seen && lc.predicted_outstanding == 0)
+      if (!drained && progress() == seen && lc.predicted_outstanding == 0 && !g.dispatcher->completing())
         throw FaultError(fmt::format("kernel {}: no instruction issued for {} cycles\n{}", d.kernel_name,
                                      cfg.watchdog_cycles, g.dump_state()));
       seen = progress();
