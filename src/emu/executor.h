@@ -72,8 +72,8 @@ class Executor {
   /// counters, past-the-end log and the fault reported (the first in work-group order) as one
   /// thread leaves them, on two conditions: work-groups of a correct kernel do not race on
   /// plain loads and stores, and a kernel with global atomics (whose results can depend on the
-  /// order) runs on one thread. Managed memory without an overlay only (see
-  /// GlobalMemory::concurrent_kernels_allowed); otherwise one thread.
+  /// order) runs on one thread, as does memory under an overlay (see
+  /// GlobalMemory::concurrent_kernels_allowed).
   DispatchStats run(uint32_t threads = 1);
   /// Dispatch being executed (with packet/queue addresses filled in).
   const Dispatch& dispatch() const { return d_; }

@@ -135,9 +135,10 @@ uint8_t* GlobalMemory::page(uint64_t index) {
   return table_[index].data;
 }
 
-void GlobalMemory::materialize_pages() {
+void GlobalMemory::begin_concurrent() {
   for (uint64_t i = 0; i < table_.size(); ++i)
     if (table_[i].hi != 0 && !table_[i].data) page(i);
+  concurrent_ = true;
 }
 
 uint64_t GlobalMemory::digest() const {
@@ -295,7 +296,7 @@ uint8_t* GlobalMemory::translate_host_slow(uint64_t addr, uint64_t bytes, bool p
   // Past the end: up to the end of the region's last 4 KiB page, which is mapped in this process.
   const uint64_t hi = past_end ? ((lo + size + kGpuPageSize - 1) & ~(kGpuPageSize - 1)) : lo + size;
   if (addr < lo || addr >= hi || bytes > hi - addr) return nullptr;
-  if (!past_end) hit_lo_ = lo, hit_size_ = size;
+  if (!past_end && !concurrent_) hit_lo_ = lo, hit_size_ = size;
   return overlay_ ? overlay_host(addr, bytes) : reinterpret_cast<uint8_t*>(addr);
 }
 

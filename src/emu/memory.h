@@ -139,13 +139,17 @@ class GlobalMemory {
   /// Discards every overlay page: the image is as it was at begin_overlay().
   void end_overlay();
 
-  /// True while several threads may run kernel-side accesses at once (Executor::run with
-  /// threads): managed addressing and no overlay, whose lookups write shared state, and every
-  /// live page created (materialize_pages), since a page made on first touch would race.
-  bool concurrent_kernels_allowed() const { return !host_ && !overlay_; }
-  /// Creates every not-yet-touched page of every live allocation (zero-filled, as a first touch
-  /// would), so that kernel-side accesses from several threads only read the page table.
-  void materialize_pages();
+  /// True if several threads may run kernel-side accesses at once (Executor::run with
+  /// threads): not under an overlay, whose lookups create pages, and only inside
+  /// begin_concurrent() / end_concurrent().
+  bool concurrent_kernels_allowed() const { return !overlay_; }
+  /// Prepares for kernel-side accesses from several threads until end_concurrent(): every
+  /// not-yet-touched page of every live allocation is created (zero-filled, as a first touch
+  /// would), and host-identity lookups stop updating their last-region cache, so that the
+  /// accesses only read shared state. No allocation or free may happen in between.
+  void begin_concurrent();
+  /// Ends what begin_concurrent() started.
+  void end_concurrent() { concurrent_ = false; }
 
   /// Switches to host-identity addressing (see the class comment). Throws InputError once
   /// anything has been allocated in the managed mode.
@@ -194,6 +198,7 @@ class GlobalMemory {
   // regions were mmap'd by allocate() and are unmapped by free().
   struct HostRegion { uint64_t size; bool owned; std::string tag; };
   bool host_ = false;
+  bool concurrent_ = false;                      // begin_concurrent(): the caches below are read-only
   std::map<uint64_t, HostRegion> host_regions_;  // start -> region
   uint64_t hit_lo_ = 0, hit_size_ = 0;           // the region of the last lookup
   const std::pair<const uint64_t, HostRegion>* host_region(uint64_t addr) const;

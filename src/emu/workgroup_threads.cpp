@@ -54,7 +54,13 @@ bool has_global_atomics(const isa::Program& p) {
 }
 
 DispatchStats Executor::run_threads(uint32_t threads) {
-  mem_.materialize_pages();  // a page created on first touch would be created by two threads
+  // Shared memory state is read-only from here to the end of the run (a page created on first
+  // touch, or a lookup cache updated, by two threads at once would race).
+  mem_.begin_concurrent();
+  struct EndConcurrent {
+    emu::GlobalMemory& m;
+    ~EndConcurrent() { m.end_concurrent(); }
+  } end_concurrent{mem_};
   const uint64_t n = workgroup_count();
   const uint64_t chunks = std::min<uint64_t>(n, uint64_t(threads) * kChunksPerThread);
   std::vector<ChunkResult> results(chunks);

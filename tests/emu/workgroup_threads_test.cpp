@@ -71,6 +71,31 @@ TEST(WorkgroupThreads, GridIdsAndCountsAreIdenticalOnOneTwoAndSevenThreads) {
   }
 }
 
+TEST(WorkgroupThreads, HostIdentityMemoryGivesTheSameResultsOnFourThreads) {
+  // The HIP path's addressing: device addresses are this process's; its lookup cache is shared
+  // state the threads must leave alone.
+  CompiledKernel k(test::kernel_path("emu/scratch"), "private_array");
+  const uint32_t n = 64 * 2048;
+  std::vector<uint32_t> idx(n);
+  for (uint32_t i = 0; i < n; ++i) idx[i] = i * 7 + 3;
+  std::vector<std::vector<uint32_t>> outs;
+  for (uint32_t threads : {1u, 4u}) {
+    GlobalMemory mem;
+    mem.use_host_addresses();
+    const uint64_t di = mem.allocate(n * 4), dout = mem.allocate(n * 4);
+    mem.write(di, idx.data(), n * 4);
+    run_dispatch(test::prepare_launch(mem, k, {n, 1, 1}, {64, 1, 1}, {{Arg::Pointer, di}, {Arg::Pointer, dout}}),
+                 mem, threads);
+    outs.emplace_back(n);
+    mem.read(dout, outs.back().data(), n * 4);
+  }
+  EXPECT_EQ(outs[1], outs[0]);
+  for (uint32_t g = 0; g < n; ++g) {
+    const uint32_t kk = idx[g] % 40;
+    ASSERT_EQ(outs[1][g], (g * 100 + kk + 5) + (g * 100 + (kk + 7) % 40) + ((kk + 7) % 40 == kk ? 5 : 0)) << g;
+  }
+}
+
 TEST(WorkgroupThreads, EachThreadHasItsOwnScratchSlot) {
   // Every work-item fills a 40-entry private array: two threads sharing a slot would read each
   // other's values.
