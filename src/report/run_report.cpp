@@ -15,6 +15,8 @@ void attach_timing(RunReport& r, runtime::Device& dev) {
   r.timing_summary = timing_summary_json(gpu->snapshot(), gpu->now().value());
 }
 
+void attach_host_threads(RunReport& r, const runtime::Device& dev) { r.host_threads = dev.threads(); }
+
 void attach_memory_digest(RunReport& r, runtime::Device& dev) {
   r.memory_digest = fmt::format("{:016x}", dev.memory().digest());
 }

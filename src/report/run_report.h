@@ -34,10 +34,16 @@ struct RunReport {
   nlohmann::json timing_summary;  ///< timing mode: CPI stack, units, caches, DRAM over the whole run
   nlohmann::json sampling_summary;  ///< with a sampling method: instructions per level, method facts
   std::string memory_digest;        ///< `run --digest`: device memory's digest after the run (omitted when empty)
+  /// Host threads a functional launch's work-groups could run on (wall times depend on it,
+  /// results do not); omitted when 0.
+  uint32_t host_threads = 0;
 };
 
 /// Fills `config` and `timing_summary` from the device's timing model (no-op in functional mode).
 void attach_timing(RunReport& r, runtime::Device& dev);
+
+/// Fills `host_threads` from the device.
+void attach_host_threads(RunReport& r, const runtime::Device& dev);
 
 /// Fills `memory_digest` with the digest of the device's memory (16 hex digits).
 void attach_memory_digest(RunReport& r, runtime::Device& dev);

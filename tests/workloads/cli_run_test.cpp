@@ -235,6 +235,15 @@ TEST(Run, ConfigurationErrorsAreUsageErrors) {
   EXPECT_EQ(mode.rc, 2);
 }
 
+TEST(Run, TheReportSaysHowManyHostThreadsFunctionalLaunchesHad) {
+  CliResult three = run_strobe("run vecadd --param n=64 --threads 3 --json -");
+  ASSERT_EQ(three.rc, 0) << three.err;
+  EXPECT_EQ(nlohmann::json::parse(three.out)["host_threads"], 3);
+  CliResult every = run_strobe("run vecadd --param n=64 --json -");
+  ASSERT_EQ(every.rc, 0) << every.err;
+  EXPECT_GE(nlohmann::json::parse(every.out)["host_threads"].get<int>(), 1);  // every core
+}
+
 TEST(Run, AThreadCountOutsideItsRangeIsAUsageErrorNamingTheOption) {
   CliResult big = run_strobe("run vecadd --param n=64 --threads 5000");
   EXPECT_EQ(big.rc, 2);
