@@ -12,6 +12,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "common/error.h"
 #include "emu/executor.h"
 #include "emu/memory.h"
 #include "isa/op_traits.h"
@@ -67,6 +68,11 @@ DispatchStats Executor::run_threads(uint32_t threads) {
   // Chunks after a faulting one are skipped; the ones before it all run, so the fault reported
   // is the first in work-group order, as one thread would report it.
   std::atomic<uint64_t> first_fault{chunks};
+  // TBB orders the chunks' work after this point and before the merge below; these two also
+  // say so in a form race detectors see (libtbb is not instrumented): one release before the
+  // threads start, and one per chunk when it is done.
+  std::atomic<uint64_t> started{0}, done{0};
+  started.store(1, std::memory_order_release);
   // As many threads as asked for, also beyond the cores (TBB's pool stops at the core count).
   tbb::global_control pool(tbb::global_control::max_allowed_parallelism, threads);
   tbb::task_arena arena(static_cast<int>(threads));
@@ -74,8 +80,12 @@ DispatchStats Executor::run_threads(uint32_t threads) {
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, chunks, 1), [&](const tbb::blocked_range<uint64_t>& r) {
       // Each arena thread has its own index below `threads`, so its own scratch slot.
       const uint32_t slot = uint32_t(tbb::this_task_arena::current_thread_index());
+      (void)started.load(std::memory_order_acquire);
       for (uint64_t c = r.begin(); c != r.end(); ++c) {
-        if (c > first_fault.load(std::memory_order_relaxed)) continue;
+        if (c > first_fault.load(std::memory_order_relaxed)) {
+          done.fetch_add(1, std::memory_order_release);
+          continue;
+        }
         ChunkResult& out = results[c];
         WorkGroup wg;  // a chunk's own: its few allocations are nothing beside its work-groups
         try {
@@ -90,9 +100,11 @@ DispatchStats Executor::run_threads(uint32_t threads) {
           while (c < seen && !first_fault.compare_exchange_weak(seen, c, std::memory_order_relaxed)) {
           }
         }
+        done.fetch_add(1, std::memory_order_release);
       }
     });
   });
+  if (done.load(std::memory_order_acquire) != chunks) throw Error(ExitCode::Failure, "work-group threads: a chunk never ran");
   DispatchStats stats;
   for (const ChunkResult& r : results) {
     add(stats, r.stats);
