@@ -41,6 +41,18 @@ struct DispatchStats {
   uint64_t lds_instructions = 0;
   uint64_t workgroups = 0;
   uint64_t wavefronts = 0;
+
+  /// Adds another run's counters (work-groups that ran apart, merged).
+  DispatchStats& operator+=(const DispatchStats& s) {
+    wave_instructions += s.wave_instructions;
+    thread_instructions += s.thread_instructions;
+    vector_memory_instructions += s.vector_memory_instructions;
+    scalar_memory_instructions += s.scalar_memory_instructions;
+    lds_instructions += s.lds_instructions;
+    workgroups += s.workgroups;
+    wavefronts += s.wavefronts;
+    return *this;
+  }
 };
 
 }  // namespace strobe::emu

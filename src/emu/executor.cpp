@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "emu/memory.h"
+#include "emu/workgroup_threads.h"
 
 namespace strobe::emu {
 
@@ -213,8 +214,7 @@ void Executor::run_workgroup(WorkGroup& wg, DispatchStats& stats) const {
 
 DispatchStats Executor::run(uint32_t threads) {
   threads = std::min(threads, slots_);
-  if (threads > 1 && workgroup_count() > 1 && mem_.concurrent_kernels_allowed() && !has_global_atomics(*d_.program))
-    return run_threads(threads);
+  if (threads > 1 && threads_keep_order(*this)) return run_threads(threads);
   DispatchStats stats;
   WorkGroup wg;
   const uint64_t n = workgroup_count();
@@ -226,7 +226,7 @@ DispatchStats Executor::run(uint32_t threads) {
 }
 
 DispatchStats run_dispatch(const Dispatch& d, GlobalMemory& mem, uint32_t threads) {
-  Executor ex(d, mem, std::max(threads, 1u));
+  Executor ex(d, mem, thread_slots(d, threads));
   return ex.run(threads);
 }
 

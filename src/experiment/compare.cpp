@@ -125,7 +125,8 @@ ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, con
       try {
         // A fresh method each repeat: methods keep state across launches (PKA's clusters).
         auto method = c.make(mr.name);
-        mr.last = run_sampled(bench, params, c.gpu, mr.name, *method, spec.verify, nullptr);
+        mr.last = run_sampled(bench, params, c.gpu, mr.name, *method, spec.verify, nullptr, emu::MemoryCheck::Page,
+                              spec.threads);
         mr.last.summary["warming"] = sampling::warming_name(c.warming);
         const auto& ls = mr.last.outcome.launches;
         if (ls.size() != out.full.launches.size())

@@ -6,7 +6,7 @@ namespace strobe::experiment {
 SampledRun run_sampled(const std::string& bench, const std::vector<std::string>& params, const timing::GpuConfig& cfg,
                        const std::string& method_name, sampling::SamplingMethod& method, bool verify,
                        const std::function<void(const workloads::LaunchStat&, size_t)>& on_launch,
-                       emu::MemoryCheck memory_check) {
+                       emu::MemoryCheck memory_check, uint32_t threads) {
   SampledRun out;
   nlohmann::json passes = nlohmann::json::array();
   uint64_t analysis_insts = 0;
@@ -18,6 +18,7 @@ SampledRun run_sampled(const std::string& bench, const std::vector<std::string>&
     req.verify = verify && last;
     req.on_launch = on_launch;
     req.memory_check = memory_check;
+    req.threads = threads;
     req.prepare_device = [&cfg, &method, p](runtime::Device& dev) {
       dev.enable_timing(cfg);
       dev.set_dispatch_runner(&method.runner(p));

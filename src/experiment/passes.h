@@ -23,11 +23,12 @@ struct SampledRun {
 };
 
 /// Runs `bench` once per pass of `method` on a fresh device with timing `cfg`; verifies the
-/// last pass when asked.
+/// last pass when asked. The method's functional work runs on `threads` host threads (its
+/// results do not depend on it; `strobe compare` keeps 1, as its detailed reference runs).
 SampledRun run_sampled(const std::string& bench, const std::vector<std::string>& params, const timing::GpuConfig& cfg,
                        const std::string& method_name, sampling::SamplingMethod& method, bool verify,
                        const std::function<void(const workloads::LaunchStat&, size_t)>& on_launch,
-                       emu::MemoryCheck memory_check = emu::MemoryCheck::Page);
+                       emu::MemoryCheck memory_check = emu::MemoryCheck::Page, uint32_t threads = 1);
 
 /// Totals over launches run by a method: wave instructions timed in detail, predicted and
 /// emulated only for analysis (plus `earlier_analysis` from earlier passes), their shares of the

@@ -31,7 +31,7 @@ RunResult run(ValidatedRun& v, const LaunchCallback& on_launch) {
   if (v.profile) require_profile_of(s.profile, *v.profile, s.benchmark, s.params);
   if (v.method) {
     SampledRun sr = run_sampled(s.benchmark, s.params, v.gpu, s.sampling, *v.method, s.verify, on_launch,
-                                v.memory_check);
+                                v.memory_check, s.threads);
     r.outcome = std::move(sr.outcome);
     // Every pass counts: a profiling pass is part of what the method costs.
     r.outcome.run_seconds = sr.run_seconds;

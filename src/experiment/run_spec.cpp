@@ -210,6 +210,9 @@ ValidatedCompare validate(CompareSpec spec) {
   v.warming = check_warming(spec.run, true, Spelling::CommandLine);
   forbid_verify_when_skipping(spec.run.skip_functional, spec.run.verify);
   v.profile = load_profile(spec.run, v.methods);
+  // The detailed reference runs on one host thread, so the methods do too: a speedup is then
+  // the method's, not the host's extra cores.
+  spec.run.threads = 1;
   v.spec = std::move(spec);
   for (const auto& name : v.methods) {
     const auto m = v.make(name);

@@ -40,9 +40,15 @@ void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) { mem
 void Device::copy_to_host(void* dst, uint64_t src, uint64_t bytes) const { memory_->read(src, dst, bytes); }
 void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) { memory_->fill(dst, value, bytes); }
 
+void Device::set_threads(uint32_t n) {
+  threads_ = std::max(n, 1u);
+  if (gpu_) gpu_->set_host_threads(threads_);
+}
+
 void Device::enable_timing(const timing::GpuConfig& cfg) {
   timing::validate(cfg);
   gpu_ = std::make_unique<timing::Gpu>(cfg);
+  gpu_->set_host_threads(threads_);
   lds_limit_bytes_ = uint32_t(cfg.lds_bytes_per_cu);
 }
 

@@ -144,9 +144,10 @@ class Device {
 
   /// Sets how kernel accesses past an allocation's end are treated (default: as the hardware).
   void set_memory_check(emu::MemoryCheck c) { memory_->set_check(c); }
-  /// Host threads a functional launch's work-groups may run on (default 1); results are those
-  /// of one thread whatever the count (emu::Executor::run says when fewer are used).
-  void set_threads(uint32_t n) { threads_ = std::max(n, 1u); }
+  /// Host threads a functional launch's work-groups may run on (default 1), also the timing
+  /// model's functional work (timing::Gpu::set_host_threads); results are those of one thread
+  /// whatever the count (emu::Executor::run says when fewer are used).
+  void set_threads(uint32_t n);
   /// The threads set_threads() allowed.
   uint32_t threads() const { return threads_; }
   /// Replaces where warnings go (default: standard error), e.g. to collect them in a test.

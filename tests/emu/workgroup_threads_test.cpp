@@ -74,46 +74,49 @@ TEST(WorkgroupThreads, GridIdsAndCountsAreIdenticalOnOneTwoAndSevenThreads) {
 TEST(WorkgroupThreads, HostIdentityMemoryGivesTheSameResultsOnFourThreads) {
   // The HIP path's addressing: device addresses are this process's; its lookup cache is shared
   // state the threads must leave alone.
-  CompiledKernel k(test::kernel_path("emu/scratch"), "private_array");
-  const uint32_t n = 64 * 2048;
-  std::vector<uint32_t> idx(n);
-  for (uint32_t i = 0; i < n; ++i) idx[i] = i * 7 + 3;
+  CompiledKernel k(test::kernel_path("emu/grid"), "grid_ids");
+  const uint32_t n = 64 * 4096;
   std::vector<std::vector<uint32_t>> outs;
   for (uint32_t threads : {1u, 4u}) {
     GlobalMemory mem;
     mem.use_host_addresses();
-    const uint64_t di = mem.allocate(n * 4), dout = mem.allocate(n * 4);
-    mem.write(di, idx.data(), n * 4);
-    run_dispatch(test::prepare_launch(mem, k, {n, 1, 1}, {64, 1, 1}, {{Arg::Pointer, di}, {Arg::Pointer, dout}}),
-                 mem, threads);
+    const uint64_t dout = mem.allocate(n * 4);
+    mem.fill(dout, 0xFF, n * 4);
+    run_dispatch(test::prepare_launch(mem, k, {n, 1, 1}, {64, 1, 1}, {{Arg::Pointer, dout}}), mem, threads);
     outs.emplace_back(n);
     mem.read(dout, outs.back().data(), n * 4);
   }
   EXPECT_EQ(outs[1], outs[0]);
-  for (uint32_t g = 0; g < n; ++g) {
-    const uint32_t kk = idx[g] % 40;
-    ASSERT_EQ(outs[1][g], (g * 100 + kk + 5) + (g * 100 + (kk + 7) % 40) + ((kk + 7) % 40 == kk ? 5 : 0)) << g;
-  }
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(outs[1][i], (i / 64) << 24 | (i % 64)) << i;
 }
 
-TEST(WorkgroupThreads, EachThreadHasItsOwnScratchSlot) {
-  // Every work-item fills a 40-entry private array: two threads sharing a slot would read each
-  // other's values.
+TEST(WorkgroupThreads, RegressionAKernelWithScratchKeepsLaterAllocationsWhereOneThreadPutsThem) {
+  // Scratch for one slot per thread moved every later allocation, so the memory digest and the
+  // timing model's cache sets depended on the thread count. A kernel with scratch runs on one.
   CompiledKernel k(test::kernel_path("emu/scratch"), "private_array");
-  const uint32_t n = 64 * 4096;
+  const uint32_t n = 64 * 256;
   std::vector<uint32_t> idx(n);
   for (uint32_t i = 0; i < n; ++i) idx[i] = i * 13 + 5;
-  GlobalMemory mem;
-  const uint64_t di = mem.allocate(n * 4), dout = mem.allocate(n * 4);
-  mem.write(di, idx.data(), n * 4);
-  run_dispatch(test::prepare_launch(mem, k, {n, 1, 1}, {64, 1, 1}, {{Arg::Pointer, di}, {Arg::Pointer, dout}}), mem,
-               4);
-  std::vector<uint32_t> out(n);
-  mem.read(dout, out.data(), n * 4);
-  for (uint32_t g = 0; g < n; ++g) {
-    const uint32_t kk = idx[g] % 40;
-    ASSERT_EQ(out[g], (g * 100 + kk + 5) + (g * 100 + (kk + 7) % 40) + ((kk + 7) % 40 == kk ? 5 : 0)) << g;
+  std::vector<uint64_t> after;
+  std::vector<uint64_t> digests;
+  for (uint32_t threads : {1u, 4u}) {
+    GlobalMemory mem;
+    const uint64_t di = mem.allocate(n * 4), dout = mem.allocate(n * 4);
+    mem.write(di, idx.data(), n * 4);
+    // Groups of 4 waves: 40 KiB of scratch per slot, more than one 64 KiB page for 4 slots.
+    run_dispatch(test::prepare_launch(mem, k, {n, 1, 1}, {256, 1, 1}, {{Arg::Pointer, di}, {Arg::Pointer, dout}}),
+                 mem, threads);
+    after.push_back(mem.allocate(256));
+    digests.push_back(mem.digest());
+    std::vector<uint32_t> out(n);
+    mem.read(dout, out.data(), n * 4);
+    for (uint32_t g = 0; g < n; ++g) {
+      const uint32_t kk = idx[g] % 40;
+      ASSERT_EQ(out[g], (g * 100 + kk + 5) + (g * 100 + (kk + 7) % 40) + ((kk + 7) % 40 == kk ? 5 : 0)) << g;
+    }
   }
+  EXPECT_EQ(after[1], after[0]);
+  EXPECT_EQ(digests[1], digests[0]);
 }
 
 TEST(WorkgroupThreads, AKernelWithGlobalAtomicsHandsOutTicketsInWorkgroupOrder) {

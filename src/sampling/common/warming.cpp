@@ -17,7 +17,7 @@ Warming parse_warming(const std::string& text, const std::string& option) {
 
 emu::DispatchStats run_functional_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu,
                                          Warming w) {
-  return w == Warming::Caches ? gpu.run_functional(d, mem) : emu::run_dispatch(d, mem);
+  return w == Warming::Caches ? gpu.run_functional(d, mem) : emu::run_dispatch(d, mem, gpu.host_threads());
 }
 
 }  // namespace strobe::sampling

@@ -21,7 +21,8 @@ const char* warming_name(Warming w);
 Warming parse_warming(const std::string& text, const std::string& option);
 
 /// Runs `d` functionally as a launch the method does not simulate in detail: with Caches on the
-/// timing model's placement, warming its caches (Gpu::run_functional), else in the emulator alone.
+/// timing model's placement, warming its caches (Gpu::run_functional), else in the emulator alone;
+/// on the GPU's host threads either way (the result is one thread's).
 emu::DispatchStats run_functional_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu, Warming w);
 
 /// What a launch's observer warms with the groups it runs functionally: `gpu`'s caches for

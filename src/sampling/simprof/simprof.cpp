@@ -129,7 +129,7 @@ runtime::LaunchResult SimProf::run_proxy(const emu::Dispatch& d, emu::GlobalMemo
     const std::string where = fmt::format("{} launch {}", source(), i);
     const gpumech::SavedTrace saved = gpumech::decode_saved_trace(blob->second, where);
     proxy_cycles_.push_back(gpumech::model_saved_launch(d, saved, gpu.config(), model_, where).prediction.cycles);
-    r.stats = emu::run_dispatch(d, mem);
+    r.stats = emu::run_dispatch(d, mem, gpu.host_threads());
   } else {
     std::optional<sp::RangeCutter> cut;
     // A range spans several GPU-fulls of groups: in fewer, its groups run alongside its

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <deque>
+#include <exception>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "emu/executor.h"
+#include "emu/memory.h"
+#include "emu/workgroup_threads.h"
 #include "timing/cu/compute_unit.h"
 #include "timing/engine/engine.h"
 #include "timing/engine/events.h"
@@ -153,14 +157,14 @@ Gpu::Gpu(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
 
 Warmer& Gpu::warmer() { return *impl_->warmer; }
 
-emu::DispatchStats Gpu::run_functional(const emu::Dispatch& d, emu::GlobalMemory& mem) {
-  Impl& g = *impl_;
-  emu::Executor ex(d, mem, 1);
-  const uint64_t groups = ex.workgroup_count();
-  Placement place(uint32_t(g.cfg.num_cus), occupancy_of(d).workgroups_per_cu, groups);
+namespace {
+
+/// The CU of each of a launch's `groups` work-groups under the dispatcher's round-robin rule when
+/// every group takes as long as the others (the oldest resident group retires first).
+std::vector<uint32_t> functional_placement(uint32_t cus, uint32_t groups_per_cu, uint64_t groups) {
+  Placement place(cus, groups_per_cu, groups);
   std::deque<uint32_t> resident;  // the CUs of the resident groups, oldest first
-  emu::WorkGroup wg;
-  emu::DispatchStats stats;
+  std::vector<uint32_t> cu_of(groups);
   for (uint64_t id = 0; id < groups; ++id) {
     std::optional<uint32_t> cu = place.place_next();
     for (; !cu; cu = place.place_next()) {  // full: the oldest group retires
@@ -168,11 +172,74 @@ emu::DispatchStats Gpu::run_functional(const emu::Dispatch& d, emu::GlobalMemory
       resident.pop_front();
     }
     resident.push_back(*cu);
+    cu_of[id] = *cu;
+  }
+  return cu_of;
+}
+
+}  // namespace
+
+emu::DispatchStats Gpu::run_functional(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+  Impl& g = *impl_;
+  emu::Executor ex(d, mem, emu::thread_slots(d, host_threads_));
+  const std::vector<uint32_t> cu_of =
+      functional_placement(uint32_t(g.cfg.num_cus), occupancy_of(d).workgroups_per_cu, ex.workgroup_count());
+  if (host_threads_ > 1 && emu::threads_keep_order(ex)) return run_functional_threads(ex, cu_of);
+  emu::WorkGroup wg;
+  emu::DispatchStats stats;
+  for (uint64_t id = 0; id < cu_of.size(); ++id) {
     ex.init_workgroup(wg, id, 0);
-    g.warmer->run_workgroup(*cu, ex, wg, stats);
+    g.warmer->run_workgroup(cu_of[id], ex, wg, stats);
   }
   return stats;
 }
+
+emu::DispatchStats Gpu::run_functional_threads(emu::Executor& ex, const std::vector<uint32_t>& cu_of) {
+  Impl& g = *impl_;
+  emu::GlobalMemory& mem = ex.memory();
+  mem.begin_concurrent();
+  struct EndConcurrent {
+    emu::GlobalMemory& m;
+    ~EndConcurrent() { m.end_concurrent(); }
+  } end_concurrent{mem};
+  // Rounds of a few groups per thread bound the recorded accesses held at once; each round's
+  // chunks are replayed into the caches in order before the next round runs.
+  struct Chunk {
+    std::vector<WarmAccess> log;
+    emu::DispatchStats stats;
+    emu::OverrunLog overruns;
+    emu::MemAccessInfo mi;
+  };
+  const uint32_t threads = host_threads_;
+  const uint64_t groups = cu_of.size(), per_round = uint64_t(threads) * 32;
+  std::vector<Chunk> chunks(std::min<uint64_t>(groups, uint64_t(threads) * 4));
+  emu::DispatchStats stats;
+  for (uint64_t first = 0; first < groups; first += per_round) {
+    const uint64_t n = std::min(per_round, groups - first);
+    const uint64_t k = std::min<uint64_t>(n, chunks.size());
+    std::exception_ptr fault;
+    const uint64_t failed = emu::run_chunks(threads, k, [&](uint64_t c, uint32_t slot) {
+      Chunk& ch = chunks[c];
+      ch.log.clear();
+      ch.stats = {};
+      ch.overruns = {};
+      emu::WorkGroup wg;
+      for (uint64_t i = emu::chunk_first(n, k, c), end = emu::chunk_first(n, k, c + 1); i < end; ++i) {
+        ex.init_workgroup(wg, first + i, slot);
+        wg.ctx.overruns = &ch.overruns;
+        g.warmer->record_workgroup(cu_of[first + i], ex, wg, ch.stats, ch.mi, ch.log);
+      }
+    }, &fault);
+    for (uint64_t c = 0; c < k && c <= failed; ++c) {
+      g.warmer->replay(chunks[c].log);
+      stats += chunks[c].stats;
+      mem.append_overruns(chunks[c].overruns);
+    }
+    if (fault) std::rethrow_exception(fault);
+  }
+  return stats;
+}
+
 Gpu::~Gpu() = default;
 
 const GpuConfig& Gpu::config() const { return impl_->cfg; }
@@ -245,14 +312,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   for (auto& c : g.cus) {
     c->end_launch(end);
     lt.peak_waves_per_cu = std::max(lt.peak_waves_per_cu, c->peak_resident_waves());
-    const emu::DispatchStats& f = c->functional_stats();
-    lt.functional.wave_instructions += f.wave_instructions;
-    lt.functional.thread_instructions += f.thread_instructions;
-    lt.functional.vector_memory_instructions += f.vector_memory_instructions;
-    lt.functional.scalar_memory_instructions += f.scalar_memory_instructions;
-    lt.functional.lds_instructions += f.lds_instructions;
-    lt.functional.workgroups += f.workgroups;
-    lt.functional.wavefronts += f.wavefronts;
+    lt.functional += c->functional_stats();
   }
   lt.timeline = g.sampler->end(end);
   g.poller->end();

@@ -3,6 +3,7 @@
 // issues). Cache and DRAM state persist across launches, as on hardware.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,7 +23,10 @@
 #include "timing/gpu/warmer.h"
 #include "timing/stats/stats.h"
 
-namespace strobe::emu { class GlobalMemory; }
+namespace strobe::emu {
+class Executor;
+class GlobalMemory;
+}  // namespace strobe::emu
 
 namespace strobe::timing {
 
@@ -95,8 +99,16 @@ class Gpu {
   /// and warms the caches with its accesses (warmer.h): work-groups in dispatch order, each on
   /// the CU the dispatcher's round-robin rule gives it (placement.h) when every group takes as
   /// long as the others, so the oldest resident group retires first. No simulated time passes.
-  /// Returns the emulator's counters.
+  /// With host_threads() > 1 the groups run on threads, each recording its accesses, and the
+  /// caches replay them in dispatch order: memory, counters and cache state are those of one
+  /// thread (emu/workgroup_threads.h says when one thread runs anyway). Returns the emulator's
+  /// counters.
   emu::DispatchStats run_functional(const emu::Dispatch& d, emu::GlobalMemory& mem);
+  /// Host threads functional work may use: run_functional() here, and the functional launches
+  /// of sampling methods (emu::run_dispatch). Results never depend on it. Default 1.
+  void set_host_threads(uint32_t n) { host_threads_ = std::max(n, 1u); }
+  /// The threads set_host_threads() allowed.
+  uint32_t host_threads() const { return host_threads_; }
   /// Functional warming of this GPU's caches, for work-groups a sampling method runs
   /// functionally inside a detailed launch (valid until the next launch faults).
   Warmer& warmer();
@@ -114,8 +126,12 @@ class Gpu {
   Cycle now() const;
 
  private:
+  /// run_functional() of `ex`'s launch on host_threads() threads, group i on CU `cu_of[i]`.
+  emu::DispatchStats run_functional_threads(emu::Executor& ex, const std::vector<uint32_t>& cu_of);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  uint32_t host_threads_ = 1;  // kept apart from Impl, which a fault replaces
 };
 
 }  // namespace strobe::timing

@@ -28,31 +28,48 @@ void Warmer::access(Cache& l1, uint64_t line, ReqKind kind) {
   l2_[l2_pow2_ ? line & l2_mask_ : line % l2_.size()]->warm(line, kind);
 }
 
-void Warmer::vector_access(uint32_t cu, const emu::MemAccessInfo& mi) {
-  if (mi.space == Space::Lds || mi.lane_mask == 0) return;
+void Warmer::apply(const WarmAccess& a) {
+  Cache* l1 = a.path == WarmAccess::L1v      ? l1v_[a.cu]
+              : a.path == WarmAccess::Scalar ? scache_[a.cu / cus_per_array_]
+                                             : l1i_[a.cu / cus_per_array_];
+  access(*l1, a.line, a.kind);
+}
+
+template <class Emit>
+void Warmer::emit_accesses(uint32_t cu, const emu::MemAccessInfo& mi, Emit&& emit) const {
+  if (mi.lane_mask == 0 || mi.space == Space::None || mi.space == Space::Lds) return;
+  if (mi.space == Space::Scalar) {
+    const uint64_t a = mi.lane_addr[0];
+    const uint64_t first = a >> line_bits_, last = (a + std::max<uint32_t>(1, mi.bytes_per_lane) - 1) >> line_bits_;
+    const ReqKind kind = mi.is_store ? ReqKind::Write : ReqKind::Read;
+    for (uint64_t line = first; line <= last; ++line) emit(WarmAccess{line, cu, WarmAccess::Scalar, kind});
+    return;
+  }
   uint64_t lines[kMaxCoalescedLines];
   const uint32_t n = coalesce_lines(mi, line_bits_, lines);
   const ReqKind kind = mi.is_atomic ? ReqKind::Atomic : mi.is_store ? ReqKind::Write : ReqKind::Read;
-  Cache& l1 = *l1v_[cu];
-  for (uint32_t i = 0; i < n; ++i) access(l1, lines[i], kind);
+  for (uint32_t i = 0; i < n; ++i) emit(WarmAccess{lines[i], cu, WarmAccess::L1v, kind});
+}
+
+void Warmer::vector_access(uint32_t cu, const emu::MemAccessInfo& mi) {
+  if (mi.space == Space::Scalar) return;
+  emit_accesses(cu, mi, [this](const WarmAccess& a) { apply(a); });
 }
 
 void Warmer::scalar_access(uint32_t cu, const emu::MemAccessInfo& mi) {
-  if (mi.lane_mask == 0) return;
-  const uint64_t a = mi.lane_addr[0];
-  const uint64_t first = a >> line_bits_, last = (a + std::max<uint32_t>(1, mi.bytes_per_lane) - 1) >> line_bits_;
-  const ReqKind kind = mi.is_store ? ReqKind::Write : ReqKind::Read;
-  Cache& sc = *scache_[cu / cus_per_array_];
-  for (uint64_t line = first; line <= last; ++line) access(sc, line, kind);
+  if (mi.space != Space::Scalar) return;
+  emit_accesses(cu, mi, [this](const WarmAccess& a) { apply(a); });
 }
 
 void Warmer::instruction_line(uint32_t cu, uint64_t line) { access(*l1i_[cu / cus_per_array_], line, ReqKind::Read); }
 
-void Warmer::run_wave(uint32_t cu, const emu::Executor& ex, emu::Wave& w, emu::WorkGroup& wg,
-                      emu::DispatchStats& stats, const uint8_t* ends, emu::Executor::BlockFn fn, void* ctx) {
+template <class Emit>
+void Warmer::walk_wave(uint32_t cu, const emu::Executor& ex, emu::Wave& w, emu::WorkGroup& wg,
+                       emu::DispatchStats& stats, emu::MemAccessInfo& mi, Emit&& emit, const uint8_t* ends,
+                       emu::Executor::BlockFn fn, void* ctx) const {
   const isa::Program& prog = *ex.dispatch().program;
   const uint32_t n = uint32_t(prog.insts.size());
-  wg.ctx.mem_info = &mi_;
+  wg.ctx.mem_info = &mi;
   uint64_t code_line = UINT64_MAX;  // the instruction line the wave last fetched
   uint32_t start = w.pc, len = 0;
   while (!w.halted && !w.at_barrier) {
@@ -61,22 +78,26 @@ void Warmer::run_wave(uint32_t cu, const emu::Executor& ex, emu::Wave& w, emu::W
       // A wave fetches each line its instructions occupy as it reaches it (the instruction
       // buffer's sequential prefetch and the redirect after a branch both land on these lines).
       const uint64_t line = (prog.base_address + prog.offsets[pc]) >> line_bits_;
-      if (line != code_line) instruction_line(cu, code_line = line);
+      if (line != code_line) emit(WarmAccess{code_line = line, cu, WarmAccess::L1i, ReqKind::Read});
     }
     if (len == 0) start = pc;
     ++len;
-    mi_.lane_mask = 0;
-    mi_.space = Space::None;
+    mi.lane_mask = 0;
+    mi.space = Space::None;
     ex.step(w, wg, stats);
-    if (mi_.space == Space::Scalar) scalar_access(cu, mi_);
-    else if (mi_.space != Space::None) vector_access(cu, mi_);
+    emit_accesses(cu, mi, emit);
     if (ends && ends[pc]) {
       fn(ctx, start, len);
       len = 0;
     }
   }
   if (ends && len) fn(ctx, start, len);
-  wg.ctx.mem_info = nullptr;  // mi_ is ours; the next user of the group must not write into it
+  wg.ctx.mem_info = nullptr;  // `mi` is the caller's; the next user of the group must not write into it
+}
+
+void Warmer::run_wave(uint32_t cu, const emu::Executor& ex, emu::Wave& w, emu::WorkGroup& wg,
+                      emu::DispatchStats& stats, const uint8_t* ends, emu::Executor::BlockFn fn, void* ctx) {
+  walk_wave(cu, ex, w, wg, stats, mi_, [this](const WarmAccess& a) { apply(a); }, ends, fn, ctx);
 }
 
 void Warmer::run_workgroup(uint32_t cu, const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats) {
@@ -85,6 +106,20 @@ void Warmer::run_workgroup(uint32_t cu, const emu::Executor& ex, emu::WorkGroup&
   } while (emu::Executor::try_release_barrier(wg));
   stats.wavefronts += wg.waves.size();
   ++stats.workgroups;
+}
+
+void Warmer::record_workgroup(uint32_t cu, const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
+                              emu::MemAccessInfo& mi, std::vector<WarmAccess>& log) const {
+  auto record = [&log](const WarmAccess& a) { log.push_back(a); };
+  do {
+    for (emu::Wave& w : wg.waves) walk_wave(cu, ex, w, wg, stats, mi, record, nullptr, nullptr, nullptr);
+  } while (emu::Executor::try_release_barrier(wg));
+  stats.wavefronts += wg.waves.size();
+  ++stats.workgroups;
+}
+
+void Warmer::replay(const std::vector<WarmAccess>& log) {
+  for (const WarmAccess& a : log) apply(a);
 }
 
 }  // namespace strobe::timing

@@ -19,6 +19,17 @@ namespace strobe::timing {
 
 class Cache;
 
+/// One line access functional warming makes: which cache it starts in (the CU's L1V, its shader
+/// array's scalar cache or L1I), the CU, the line and the access kind. A work-group run on
+/// another thread records these, and the caches replay them in work-group order.
+struct WarmAccess {
+  enum Path : uint8_t { L1v, Scalar, L1i };
+  uint64_t line;
+  uint32_t cu;
+  Path path;
+  ReqKind kind;
+};
+
 /// Feeds functionally executed instructions' accesses into a GPU's caches (see the file comment).
 class Warmer {
  public:
@@ -35,6 +46,14 @@ class Warmer {
   /// Runs every wave of `wg` to completion on CU `cu`, honouring barriers (Executor::run_workgroup
   /// with warming).
   void run_workgroup(uint32_t cu, const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats);
+  /// run_workgroup() that leaves the caches alone and appends each access it would make to `log`
+  /// instead, in order (with `mi` as the emulator's access record): safe on several threads at
+  /// once, each with its own `mi` and `log`. replay() then warms the caches exactly as
+  /// run_workgroup() would have.
+  void record_workgroup(uint32_t cu, const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
+                        emu::MemAccessInfo& mi, std::vector<WarmAccess>& log) const;
+  /// Warms the caches with recorded accesses, in order.
+  void replay(const std::vector<WarmAccess>& log);
 
   /// A vector memory instruction of CU `cu` as the emulator recorded it: its coalesced lines
   /// (coalesce.h) through the CU's L1V and on to the L2. LDS accesses touch no cache.
@@ -48,6 +67,16 @@ class Warmer {
  private:
   /// `line` through `l1` and, where the L1 passes it on, the L2.
   void access(Cache& l1, uint64_t line, ReqKind kind);
+  /// Warms the caches with one access.
+  void apply(const WarmAccess& a);
+  /// Runs wave `w` as run_wave() does, handing each line access to `emit(WarmAccess)`.
+  template <class Emit>
+  void walk_wave(uint32_t cu, const emu::Executor& ex, emu::Wave& w, emu::WorkGroup& wg, emu::DispatchStats& stats,
+                 emu::MemAccessInfo& mi, Emit&& emit, const uint8_t* ends, emu::Executor::BlockFn fn,
+                 void* ctx) const;
+  /// The line accesses of one emulated instruction `mi` of CU `cu`, to `emit`.
+  template <class Emit>
+  void emit_accesses(uint32_t cu, const emu::MemAccessInfo& mi, Emit&& emit) const;
 
   std::vector<Cache*> l1v_, scache_, l1i_, l2_;
   uint32_t cus_per_array_, line_bits_;
