@@ -221,4 +221,16 @@ class GlobalMemory {
   }
 };
 
+/// GlobalMemory::begin_concurrent() for a scope: end_concurrent() when it ends, however it ends.
+class ConcurrentScope {
+ public:
+  explicit ConcurrentScope(GlobalMemory& m) : m_(m) { m_.begin_concurrent(); }
+  ~ConcurrentScope() { m_.end_concurrent(); }
+  ConcurrentScope(const ConcurrentScope&) = delete;
+  ConcurrentScope& operator=(const ConcurrentScope&) = delete;
+
+ private:
+  GlobalMemory& m_;
+};
+
 }  // namespace strobe::emu

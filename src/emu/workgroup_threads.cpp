@@ -97,11 +97,7 @@ bool threads_keep_order(const Executor& ex) {
 DispatchStats Executor::run_threads(uint32_t threads) {
   // Shared memory state is read-only from here to the end of the run (a page created on first
   // touch, or a lookup cache updated, by two threads at once would race).
-  mem_.begin_concurrent();
-  struct EndConcurrent {
-    GlobalMemory& m;
-    ~EndConcurrent() { m.end_concurrent(); }
-  } end_concurrent{mem_};
+  const ConcurrentScope concurrent(mem_);
   const uint64_t n = workgroup_count();
   const uint64_t chunks = std::min<uint64_t>(n, uint64_t(threads) * kChunksPerThread);
   std::vector<ChunkResult> results(chunks);

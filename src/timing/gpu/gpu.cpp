@@ -197,11 +197,7 @@ emu::DispatchStats Gpu::run_functional(const emu::Dispatch& d, emu::GlobalMemory
 emu::DispatchStats Gpu::run_functional_threads(emu::Executor& ex, const std::vector<uint32_t>& cu_of) {
   Impl& g = *impl_;
   emu::GlobalMemory& mem = ex.memory();
-  mem.begin_concurrent();
-  struct EndConcurrent {
-    emu::GlobalMemory& m;
-    ~EndConcurrent() { m.end_concurrent(); }
-  } end_concurrent{mem};
+  const emu::ConcurrentScope concurrent(mem);  // shared memory state is read-only while threads run
   // Rounds of a few groups per thread bound the recorded accesses held at once; each round's
   // chunks are replayed into the caches in order before the next round runs.
   struct Chunk {
