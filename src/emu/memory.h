@@ -140,8 +140,8 @@ class GlobalMemory {
   void end_overlay();
 
   /// True if several threads may run kernel-side accesses at once (Executor::run with
-  /// threads): not under an overlay, whose lookups create pages, and only inside
-  /// begin_concurrent() / end_concurrent().
+  /// threads), once begin_concurrent() has prepared for it: not under an overlay, whose lookups
+  /// create pages.
   bool concurrent_kernels_allowed() const { return !overlay_; }
   /// Prepares for kernel-side accesses from several threads until end_concurrent(): every
   /// not-yet-touched page of every live allocation is created (zero-filled, as a first touch
