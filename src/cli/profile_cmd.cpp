@@ -30,6 +30,7 @@ void add_profile_command(CLI::App& app, Action& action, std::vector<std::string>
                 "--sampling gpumech --profile FILE under any --arch or --set");
   add_set_option(*cmd, s->run,
                  "Configuration override (KEY=VALUE) for choosing GPUMech's representative waves (--gpumech)");
+  add_threads_option(*cmd, s->run.threads);
   cmd->add_option("--line-bytes", s->line_bytes,
                   "Line size memory requests are coalesced at (default: the arch's cache line, 64 on r9nano)");
   cmd->callback([s, &action, program = std::move(program)] {

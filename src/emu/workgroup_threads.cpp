@@ -23,10 +23,6 @@ namespace strobe::emu {
 
 namespace {
 
-/// Chunks per thread: enough that a thread finishing early finds work (work-groups of one
-/// dispatch differ in length), few enough that a chunk amortises its bookkeeping.
-constexpr uint64_t kChunksPerThread = 16;
-
 /// What one chunk of work-groups produced, besides memory.
 struct ChunkResult {
   DispatchStats stats;

@@ -13,6 +13,10 @@ namespace strobe::emu {
 class Executor;
 struct Dispatch;
 
+/// Chunks per thread: enough that a thread finishing early finds work (work-groups of one
+/// dispatch differ in length), few enough that a chunk amortises its bookkeeping.
+inline constexpr uint64_t kChunksPerThread = 16;
+
 /// Runs `body(c, slot)` for every chunk c in [0, chunks) on `threads` host threads (at most
 /// `threads` at once, also beyond the core count), `slot` being the running thread's index below
 /// `threads` (a scratch slot of an executor with that many). Chunks are independent: the caller

@@ -61,6 +61,7 @@ ProfileResult collect_program_profile(const ProfileSpec& spec, uint32_t line) {
   p.sampling = "tbpoint";
   p.pass = 0;
   p.pass_state = scratch.path() + "/profile.msgpack";
+  p.threads = spec.run.threads;
   const int status = run_program(p, scratch.path() + "/report.json", /*stdout_to_stderr=*/true);
   if (status != 0)
     throw InputError(fmt::format("{}: exited with status {} while it was profiled", p.program[0], status));
@@ -77,6 +78,8 @@ ProfileResult collect_program_profile(const ProfileSpec& spec, uint32_t line) {
 
 ProfileResult collect_profile(const ProfileSpec& spec) {
   const uint32_t line = line_bytes_for(spec);
+  if (spec.run.threads > RunSpec::kMaxThreads)
+    throw InputError(fmt::format("--threads {}: at most {}", spec.run.threads, RunSpec::kMaxThreads));
   if (spec.run.workload == Workload::Program) {
     if (spec.gpumech)
       throw InputError("not implemented: --gpumech for a host program's profile (GPUMech traces are saved for "
@@ -90,6 +93,7 @@ ProfileResult collect_profile(const ProfileSpec& spec) {
   workloads::RunRequest req;
   req.benchmark = spec.run.benchmark;
   req.params = spec.run.params;
+  req.threads = host_threads(spec.run.threads);  // the profile is the same on any number
   // The runner plugs in where sampling methods do, which needs a timing model; it never uses it,
   // and the profile does not depend on the configuration (only the LDS limit checks read it).
   req.prepare_device = [&runner, &gpu](runtime::Device& dev) {

@@ -25,6 +25,17 @@ TEST(ProfileCli, WritesAProfileAndPrintsASummary) {
   EXPECT_NE(c.out.find("matches"), std::string::npos) << c.out;
 }
 
+TEST(ProfileCli, AProfileOnThreeThreadsChecksAgainstOneAndABadThreadCountIsRefused) {
+  TempDir t;
+  const std::string f = (t.path / "v.prof").string();
+  ASSERT_EQ(run_strobe(std::string("profile ") + kBench + " --threads 3 -o " + f).rc, 0);
+  auto c = run_strobe(std::string("profile ") + kBench + " --threads 1 --check " + f);
+  EXPECT_EQ(c.rc, 0) << c.err;
+  auto bad = run_strobe(std::string("profile ") + kBench + " --threads 5000 -o " + f);
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--threads"), std::string::npos) << bad.err;
+}
+
 TEST(ProfileCli, BadProfilesExitTwoNamingTheFileAndTheReason) {
   TempDir t;
   const std::string f = (t.path / "v.prof").string();

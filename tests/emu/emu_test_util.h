@@ -93,6 +93,31 @@ loop:
   s_endpgm
 )";
 
+/// Work that differs per work-group, for runs on host threads: with groups of one 64-lane wave
+/// and the default KdSpec (kernarg pointer s[0:1], group id x in s2), each wave loops
+/// (group id mod 4) + 1 times and each lane stores its trip count as dword (group id * 64 + lane)
+/// of the buffer kernarg 0 points at.
+inline constexpr const char* kGroupLoopStoreAsm = R"(
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  s_and_b32 s6, s2, 3
+  s_add_u32 s6, s6, 1
+loop:
+  v_add_u32 v1, vcc, 1, v1
+  s_sub_u32 s6, s6, 1
+  s_cmp_lg_u32 s6, 0
+  s_cbranch_scc1 loop
+  s_lshl_b32 s7, s2, 8
+  v_lshlrev_b32 v2, 2, v0
+  v_add_u32 v2, vcc, s7, v2
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v5, s5
+  v_add_u32 v6, vcc, s4, v2
+  v_addc_u32 v7, vcc, v5, 0, vcc
+  flat_store_dword v[6:7], v1
+  s_waitcnt vmcnt(0)
+  s_endpgm
+)";
+
 /// An assembled snippet in which each lane stores its id as a dword at out + (id << shift),
 /// `out` being kernarg 0: one flat store whose coalescing the shift controls.
 std::string strided_store_asm(uint32_t stride_shift);

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "sampling/profile/profile_file.h"
 #include "experiment/run.h"
 
 namespace strobe::experiment {
@@ -71,6 +72,25 @@ TEST(ExperimentProfile, AStoredProfileIsCheckedAgainstTheWorkload) {
     EXPECT_NE(std::string(e.what()).find("points=4096"), std::string::npos) << e.what();
   }
   fs::remove(f);
+}
+
+/// `s`'s profile on `threads` host threads, encoded without the seconds it took.
+std::string profile_on(ProfileSpec s, uint32_t threads) {
+  s.run.threads = threads;
+  ProfileResult r = collect_profile(s);
+  r.profile.seconds = 0;
+  return sp::encode(r.profile);
+}
+
+TEST(ExperimentProfile, AProfileWithGpumechTracesIsTheSameOnOneAndThreeThreads) {
+  ProfileSpec s = kmeans();
+  s.gpumech = true;
+  EXPECT_EQ(profile_on(s, 3), profile_on(s, 1));
+  ProfileSpec spmv;
+  spmv.run.benchmark = "spmv";  // power-law row lengths: groups differ in work
+  spmv.run.params = {"rows=2048"};
+  spmv.gpumech = true;
+  EXPECT_EQ(profile_on(spmv, 3), profile_on(spmv, 1));
 }
 
 TEST(ExperimentProfile, BadLineSizesAreRefusedForBenchmarksAndPrograms) {

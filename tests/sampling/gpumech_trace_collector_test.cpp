@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "emu/emu_test_util.h"
+#include "sampling/gpumech/saved_trace.h"
 
 namespace strobe::sampling::gpumech {
 namespace {
@@ -153,6 +154,32 @@ TEST(GpumechTraceCollector, WavesComeInWorkGroupOrder) {
     EXPECT_EQ(t.waves[i].size(), 2u);
   }
   EXPECT_EQ(t.instructions, 8u);
+}
+
+/// The trace of emu::test::kGroupLoopStoreAsm over `groups` one-wave groups, encoded, on
+/// `threads` host threads with a cap of `cap` instructions.
+std::string group_loop_trace(uint32_t groups, uint32_t threads, uint64_t cap = kDefaultMaxInstructions) {
+  AsmLaunch l(emu::test::kGroupLoopStoreAsm, KdSpec{}, {64 * groups, 1, 1}, {64, 1, 1});
+  const uint64_t out = l.buffer({}, 64 * groups);
+  l.mem.write(l.d.kernarg_address, &out, 8);
+  SavedTrace s;
+  s.trace = trace_of(l, TraceOptions{64, cap, threads});
+  EXPECT_EQ(s.trace.workgroups, groups);
+  EXPECT_EQ(s.trace.waves.size(), groups);
+  for (uint32_t g = 0; g < s.trace.waves.size(); ++g) EXPECT_EQ(s.trace.waves[g].workgroup, g);
+  return encode_saved_trace(s);
+}
+
+TEST(GpumechTraceCollector, ATraceOnThreeThreadsIsTheOneOneThreadCollects) {
+  EXPECT_EQ(group_loop_trace(41, 3), group_loop_trace(41, 1));
+}
+
+TEST(GpumechTraceCollector, TheCapHoldsForTheWholeLaunchOnThreads) {
+  // 41 groups of 13 + 4 * trips instructions, trips = group mod 4 + 1: 11 * 17 + 10 * (21 + 25 +
+  // 29) = 937 in all. Each thread's part stays far below the cap, which is on their sum.
+  EXPECT_NO_THROW(group_loop_trace(41, 3, 937));
+  EXPECT_THROW(group_loop_trace(41, 3, 936), InputError);
+  EXPECT_THROW(group_loop_trace(41, 1, 936), InputError);
 }
 
 }  // namespace

@@ -231,6 +231,24 @@ TEST(FunctionalProfile, ColumnsSumToTheEmulatorsCountsPerGroupInDispatchOrder) {
 // barrier (5) and s_endpgm (7).
 const char* const kLoop = emu::test::kLoopBarrierAsm;
 
+/// The functional profile of emu::test::kGroupLoopStoreAsm over `groups` one-wave groups on
+/// `threads` host threads, encoded.
+std::string group_loop_profile(uint32_t groups, uint32_t threads) {
+  emu::test::AsmLaunch l(emu::test::kGroupLoopStoreAsm, emu::test::KdSpec{}, {64 * groups, 1, 1}, {64, 1, 1});
+  const uint64_t out = l.buffer({}, 64 * groups);
+  l.mem.write(l.d.kernarg_address, &out, 8);
+  emu::DispatchStats st;
+  ProfileFile p;
+  p.launches.push_back(profile_launch(l.d, l.mem, 64, st, nullptr, threads));
+  EXPECT_EQ(p.launches[0].workgroups.rows, groups);
+  EXPECT_EQ(p.launches[0].workgroups.sum(column::kWaveInsts), st.wave_instructions);
+  return encode(p);
+}
+
+TEST(FunctionalProfile, ColumnsAndBlocksOnThreeThreadsAreTheOnesOneThreadCollects) {
+  EXPECT_EQ(group_loop_profile(41, 3), group_loop_profile(41, 1));
+}
+
 TEST(FunctionalProfile, TheBlockVectorCountsEachBlocksExecutedInstructions) {
   // Four waves (two groups of two). Per wave: block 0..4 runs its first instruction once and
   // the loop's four three times (13), the barrier block 1, the tail 2.

@@ -138,6 +138,84 @@ TEST(Profiler, ScratchRequestsAreCountedApartAndLdsIsNot) {
   EXPECT_EQ(r.groups.at(0).scratch_requests, 4u);
 }
 
+/// A Recorder that may be split, counting the splits made.
+struct SplitRecorder : Recorder<Grain::Instruction> {
+  int* splits = nullptr;
+  bool can_split() const { return true; }
+  SplitRecorder split() const {
+    SplitRecorder r;
+    r.splits = splits;
+    ++*splits;
+    return r;
+  }
+  void join(SplitRecorder&& p) {
+    pcs.insert(pcs.end(), p.pcs.begin(), p.pcs.end());
+    waves.insert(waves.end(), p.waves.begin(), p.waves.end());
+    groups.insert(groups.end(), p.groups.begin(), p.groups.end());
+    ids.insert(ids.end(), p.ids.begin(), p.ids.end());
+  }
+};
+static_assert(Splittable<SplitRecorder> && !Splittable<Recorder<Grain::Instruction>>);
+
+/// What profiling emu::test::kGroupLoopStoreAsm over `groups` groups on `threads` threads gave.
+struct GroupLoopRun {
+  SplitRecorder r;
+  int splits = 0;
+  emu::DispatchStats stats;
+  std::vector<uint32_t> out;
+};
+
+GroupLoopRun profile_group_loop(uint32_t groups, uint32_t threads, const char* source = emu::test::kGroupLoopStoreAsm) {
+  AsmLaunch l(source, KdSpec{}, {64 * groups, 1, 1}, {64, 1, 1});
+  const uint64_t out = l.buffer({}, 64 * groups);
+  l.mem.write(l.d.kernarg_address, &out, 8);
+  GroupLoopRun run;
+  run.r.splits = &run.splits;
+  Profiler p;
+  run.stats = p.run_launch(l.d, l.mem, run.r, threads);
+  run.out = l.read(out, 64 * groups);
+  return run;
+}
+
+TEST(Profiler, ASplitCollectorOnThreeThreadsGetsWhatOneThreadGivesInDispatchOrder) {
+  const GroupLoopRun one = profile_group_loop(37, 1), three = profile_group_loop(37, 3);
+  EXPECT_EQ(one.splits, 0);
+  EXPECT_GT(three.splits, 1);  // the groups did run in parts
+  EXPECT_EQ(three.out, one.out);
+  EXPECT_EQ(three.r.pcs, one.r.pcs);
+  std::vector<uint64_t> order(37);
+  for (uint64_t g = 0; g < 37; ++g) order[g] = g;
+  EXPECT_EQ(three.r.ids, order);
+  ASSERT_EQ(three.r.groups.size(), one.r.groups.size());
+  for (size_t g = 0; g < one.r.groups.size(); ++g) {
+    EXPECT_EQ(three.r.groups[g].wave_instructions, one.r.groups[g].wave_instructions) << "group " << g;
+    EXPECT_EQ(three.r.groups[g].global_requests, one.r.groups[g].global_requests) << "group " << g;
+  }
+  EXPECT_EQ(three.stats.wave_instructions, one.stats.wave_instructions);
+  EXPECT_EQ(three.stats.thread_instructions, one.stats.thread_instructions);
+  EXPECT_EQ(three.stats.workgroups, 37u);
+  EXPECT_EQ(one.r.groups[1].wave_instructions, one.r.groups[0].wave_instructions + 4);  // the work differs
+}
+
+TEST(Profiler, AKernelWithGlobalAtomicsIsProfiledOnOneThread) {
+  // Each lane adds one to the dword the buffer starts with: the value each returns depends on
+  // the order, so the groups run in order on one thread whatever was asked.
+  const std::string atomic = R"(
+    s_load_dwordx2 s[4:5], s[0:1], 0x0
+    s_waitcnt lgkmcnt(0)
+    v_mov_b32 v6, s4
+    v_mov_b32 v7, s5
+    v_mov_b32 v1, 1
+    flat_atomic_add v2, v[6:7], v1 glc
+    s_waitcnt vmcnt(0)
+    s_endpgm
+  )";
+  const GroupLoopRun run = profile_group_loop(9, 3, atomic.c_str());
+  EXPECT_EQ(run.splits, 0);
+  EXPECT_EQ(run.out[0], 9u * 64);
+  EXPECT_EQ(run.r.ids.size(), 9u);
+}
+
 TEST(Profiler, LinearIdNumbersGroupsXFastest) {
   AsmLaunch l(kLoop, KdSpec{}, {128, 3, 2}, {64, 1, 1});
   emu::Executor ex(l.d, l.mem);

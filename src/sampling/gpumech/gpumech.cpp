@@ -151,7 +151,7 @@ class Gpumech final : public SamplingMethod {
     std::optional<SavedTrace> saved;
     if (profile_) saved = saved_trace(i, d, mem, unprofiled);
     const LaunchModel m =
-        saved ? model_from_profile(i, d, mem, *saved, gpu.config()) : model_launch(d, mem, gpu.config(), options_);
+        saved ? model_from_profile(i, d, mem, *saved, gpu.config()) : model_launch(d, mem, gpu.config(), options_, gpu.host_threads());
     ++launches_;
     from_profile_ += saved ? 1 : 0;
     runtime::LaunchResult r;

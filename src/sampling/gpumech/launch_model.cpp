@@ -59,13 +59,13 @@ void model_trace(const emu::Dispatch& d, const LaunchTrace& trace, const std::ve
 }  // namespace
 
 LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
-                         const LaunchModelOptions& o) {
+                         const LaunchModelOptions& o, uint32_t threads) {
   LaunchModel m;
   m.occupancy = launch_occupancy(d, cfg);
   const std::vector<StaticInst> statics = static_insts(*d.program);
   const auto t0 = std::chrono::steady_clock::now();
   const LaunchTrace trace =
-      collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), o.max_instructions}, &m.stats);
+      collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), o.max_instructions, threads}, &m.stats);
   m.trace_seconds = seconds_since(t0);
   model_trace(d, trace, statics, cfg, o, nullptr, m);
   return m;
@@ -87,13 +87,13 @@ LaunchModel model_saved_launch(const emu::Dispatch& d, const SavedTrace& saved, 
 
 SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
                              uint64_t max_instructions, emu::DispatchStats& stats, profile::LaunchRecord* columns,
-                             profile::RangeCutter* ranges) {
+                             profile::RangeCutter* ranges, uint32_t threads) {
   LaunchModel m;
   m.occupancy = launch_occupancy(d, cfg);
   const std::vector<StaticInst> statics = static_insts(*d.program);
   SavedTrace s;
-  s.trace = collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), max_instructions}, &stats, columns,
-                          ranges);
+  s.trace = collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), max_instructions, threads}, &stats,
+                          columns, ranges);
   if (s.trace.waves.empty()) return s;
   // The representative is chosen once per input (§2.7), on the profiling configuration; the
   // policy and level do not enter the choice (wave_perf is the wave running alone).
@@ -103,12 +103,13 @@ SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, con
 }
 
 profile::LaunchProfiler gpumech_launch_profiler(const timing::GpuConfig& cfg, uint64_t max_instructions) {
-  return [cfg, max_instructions](const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes,
+  return [cfg, max_instructions](const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t line_bytes, uint32_t threads,
                                  emu::DispatchStats& stats) {
     timing::GpuConfig at = cfg;
     at.line_bytes = line_bytes;
     profile::LaunchRecord r = profile::begin_record(d, mem);
-    r.blobs[kProfileBlob] = encode_saved_trace(trace_for_profile(d, mem, at, max_instructions, stats, &r));
+    r.blobs[kProfileBlob] =
+        encode_saved_trace(trace_for_profile(d, mem, at, max_instructions, stats, &r, nullptr, threads));
     return r;
   };
 }

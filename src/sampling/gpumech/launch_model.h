@@ -44,9 +44,10 @@ struct LaunchModel {
   double model_seconds = 0;     ///< inputs and predict()
 };
 
-/// Runs `d` functionally (its results land in `mem`) and predicts its CPI on `cfg`.
+/// Runs `d` functionally (its results land in `mem`), tracing it on up to `threads` host threads,
+/// and predicts its CPI on `cfg`.
 LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
-                         const LaunchModelOptions& o);
+                         const LaunchModelOptions& o, uint32_t threads = 1);
 
 /// Predicts `d` on `cfg` from a trace saved earlier (§2.7): the cache-only simulation runs
 /// again for `cfg`, and of the waves only the saved representative is profiled; nothing is
@@ -60,7 +61,8 @@ LaunchModel model_saved_launch(const emu::Dispatch& d, const SavedTrace& saved, 
 /// fills the functional profile's columns (and with `ranges`, cuts the launch into ranges).
 SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
                              uint64_t max_instructions, emu::DispatchStats& stats,
-                             profile::LaunchRecord* columns = nullptr, profile::RangeCutter* ranges = nullptr);
+                             profile::LaunchRecord* columns = nullptr, profile::RangeCutter* ranges = nullptr,
+                             uint32_t threads = 1);
 
 /// A profile::LaunchProfiler for `strobe profile --gpumech`: the functional columns and, in the
 /// same run, the launch's saved trace as its "gpumech" blob, its representative chosen on `cfg`

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -17,16 +19,37 @@ TraceCollector::TraceCollector(const std::vector<StaticInst>& statics, const Tra
       opt_(o),
       line_bits_(uint32_t(std::countr_zero(o.line_bytes))),
       kernel_(std::move(kernel)),
-      out_(out) {
-  out_.line_bytes = o.line_bytes;
+      out_(&out),
+      traced_(std::make_shared<std::atomic<uint64_t>>(0)) {
+  out_->line_bytes = o.line_bytes;
 }
 
-void TraceCollector::instruction(const profile::Instruction& i) {
-  if (++out_.instructions > opt_.max_instructions)
+TraceCollector TraceCollector::split() const {
+  auto own = std::make_unique<LaunchTrace>();
+  TraceCollector t(statics_, opt_, kernel_, *own);
+  t.own_ = std::move(own);
+  t.traced_ = traced_;
+  return t;
+}
+
+void TraceCollector::join(TraceCollector&& part) {
+  out_->instructions += part.out_->instructions;
+  out_->workgroups += part.out_->workgroups;
+  out_->waves.insert(out_->waves.end(), std::make_move_iterator(part.out_->waves.begin()),
+                     std::make_move_iterator(part.out_->waves.end()));
+}
+
+void TraceCollector::check_cap() {
+  const uint64_t n = std::exchange(unchecked_, 0);
+  if (traced_->fetch_add(n, std::memory_order_relaxed) + n > opt_.max_instructions)
     throw InputError(fmt::format(
         "gpumech: launch of kernel {} runs more than {} wave instructions, the trace cap (its trace and the "
         "model's input cost about {} bytes per instruction)",
         kernel_, opt_.max_instructions, kBytesPerInstruction));
+}
+
+void TraceCollector::record(const profile::Instruction& i) {
+  ++out_->instructions;
   if (i.wave >= group_.size()) group_.resize(i.wave + 1);
   Live& w = group_[i.wave];
   CollectedWave& t = w.trace;
@@ -69,6 +92,7 @@ void TraceCollector::instruction(const profile::Instruction& i) {
 }
 
 void TraceCollector::workgroup_end(uint64_t linear_id, const profile::Counters&) {
+  check_cap();  // every instruction is counted by its group's end, so a launch past the cap throws
   for (uint32_t k = 0; k < group_.size(); ++k) {
     CollectedWave& t = group_[k].trace;
     t.workgroup = linear_id;
@@ -77,10 +101,10 @@ void TraceCollector::workgroup_end(uint64_t linear_id, const profile::Counters&)
     t.nproducers.shrink_to_fit();
     t.producers.shrink_to_fit();
     t.lines.shrink();
-    out_.waves.push_back(std::move(t));
+    out_->waves.push_back(std::move(t));
   }
   group_.clear();  // the next group may have fewer waves
-  ++out_.workgroups;
+  ++out_->workgroups;
 }
 
 namespace {
@@ -88,10 +112,19 @@ namespace {
 /// The trace collector and the functional profile's column collector on one run.
 struct TraceAndColumns : profile::Collector {
   static constexpr profile::Grain kGrain = profile::Grain::Instruction;
-  TraceCollector& trace;
-  profile::ColumnCollector& columns;
+  TraceCollector trace;
+  profile::ColumnCollector columns;
 
-  TraceAndColumns(TraceCollector& t, profile::ColumnCollector& c) : trace(t), columns(c) {}
+  TraceAndColumns(TraceCollector&& t, profile::ColumnCollector&& c) : trace(std::move(t)), columns(std::move(c)) {}
+  /// Both can.
+  bool can_split() const { return trace.can_split() && columns.can_split(); }
+  /// Both split.
+  TraceAndColumns split() const { return {trace.split(), columns.split()}; }
+  /// Both join.
+  void join(TraceAndColumns&& part) {
+    trace.join(std::move(part.trace));
+    columns.join(std::move(part.columns));
+  }
   /// Both collectors' per-instruction hooks.
   void instruction(const profile::Instruction& i) {
     trace.instruction(i);
@@ -120,11 +153,11 @@ LaunchTrace collect_trace(const emu::Dispatch& d, emu::GlobalMemory& mem, const 
   if (columns) {
     profile::ColumnCollector cc(*columns, *d.program);
     cc.ranges = ranges;
-    TraceAndColumns both(c, cc);
-    s = p.run_launch(d, mem, both);
-    cc.finish(*d.program);
+    TraceAndColumns both(std::move(c), std::move(cc));
+    s = p.run_launch(d, mem, both, o.threads);
+    both.columns.finish(*d.program);
   } else {
-    s = p.run_launch(d, mem, c);
+    s = p.run_launch(d, mem, c, o.threads);
   }
   if (stats) *stats = s;
   return trace;

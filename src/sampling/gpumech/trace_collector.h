@@ -4,7 +4,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,9 +30,11 @@ inline constexpr uint64_t kBytesPerInstruction = 16;
 struct TraceOptions {
   uint32_t line_bytes = 64;                            ///< line size (power of two) of the coalesced lines
   uint64_t max_instructions = kDefaultMaxInstructions; ///< InputError past this many wave instructions
+  uint32_t threads = 1;  ///< host threads the launch may run on (profile::Profiler::run_launch)
 };
 
-/// Fills a LaunchTrace from the profiling loop's per-instruction hook.
+/// Fills a LaunchTrace from the profiling loop's per-instruction hook. Splittable (profiler.h):
+/// the cap is on the instructions of every split together.
 class TraceCollector : public profile::Collector {
  public:
   static constexpr profile::Grain kGrain = profile::Grain::Instruction;
@@ -40,11 +44,28 @@ class TraceCollector : public profile::Collector {
   TraceCollector(const std::vector<StaticInst>& statics, const TraceOptions& o, std::string kernel, LaunchTrace& out);
 
   /// One instruction of wave `i.wave` of the running group ran.
-  void instruction(const profile::Instruction& i);
+  void instruction(const profile::Instruction& i) {
+    if (++unchecked_ >= kCapBatch) [[unlikely]] check_cap();
+    record(i);
+  }
   /// The running group finished: its waves join the launch's trace in wave order.
   void workgroup_end(uint64_t linear_id, const profile::Counters& c);
+  /// Always: groups are traced independently.
+  bool can_split() const { return true; }
+  /// An empty collector with its own trace, sharing this one's cap.
+  TraceCollector split() const;
+  /// Appends the waves of `part`, the run of groups after this one's.
+  void join(TraceCollector&& part);
 
  private:
+  /// Instructions counted before the shared total is updated and checked against the cap: few
+  /// enough that a trace stops near the cap, many enough that threads rarely share the counter.
+  static constexpr uint64_t kCapBatch = 4096;
+  /// Adds the instructions not yet counted to the shared total; InputError past the cap.
+  void check_cap();
+  /// Appends instruction `i` to its wave's trace.
+  void record(const profile::Instruction& i);
+
   /// A wave of the running group: its trace and the latest writer of every register.
   struct Live {
     CollectedWave trace;
@@ -54,7 +75,10 @@ class TraceCollector : public profile::Collector {
   TraceOptions opt_;
   uint32_t line_bits_;
   std::string kernel_;
-  LaunchTrace& out_;
+  LaunchTrace* out_;
+  std::unique_ptr<LaunchTrace> own_;  ///< a split()'s trace
+  std::shared_ptr<std::atomic<uint64_t>> traced_;  ///< instructions counted by every split
+  uint64_t unchecked_ = 0;                          ///< this one's, not yet in traced_
   std::vector<Live> group_;
 };
 

@@ -19,6 +19,20 @@ struct FeatureCounter : profile::Collector {
   const std::vector<InstInfo>* info = nullptr;
   uint64_t valu = 0, salu = 0, loads = 0, stores = 0, lds = 0, smem = 0, branch = 0, lines = 0;
 
+  /// Always: the counts are sums.
+  bool can_split() const { return true; }
+  /// Zero counts over the same table.
+  FeatureCounter split() const {
+    FeatureCounter c;
+    c.info = info;
+    return c;
+  }
+  /// Adds `part`'s counts.
+  void join(FeatureCounter&& part) {
+    valu += part.valu, salu += part.salu, loads += part.loads, stores += part.stores;
+    lds += part.lds, smem += part.smem, branch += part.branch, lines += part.lines;
+  }
+
   void instruction(const profile::Instruction& i) {
     if (i.pc >= info->size()) return;
     const InstInfo& in = (*info)[i.pc];
@@ -39,13 +53,13 @@ struct FeatureCounter : profile::Collector {
 }  // namespace
 
 PkaProfile profile_pka_features(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<InstInfo>& info,
-                                uint32_t line_bytes) {
+                                uint32_t line_bytes, uint32_t threads) {
   profile::Profiler profiler(line_bytes);
   FeatureCounter c;
   c.info = &info;
   PkaProfile p;
   p.kernel = d.kernel_name;
-  p.stats = profiler.run_launch(d, mem, c);
+  p.stats = profiler.run_launch(d, mem, c, threads);
   const emu::DispatchStats& st = p.stats;
   const double insts = double(std::max<uint64_t>(st.wave_instructions, 1));
   const uint64_t vm = c.loads + c.stores;

@@ -27,8 +27,9 @@ struct PkaProfile {
 };
 
 /// Emulates `d` one instruction at a time, classifying each by `info` (the program's
-/// timing::InstInfo) and counting vector memory lines at `line_bytes`, and returns its profile.
+/// timing::InstInfo) and counting vector memory lines at `line_bytes`, and returns its profile;
+/// its groups may run on up to `threads` host threads (profile::Profiler::run_launch).
 PkaProfile profile_pka_features(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<timing::InstInfo>& info,
-                                uint32_t line_bytes);
+                                uint32_t line_bytes, uint32_t threads = 1);
 
 }  // namespace strobe::sampling

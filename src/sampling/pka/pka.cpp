@@ -39,7 +39,7 @@ class Pka final : public SamplingMethod {
       : o_(o),
         p_(PkaParams::from(o)),
         tables_(o.gpu),
-        profile_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu&) { return run_profile(d, mem); }),
+        profile_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run_profile(d, mem, gpu.host_threads()); }),
         sampled_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
           return run_sampled(d, mem, gpu);
         }) {}
@@ -90,9 +90,9 @@ class Pka final : public SamplingMethod {
 
  private:
   /// Pass 0: every launch profiled functionally into its PKA features.
-  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads) {
     ids_.push_back(profile::identify(d, mem));
-    PkaProfile p = profile_pka_features(d, mem, tables_.get(*d.program).info, uint32_t(o_.gpu.line_bytes));
+    PkaProfile p = profile_pka_features(d, mem, tables_.get(*d.program).info, uint32_t(o_.gpu.line_bytes), threads);
     runtime::LaunchResult r;
     r.stats = p.stats;
     r.sampling = profile_record("pka", p.stats.wave_instructions);

@@ -53,7 +53,10 @@ struct Instruction {
 };
 
 /// The hooks a collector may define: derive from this, set kGrain and hide the hooks it needs.
-/// Every hook is a plain (non-virtual) member the loop calls directly.
+/// Every hook is a plain (non-virtual) member the loop calls directly. A collector that also
+/// defines `bool can_split() const`, `C split() const` and `void join(C&&)` is Splittable
+/// (profiler.h): Profiler::run_launch may then run its groups on host threads, each run of
+/// consecutive groups into its own split(), joined in dispatch order.
 struct Collector {
   /// The grain the loop runs at for this collector.
   static constexpr Grain kGrain = Grain::WorkGroup;

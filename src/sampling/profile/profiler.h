@@ -6,15 +6,31 @@
 
 #include <algorithm>
 #include <bit>
+#include <concepts>
 #include <cstdint>
+#include <exception>
+#include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "emu/executor.h"
+#include "emu/memory.h"
+#include "emu/workgroup_threads.h"
 #include "sampling/profile/collector.h"
 #include "timing/gpu/warmer.h"
 
 namespace strobe::sampling::profile {
+
+/// A collector whose work can be split into runs of consecutive work-groups on host threads
+/// (collector.h): split() gives an empty collector for one run, join() appends a later run's
+/// results, and can_split() says whether this instance may be split at all.
+template <class C>
+concept Splittable = requires(C& c, const C& cc, C&& part) {
+  { cc.can_split() } -> std::convertible_to<bool>;
+  { cc.split() } -> std::same_as<C>;
+  c.join(std::move(part));
+};
 
 /// Runs work-groups functionally and reports them to a collector. Holds the loop's scratch
 /// state, so one Profiler reused across work-groups allocates nothing once warm.
@@ -37,9 +53,12 @@ class Profiler {
   void run_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats, C& c);
 
   /// Runs every work-group of `d` in dispatch order through run_workgroup() and returns the
-  /// dispatch's counters.
+  /// dispatch's counters. With `threads` > 1, a Splittable collector that can_split(), and a
+  /// dispatch whose groups may run on threads (emu::threads_keep_order), runs of consecutive
+  /// groups go to threads, each into its own split() of `c`, joined in order: `c`, memory, the
+  /// counters, past-the-end warnings and the fault reported are those of one thread.
   template <class C>
-  emu::DispatchStats run_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, C& c);
+  emu::DispatchStats run_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, C& c, uint32_t threads = 1);
 
   /// Distinct lines among the lanes `mi` records (sorted in place in a local copy).
   uint32_t count_lines(const emu::MemAccessInfo& mi) const;
@@ -47,6 +66,9 @@ class Profiler {
  private:
   template <class C>
   void run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats, C& c, uint32_t i);
+  /// run_launch() of `ex`'s groups on `threads` threads (its conditions hold).
+  template <class C>
+  emu::DispatchStats run_threads(emu::Executor& ex, C& c, uint32_t threads) const;
 
   uint32_t line_bits_;
   timing::Warmer* warmer_ = nullptr;  ///< set_warming(): the caches warmed, null for none
@@ -167,13 +189,54 @@ void Profiler::run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu
 }
 
 template <class C>
-emu::DispatchStats Profiler::run_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, C& c) {
-  emu::Executor ex(d, mem, 1);
+emu::DispatchStats Profiler::run_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, C& c, uint32_t threads) {
+  emu::Executor ex(d, mem, emu::thread_slots(d, threads));
+  if constexpr (Splittable<C>) {
+    // Cache warming replays accesses in dispatch order; a warming loop stays on one thread.
+    if (threads > 1 && !warmer_ && c.can_split() && emu::threads_keep_order(ex)) return run_threads(ex, c, threads);
+  }
   emu::WorkGroup wg;
   emu::DispatchStats stats;
   for (uint64_t g = 0; g < ex.workgroup_count(); ++g) {
     ex.init_workgroup(wg, g, 0);
     run_workgroup(ex, wg, stats, c);
+  }
+  return stats;
+}
+
+template <class C>
+emu::DispatchStats Profiler::run_threads(emu::Executor& ex, C& c, uint32_t threads) const {
+  const emu::ConcurrentScope concurrent(ex.memory());  // shared memory state is read-only meanwhile
+  const uint64_t n = ex.workgroup_count();
+  const uint64_t chunks = std::min<uint64_t>(n, uint64_t(threads) * emu::kChunksPerThread);
+  /// What one run of groups produced: its collector, counters and past-the-end accesses.
+  struct Part {
+    std::optional<C> c;
+    emu::DispatchStats stats;
+    emu::OverrunLog overruns;
+  };
+  std::vector<Part> parts(chunks);
+  for (Part& p : parts) p.c.emplace(c.split());  // here, so split() need not be thread-safe
+  std::vector<Profiler> loops(threads, Profiler(line_bytes()));  // scratch state per thread
+  std::exception_ptr fault;
+  const uint64_t first_fault = emu::run_chunks(threads, chunks, [&](uint64_t k, uint32_t slot) {
+    Part& p = parts[k];
+    emu::WorkGroup wg;
+    for (uint64_t g = emu::chunk_first(n, chunks, k), end = emu::chunk_first(n, chunks, k + 1); g < end; ++g) {
+      ex.init_workgroup(wg, g, slot);
+      wg.ctx.overruns = &p.overruns;
+      loops[slot].run_workgroup(ex, wg, p.stats, *p.c);
+    }
+  }, &fault);
+  emu::DispatchStats stats;
+  for (uint64_t k = 0; k < chunks && k < first_fault; ++k) {
+    stats += parts[k].stats;
+    ex.memory().append_overruns(parts[k].overruns);
+    c.join(std::move(*parts[k].c));
+  }
+  if (fault) {
+    ex.memory().append_overruns(parts[first_fault].overruns);
+    std::rethrow_exception(fault);
   }
   return stats;
 }

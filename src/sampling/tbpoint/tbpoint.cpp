@@ -65,7 +65,7 @@ class TbPoint final : public SamplingMethod {
       : o_(o),
         p_(tb::Params::from(o)),
         levels_(levels),
-        profile_pass_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu&) { return run_profile(d, mem); }),
+        profile_pass_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run_profile(d, mem, gpu.host_threads()); }),
         sampled_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
           return run_sampled(d, mem, gpu);
         }) {
@@ -146,11 +146,12 @@ class TbPoint final : public SamplingMethod {
     return state_file_.empty() ? std::string("the profiling pass") : fmt::format("profile {}", state_file_);
   }
 
-  /// The profiling pass: every launch run functionally through the profile collector.
-  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem) {
+  /// The profiling pass: every launch run functionally through the profile collector, on up to
+  /// `threads` host threads.
+  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads) {
     runtime::LaunchResult r;
     const auto t0 = std::chrono::steady_clock::now();
-    profiled_.push_back(sp::profile_launch(d, mem, line_bytes(), r.stats));
+    profiled_.push_back(sp::profile_launch(d, mem, line_bytes(), r.stats, nullptr, threads));
     profile_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.sampling = profile_record(method_name(levels_), r.stats.wave_instructions);
     return r;
