@@ -53,6 +53,9 @@ bool Engine::run(Cycle limit) {
       free_ = n;
       --pending_;
       ++processed_;
+      // The next event's target is usually another component whose state is cold by now; start
+      // loading it while this event is handled.
+      if (e.next != kNil) __builtin_prefetch(nodes_[e.next].target);
       e.target->handle(now_, e.kind, e.arg);
       continue;
     }
