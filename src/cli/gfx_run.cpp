@@ -108,6 +108,7 @@ int run_graphics(const GraphicsRunOptions& o) {
     ++rendered;
   };
   gfx::RendererOptions ro;
+  ro.threads = o.threads;
   if (gpu) {
     ro.tile_size = int(gpu->config().gfx_tile_size);
     ro.record = true;

@@ -26,6 +26,7 @@ struct GraphicsRunOptions {
   /// The JSON of an earlier `strobe run gfx:... --json` of the same workload: MEGsim reads its
   /// frames' counts instead of rendering them (empty: render).
   std::string profile;
+  uint32_t threads = 1;   ///< host threads the functional pipeline shades pixel waves on
 };
 
 /// Runs it; returns the exit status.

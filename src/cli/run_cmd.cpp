@@ -154,7 +154,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || s.skip_functional)
         throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --arch, --set, --json, --images, "
                                           "--reference, --reference-threshold, --warm-frames, --sampling megsim, "
-                                          "--sampling-set, --profile and --progress only");
+                                          "--sampling-set, --profile, --threads and --progress only");
       o->gfx.sampling = s.sampling;
       o->gfx.sampling_sets = s.sampling_sets;
       o->gfx.profile = s.profile;
@@ -164,6 +164,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       o->gfx.sets = s.sets;
       o->gfx.json = o->json;
       o->gfx.progress = o->progress;
+      o->gfx.threads = experiment::host_threads(s.threads);
       action = [o] { return run_graphics(o->gfx); };
       return;
     }

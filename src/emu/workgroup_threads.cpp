@@ -41,8 +41,20 @@ bool has_global_atomics(const isa::Program& p) {
   return false;
 }
 
-uint64_t run_chunks(uint32_t threads, uint64_t chunks, const std::function<void(uint64_t, uint32_t)>& body,
-                    std::exception_ptr* fault) {
+/// The TBB arena of a HostThreads, with the pool limit that lets it have every thread asked for.
+struct HostThreads::Arena {
+  tbb::global_control pool;
+  tbb::task_arena arena;
+  explicit Arena(uint32_t threads)
+      : pool(tbb::global_control::max_allowed_parallelism, threads), arena(static_cast<int>(threads)) {}
+};
+
+HostThreads::HostThreads(uint32_t threads) : threads_(std::max(threads, 1u)), arena_(std::make_unique<Arena>(threads_)) {}
+
+HostThreads::~HostThreads() = default;
+
+uint64_t HostThreads::run(uint64_t chunks, const std::function<void(uint64_t, uint32_t)>& body,
+                          std::exception_ptr* fault) {
   // Chunks after a faulting one are skipped; the ones before it all run, so the fault reported
   // is the first in chunk order, as one thread would report it.
   std::atomic<uint64_t> first_fault{chunks};
@@ -52,10 +64,7 @@ uint64_t run_chunks(uint32_t threads, uint64_t chunks, const std::function<void(
   // start, and one per chunk when it is done.
   std::atomic<uint64_t> started{0}, done{0};
   started.store(1, std::memory_order_release);
-  // As many threads as asked for, also beyond the cores (TBB's pool stops at the core count).
-  tbb::global_control pool(tbb::global_control::max_allowed_parallelism, threads);
-  tbb::task_arena arena(static_cast<int>(threads));
-  arena.execute([&] {
+  arena_->arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, chunks, 1), [&](const tbb::blocked_range<uint64_t>& r) {
       // Each arena thread has its own index below `threads`.
       const uint32_t slot = uint32_t(tbb::this_task_arena::current_thread_index());
@@ -79,6 +88,12 @@ uint64_t run_chunks(uint32_t threads, uint64_t chunks, const std::function<void(
   const uint64_t first = first_fault.load(std::memory_order_relaxed);
   if (first < chunks) *fault = errors[first];
   return first;
+}
+
+uint64_t run_chunks(uint32_t threads, uint64_t chunks, const std::function<void(uint64_t, uint32_t)>& body,
+                    std::exception_ptr* fault) {
+  HostThreads pool(threads);
+  return pool.run(chunks, body, fault);
 }
 
 bool uses_scratch(const Dispatch& d) { return std::max(d.private_bytes_per_lane, d.kd.private_segment_fixed_size) > 0; }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 
 namespace strobe::emu {
 
@@ -25,6 +26,27 @@ inline constexpr uint64_t kChunksPerThread = 16;
 /// in order that threw, or `chunks` if none did, with its exception in `*fault`.
 uint64_t run_chunks(uint32_t threads, uint64_t chunks, const std::function<void(uint64_t chunk, uint32_t slot)>& body,
                     std::exception_ptr* fault);
+
+/// Host threads kept for repeated runs of chunks (the pixel waves of one draw after another):
+/// the thread arena is made once, not per run.
+class HostThreads {
+ public:
+  /// At most `threads` at once, also beyond the core count.
+  explicit HostThreads(uint32_t threads);
+  ~HostThreads();
+  HostThreads(const HostThreads&) = delete;
+  HostThreads& operator=(const HostThreads&) = delete;
+  /// The threads asked for.
+  uint32_t threads() const { return threads_; }
+  /// run_chunks() on these threads.
+  uint64_t run(uint64_t chunks, const std::function<void(uint64_t chunk, uint32_t slot)>& body,
+               std::exception_ptr* fault);
+
+ private:
+  struct Arena;
+  uint32_t threads_;
+  std::unique_ptr<Arena> arena_;
+};
 
 /// True if `ex`'s dispatch may run its work-groups on threads with a one-thread result: more than
 /// one group, memory that allows concurrent kernel accesses, no global atomics, and no private

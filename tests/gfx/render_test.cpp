@@ -323,6 +323,68 @@ TEST(Render, ADrawSamplesWhatAnEarlierDrawRenderedIntoItsTexture) {
   EXPECT_EQ(s.pixel_shaders.at("program 3 (linked at call 3)").invocations, uint64_t(kW * kH));
 }
 
+/// The window's pixels, the frame's counts without its seconds, and each recorded draw's pixel
+/// waves, after rendering `f` on `threads` host threads.
+struct Rendered {
+  std::vector<std::array<int, 4>> pixels;
+  nlohmann::json stats;
+  std::vector<std::pair<uint32_t, uint32_t>> waves;  // per pixel wave: quads, pixels written
+};
+
+Rendered render_on(const GlFrame& f, uint32_t threads) {
+  RendererOptions o;
+  o.tile_size = 8;
+  o.record = true;
+  o.threads = threads;
+  Renderer r(o);
+  Rendered out;
+  out.stats = to_json(r.render(f, 0));
+  out.stats.erase("seconds");
+  out.stats.erase("cpu_seconds");
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) out.pixels.push_back(pixel(r, x, y));
+  for (const auto& p : r.recording()->work.passes)
+    for (const auto& d : p.draws)
+      for (const auto& w : d.pixel_waves) out.waves.emplace_back(w.quads, w.pixels);
+  return out;
+}
+
+TEST(Render, AFrameOnThreeHostThreadsIsTheOneOneThreadRenders) {
+  // Overlapping blended and depth-tested draws, and one that samples a texture: several pixel
+  // waves a draw, so the threads share each draw's waves.
+  auto tex = std::make_shared<GlTexture>();
+  tex->name = 5;
+  tex->version = 1;
+  tex->min_filter = tex->mag_filter = 0x2601;  // GL_LINEAR
+  std::vector<uint8_t> texels(4 * 4 * 4);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = uint8_t(i * 37);
+  tex->levels.push_back(GlTexLevel{4, 4, 0x1908, 0x1401, 4, std::make_shared<const std::vector<uint8_t>>(texels), 0});
+  GlDraw back = colored({-1, -1, 0.5f, 1, -1, -0.5f, -1, 1, 0.2f}, kTriangles, {1, 0, 0, 1}, 2);
+  GlDraw front = colored(full_screen(0), kTriangleStrip, {0, 1, 0, 0.5f}, 3);
+  front.fixed.blend = true;
+  front.fixed.blend_src_rgb = front.fixed.blend_src_alpha = 0x0302;  // GL_SRC_ALPHA
+  front.fixed.blend_dst_rgb = front.fixed.blend_dst_alpha = 0x0303;  // GL_ONE_MINUS_SRC_ALPHA
+  for (GlDraw* d : {&back, &front}) d->fixed.depth_test = true;
+  GlDraw textured = sampling(tex, "texture2D(tex, uv) * 0.5 + gl_FragCoord.xyxy / 32.0", 4);
+  textured.fixed.blend = true;
+  textured.fixed.blend_src_rgb = textured.fixed.blend_src_alpha = 1;  // GL_ONE
+  textured.fixed.blend_dst_rgb = textured.fixed.blend_dst_alpha = 1;
+  GlFrame f;
+  f.ops.emplace_back(clear_all({0, 0, 1, 1}, 1));
+  f.ops.emplace_back(std::move(back));
+  f.ops.emplace_back(std::move(front));
+  f.ops.emplace_back(std::move(textured));
+  const Rendered one = render_on(f, 1), three = render_on(f, 3);
+  EXPECT_EQ(three.pixels, one.pixels);
+  EXPECT_EQ(three.stats, one.stats);
+  EXPECT_EQ(three.waves, one.waves);
+  const nlohmann::json fetches = one.stats["texel_fetches"];
+  uint64_t fetched = 0;
+  for (const auto& [filter, n] : fetches.items()) fetched += n.get<uint64_t>();
+  EXPECT_GT(fetched, 0u);  // summed over the threads' counters
+  EXPECT_GE(one.waves.size(), 6u);  // at least two waves a draw
+}
+
 TEST(Render, ALineStripCoversOnePixelRowAndInterpolatesAlongTheLine) {
   // Window row 5 (centre y = 5.5), from x = 0 to 16: red at the left end, green at the right.
   const float y = 5.5f / kH * 2 - 1;

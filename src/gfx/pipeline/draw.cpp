@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -23,6 +24,7 @@
 #include "emu/memory.h"
 #include "gfx/pipeline/blend.h"
 #include "gfx/pipeline/frame_recording.h"
+#include "gfx/pipeline/shading.h"
 #include "gfx/pipeline/raster.h"
 #include "gfx/pipeline/render_target.h"
 #include "gfx/pipeline/shader_wave.h"
@@ -158,22 +160,6 @@ void bind_inputs(const GlDraw& d, const ProgramEntry& pe, DrawTables& tables, Dr
   }
 }
 
-/// Runs one graphics wave and adds it to its shader's counts, with the image_samples it made.
-void run_counted_wave(const isa::Program& program, const std::string& name, ShaderCounts& count, DrawContext& cx) {
-  emu::GraphicsIo& io = cx.io;
-  const uint64_t insts0 = io.sample_instructions;
-  uint64_t lanes0 = 0, fetches0 = 0;
-  for (int f = 0; f < emu::kTexFilterKinds; ++f) lanes0 += io.sample_lanes[size_t(f)], fetches0 += io.texel_fetches[size_t(f)];
-  const auto ds = emu::run_graphics_wave(program, cx.wave, io, *cx.mem, name.c_str());
-  ++count.waves;
-  count.wave_instructions += ds.wave_instructions;
-  count.sample_instructions += io.sample_instructions - insts0;
-  for (int f = 0; f < emu::kTexFilterKinds; ++f)
-    count.sample_lanes += io.sample_lanes[size_t(f)], count.texel_fetches += io.texel_fetches[size_t(f)];
-  count.sample_lanes -= lanes0;
-  count.texel_fetches -= fetches0;
-}
-
 // The draw's work, appended to its pass of the recording.
 void record_draw(FrameRecording& rec, const ReadyPipeline& rp, const GlTarget& target,
                  std::unique_ptr<StageExecutor> vx, std::unique_ptr<StageExecutor> px, std::vector<float> tri_params,
@@ -261,25 +247,43 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
   }
   std::vector<ClipVertex> pos(ids.size());
   std::vector<float> vparams(ids.size() * nvs * 4);
-  ShaderCounts& vcount = st.vertex_shaders[pe.name];
-  for (size_t base = 0; base < ids.size(); base += emu::kWaveSize) {
-    const size_t n = std::min<size_t>(emu::kWaveSize, ids.size() - base);
-    init_vertex_wave(cx.wave, vs, bindings, std::span(ids.data() + base, n));
-    if (vx) vx->add_vertex_wave(std::span(ids.data() + base, n));
-    cx.io.clear_exports();
-    run_counted_wave(rp.vertex, pe.name, vcount, cx);
-    vcount.invocations += n;
-    if ((cx.io.written[emu::kExpPos0] & 0xF) != 0xF)
+  // Each wave writes its own vertices' positions and parameters, so waves run on the host
+  // threads; their counts and the recording are taken in wave order afterwards.
+  const size_t vwaves = (ids.size() + emu::kWaveSize - 1) / emu::kWaveSize;
+  std::vector<WaveCounts> vcounts(vwaves);
+  auto shade_vertices = [&](uint64_t w, ShadingSlot& sl) {
+    const size_t base = size_t(w) * emu::kWaveSize, n = std::min<size_t>(emu::kWaveSize, ids.size() - base);
+    init_vertex_wave(sl.wave, vs, bindings, std::span(ids.data() + base, n));
+    sl.io.clear_exports();
+    vcounts[w] = run_counted_wave(rp.vertex, sl, *cx.mem, pe.name.c_str());
+    const emu::GraphicsIo& io = sl.io;
+    if ((io.written[emu::kExpPos0] & 0xF) != 0xF)
       throw InputError(fmt::format("{}: the vertex shader exported no position", pe.name));
     for (size_t l = 0; l < n; ++l) {
-      pos[base + l] = {fval(cx.io.lanes(emu::kExpPos0, 0)[l]), fval(cx.io.lanes(emu::kExpPos0, 1)[l]),
-                       fval(cx.io.lanes(emu::kExpPos0, 2)[l]), fval(cx.io.lanes(emu::kExpPos0, 3)[l])};
+      pos[base + l] = {fval(io.lanes(emu::kExpPos0, 0)[l]), fval(io.lanes(emu::kExpPos0, 1)[l]),
+                       fval(io.lanes(emu::kExpPos0, 2)[l]), fval(io.lanes(emu::kExpPos0, 3)[l])};
       for (size_t m = 0; m < nvs; ++m)
         for (int c = 0; c < 4; ++c) {
           const int t = emu::kExpParam0 + int(m);
-          vparams[((base + l) * nvs + m) * 4 + size_t(c)] = cx.io.written[t] >> c & 1 ? fval(cx.io.lanes(t, c)[l]) : 0.0f;
+          vparams[((base + l) * nvs + m) * 4 + size_t(c)] = io.written[t] >> c & 1 ? fval(io.lanes(t, c)[l]) : 0.0f;
         }
     }
+  };
+  if (cx.shading_slots.size() < cx.threads) cx.shading_slots.resize(cx.threads);
+  if (cx.pool && vwaves > 1 && cx.mem->concurrent_kernels_allowed()) {
+    const emu::ConcurrentScope concurrent(*cx.mem);  // shared memory state is read-only meanwhile
+    std::exception_ptr fault;
+    cx.pool->run(vwaves, [&](uint64_t w, uint32_t sl) { shade_vertices(w, cx.shading_slots[sl]); }, &fault);
+    if (fault) std::rethrow_exception(fault);
+  } else {
+    for (size_t w = 0; w < vwaves; ++w) shade_vertices(w, cx.shading_slots[0]);
+  }
+  ShaderCounts& vcount = st.vertex_shaders[pe.name];
+  for (size_t w = 0; w < vwaves; ++w) {
+    const size_t base = w * emu::kWaveSize, n = std::min<size_t>(emu::kWaveSize, ids.size() - base);
+    vcounts[w].add_to(vcount, st);
+    vcount.invocations += n;
+    if (vx) vx->add_vertex_wave(std::span(ids.data() + base, n));
   }
   st.vs_invocations += ids.size();
 
@@ -442,68 +446,77 @@ void execute_draw(const GlDraw& d, DrawContext& cx) {
     quads.swap(q2), quad_tri.swap(t2), qtile.swap(k2);
   }
 
-  // Pixel shading, up to 16 quads of one tile to a wave, then late Z and blending in primitive
-  // order.
-  const CompiledShader& ps = rp.code.fragment;
+  // Pixel shading, up to 16 quads of one tile to a wave, in batches of waves shaded on the host
+  // threads; then, wave by wave, late Z and blending in primitive order.
   const BlendState blend = blend_state(d.fixed);
   ShaderCounts& pcount = st.pixel_shaders[pe.name];
-  std::array<PixelLane, emu::kWaveSize> lanes;
   bool wrote_color = false;
   std::vector<timing::PixelWaveWork> pixel_waves;
-  std::array<uint32_t, emu::kWaveSize> lane_prim{};
-  for (size_t q0 = 0, n = 0; q0 < quads.size(); q0 += n) {
-    for (n = 1; n < emu::kWaveSize / 4 && q0 + n < quads.size() && qtile[q0 + n] == qtile[q0];) ++n;
-    const uint64_t written0 = st.pixels_written;
-    uint64_t live = 0;
-    for (size_t qi = 0; qi < n; ++qi) {
-      const Quad& quad = quads[q0 + qi];
-      const uint32_t tri = quad_tri[q0 + qi];
-      for (int k = 0; k < 4; ++k) {
-        const size_t l = qi * 4 + size_t(k);
-        lanes[l] = PixelLane{quad.i[size_t(k)], quad.j[size_t(k)], float(quad.x + (k & 1)) + 0.5f,
-                             float(quad.y + (k >> 1)) + 0.5f, quad.z[size_t(k)], quad.inv_w[size_t(k)], tri_front[tri] != 0};
-        cx.io.lane_params[l] = tri_params.data() + size_t(tri) * block;
-        lane_prim[l] = tri;
-        if (quad.mask >> k & 1) live |= uint64_t{1} << l;
+  const PixelShader shader{&rp.fragment, &rp.code.fragment, bindings, uint32_t(nps), pe.name.c_str()};
+  const size_t batch = cx.threads > 1 ? kPixelWavesPerThread * cx.threads : 1;
+  if (cx.pixel_waves.size() < batch) cx.pixel_waves.resize(batch);
+  for (size_t q0 = 0; q0 < quads.size();) {
+    size_t waves = 0;
+    for (; waves < batch && q0 < quads.size(); ++waves) {
+      PixelWave& pw = cx.pixel_waves[waves];
+      uint32_t n = 1;
+      while (n < emu::kWaveSize / 4 && q0 + n < quads.size() && qtile[q0 + n] == qtile[q0]) ++n;
+      pw.quads = n;
+      pw.tile = qtile[q0];
+      pw.live = 0;
+      for (uint32_t qi = 0; qi < n; ++qi) {
+        const Quad& quad = quads[q0 + qi];
+        const uint32_t tri = quad_tri[q0 + qi];
+        for (int k = 0; k < 4; ++k) {
+          const size_t l = qi * 4 + size_t(k);
+          pw.lanes[l] = PixelLane{quad.i[size_t(k)], quad.j[size_t(k)], float(quad.x + (k & 1)) + 0.5f,
+                                  float(quad.y + (k >> 1)) + 0.5f, quad.z[size_t(k)], quad.inv_w[size_t(k)],
+                                  tri_front[tri] != 0};
+          pw.params[l] = tri_params.data() + size_t(tri) * block;
+          pw.primitive[l] = tri;
+          if (quad.mask >> k & 1) pw.live |= uint64_t{1} << l;
+        }
       }
+      q0 += n;
     }
-    init_pixel_wave(cx.wave, ps, bindings, std::span(lanes.data(), n * 4), live);
-    cx.io.clear_exports();
-    cx.io.param_slots = uint32_t(nps);
-    run_counted_wave(rp.fragment, pe.name, pcount, cx);
-    pcount.invocations += uint64_t(std::popcount(live));
-    st.ps_invocations += uint64_t(std::popcount(live));
-    st.helper_lanes += n * 4 - uint64_t(std::popcount(live));
-    const uint64_t done = cx.io.done_lanes & live;
-    st.discarded += uint64_t(std::popcount(live & ~done));
-    const bool exported_z = cx.io.written[emu::kExpMrtZ] & 1;
-    for (uint64_t m = done; m; m &= m - 1) {
-      const int l = std::countr_zero(m);
-      const int x = int(lanes[size_t(l)].x), y = int(lanes[size_t(l)].y);
-      if (depth && !early) {
-        const float z = exported_z ? fval(cx.io.lanes(emu::kExpMrtZ, 0)[l]) : lanes[size_t(l)].z;
-        ++st.late_z_tested;
-        float& stored = depth->depth_at(x, y);
-        if (!depth_passes(d.fixed.depth_func, z, stored)) continue;
-        ++st.late_z_passed;
-        if (write_depth) stored = z, wrote_depth = true;
+    shade_pixel_waves(std::span(cx.pixel_waves.data(), waves), shader, *cx.mem, cx.pool.get(), cx.shading_slots);
+    for (size_t w = 0; w < waves; ++w) {
+      const PixelWave& pw = cx.pixel_waves[w];
+      const uint64_t written0 = st.pixels_written;
+      const uint64_t lanes = uint64_t(pw.quads) * 4, live = uint64_t(std::popcount(pw.live));
+      pw.counts.add_to(pcount, st);
+      pcount.invocations += live;
+      st.ps_invocations += live;
+      st.helper_lanes += lanes - live;
+      const uint64_t done = pw.done & pw.live;
+      st.discarded += uint64_t(std::popcount(pw.live & ~done));
+      for (uint64_t m = done; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        const int x = int(pw.lanes[size_t(l)].x), y = int(pw.lanes[size_t(l)].y);
+        if (depth && !early) {
+          const float z = pw.exported_z ? pw.z[size_t(l)] : pw.lanes[size_t(l)].z;
+          ++st.late_z_tested;
+          float& stored = depth->depth_at(x, y);
+          if (!depth_passes(d.fixed.depth_func, z, stored)) continue;
+          ++st.late_z_passed;
+          if (write_depth) stored = z, wrote_depth = true;
+        }
+        if (!color) continue;
+        float src[4];
+        for (int c = 0; c < 4; ++c) src[c] = pw.color_channels >> c & 1 ? pw.color[size_t(c)][size_t(l)] : (c == 3 ? 1.0f : 0.0f);
+        if (color->is_float) blend_pixel_float(blend, src, color->pixel_f(x, y));
+        else blend_pixel(blend, src, color->pixel(x, y));
+        ++st.pixels_written;
+        if (blend.enabled) ++st.blended_pixels;
+        wrote_color = true;
       }
-      if (!color) continue;
-      float src[4];
-      for (int c = 0; c < 4; ++c)
-        src[c] = cx.io.written[emu::kExpMrt0] >> c & 1 ? fval(cx.io.lanes(emu::kExpMrt0, c)[l]) : (c == 3 ? 1.0f : 0.0f);
-      if (color->is_float) blend_pixel_float(blend, src, color->pixel_f(x, y));
-      else blend_pixel(blend, src, color->pixel(x, y));
-      ++st.pixels_written;
-      if (blend.enabled) ++st.blended_pixels;
-      wrote_color = true;
-    }
-    if (rec) {
-      timing::TileWork& tw = tile_work[qtile[q0]];
-      if (!tw.waves) tw.first_wave = uint32_t(pixel_waves.size());
-      ++tw.waves;
-      px->add_pixel_wave(std::span(lanes.data(), n * 4), live, std::span(lane_prim.data(), n * 4));
-      pixel_waves.push_back({uint16_t(n), uint16_t(st.pixels_written - written0)});
+      if (rec) {
+        timing::TileWork& tw = tile_work[pw.tile];
+        if (!tw.waves) tw.first_wave = uint32_t(pixel_waves.size());
+        ++tw.waves;
+        px->add_pixel_wave(std::span(pw.lanes.data(), lanes), pw.live, std::span(pw.primitive.data(), lanes));
+        pixel_waves.push_back({uint16_t(pw.quads), uint16_t(st.pixels_written - written0)});
+      }
     }
   }
   if (rec) record_draw(*rec, rp, target, std::move(vx), std::move(px), std::move(tri_params), block, uint32_t(nps),

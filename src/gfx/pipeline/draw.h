@@ -6,12 +6,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "emu/graphics.h"
 #include "emu/wave.h"
+#include "emu/workgroup_threads.h"
 #include "gfx/pipeline/frame_stats.h"
 #include "gfx/pipeline/pipeline_cache.h"
+#include "gfx/pipeline/shading.h"
 #include "gfx/pipeline/surfaces.h"
 #include "gfx/pipeline/texture_store.h"
 #include "gfx/stream/gl_state.h"
@@ -55,10 +58,17 @@ struct DrawContext {
   FrameRecording* recording = nullptr;  ///< when set, each draw's work is recorded for timing
   /// Vertex and index data already placed in `mem` this frame, by contents.
   std::map<const std::vector<uint8_t>*, uint64_t> placed;
-  emu::Wave wave;
-  emu::GraphicsIo io;
   HizCache hiz;
+  /// Host threads pixel waves are shaded on (shading.h); the results are the same for any.
+  uint32_t threads = 1;
+  std::unique_ptr<emu::HostThreads> pool;  ///< `threads` of them when more than one
+  std::vector<PixelWave> pixel_waves;        ///< the batch being shaded
+  std::vector<ShadingSlot> shading_slots;    ///< one per thread
 };
+
+/// Pixel waves shaded per host thread in one batch: enough that threads rarely wait for each
+/// other, few enough that a batch's exports stay small (about 3 KB a wave).
+inline constexpr size_t kPixelWavesPerThread = 32;
 
 /// Renders `d` into its target. Throws NotImplementedError for what the pipeline does not draw
 /// (points and lines, fixed-function GL) and InputError for a draw whose data is missing.

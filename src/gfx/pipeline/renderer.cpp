@@ -1,5 +1,6 @@
 #include "gfx/pipeline/renderer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <type_traits>
@@ -19,6 +20,9 @@ Renderer::Renderer(RendererOptions o) : options_(o) {
   cx_.textures = &textures_;
   cx_.surfaces = &surfaces_;
   cx_.tile_size = o.tile_size;
+  cx_.threads = std::max(1u, o.threads);
+  if (cx_.threads > 1) cx_.pool = std::make_unique<emu::HostThreads>(cx_.threads);
+  cx_.shading_slots.resize(cx_.threads);
 }
 
 Renderer::~Renderer() = default;
@@ -43,8 +47,6 @@ FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
   cx_.stats = &st;
   cx_.placed.clear();
   textures_.new_frame();
-  cx_.io.sample_lanes.fill(0);
-  cx_.io.texel_fetches.fill(0);
   for (const auto& op : frame.ops)
     std::visit(
         [&](const auto& o) {
@@ -57,8 +59,6 @@ FrameStats Renderer::render(const GlFrame& frame, uint64_t index) {
           }
         },
         op);
-  st.sample_lanes = cx_.io.sample_lanes;
-  st.texel_fetches = cx_.io.texel_fetches;
   cx_.mem = nullptr;
   cx_.stats = nullptr;
   cx_.recording = nullptr;

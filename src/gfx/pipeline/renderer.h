@@ -23,6 +23,7 @@ namespace strobe::gfx {
 struct RendererOptions {
   int tile_size = 16;  ///< pixels per side of a tile: bin entries, and the tiles pixel waves are packed by
   bool record = false; ///< keep each frame's work and memory for the timing model (recording())
+  uint32_t threads = 1; ///< host threads pixel waves are shaded on; the frames are the same for any
 };
 
 /// Renders frames in order.
