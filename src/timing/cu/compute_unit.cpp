@@ -71,6 +71,7 @@ void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
       return;
     case kCuOpDone: return op_done(arg, now);
     case kCuPredictedDone: return retire_predicted(arg, now);
+    case kCuLaunch: return start_waves(arg, now);
     case kCuExportDone: {
       WaveState& ws = waves_[arg];
       --ws.exp;

@@ -49,6 +49,9 @@ struct LaunchContext {
   /// Work-groups an observer predicted whose retirement is still scheduled: progress the
   /// watchdog must wait for, however long the prediction.
   mutable uint64_t predicted_outstanding = 0;
+  /// Where the launch's waves log accesses past an allocation's end: null for the memory's
+  /// own log; a partition's log under the quantum runner on threads, merged in order.
+  emu::OverrunLog* overruns = nullptr;
 };
 
 class ComputeUnit : public Component {
@@ -63,7 +66,8 @@ class ComputeUnit : public Component {
   void begin_launch(const LaunchContext* lc);
   /// True if a work-group with needs `n` fits now.
   bool can_accept(const WorkgroupNeeds& n) const { return res_.fits(n); }
-  /// Makes a work-group resident (can_accept(launch.needs) must be true).
+  /// Makes a work-group resident (can_accept(launch.needs) must be true): its resources at
+  /// once, its waves at `now`, which may lie ahead of the CU's clock (the quantum runner).
   void launch_workgroup(Cycle now, const WorkgroupLaunch& launch);
   /// Closes the launch's CPI accounting at `end`; the CU must be idle.
   void end_launch(Cycle end) { cpi_.end(end); }
@@ -94,7 +98,7 @@ class ComputeUnit : public Component {
     uint64_t dispatched = 0;            // cycle the group was dispatched
     WorkgroupLaunch launch;             // where it came from, what it runs and needs
     std::vector<uint32_t> slots;
-    std::vector<uint8_t> simds;         // predicted: the SIMD each wave's resources were taken from
+    std::vector<uint8_t> simds;         // the SIMD each wave's resources were taken from
     std::unique_ptr<emu::WorkGroup> wg;
   };
 
@@ -113,6 +117,8 @@ class ComputeUnit : public Component {
   void sleep(Cycle now);
 
   // Wave and work-group lifetime (cu_waves.cpp).
+  /// Starts the waves of launched group `gi` on the SIMDs it took.
+  void start_waves(uint32_t gi, Cycle now);
   void retire_predicted(uint32_t gi, Cycle now);
   /// Frees a finished work-group's LDS and slot, and tells its source.
   void finish_workgroup(WgState& g, Cycle now);

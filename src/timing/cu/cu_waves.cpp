@@ -15,6 +15,7 @@ void ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
   WgState& g = wgs_[gi];
   if (!g.wg) g.wg = std::make_unique<emu::WorkGroup>();
   launch.executor->init_workgroup(*g.wg, launch.id, index_ * p_.res.max_workgroups + gi);
+  g.wg->ctx.overruns = lc_->overruns;
   g.active = true;
   g.predicted = false;
   g.dispatched = now.value();
@@ -35,9 +36,21 @@ void ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
       return;
     }
   }
+  // The waves' SIMDs are taken now, so the source's next can_accept() sees them.
+  g.simds.clear();
+  for (uint32_t i = 0; i < g.live_waves; ++i) g.simds.push_back(uint8_t(res_.take_wave(n)));
+  // A launch decided ahead of this CU's clock (the quantum runner's control partition decides
+  // a window's dispatches at its start) starts its waves when its cycle comes.
+  if (now > engine_.now()) return engine_.schedule(now, this, kCuLaunch, gi);
+  start_waves(gi, now);
+}
+
+void ComputeUnit::start_waves(uint32_t gi, Cycle now) {
+  WgState& g = wgs_[gi];
+  const WorkgroupLaunch& launch = g.launch;
   const uint64_t entry = launch.code.program->offsets[launch.executor->entry_pc()];
   for (uint32_t i = 0; i < g.live_waves; ++i) {
-    const uint32_t simd = res_.take_wave(n);
+    const uint32_t simd = g.simds[i];
     uint32_t slot = simd * p_.res.slots_per_simd;
     while (waves_[slot].active) ++slot;
     WaveState& ws = waves_[slot];
@@ -85,7 +98,7 @@ void ComputeUnit::finish_workgroup(WgState& g, Cycle now) {
   }
   if (lc_->observer && !g.predicted) [[unlikely]]
     lc_->observer->workgroup_end(g.launch.id, g.dispatched, now.value());
-  engine_.schedule(now, g.launch.source, kWorkgroupRetired, g.launch.tag);
+  engine_.post(g.launch.source->partition(), now, g.launch.source, kWorkgroupRetired, g.launch.tag);
 }
 
 void ComputeUnit::retire_if_done(uint32_t s, Cycle now) {

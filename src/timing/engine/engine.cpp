@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 
 namespace strobe::timing {
 
@@ -15,12 +16,16 @@ void Engine::push_far(Cycle when, Component* target, uint32_t kind, uint32_t arg
   std::push_heap(far_.begin(), far_.end(), later);
 }
 
-Cycle Engine::next_time() const {
+Cycle Engine::next_time(Cycle limit) const {
   // Scan the bitmap from the bucket after now_'s, wrapping once around the ring. Every bucket
   // holds events of one cycle in [now_, now_ + kWindow), so the first set bit is the earliest.
+  // Words wholly after `limit` are not looked at: a short run (the quantum runner's window)
+  // scans a word or two, not the ring.
   const uint32_t words = kWindow / 64;
   const uint32_t start = uint32_t((now_.value() + 1) & (kWindow - 1));
-  for (uint32_t i = 0; i <= words; ++i) {
+  const uint64_t span = limit.value() - now_.value();  // cycles after now_ that may be looked at
+  const uint32_t scan = span >= kWindow ? words : uint32_t((start % 64 + span + 63) / 64);
+  for (uint32_t i = 0; i <= std::min(words, scan); ++i) {
     const uint32_t wi = (start / 64 + i) % words;
     uint64_t bits = occupied_[wi];
     if (i == 0) bits &= ~uint64_t{0} << (start % 64);           // from `start` on
@@ -29,6 +34,7 @@ Cycle Engine::next_time() const {
     const uint32_t b = wi * 64 + uint32_t(std::countr_zero(bits));
     return now_ + uint64_t((b - start) & (kWindow - 1)) + 1;
   }
+  if (scan < words) return limit + Cycle(1);  // nothing up to the limit in the ring; far events are later
   return far_.empty() ? Cycle::never() : far_.front().when;
 }
 
@@ -61,12 +67,21 @@ bool Engine::run(Cycle limit) {
     }
     occupied_[b / 64] &= ~(uint64_t{1} << (b % 64));
     if (pending_ == 0) return true;
-    const Cycle next = next_time();
+    const Cycle next = next_time(limit);
     if (next > limit) return false;
     now_ = next;
     migrate();
   }
   return true;
+}
+
+void Engine::advance_to(Cycle t) {
+  if (t <= now_) return;
+  const uint32_t b = uint32_t(now_.value() & (kWindow - 1));
+  assert(head_[b] == kNil && next_time(Cycle::never()) >= t);
+  occupied_[b / 64] &= ~(uint64_t{1} << (b % 64));
+  now_ = t;
+  migrate();
 }
 
 void Engine::clear() {
@@ -76,6 +91,7 @@ void Engine::clear() {
   std::fill(tail_.begin(), tail_.end(), kNil);
   std::fill(occupied_.begin(), occupied_.end(), 0);
   far_.clear();
+  outbox_.clear();
   pending_ = 0;
 }
 

@@ -25,9 +25,14 @@ class Component {
   /// One line describing what the component is waiting for (the watchdog's deadlock dump).
   virtual std::string describe_state() const { return "idle"; }
   const std::string& name() const { return name_; }
+  /// The partition whose engine runs this component (quantum.h; 0 for every component of a
+  /// model on one engine).
+  uint32_t partition() const { return partition_; }
+  void set_partition(uint32_t p) { partition_ = p; }
 
  private:
   std::string name_;
+  uint32_t partition_ = 0;
 };
 
 /// The event queue, ordered by (time, scheduling order): ties in time break by scheduling
@@ -57,6 +62,29 @@ class Engine {
     }
     ++pending_;
   }
+  /// Schedules an event for `target`, a component of partition `dest`: at once when that is
+  /// this engine's partition, else into the outbox that the quantum runner (gpu/quantum.h)
+  /// delivers when the window ends. Used where an event may leave a partition.
+  void post(uint32_t dest, Cycle when, Component* target, uint32_t kind, uint32_t arg = 0) {
+    if (dest == partition_) schedule(when, target, kind, arg);
+    else outbox_.push_back(Crossing{when, now_, target, kind, arg, dest});
+  }
+  /// An event for another partition's component, held until the window ends.
+  struct Crossing {
+    Cycle when;
+    Cycle sent;  ///< the cycle post() was called in (delivery keeps the exact engine's order)
+    Component* target;
+    uint32_t kind, arg;
+    uint32_t dest;  ///< the target's partition
+  };
+  /// Events post() held for other partitions, in the order they were posted.
+  std::vector<Crossing>& outbox() { return outbox_; }
+  /// The partition this engine runs (0 unless the quantum runner set another).
+  uint32_t partition() const { return partition_; }
+  void set_partition(uint32_t p) { partition_ = p; }
+  /// Moves the clock to `t` with nothing in between: no event before `t` may be pending (the
+  /// quantum runner aligns its partitions' clocks at each window's end).
+  void advance_to(Cycle t);
   /// Runs events until the queue is empty, `stop()` is called or `limit` is passed.
   /// Returns false if the limit was reached with events still pending.
   bool run(Cycle limit = Cycle::never());
@@ -103,8 +131,9 @@ class Engine {
     tail_[b] = n;
   }
   void push_far(Cycle when, Component* target, uint32_t kind, uint32_t arg);
-  /// Time of the earliest pending event after now_'s bucket (which must be empty).
-  Cycle next_time() const;
+  /// Time of the earliest pending event after now_'s bucket (which must be empty), or any
+  /// time after `limit` when there is none up to it.
+  Cycle next_time(Cycle limit) const;
   /// Moves far events whose cycle has entered the window into their buckets.
   void migrate();
 
@@ -117,6 +146,8 @@ class Engine {
   Cycle now_{0};
   uint64_t far_seq_ = 0, processed_ = 0;
   bool stopped_ = false;
+  uint32_t partition_ = 0;
+  std::vector<Crossing> outbox_;
 };
 
 }  // namespace strobe::timing

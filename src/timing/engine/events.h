@@ -16,6 +16,7 @@ enum Event : uint32_t {
   kCuOpDone = 2,           ///< a memory instruction with no outstanding lines completed; arg: op record
   kCuExportDone = 3,       ///< a store's data left the wave (expcnt); arg: wave slot
   kCuPredictedDone = 4,    ///< a work-group whose duration an observer predicted retires; arg: group slot
+  kCuLaunch = 5,           ///< a work-group launched ahead of the CU's clock starts its waves; arg: group slot
   // Work sources (the compute dispatcher and the graphics SPI).
   kWorkgroupRetired = 10,  ///< a CU finished a work-group of this source; arg: the launch's tag
   kDispatchTry = 11,       ///< the dispatcher's own wake-up to hand out the next work-group; arg unused

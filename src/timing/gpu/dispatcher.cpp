@@ -39,11 +39,13 @@ void Dispatcher::handle(Cycle now, uint32_t kind, uint32_t) {
   switch (kind) {
     case kWorkgroupRetired:
       if (++retired_ == total_) {
-        if (p_.completion_cycles) engine_.schedule(now + p_.completion_cycles, this, kLaunchComplete);
-        else complete(now);
+        // Under the quantum runner the retirement may arrive after its completion time.
+        const Cycle done = now + p_.completion_cycles;
+        if (done < floor_ || !p_.completion_cycles) complete(done);
+        else engine_.schedule(done, this, kLaunchComplete);
         return;
       }
-      if (!try_pending_ && kernel_.id < total_) try_dispatch(now);
+      if (!try_pending_ && kernel_.id < total_) try_dispatch(max(now, floor_));
       return;
     case kDispatchTry:
       try_pending_ = false;

@@ -4,6 +4,7 @@
 // completion cycles after its last group retires. The compute WaveSource.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -33,8 +34,16 @@ class Dispatcher final : public WaveSource {
   /// first dispatch comes after the launch overhead; finished() turns true, and the engine
   /// stops, the completion cycles after the last one retires.
   void begin(Cycle launch, const WorkgroupLaunch& kernel, uint64_t workgroups);
-  /// CU `cu` may have room for a work-group again (one of its waves retired).
-  void mark_room(uint32_t cu) override { room_[cu / 64] |= uint64_t{1} << (cu % 64); }
+  /// CU `cu` may have room for a work-group again (one of its waves retired). An atomic OR:
+  /// CUs of several partitions may call it at once (quantum.h), and the result is the same in
+  /// any order.
+  void mark_room(uint32_t cu) override {
+    std::atomic_ref<uint64_t>(room_[cu / 64]).fetch_or(uint64_t{1} << (cu % 64), std::memory_order_relaxed);
+  }
+  /// The earliest cycle the dispatcher may act at: under the quantum runner, a retirement
+  /// arrives when its window ends, after the CUs have run to `t`, and the dispatch it allows
+  /// happens then. 0 (no floor) on one engine.
+  void set_floor(Cycle t) { floor_ = t; }
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
   std::string describe_state() const override;
   /// True once every work-group of the launch has retired and the completion cycles passed.
@@ -63,7 +72,7 @@ class Dispatcher final : public WaveSource {
   WorkgroupLaunch kernel_;  // the launch's code and needs; `id` is the next group's
   uint64_t total_ = 0, retired_ = 0;
   uint32_t rr_ = 0;
-  Cycle next_allowed_{0}, finish_{0};
+  Cycle next_allowed_{0}, finish_{0}, floor_{0};
   bool try_pending_ = false, done_ = false;
 };
 

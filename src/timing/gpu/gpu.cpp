@@ -4,6 +4,7 @@
 #include <deque>
 #include <exception>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "timing/gfx/tbr_pipeline.h"
 #include "timing/gpu/dispatcher.h"
 #include "timing/gpu/placement.h"
+#include "timing/gpu/quantum.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/dram.h"
 #include "timing/mem/tlb.h"
@@ -54,8 +56,14 @@ class ObserverPoller : public Component {
 
 struct Gpu::Impl {
   GpuConfig cfg;
-  Engine engine;
-  RequestPool pool;
+  // One engine and request pool per partition: one of each on the exact engine; under the
+  // quantum runner the control partition (dispatcher, samplers, graphics), the memory hub (L2
+  // banks, DRAM) and one per shader array (its CUs, L1Vs, scalar cache and L1I).
+  std::vector<std::unique_ptr<Engine>> engines;
+  std::vector<std::unique_ptr<RequestPool>> pools;
+  Engine& engine;  // the control partition's (the only one on the exact engine)
+  std::unique_ptr<QuantumRunner> runner;           // sim.engine=quantum only
+  std::unique_ptr<emu::HostThreads> threads;       // the runner's, made on first use
   StatsRegistry stats;
   std::vector<std::unique_ptr<Cache>> l1v, scache, l1i, l2;
   std::unique_ptr<SharedTlb> shared_tlb;           // tlb.enabled=on only
@@ -71,35 +79,80 @@ struct Gpu::Impl {
   uint64_t wave_instructions = 0, launches = 0, cycles_total = 0;
   Cycle start{0};
 
-  explicit Impl(const GpuConfig& c) : cfg(c) {
-    validate(cfg);
+  /// The partitions `cfg` asks for: 1 on the exact engine, else 2 + one per shader array.
+  static size_t partitions(const GpuConfig& c) {
+    return c.engine == "quantum" ? size_t(2 + c.num_cus / c.cus_per_shader_array) : 1;
+  }
+  static constexpr uint32_t kHub = 1;  ///< the memory hub's partition under the quantum runner
+  /// The partition of the hub (L2, DRAM) or of shader array `a` (-1: the hub).
+  uint32_t part_of(int64_t a) const { return !runner ? 0 : a < 0 ? kHub : uint32_t(2 + a); }
+  /// `c`, now a component of partition `p`.
+  template <class T>
+  T* placed(T* c, uint32_t p) {
+    c->set_partition(p);
+    return c;
+  }
+
+  explicit Impl(const GpuConfig& c)
+      : cfg((validate(c), c)), engines(make_engines(partitions(cfg))), pools(make_pools(partitions(cfg))),
+        engine(*engines[0]) {
+    if (engines.size() > 1) {
+      if (cfg.tlb_enabled == "on")
+        throw InputError("not implemented: sim.engine=quantum with tlb.enabled=on (the shared L2 TLB is one "
+                         "partition's state); use sim.engine=exact");
+      if (engines.size() > 256)
+        throw InputError(fmt::format("sim.engine=quantum runs at most 254 shader arrays, not {} ({} CUs, {} per array); "
+                                     "use sim.engine=exact",
+                                     engines.size() - 2, cfg.num_cus, cfg.cus_per_shader_array));
+      if (cfg.noc_latency < 1)
+        throw InputError("sim.engine=quantum needs noc.latency of at least 1 cycle: the window is the latency "
+                         "between the shader arrays and the memory hub");
+      std::vector<Engine*> e;
+      std::vector<RequestPool*> p;
+      for (size_t i = 0; i < engines.size(); ++i) {
+        e.push_back(engines[i].get());
+        p.push_back(pools[i].get());
+        pools[i]->set_partition(uint8_t(i), i == kHub);  // the hub's requesters are all elsewhere
+      }
+      if (cfg.quantum_cycles > cfg.noc_latency)
+        throw InputError(fmt::format("sim.quantum_cycles = {} exceeds noc.latency = {}: a request would reach the "
+                                     "memory hub inside the window it left in",
+                                     cfg.quantum_cycles, cfg.noc_latency));
+      const int64_t window = cfg.quantum_cycles ? cfg.quantum_cycles : cfg.noc_latency;
+      runner = std::make_unique<QuantumRunner>(std::move(e), std::move(p), uint64_t(window));
+    }
+    const uint32_t hub = part_of(-1);
+    Engine& hub_engine = *engines[hub];
+    RequestPool& hub_pool = *pools[hub];
     // Each component reads its own parameters (from_config beside its struct); this only wires
     // the hierarchy: L2 banks over DRAM, per-array scalar and instruction caches, per-CU L1Vs.
-    dram = std::make_unique<Dram>("dram", DramParams::from_config(cfg), engine, pool, stats);
+    dram = std::make_unique<Dram>("dram", DramParams::from_config(cfg), hub_engine, hub_pool, stats);
+    placed(dram.get(), hub);
     std::vector<Component*> l2_ports;
     for (int64_t b = 0; b < cfg.l2_banks; ++b) {
       const std::string name = fmt::format("l2.{}", b);
-      l2.push_back(std::make_unique<Cache>(name, CacheParams::from_config(cfg, CacheLevel::L2, name), engine, pool,
-                                           stats));
-      l2.back()->set_lower({dram.get()});
+      l2.push_back(std::make_unique<Cache>(name, CacheParams::from_config(cfg, CacheLevel::L2, name), hub_engine,
+                                           hub_pool, stats));
+      placed(l2.back().get(), hub)->set_lower({dram.get()});
       l2_ports.push_back(l2.back().get());
     }
     const int64_t arrays = cfg.num_cus / cfg.cus_per_shader_array;
     for (int64_t a = 0; a < arrays; ++a) {
       const std::string sname = fmt::format("scache.{}", a), iname = fmt::format("l1i.{}", a);
-      scache.push_back(std::make_unique<Cache>(sname, CacheParams::from_config(cfg, CacheLevel::Scalar, sname), engine,
-                                               pool, stats));
-      l1i.push_back(std::make_unique<Cache>(iname, CacheParams::from_config(cfg, CacheLevel::L1I, iname), engine, pool,
-                                            stats));
-      scache.back()->set_lower(l2_ports);
-      l1i.back()->set_lower(l2_ports);
+      const uint32_t part = part_of(a);
+      scache.push_back(std::make_unique<Cache>(sname, CacheParams::from_config(cfg, CacheLevel::Scalar, sname),
+                                               *engines[part], *pools[part], stats));
+      l1i.push_back(std::make_unique<Cache>(iname, CacheParams::from_config(cfg, CacheLevel::L1I, iname),
+                                            *engines[part], *pools[part], stats));
+      placed(scache.back().get(), part)->set_lower(l2_ports);
+      placed(l1i.back().get(), part)->set_lower(l2_ports);
     }
     // With translation modelled, each CU talks to an L1 TLB in front of each of its L1s.
     const TlbParams tlb = TlbParams::from_config(cfg);
     if (tlb.enabled) shared_tlb = std::make_unique<SharedTlb>(tlb, stats);
     auto front = [&](const std::string& name, Cache* cache) -> Component* {
       if (!tlb.enabled) return cache;
-      tlbs.push_back(std::make_unique<Tlb>(name, tlb, *shared_tlb, cache, engine, pool, stats));
+      tlbs.push_back(std::make_unique<Tlb>(name, tlb, *shared_tlb, cache, engine, *pools[0], stats));
       return tlbs.back().get();
     };
     std::vector<Component*> scalar_in, instr_in;
@@ -111,17 +164,20 @@ struct Gpu::Impl {
     std::vector<ComputeUnit*> cu_ptrs;
     for (int64_t i = 0; i < cfg.num_cus; ++i) {
       const std::string vname = fmt::format("l1v.{}", i);
-      l1v.push_back(std::make_unique<Cache>(vname, CacheParams::from_config(cfg, CacheLevel::L1V, vname), engine, pool,
-                                            stats));
-      l1v.back()->set_lower(l2_ports);
       const size_t a = size_t(i / cfg.cus_per_shader_array);
-      cus.push_back(std::make_unique<ComputeUnit>(fmt::format("cu.{}", i), uint32_t(i), cu_params, engine, pool, stats,
+      const uint32_t part = part_of(int64_t(a));
+      l1v.push_back(std::make_unique<Cache>(vname, CacheParams::from_config(cfg, CacheLevel::L1V, vname),
+                                            *engines[part], *pools[part], stats));
+      placed(l1v.back().get(), part)->set_lower(l2_ports);
+      cus.push_back(std::make_unique<ComputeUnit>(fmt::format("cu.{}", i), uint32_t(i), cu_params, *engines[part],
+                                                  *pools[part], stats,
                                                   front(fmt::format("tlb.vector.{}", i), l1v.back().get()),
                                                   scalar_in[a], instr_in[a]));
+      placed(cus.back().get(), part);
       cu_ptrs.push_back(cus.back().get());
     }
     dispatcher = std::make_unique<Dispatcher>(engine, cu_ptrs, DispatcherParams::from_config(cfg));
-    gfx = std::make_unique<TbrPipeline>(engine, pool, stats, cu_ptrs, l2_ports, GraphicsParams::from_config(cfg),
+    gfx = std::make_unique<TbrPipeline>(engine, *pools[0], stats, cu_ptrs, l2_ports, GraphicsParams::from_config(cfg),
                                         cu_params);
     TimelineSources sources{&wave_instructions, dispatcher->dispatched_counter(), dispatcher->retired_counter(), {}};
     for (const auto& c : cus) sources.cu_wave_instructions.push_back(&c->counters().wave_instructions);
@@ -138,8 +194,21 @@ struct Gpu::Impl {
     stats.add("gpu.launches", &launches);
   }
 
+  static std::vector<std::unique_ptr<Engine>> make_engines(size_t n) {
+    std::vector<std::unique_ptr<Engine>> v;
+    for (size_t i = 0; i < n; ++i) v.push_back(std::make_unique<Engine>());
+    return v;
+  }
+  static std::vector<std::unique_ptr<RequestPool>> make_pools(size_t n) {
+    std::vector<std::unique_ptr<RequestPool>> v;
+    for (size_t i = 0; i < n; ++i) v.push_back(std::make_unique<RequestPool>());
+    return v;
+  }
+  /// The simulated time: the control engine's, or the start of the runner's next window.
+  Cycle now() const { return runner ? runner->now() : engine.now(); }
+
   std::string dump_state() const {
-    std::string s = fmt::format("at cycle {}:\n  {}: {}\n  {}: {}\n", engine.now().value(), dispatcher->name(),
+    std::string s = fmt::format("at cycle {}:\n  {}: {}\n  {}: {}\n", now().value(), dispatcher->name(),
                                 dispatcher->describe_state(), gfx->name(), gfx->describe_state());
     for (const auto& c : cus)
       if (!c->idle()) s += fmt::format("  {}: {}\n", c->name(), c->describe_state());
@@ -241,7 +310,7 @@ Gpu::~Gpu() = default;
 const GpuConfig& Gpu::config() const { return impl_->cfg; }
 nlohmann::json Gpu::config_json() const { return to_json(impl_->cfg); }
 StatsSnapshot Gpu::snapshot() const { return impl_->stats.snapshot(); }
-Cycle Gpu::now() const { return impl_->engine.now(); }
+Cycle Gpu::now() const { return impl_->now(); }
 
 LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObserver* observer) {
   Impl& g = *impl_;
@@ -274,10 +343,27 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
                                  d.kernel_name, kernel.needs.waves, kernel.needs.vgprs_per_wave,
                                  kernel.needs.sgprs_per_wave, kernel.needs.lds_bytes, lt.occupancy.limiter));
 
+  if (g.runner && observer)
+    throw InputError(fmt::format("kernel {}: not implemented: a sampling method's observer with sim.engine=quantum "
+                                 "(observers see one global order of events); use sim.engine=exact",
+                                 d.kernel_name));
   const StatsSnapshot before = g.stats.snapshot();
   const uint64_t detailed_before = g.wave_instructions;
-  const Cycle start = g.engine.now();
-  for (auto& c : g.cus) c->begin_launch(&lc);
+  if (g.runner) g.runner->align(g.runner->now());
+  const Cycle start = g.now();
+  // Under the quantum runner each partition counts its own instructions and, on threads, logs
+  // its own overruns; the window's end adds them up in partition order.
+  std::vector<uint64_t> part_instructions(g.engines.size(), 0);
+  std::vector<emu::OverrunLog> part_overruns(g.engines.size());
+  std::vector<LaunchContext> part_lc(g.engines.size(), lc);
+  const bool on_threads = g.runner && host_threads_ > 1 && ex.workgroup_count() > 1 &&
+                          mem.concurrent_kernels_allowed() && !emu::uses_scratch(d) &&
+                          !emu::has_global_atomics(*d.program);
+  for (size_t p = 0; p < part_lc.size() && g.runner; ++p) {
+    part_lc[p].wave_instructions = &part_instructions[p];
+    if (on_threads) part_lc[p].overruns = &part_overruns[p];
+  }
+  for (auto& c : g.cus) c->begin_launch(g.runner ? &part_lc[c->partition()] : &lc);
   ++g.launches;
   g.dispatcher->begin(start, kernel, ex.workgroup_count());
   g.sampler->begin(start, uint64_t(cfg.timeline_interval), uint32_t(g.launches));
@@ -287,7 +373,37 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
     // retirement is progress still to come, however long the prediction.
     auto progress = [&g] { return g.wave_instructions + g.dispatcher->retired(); };
     uint64_t seen = progress();
-    while (!g.dispatcher->finished()) {
+    if (g.runner) {
+      if (on_threads && (!g.threads || g.threads->threads() != host_threads_))
+        g.threads = std::make_unique<emu::HostThreads>(host_threads_);
+      std::optional<emu::ConcurrentScope> concurrent;
+      if (on_threads) concurrent.emplace(mem);
+      g.runner->on_window_end([&](Cycle end) {
+        for (size_t p = 0; p < part_instructions.size(); ++p) {
+          g.wave_instructions += part_instructions[p];
+          part_instructions[p] = 0;
+          if (on_threads && part_overruns[p].count) mem.append_overruns(std::exchange(part_overruns[p], {}));
+        }
+        g.dispatcher->set_floor(end);
+      });
+      Cycle seen_at = g.runner->now();
+      while (!g.dispatcher->finished()) {
+        g.runner->run_window(on_threads ? g.threads.get() : nullptr);
+        if (g.dispatcher->finished()) break;
+        if (g.runner->idle())
+          throw FaultError(fmt::format("kernel {}: timing model deadlock (no pending events)\n{}", d.kernel_name,
+                                       g.dump_state()));
+        if (progress() != seen || g.dispatcher->completing()) {
+          seen = progress();
+          seen_at = g.runner->now();
+        } else if ((g.runner->now() - seen_at).value() >= uint64_t(cfg.watchdog_cycles)) {
+          throw FaultError(fmt::format("kernel {}: no instruction issued for {} cycles\n{}", d.kernel_name,
+                                       cfg.watchdog_cycles, g.dump_state()));
+        }
+      }
+      g.runner->on_window_end({});
+    }
+    while (!g.runner && !g.dispatcher->finished()) {
       const bool drained = g.engine.run(g.engine.now() + uint64_t(cfg.watchdog_cycles));
       if (g.dispatcher->finished()) break;
       if (drained && g.engine.empty())
@@ -324,6 +440,10 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
 FrameTiming Gpu::run_frame(const FrameWork& f) {
   Impl& g = *impl_;
   const GpuConfig& cfg = g.cfg;
+  if (g.runner)
+    throw InputError(fmt::format("frame {}: not implemented: graphics frames with sim.engine=quantum (the pipeline's "
+                                 "units talk to the CUs within a cycle); use sim.engine=exact",
+                                 f.frame));
   if (cfg.gfx_frame_caches == "invalidate")
     for (const auto* level : {&g.l1v, &g.scache, &g.l1i, &g.l2})
       for (const auto& c : *level) c->invalidate_all();

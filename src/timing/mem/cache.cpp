@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -100,12 +101,19 @@ void Cache::set_lower(std::vector<Component*> lowers) {
   lowers_ = std::move(lowers);
   lower_pow2_ = std::has_single_bit(lowers_.size());
   lower_mask_ = lowers_.empty() ? 0 : lowers_.size() - 1;
+  lower_partition_ = lowers_.empty() ? partition() : lowers_[0]->partition();
+  for (const Component* l : lowers_)
+    if (l->partition() != lower_partition_)
+      throw std::logic_error(fmt::format("{}: lower levels in different partitions", this->name()));
 }
 
 void Cache::send_lower(Cycle when, uint32_t r) {
   MemReq& q = pool_[r];
   q.return_latency = p_.lower_latency;
-  engine_.schedule(when + uint64_t(p_.lower_latency), lower_of(q.line), kMemRequest, r);
+  Component* lower = lower_of(q.line);
+  if (lower_partition_ != pool_.partition())
+    return pool_.cross(lower_partition_, engine_.now(), when + uint64_t(p_.lower_latency), lower, r);
+  engine_.schedule(when + uint64_t(p_.lower_latency), lower, kMemRequest, r);
 }
 
 uint32_t Cache::install(Cycle now, uint64_t line, uint32_t set) {
@@ -152,7 +160,7 @@ Cycle Cache::reserve_port(Cycle now, ReqKind kind) {
 void Cache::request(Cycle now, uint32_t r, bool replay) {
   MemReq& q = pool_[r];
   const Cycle start = reserve_port(now, q.kind);
-  q.mark(p_.stage);
+  pool_.mark(q, p_.stage);
   const uint32_t set = tags_.set_of(q.line);
   serve(start, r, set, tags_.find(q.line, set), replay);
 }
@@ -160,7 +168,7 @@ void Cache::request(Cycle now, uint32_t r, bool replay) {
 void Cache::request_batch(Cycle now, uint32_t b) {
   const MemReq head = pool_[b];  // a copy: the pool may grow below
   const uint64_t* lines = pool_.lines(head.lines);
-  pool_[b].mark(p_.stage);
+  pool_.mark(pool_[b], p_.stage);
   uint32_t hits = 0;
   Cycle hit_done{0};
   for (uint32_t i = 0; i < head.count; ++i) {
@@ -243,7 +251,7 @@ void Cache::miss(Cycle start, uint32_t r, uint32_t set, bool replay) {
   }
   if (mshr_used_ == p_.mshrs) {  // back-pressure: wait for an MSHR to free
     if (!replay) ++c_.mshr_full;
-    q.mark(MemStage::MshrQueue);
+    pool_.mark(q, MemStage::MshrQueue);
     blocked_.push_back(r);
     return;
   }

@@ -51,6 +51,8 @@ class Cache : public Component {
   Cache(std::string name, const CacheParams& p, Engine& engine, RequestPool& pool, StatsRegistry& stats);
 
   /// Lower level(s): a line goes to lowers[line % lowers.size()] (address-interleaved banks).
+  /// Every lower level must be in one partition, set before this call (requests to another
+  /// partition than this cache's pool leave it through RequestPool::cross).
   void set_lower(std::vector<Component*> lowers);
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
   std::string describe_state() const override;
@@ -109,6 +111,7 @@ class Cache : public Component {
   RequestPool& pool_;
   std::vector<Component*> lowers_;
   uint64_t lower_mask_ = 0;  // lowers_.size() - 1
+  uint32_t lower_partition_ = 0;
   bool lower_pow2_ = true;
   CacheTags tags_;
   std::vector<Mshr> mshr_;

@@ -102,7 +102,7 @@ void Dram::arrive(Cycle now, uint32_t r) {
   const Cycle at = now + uint64_t(p_.controller_latency / 2);
   b.queue.push_back(DramQueued{loc.row, seq_++, 0, r, at.value(), q.kind == ReqKind::Write});
   if (b.queue.size() == 1) b.update_next();
-  q.mark(MemStage::Dram);
+  pool_.mark(q, MemStage::Dram);
   decide_by(loc.channel, b.next);
 }
 
@@ -168,7 +168,7 @@ void Dram::issue(Cycle now, uint32_t channel, const Pick& pk) {
   const uint64_t waited = done.value() > ideal ? done.value() - ideal : 0;
   c_.queue_cycles += waited;
   MemReq& q = pool_[d.req];
-  if (waited > 0) q.mark(MemStage::DramQueue);
+  if (waited > 0) pool_.mark(q, MemStage::DramQueue);
   if (d.write) ++c_.writes; else ++c_.reads;
   c_.bytes += p_.line_bytes;
   pool_.respond(engine_, done + uint64_t(p_.controller_latency - p_.controller_latency / 2), d.req);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -52,6 +53,7 @@ struct MemReq {
   uint16_t count = 1;              ///< lines a request carries; lines a response answers
   uint16_t return_latency = 0;     ///< cycles the response spends on its way back
   ReqKind kind = ReqKind::Read;
+  uint8_t origin = 0;              ///< the partition of `reply_to` (quantum.h; 0 on one engine)
 
   /// Records that the request reached `s` (for the requester's CPI stack).
   void mark(MemStage s) {
@@ -60,18 +62,24 @@ struct MemReq {
   bool is_batch() const { return lines != UINT32_MAX; }
 };
 
+/// The requests of one partition (quantum.h; a model on one engine has one pool). A request
+/// another partition's component must serve leaves the pool as a copy (cross()), and the
+/// receiving partition's pool takes it in when the window ends.
 class RequestPool {
  public:
   static constexpr uint32_t kNil = UINT32_MAX;
   RequestPool() { reqs_.reserve(1 << 14); }
+  /// A fresh request answered inside this pool's partition unless its fields say otherwise.
   uint32_t alloc() {
     if (!free_.empty()) {
       uint32_t i = free_.back();
       free_.pop_back();
       reqs_[i] = MemReq{};
+      reqs_[i].origin = partition_;
       return i;
     }
     reqs_.emplace_back();
+    reqs_.back().origin = partition_;
     return uint32_t(reqs_.size() - 1);
   }
   void release(uint32_t i) { free_.push_back(i); }
@@ -87,12 +95,52 @@ class RequestPool {
   }
   MemReq& operator[](uint32_t i) { return reqs_[i]; }
   size_t live() const { return reqs_.size() - free_.size(); }
-  /// Answers request `r` at `when` (plus its return latency) and releases it.
+  /// Answers request `r` at `when` (plus its return latency) and releases it. The answer
+  /// leaves the partition (Engine::post) when the requester lives in another.
   void respond(Engine& engine, Cycle when, uint32_t r) {
     const MemReq& q = reqs_[r];
-    engine.schedule(when + uint64_t(q.return_latency), q.reply_to, response_kind(q.count), q.tag);
+    engine.post(q.origin, when + uint64_t(q.return_latency), q.reply_to, response_kind(q.count), q.tag);
     release(r);
   }
+  /// Records that request `q` reached stage `s` for its requester's CPI stack: at once, or,
+  /// in a pool whose requesters all live in other partitions (set_defer_marks), when the
+  /// window ends (marks()), since the requester's state is not this partition's to write.
+  void mark(MemReq& q, MemStage s) {
+    if (!q.progress) return;
+    if (defer_marks_) marks_.push_back(Mark{q.progress, s});
+    else q.progress->reach(s);
+  }
+
+  /// A request on its way to another partition: a copy of the request, the event that
+  /// delivers it, and the partition it goes to.
+  struct Crossing {
+    MemReq req;
+    Cycle when;
+    Cycle sent;  ///< the cycle it was sent in
+    Component* target;
+    uint32_t dest;
+  };
+  /// A stage reached, held for the requester until the window ends.
+  struct Mark {
+    AccessProgress* progress;
+    MemStage stage;
+  };
+  /// Sends request `r` (a single line) at cycle `now` to `target` of partition `dest`, due at
+  /// `when`: the request leaves this pool as a copy that the quantum runner delivers when the
+  /// window ends.
+  void cross(uint32_t dest, Cycle now, Cycle when, Component* target, uint32_t r) {
+    assert(!reqs_[r].is_batch());
+    out_.push_back(Crossing{reqs_[r], when, now, target, dest});
+    release(r);
+  }
+  /// Requests cross() sent, in order.
+  std::vector<Crossing>& outbox() { return out_; }
+  /// Marks held by a pool that defers them, in order.
+  std::vector<Mark>& marks() { return marks_; }
+  /// The partition whose components use this pool.
+  uint8_t partition() const { return partition_; }
+  /// Sets the partition and whether marks wait for the window's end (see mark()).
+  void set_partition(uint8_t p, bool defer_marks) { partition_ = p, defer_marks_ = defer_marks; }
 
   /// Stores a list of up to kMaxBatchLines lines for a batch request; returns its index.
   uint32_t alloc_lines(const uint64_t* lines, uint32_t n) {
@@ -116,6 +164,10 @@ class RequestPool {
   std::vector<uint32_t> free_;
   std::vector<std::unique_ptr<uint64_t[]>> lists_;
   std::vector<uint32_t> free_lists_;
+  std::vector<Crossing> out_;
+  std::vector<Mark> marks_;
+  uint8_t partition_ = 0;
+  bool defer_marks_ = false;
 };
 
 }  // namespace strobe::timing

@@ -1,0 +1,130 @@
+#include "timing/gpu/quantum.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "emu/workgroup_threads.h"
+#include "timing/engine/events.h"
+
+namespace strobe::timing {
+
+QuantumRunner::QuantumRunner(std::vector<Engine*> engines, std::vector<RequestPool*> pools, uint64_t window)
+    : engines_(std::move(engines)), pools_(std::move(pools)), window_(window) {
+  if (window_ == 0) throw std::invalid_argument("quantum runner: a window of 0 cycles");
+  if (engines_.size() != pools_.size() || engines_.empty() || engines_.size() > 256)
+    throw std::invalid_argument("quantum runner: one engine and one pool per partition, at most 256");
+  for (uint32_t p = 0; p < engines_.size(); ++p) {
+    engines_[p]->set_partition(p);
+    now_ = max(now_, engines_[p]->now());
+  }
+}
+
+void QuantumRunner::align(Cycle t) {
+  now_ = max(now_, t);
+  for (Engine* e : engines_) e->advance_to(now_);
+}
+
+bool QuantumRunner::idle() const {
+  for (const Engine* e : engines_)
+    if (!e->empty()) return false;
+  return true;
+}
+
+uint64_t QuantumRunner::events_processed() const {
+  uint64_t n = 0;
+  for (const Engine* e : engines_) n += e->events_processed();
+  return n;
+}
+
+void QuantumRunner::run_window(emu::HostThreads* threads) {
+  const Cycle end = now_ + window_, last = end - Cycle(1);
+  // run() returns true early when a component stopped its engine (the dispatcher, when a
+  // launch completes); the window still runs to its end.
+  auto run = [last](Engine& e) {
+    while (e.run(last) && !e.empty()) {
+    }
+  };
+  run(*engines_[0]);
+  const uint32_t parts = uint32_t(engines_.size()) - 1;
+  // Handing a window to threads costs a few microseconds; a window whose predecessor had
+  // little work runs on this thread. Either way each partition runs alone, so the choice
+  // changes nothing but the time.
+  const uint64_t before = events_processed();
+  if (threads && threads->threads() > 1 && last_events_ >= kThreadedEvents) {
+    std::exception_ptr fault;
+    threads->run(parts, [&](uint64_t c, uint32_t) { run(*engines_[1 + c]); }, &fault);
+    if (fault) std::rethrow_exception(fault);
+  } else {
+    for (uint32_t p = 1; p <= parts; ++p) run(*engines_[p]);
+  }
+  last_events_ = events_processed() - before;
+  if (on_end_) on_end_(end);
+  deliver(end);
+  now_ = end;
+  for (Engine* e : engines_) e->advance_to(end);
+}
+
+uint64_t QuantumRunner::key(uint64_t sent, uint64_t start, uint32_t part) {
+  return (sent - start) << 8 | part;
+}
+
+Cycle QuantumRunner::when_of(const Item& it) const {
+  return it.request ? pools_[it.part]->outbox()[it.index].when : engines_[it.part]->outbox()[it.index].when;
+}
+
+void QuantumRunner::deliver(Cycle end) {
+  // Every crossing of the window, in the order the exact engine would have queued them: by the
+  // cycle they were sent in, then partition, then send order. (Crossings due at different
+  // cycles land in different buckets, so only the order among those due together matters.)
+  // The key depends on the partitions' own runs alone, so the order is the same on any threads.
+  order_.clear();
+  const uint64_t start = end.value() - window_;
+  for (uint32_t p = 0; p < engines_.size(); ++p) {
+    const auto& events = engines_[p]->outbox();
+    for (uint32_t i = 0; i < events.size(); ++i)
+      order_.push_back(Item{key(events[i].sent.value(), start, p),
+                            uint32_t(order_.size()), p, i, false});
+    const auto& reqs = pools_[p]->outbox();
+    for (uint32_t i = 0; i < reqs.size(); ++i)
+      order_.push_back(Item{key(reqs[i].sent.value(), start, p),
+                            uint32_t(order_.size()), p, i, true});
+  }
+  // (key, gathering position) is unique, so the sort needs no stability.
+  std::sort(order_.begin(), order_.end(),
+            [](const Item& a, const Item& b) { return a.key != b.key ? a.key < b.key : a.pos < b.pos; });
+  auto early = [&](const Item& it, uint32_t dest) {
+    return std::logic_error(fmt::format("quantum runner: a crossing from partition {} to {} at cycle {} falls inside "
+                                        "the window ending at {} (a latency shorter than the window)",
+                                        it.part, dest, when_of(it).value(), end.value()));
+  };
+  for (const Item& it : order_) {
+    if (!it.request) {
+      const Engine::Crossing& c = engines_[it.part]->outbox()[it.index];
+      if (c.dest == 0) {  // the control partition: delivered now, naming the cycle it happened at
+        c.target->handle(c.when, c.kind, c.arg);
+        continue;
+      }
+      if (c.when < end) throw early(it, c.dest);
+      engines_[c.dest]->schedule(c.when, c.target, c.kind, c.arg);
+      continue;
+    }
+    const RequestPool::Crossing& c = pools_[it.part]->outbox()[it.index];
+    if (c.when < end || c.dest == 0) throw early(it, c.dest);
+    RequestPool& to = *pools_[c.dest];
+    const uint32_t r = to.alloc();
+    to[r] = c.req;
+    engines_[c.dest]->schedule(c.when, c.target, kMemRequest, r);
+  }
+  for (uint32_t p = 0; p < engines_.size(); ++p) {
+    engines_[p]->outbox().clear();
+    pools_[p]->outbox().clear();
+    std::vector<RequestPool::Mark>& marks = pools_[p]->marks();
+    for (const RequestPool::Mark& m : marks) m.progress->reach(m.stage);
+    marks.clear();
+  }
+}
+
+}  // namespace strobe::timing
