@@ -3,6 +3,7 @@
 // threads, stay close to the exact engine, and refuse what they do not model.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "timing/engine/engine.h"
 #include "timing/engine/events.h"
 #include "timing/gpu/quantum.h"
+#include "timing/gpu/window_threads.h"
 #include "timing_harness.h"
 
 namespace strobe::timing {
@@ -123,6 +125,43 @@ TEST(QuantumRunner, ARequestCrossesAsACopyIntoTheReceivingPool) {
   ASSERT_EQ(l1.got.size(), 1u);
   EXPECT_EQ(std::get<0>(l1.got[0]), 31u);
   EXPECT_EQ(std::get<2>(l1.got[0]), 77u);
+}
+
+TEST(WindowThreads, EveryTaskOfEveryGenerationRunsExactlyOnce) {
+  WindowThreads pool(3);
+  EXPECT_EQ(pool.threads(), 3u);
+  std::vector<std::atomic<uint32_t>> runs(17);
+  for (uint32_t gen = 0; gen < 20000; ++gen) {
+    const uint32_t tasks = 1 + gen % 17;  // generations of different sizes, back to back
+    pool.run(tasks, [&](uint32_t t) { runs[t].fetch_add(1, std::memory_order_relaxed); });
+  }
+  uint64_t total = 0;
+  for (auto& r : runs) total += r.load();
+  uint64_t expected = 0;
+  for (uint32_t gen = 0; gen < 20000; ++gen) expected += 1 + gen % 17;
+  EXPECT_EQ(total, expected);
+  for (uint32_t t = 0; t < 17; ++t) {
+    uint64_t want = 0;
+    for (uint32_t gen = 0; gen < 20000; ++gen) want += t < 1 + gen % 17;
+    EXPECT_EQ(runs[t].load(), want) << "task " << t;
+  }
+}
+
+TEST(WindowThreads, TheLowestFailingTasksExceptionIsRethrownAndThePoolGoesOn) {
+  WindowThreads pool(2);
+  for (int rep = 0; rep < 50; ++rep) {
+    try {
+      pool.run(8, [](uint32_t t) {
+        if (t == 5 || t == 2) throw std::runtime_error("task " + std::to_string(t));
+      });
+      FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "task 2");
+    }
+  }
+  std::atomic<uint32_t> n{0};
+  pool.run(4, [&](uint32_t) { n.fetch_add(1); });
+  EXPECT_EQ(n.load(), 4u);
 }
 
 /// stream_read on a 16-CU GPU (four shader arrays, so five partitions besides the control).

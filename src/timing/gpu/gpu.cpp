@@ -20,6 +20,7 @@
 #include "timing/gpu/dispatcher.h"
 #include "timing/gpu/placement.h"
 #include "timing/gpu/quantum.h"
+#include "timing/gpu/window_threads.h"
 #include "timing/mem/cache.h"
 #include "timing/mem/dram.h"
 #include "timing/mem/tlb.h"
@@ -63,7 +64,7 @@ struct Gpu::Impl {
   std::vector<std::unique_ptr<RequestPool>> pools;
   Engine& engine;  // the control partition's (the only one on the exact engine)
   std::unique_ptr<QuantumRunner> runner;           // sim.engine=quantum only
-  std::unique_ptr<emu::HostThreads> threads;       // the runner's, made on first use
+  std::unique_ptr<WindowThreads> threads;          // the runner's, made on first use
   StatsRegistry stats;
   std::vector<std::unique_ptr<Cache>> l1v, scache, l1i, l2;
   std::unique_ptr<SharedTlb> shared_tlb;           // tlb.enabled=on only
@@ -375,7 +376,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
     uint64_t seen = progress();
     if (g.runner) {
       if (on_threads && (!g.threads || g.threads->threads() != host_threads_))
-        g.threads = std::make_unique<emu::HostThreads>(host_threads_);
+        g.threads = std::make_unique<WindowThreads>(host_threads_);
       std::optional<emu::ConcurrentScope> concurrent;
       if (on_threads) concurrent.emplace(mem);
       g.runner->on_window_end([&](Cycle end) {

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "emu/workgroup_threads.h"
+#include "timing/gpu/window_threads.h"
 #include "timing/engine/events.h"
 
 namespace strobe::timing {
@@ -39,7 +39,7 @@ uint64_t QuantumRunner::events_processed() const {
   return n;
 }
 
-void QuantumRunner::run_window(emu::HostThreads* threads) {
+void QuantumRunner::run_window(WindowThreads* threads) {
   const Cycle end = now_ + window_, last = end - Cycle(1);
   // run() returns true early when a component stopped its engine (the dispatcher, when a
   // launch completes); the window still runs to its end.
@@ -49,14 +49,12 @@ void QuantumRunner::run_window(emu::HostThreads* threads) {
   };
   run(*engines_[0]);
   const uint32_t parts = uint32_t(engines_.size()) - 1;
-  // Handing a window to threads costs a few microseconds; a window whose predecessor had
-  // little work runs on this thread. Either way each partition runs alone, so the choice
-  // changes nothing but the time.
+  // Handing a window to threads costs a little; a window whose predecessor had little work
+  // runs on this thread. Either way each partition runs alone, so the choice changes nothing
+  // but the time.
   const uint64_t before = events_processed();
   if (threads && threads->threads() > 1 && last_events_ >= kThreadedEvents) {
-    std::exception_ptr fault;
-    threads->run(parts, [&](uint64_t c, uint32_t) { run(*engines_[1 + c]); }, &fault);
-    if (fault) std::rethrow_exception(fault);
+    threads->run(parts, [&](uint32_t t) { run(*engines_[1 + t]); });
   } else {
     for (uint32_t p = 1; p <= parts; ++p) run(*engines_[p]);
   }

@@ -26,11 +26,9 @@
 #include "timing/engine/engine.h"
 #include "timing/mem/mem_req.h"
 
-namespace strobe::emu {
-class HostThreads;
-}
-
 namespace strobe::timing {
+
+class WindowThreads;
 
 /// Runs partitioned engines window by window (see the file comment).
 class QuantumRunner {
@@ -49,7 +47,7 @@ class QuantumRunner {
   /// partition's (on `threads` when given, else in order), then the window-end hook and the
   /// crossings. A partition that throws (a kernel fault) stops the run; the exception of the
   /// lowest such partition is rethrown, so the fault reported does not depend on threads.
-  void run_window(emu::HostThreads* threads);
+  void run_window(WindowThreads* threads);
   /// The start of the next window.
   Cycle now() const { return now_; }
   uint64_t window() const { return window_; }
@@ -82,7 +80,7 @@ class QuantumRunner {
   std::function<void(Cycle)> on_end_;
   std::vector<Item> order_;  // deliver()'s scratch
   /// Events a window's predecessor must have had for the window to go to threads.
-  static constexpr uint64_t kThreadedEvents = 512;
+  static constexpr uint64_t kThreadedEvents = 128;
   uint64_t last_events_ = 0;
 };
 

@@ -1,0 +1,49 @@
+// Host threads for the quantum runner's windows (quantum.h). A window of a sparse kernel holds a
+// few microseconds of work, so handing it to a general thread pool (emu::HostThreads, whose
+// workers sleep between calls) would cost as much as the work. These workers spin on a counter
+// between windows, yield after a while and sleep only when no window has come for a long time
+// (between launches), so starting a window costs a cache-line transfer, not a wake-up.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace strobe::timing {
+
+/// `threads` - 1 spinning workers plus the calling thread (see the file comment).
+class WindowThreads {
+ public:
+  explicit WindowThreads(uint32_t threads);
+  ~WindowThreads();
+  WindowThreads(const WindowThreads&) = delete;
+  WindowThreads& operator=(const WindowThreads&) = delete;
+
+  /// The threads that run tasks, the caller included.
+  uint32_t threads() const { return uint32_t(workers_.size()) + 1; }
+  /// Runs `body(t)` for every task t in [0, tasks) (at most 65535), each once, on the workers and the calling
+  /// thread, and returns when all are done. If any threw, rethrows the exception of the lowest
+  /// such task (which does not depend on which thread ran what).
+  void run(uint32_t tasks, const std::function<void(uint32_t)>& body);
+
+ private:
+  /// Claims and runs tasks of generation `gen` until none is left.
+  void work(uint32_t gen);
+  void worker();
+
+  std::vector<std::thread> workers_;
+  // A generation's tasks are claimed by compare-and-swap on one word holding the generation,
+  // its task count and the next task (32, 16 and 16 bits), so a worker still leaving an old
+  // generation can never take a task of a new one, nor judge an old task by a new count.
+  std::atomic<uint64_t> claim_{0};
+  std::atomic<uint32_t> generation_{0};
+  std::atomic<uint32_t> done_{0};
+  std::atomic<bool> stop_{false};
+  const std::function<void(uint32_t)>* body_ = nullptr;
+  std::vector<std::exception_ptr> errors_;
+};
+
+}  // namespace strobe::timing
