@@ -39,9 +39,9 @@ void add_method_options(CLI::App& cmd, experiment::RunSpec& spec) {
 
 void add_threads_option(CLI::App& cmd, uint32_t& threads) {
   cmd.add_option("--threads", threads,
-                 "Host threads a functional launch's work-groups run on, or a gfx: workload's shader waves "
-                 "(default 0: every core); results are identical for any count, and a kernel with global "
-                 "atomics runs on one")
+                 "Host threads a functional launch's work-groups run on, a gfx: workload's shader waves, or "
+                 "the partitions of a detailed launch under --set sim.engine=quantum (default 0: every core); "
+                 "results are identical for any count, and a kernel with global atomics runs on one")
       ->check(CLI::Range(0u, experiment::RunSpec::kMaxThreads));
 }
 

@@ -30,14 +30,16 @@ class WindowThreads {
   void run(uint32_t tasks, const std::function<void(uint32_t)>& body);
 
  private:
-  /// Claims and runs tasks of generation `gen` until none is left.
-  void work(uint32_t gen);
-  void worker();
+  /// Claims and runs tasks of generation `gen` until none is left, from the front of the
+  /// remaining range or from its back.
+  void work(uint32_t gen, bool from_back);
+  void worker(bool from_back);
 
   std::vector<std::thread> workers_;
-  // A generation's tasks are claimed by compare-and-swap on one word holding the generation,
-  // its task count and the next task (32, 16 and 16 bits), so a worker still leaving an old
-  // generation can never take a task of a new one, nor judge an old task by a new count.
+  // A generation's tasks are claimed by compare-and-swap on one word holding the generation and
+  // the unclaimed range [front, back) (32, 16 and 16 bits: back above front), so a worker still
+  // leaving an old generation can never take a task of a new one, nor judge an old task by a
+  // new range.
   std::atomic<uint64_t> claim_{0};
   std::atomic<uint32_t> generation_{0};
   std::atomic<uint32_t> done_{0};
