@@ -25,8 +25,8 @@ enum class ReqKind : uint8_t { Read, Write, Atomic };
 enum class MemStage : uint8_t { None, L1, MshrQueue, L2, Dram, DramQueue };
 
 /// How far an outstanding access has travelled down the hierarchy. The requester owns it; each
-/// level the access reaches raises it through the request (MemReq::mark), which is the only way
-/// a cache or DRAM reports back before the response.
+/// level the access reaches raises it through its pool (RequestPool::mark), which is the only
+/// way a cache or DRAM reports back before the response.
 class AccessProgress {
  public:
   /// The access reached `s` (a shallower stage than the one recorded changes nothing).
