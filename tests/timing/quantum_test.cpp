@@ -131,18 +131,18 @@ TEST(WindowThreads, EveryTaskOfEveryGenerationRunsExactlyOnce) {
   WindowThreads pool(3);
   EXPECT_EQ(pool.threads(), 3u);
   std::vector<std::atomic<uint32_t>> runs(17);
-  for (uint32_t gen = 0; gen < 20000; ++gen) {
+  for (uint32_t gen = 0; gen < 5000; ++gen) {
     const uint32_t tasks = 1 + gen % 17;  // generations of different sizes, back to back
     pool.run(tasks, [&](uint32_t t) { runs[t].fetch_add(1, std::memory_order_relaxed); });
   }
   uint64_t total = 0;
   for (auto& r : runs) total += r.load();
   uint64_t expected = 0;
-  for (uint32_t gen = 0; gen < 20000; ++gen) expected += 1 + gen % 17;
+  for (uint32_t gen = 0; gen < 5000; ++gen) expected += 1 + gen % 17;
   EXPECT_EQ(total, expected);
   for (uint32_t t = 0; t < 17; ++t) {
     uint64_t want = 0;
-    for (uint32_t gen = 0; gen < 20000; ++gen) want += t < 1 + gen % 17;
+    for (uint32_t gen = 0; gen < 5000; ++gen) want += t < 1 + gen % 17;
     EXPECT_EQ(runs[t].load(), want) << "task " << t;
   }
 }

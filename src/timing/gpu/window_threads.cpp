@@ -1,5 +1,7 @@
 #include "timing/gpu/window_threads.h"
 
+#include <chrono>
+
 #include <stdexcept>
 
 namespace strobe::timing {
@@ -16,7 +18,7 @@ inline void relax() {
 /// Spins before a waiting worker yields, and yields before it sleeps: a window's serial part
 /// (the control partition and the deliveries) takes microseconds; a gap between launches, the
 /// host's setup and verification, can take seconds.
-constexpr uint32_t kSpins = 1 << 14, kYields = 1 << 12;
+constexpr uint32_t kSpins = 1 << 10, kYields = 1 << 14;
 
 }  // namespace
 
@@ -28,10 +30,19 @@ WindowThreads::WindowThreads(uint32_t threads) {
 }
 
 WindowThreads::~WindowThreads() {
-  stop_.store(true, std::memory_order_release);
-  generation_.fetch_add(1, std::memory_order_release);
-  generation_.notify_all();
+  stop_.store(true, std::memory_order_seq_cst);
+  publish(generation_.load(std::memory_order_relaxed) + 1);
   for (std::thread& t : workers_) t.join();
+}
+
+void WindowThreads::publish(uint32_t gen) {
+  // Sequentially consistent with the sleeper's increment and its check of the generation: either
+  // this load sees the sleeper, or the sleeper's check sees this generation.
+  generation_.store(gen, std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) != 0) {
+    const std::lock_guard<std::mutex> lock(sleep_mutex_);
+    wake_.notify_all();
+  }
 }
 
 void WindowThreads::run(uint32_t tasks, const std::function<void(uint32_t)>& body) {
@@ -42,8 +53,7 @@ void WindowThreads::run(uint32_t tasks, const std::function<void(uint32_t)>& bod
   errors_.assign(tasks, nullptr);
   done_.store(0, std::memory_order_relaxed);
   claim_.store(uint64_t(gen) << 32 | uint64_t(tasks) << 16, std::memory_order_release);
-  generation_.store(gen, std::memory_order_release);
-  generation_.notify_all();
+  publish(gen);
   work(gen, false);
   // The last tasks run on other threads; with more threads than cores, one of them may be
   // waiting for this core, so stop spinning after a while.
@@ -73,13 +83,23 @@ void WindowThreads::work(uint32_t gen, bool from_back) {
 }
 
 void WindowThreads::worker(bool from_back) {
-  uint32_t seen = generation_.load(std::memory_order_acquire);
+  // A worker that starts late may find the generation the destructor published, so it starts
+  // from 0 and checks for the stop in every wait.
+  uint32_t seen = 0;
   for (;;) {
     uint32_t gen = generation_.load(std::memory_order_acquire);
-    for (uint32_t i = 0; gen == seen; gen = generation_.load(std::memory_order_acquire), ++i) {
+    for (uint32_t i = 0; gen == seen && !stop_.load(std::memory_order_acquire);
+         gen = generation_.load(std::memory_order_acquire), ++i) {
       if (i < kSpins) relax();
       else if (i < kSpins + kYields) std::this_thread::yield();
-      else generation_.wait(seen, std::memory_order_acquire);
+      else {
+        std::unique_lock<std::mutex> lock(sleep_mutex_);
+        sleepers_.fetch_add(1, std::memory_order_seq_cst);
+        // A timed wait re-checks the generation however the wake-up is lost or late.
+        wake_.wait_for(lock, std::chrono::milliseconds(1),
+                       [&] { return generation_.load(std::memory_order_seq_cst) != seen || stop_.load(); });
+        sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+      }
     }
     if (stop_.load(std::memory_order_acquire)) return;
     seen = gen;

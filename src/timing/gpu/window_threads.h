@@ -6,9 +6,11 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -34,6 +36,8 @@ class WindowThreads {
   /// remaining range or from its back.
   void work(uint32_t gen, bool from_back);
   void worker(bool from_back);
+  /// Publishes generation `gen` and wakes any worker that went to sleep.
+  void publish(uint32_t gen);
 
   std::vector<std::thread> workers_;
   // A generation's tasks are claimed by compare-and-swap on one word holding the generation and
@@ -44,6 +48,11 @@ class WindowThreads {
   std::atomic<uint32_t> generation_{0};
   std::atomic<uint32_t> done_{0};
   std::atomic<bool> stop_{false};
+  // Sleeping workers wait on a condition variable (std::atomic::wait lost wake-ups in
+  // libstdc++ 12); a publisher takes the mutex only when one may be asleep.
+  std::atomic<uint32_t> sleepers_{0};
+  std::mutex sleep_mutex_;
+  std::condition_variable wake_;
   const std::function<void(uint32_t)>* body_ = nullptr;
   std::vector<std::exception_ptr> errors_;
 };
