@@ -111,7 +111,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   experiment::RunSpec& s = o->spec;
   auto* cmd = app.add_subcommand("run", "Run a built-in benchmark (see `strobe list`), or -- PROGRAM [ARGS...]: "
                                         "an OpenCL or HIP host program on the simulated GPU");
-  cmd->add_option("benchmark", s.benchmark, "Benchmark name (omit with -- PROGRAM)");
+  cmd->add_option("benchmark", s.benchmark, "Benchmark name, or a capture FILE.cap (omit with -- PROGRAM)");
   add_param_option(*cmd, s);
   cmd->add_option("--mode", s.mode, "functional, timing, or analytical (GPUMech predicts every launch; default functional)");
   add_arch_option(*cmd, s);
@@ -125,6 +125,13 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
                   "warning) or strict (every such access is a fault)");
   add_threads_option(*cmd, s.threads);
+  auto* launches = cmd->add_option("--launches", s.launches,
+                                   "FILE.cap: the launches to replay, like 3,17,40-45 (default: all, in order)");
+  auto* warm_state = cmd->add_option("--warm-state", s.warm_state,
+                                     "FILE.cap: how a replayed launch's caches start: history (default; rebuilt from "
+                                     "the capture's history of the launches before it) or none");
+  auto* alone = cmd->add_flag("--alone", s.alone,
+                              "FILE.cap, timing: each replayed launch on a fresh GPU, warmed only by --warm-state");
   cmd->add_flag("--digest", o->digest,
                 "Include a digest of device memory after the run (memory_digest) in the JSON: equal digests mean "
                 "the same results in the same buffers");
@@ -142,10 +149,21 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                                     "gfx: workloads: a pixel differs when a channel is off by more than this (default 16)");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
   cmd->add_flag("--test-corrupt-output", s.corrupt_for_test)->group("");
-  cmd->callback([o, cmd, &action, frames, images, reference, threshold, skipped, program = std::move(program)] {
+  cmd->callback([o, cmd, &action, frames, images, reference, threshold, skipped, launches, warm_state, alone,
+                 program = std::move(program)] {
     experiment::RunSpec& s = o->spec;
     s.mode_given = cmd->get_option("--mode")->count() > 0;
     const bool graphics = s.benchmark.rfind("gfx:", 0) == 0;
+    const bool captured = s.benchmark.size() > 4 && s.benchmark.ends_with(".cap");
+    if (!captured && (launches->count() || warm_state->count() || alone->count()))
+      throw CLI::ValidationError("run", "--launches, --warm-state and --alone apply to a capture (FILE.cap)");
+    if (captured) {
+      if (launches->count() && s.launches.empty())
+        throw CLI::ValidationError("run", "--launches: name at least one launch, like 0 or 3,17,40-45");
+      if (!program.empty()) throw CLI::ValidationError("run", "give a capture or -- PROGRAM, not both");
+      s.workload = experiment::Workload::Capture;
+      s.capture = s.benchmark;
+    }
     if (!graphics && (frames->count() || images->count() || reference->count() || threshold->count() || skipped->count()))
       throw CLI::ValidationError("run", "--frames, --images, --reference, --reference-threshold and --warm-frames "
                                         "apply to gfx: workloads");

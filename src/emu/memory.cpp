@@ -109,6 +109,66 @@ void GlobalMemory::free(uint64_t addr) {
   allocs_.erase(it);
 }
 
+std::vector<GlobalMemory::LiveAllocation> GlobalMemory::allocations() const {
+  std::vector<LiveAllocation> v;
+  for (auto it = allocs_.lower_bound(kBase); it != allocs_.end(); ++it)
+    v.push_back(LiveAllocation{it->first, it->second.size, it->second.tag});
+  return v;
+}
+
+void GlobalMemory::allocate_at(uint64_t addr, uint64_t bytes, std::string tag) {
+  if (host_) throw InputError("device memory: allocate_at needs strobe-managed addresses");
+  if (bytes == 0 || bytes > kMaxAllocation || addr < kBase || (addr & (kPageSize - 1)) != 0 ||
+      addr + bytes < addr)
+    throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}): not a page-aligned range above 4 GiB "
+                                 "of at most {} GiB",
+                                 bytes, addr, tag, kMaxAllocation >> 30));
+  auto next = allocs_.lower_bound(addr);
+  const bool overlaps_next = next != allocs_.end() && next->first < addr + bytes;
+  const bool overlaps_prev = next != allocs_.begin() && addr - std::prev(next)->first < std::prev(next)->second.size;
+  if (overlaps_next || overlaps_prev)
+    throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}) overlaps a live allocation", bytes,
+                                 addr, tag));
+  const uint64_t end = addr + bytes, pages = (((end + kPageSize - 1) & ~(kPageSize - 1)) - kBase) >> kPageBits;
+  if (table_.size() < pages) {
+    table_.resize(pages);
+    storage_.resize(pages);
+  }
+  for (uint64_t a = addr; a < end; a = (a | (kPageSize - 1)) + 1) {
+    PageEntry& e = table_[(a - kBase) >> kPageBits];
+    e.lo = addr;
+    e.hi = end;
+  }
+  allocs_.emplace(addr, Allocation{bytes, std::move(tag)});
+  bytes_allocated_ += bytes;
+  next_ = std::max(next_, (end + kPageSize - 1) & ~(kPageSize - 1));
+}
+
+void GlobalMemory::set_next_address(uint64_t addr) {
+  const uint64_t live_end = allocs_.empty() || std::prev(allocs_.end())->first < kBase
+                                ? kBase
+                                : std::prev(allocs_.end())->first + std::prev(allocs_.end())->second.size;
+  if (host_ || addr < kBase || (addr & (kPageSize - 1)) != 0 || addr < live_end)
+    throw InputError(fmt::format("device memory: the next allocation cannot start at 0x{:x} (page-aligned, above 4 "
+                                 "GiB and past 0x{:x}, the end of the live allocations)",
+                                 addr, live_end));
+  next_ = addr;
+}
+
+const uint8_t* GlobalMemory::page_bytes(uint64_t addr) const {
+  const uint64_t i = (addr - kBase) >> kPageBits;
+  if (host_ || addr < kBase || i >= table_.size()) return nullptr;
+  return table_[i].data;
+}
+
+void GlobalMemory::write_page(uint64_t page_addr, const uint8_t* bytes) {
+  const uint64_t i = (page_addr - kBase) >> kPageBits;
+  if (host_ || page_addr < kBase || (page_addr & (kPageSize - 1)) != 0 || i >= table_.size() || table_[i].hi == 0)
+    throw InputError(fmt::format("device memory: no live allocation holds the page at 0x{:x}", page_addr));
+  uint8_t* d = table_[i].data ? table_[i].data : page(i);
+  std::memcpy(d, bytes, kPageSize);
+}
+
 const GlobalMemory::Allocation* GlobalMemory::find(uint64_t addr) const {
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return nullptr;
@@ -170,6 +230,7 @@ uint64_t GlobalMemory::digest() const {
 void GlobalMemory::write(uint64_t addr, const void* src, uint64_t bytes) {
   if (!is_mapped(addr, bytes))
     throw InputError(fmt::format("host write of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));
+  if (write_hook_) write_hook_(addr, bytes);
   if (host_) {
     std::memcpy(reinterpret_cast<void*>(addr), src, bytes);
     return;
@@ -207,6 +268,7 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
 void GlobalMemory::fill(uint64_t addr, uint8_t value, uint64_t bytes) {
   if (!is_mapped(addr, bytes))
     throw InputError(fmt::format("host fill of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));
+  if (write_hook_) write_hook_(addr, bytes);
   if (host_) {
     std::memset(reinterpret_cast<void*>(addr), value, bytes);
     return;

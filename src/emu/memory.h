@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -165,6 +166,36 @@ class GlobalMemory {
 
   /// Total bytes currently allocated.
   uint64_t bytes_allocated() const { return bytes_allocated_; }
+
+  /// One live allocation of the managed mode, as allocations() lists it.
+  struct LiveAllocation {
+    uint64_t addr = 0, bytes = 0;
+    std::string tag;
+    bool operator==(const LiveAllocation&) const = default;
+  };
+  /// Every live allocation of the managed mode above 4 GiB, in address order (a capture's
+  /// allocation map; the 32-bit window and host-identity ranges are not listed).
+  std::vector<LiveAllocation> allocations() const;
+  /// Recreates an allocation at `addr` exactly (replaying a capture's allocation map): `addr` must
+  /// start a page above 4 GiB and the range must overlap no live allocation. Its pages read as
+  /// zero. Throws InputError naming the range otherwise. Managed mode only.
+  void allocate_at(uint64_t addr, uint64_t bytes, std::string tag);
+  /// Where the next allocate() places its allocation (page-aligned; managed mode).
+  uint64_t next_address() const { return next_; }
+  /// Moves where the next allocate() places its allocation, so that a replayed launch's scratch
+  /// lands where it did when captured: page-aligned, above 4 GiB and at or past the end of every
+  /// live allocation, else InputError.
+  void set_next_address(uint64_t addr);
+  /// The 64 KiB host page holding managed address `addr` (of a live allocation), or nullptr
+  /// when that page was never touched (it reads as zero) or is not mapped.
+  const uint8_t* page_bytes(uint64_t addr) const;
+  /// Overwrites the whole 64 KiB page starting at `page_addr` (page-aligned, of a live managed
+  /// allocation) with `bytes`, the tail past the allocation's end included (a checkpoint's page).
+  /// Throws InputError otherwise.
+  void write_page(uint64_t page_addr, const uint8_t* bytes);
+  /// Called with every host-side write() and fill() range from now on (an empty function stops
+  /// it): a capture learns which pages the host changed between launches.
+  void set_host_write_hook(std::function<void(uint64_t addr, uint64_t bytes)> hook) { write_hook_ = std::move(hook); }
   /// A 64-bit digest of every live allocation's address, size and contents, in address order:
   /// two runs that computed the same results in the same buffers have the same digest.
   uint64_t digest() const;
@@ -193,6 +224,7 @@ class GlobalMemory {
   MemoryCheck check_ = MemoryCheck::Page;
   OverrunLog overruns_;
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> overlay_pages_;  // page index -> copy
+  std::function<void(uint64_t, uint64_t)> write_hook_;  // set_host_write_hook
 
   // Host-identity mode. A region is a range of this process that kernels may reach; owned
   // regions were mmap'd by allocate() and are unmapped by free().

@@ -1,9 +1,9 @@
 // A benchmark run under a validated spec (see run.h).
 #include "experiment/run.h"
 
-#include "experiment/profile.h"
-
+#include "experiment/capture.h"
 #include "experiment/passes.h"
+#include "experiment/profile.h"
 
 namespace strobe::experiment {
 
@@ -26,6 +26,7 @@ report::RunReport run_report(const workloads::RunOutcome& out, const std::string
 
 RunResult run(ValidatedRun& v, const LaunchCallback& on_launch) {
   const RunSpec& s = v.spec;
+  if (s.workload == Workload::Capture) return replay(v, on_launch);
   RunResult r;
   nlohmann::json sampling_summary;
   if (v.profile) require_profile_of(s.profile, *v.profile, s.benchmark, s.params);

@@ -170,6 +170,24 @@ timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<
   return cfg;
 }
 
+namespace {
+
+/// The rules of a capture's replay: its own options only where it has launches to replay.
+void check_capture_run(const RunSpec& spec) {
+  if (spec.capture.empty()) throw InputError("a capture replay needs the capture file");
+  if (spec.mode == "analytical" || spec.sampling != "none")
+    throw NotImplementedError(fmt::format("--sampling {} on a capture: sampling methods run from a benchmark for now",
+                                          spec.sampling != "none" ? spec.sampling : "gpumech"));
+  if (spec.alone && !models_timing(spec.mode))
+    throw InputError("--alone: each launch on a fresh GPU needs the timing model (--mode timing)");
+  if (!spec.params.empty())
+    throw InputError("--param: a capture holds the parameters it was captured with; capture again to change them");
+  if (spec.warm_state != "history" && spec.warm_state != "none")
+    throw InputError(fmt::format("--warm-state '{}': expected history or none", spec.warm_state));
+}
+
+}  // namespace
+
 ValidatedRun validate(RunSpec spec, Spelling spelling) {
   ValidatedRun v;
   check_run_mode(spec.mode, spelling);
@@ -196,6 +214,7 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
     if (spec.workload == Workload::Program) require_carried_passes(*v.method, spec.sampling, spelling, spec.command);
   }
   if (spec.workload == Workload::Program) check_program_pass(spec, v.method.get(), spelling);
+  if (spec.workload == Workload::Capture) check_capture_run(spec);
   forbid_verify_when_skipping(spec.skip_functional, spec.verify);
   v.spec = std::move(spec);
   return v;

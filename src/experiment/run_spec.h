@@ -18,9 +18,10 @@ namespace strobe::experiment {
 /// `--sampling photon` on the command line, `STROBE_SAMPLING=photon` in the environment.
 enum class Spelling { CommandLine, Environment };
 
-/// What runs: a registered benchmark, or an OpenCL or HIP host program (a separate process; a
-/// method needing several passes runs it once per pass, carrying its state in a file).
-enum class Workload { Benchmark, Program };
+/// What runs: a registered benchmark, an OpenCL or HIP host program (a separate process; a
+/// method needing several passes runs it once per pass, carrying its state in a file), or the
+/// launches of a capture (`strobe capture`), replayed from their checkpoints.
+enum class Workload { Benchmark, Program, Capture };
 
 /// Whether `mode` gives launches simulated time (timing, or analytical's predicted time), so the
 /// device runs its timing model and GPU overrides apply.
@@ -35,6 +36,16 @@ struct RunSpec {
   std::string benchmark;                ///< Benchmark: its registered name
   std::vector<std::string> params;      ///< Benchmark: "K=V" parameters
   std::vector<std::string> program;     ///< Program: PROGRAM and its arguments
+  std::string capture;                  ///< Capture: the capture file
+  std::string launches;                 ///< Capture: the launches to replay ("3,17,40-45"; empty: all)
+  /// Capture: how a replayed launch's caches start: `history` (rebuilt from the capture's
+  /// configuration-free history of the launches since the last one replayed) or `none` (as the
+  /// last replayed launch left them).
+  std::string warm_state = "history";
+  /// Capture: each replayed launch on a fresh GPU, its caches, DRAM and clock those of a new
+  /// machine and its warm state only what `warm_state` rebuilds (as a sampled run's far-apart
+  /// launches would start); otherwise the GPU carries its state from one replayed launch to the next.
+  bool alone = false;
   std::string mode = "functional";      ///< functional, timing, or analytical (GPUMech on every launch)
   bool mode_given = false;              ///< mode was asked for explicitly (a sampling method then may not imply timing)
   std::string arch = "r9nano";          ///< GPU preset or FILE.toml

@@ -130,6 +130,8 @@ class CodeObject {
   static CodeObject parse(std::vector<uint8_t> image, const std::string& name);
 
   const std::string& name() const { return name_; }
+  /// The ELF image as it was read (a capture stores it to parse again on replay).
+  const std::vector<uint8_t>& image() const { return image_; }
   int version() const { return version_; }               ///< code object version 2..5
   const std::string& target() const { return target_; }  ///< e.g. "amdgcn-amd-amdhsa--gfx803"
   const std::vector<KernelInfo>& kernels() const { return kernels_; }

@@ -40,6 +40,7 @@ nlohmann::json to_json(const RunReport& r) {
                        {"lds_instructions", s.lds_instructions},
                        {"past_end_accesses", l.result.past_end.count},
                        {"wall_seconds", l.result.wall_seconds}});
+    if (l.capture_launch >= 0) kernels.back()["capture_launch"] = l.capture_launch;
     if (const auto& t = l.result.timing) {
       timed = true;
       cycles += t->cycles;
@@ -73,6 +74,7 @@ nlohmann::json to_json(const RunReport& r) {
   j["kernels"] = std::move(kernels);
   if (!r.timing_summary.is_null()) j["timing"] = r.timing_summary;
   if (!r.sampling_summary.is_null()) j["sampling_summary"] = r.sampling_summary;
+  if (!r.capture.is_null()) j["capture"] = r.capture;
   if (!r.memory_digest.empty()) j["memory_digest"] = r.memory_digest;
   if (r.host_threads) j["host_threads"] = r.host_threads;
   if (!r.config.is_null()) j["config"] = r.config;

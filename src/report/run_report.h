@@ -16,6 +16,8 @@ struct LaunchRecord {
   runtime::LaunchResult result;
   runtime::Dim3 grid{1, 1, 1};
   runtime::Dim3 local{1, 1, 1};
+  /// A launch replayed from a capture: its index among the captured launches (-1 otherwise).
+  int64_t capture_launch = -1;
 };
 
 /// Everything a run reports.
@@ -33,6 +35,8 @@ struct RunReport {
   nlohmann::json config;          ///< timing mode: the fully expanded effective GPU configuration
   nlohmann::json timing_summary;  ///< timing mode: CPI stack, units, caches, DRAM over the whole run
   nlohmann::json sampling_summary;  ///< with a sampling method: instructions per level, method facts
+  /// A replayed capture: its file, the launches replayed, the warm state and the replay's costs.
+  nlohmann::json capture;
   std::string memory_digest;        ///< `run --digest`: device memory's digest after the run (omitted when empty)
   /// Host threads a functional launch's work-groups could run on (wall times depend on it,
   /// results do not); omitted when 0.

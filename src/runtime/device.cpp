@@ -34,6 +34,14 @@ Device::Device(bool host_addresses) : memory_(std::make_unique<emu::GlobalMemory
 
 Device::~Device() = default;
 
+void Device::reset_memory() {
+  auto fresh = std::make_unique<emu::GlobalMemory>();
+  if (memory_->host_addresses()) fresh->use_host_addresses();
+  fresh->set_check(memory_->check());
+  memory_ = std::move(fresh);
+  queue_address_ = 0;
+}
+
 uint64_t Device::malloc(uint64_t bytes) { return memory_->allocate(bytes, 256, "buffer"); }
 void Device::free(uint64_t addr) { memory_->free(addr); }
 void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) { memory_->write(dst, src, bytes); }
@@ -46,6 +54,7 @@ void Device::set_threads(uint32_t n) {
 }
 
 void Device::enable_timing(const timing::GpuConfig& cfg) {
+  if (functional_runner_) throw InputError("a device that records its functional launches cannot switch to timing");
   timing::validate(cfg);
   gpu_ = std::make_unique<timing::Gpu>(cfg);
   gpu_->set_host_threads(threads_);
@@ -57,6 +66,11 @@ Module& Device::load(const std::string& path) { return load(loader::CodeObject::
 Module& Device::load(loader::CodeObject co) {
   uint64_t base = load_image(*memory_, co);
   modules_.push_back(std::make_unique<Module>(std::move(co), base));
+  return *modules_.back();
+}
+
+Module& Device::adopt(loader::CodeObject co, uint64_t load_base) {
+  modules_.push_back(std::make_unique<Module>(std::move(co), load_base));
   return *modules_.back();
 }
 
@@ -210,6 +224,8 @@ LaunchResult Device::run(emu::Dispatch d) {
     auto t = std::make_shared<timing::LaunchTiming>(gpu_->run(d, *memory_));
     r.stats = t->functional;
     r.timing = std::move(t);
+  } else if (functional_runner_) {
+    r.stats = functional_runner_->run(d, *memory_, threads_);
   } else {
     r.stats = emu::run_dispatch(d, *memory_, threads_);
   }
@@ -238,6 +254,11 @@ std::string past_end_warning(const std::string& kernel, const emu::OverrunLog& l
     s += log.shown.size() < log.count ? fmt::format("; the first {}:", log.shown.size()) : std::string(":");
   for (const auto& d : log.shown) s += "\n  " + d;
   return s;
+}
+
+void Device::set_functional_runner(FunctionalRunner* r) {
+  if (r && gpu_) throw InputError("a functional runner needs a device in functional mode");
+  functional_runner_ = r;
 }
 
 void Device::set_dispatch_runner(DispatchRunner* r) {

@@ -36,6 +36,8 @@ class Module {
   /// The decoded code of the whole code object at its device address, shared by its kernels
   /// (decoded on first use, then cached). A kernel starts at the index of its entry.
   const isa::Program& program();
+  /// True if `p` is this module's decoded code (a dispatch's program names its module).
+  bool owns(const isa::Program* p) const { return p && program_.get() == p; }
   /// Private bytes per work-item a dispatch of `kernel` gets (emu::private_bytes_per_lane).
   uint32_t private_bytes_per_lane(const loader::KernelInfo& kernel);
 
@@ -97,6 +99,15 @@ class DispatchRunner {
   virtual LaunchResult run(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) = 0;
 };
 
+/// Runs functional dispatches in place of the emulator's own loop, with the same results: the
+/// plug-in point of a workload capture, which records what each launch touches as it runs.
+class FunctionalRunner {
+ public:
+  virtual ~FunctionalRunner() = default;
+  /// Runs `d` against `mem` on up to `threads` host threads; returns the emulator's counters.
+  virtual emu::DispatchStats run(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads) = 0;
+};
+
 /// A simulated GPU as a host program sees it.
 class Device {
  public:
@@ -119,6 +130,11 @@ class Device {
   Module& load(const std::string& path);
   /// Adopts an already parsed code object.
   Module& load(loader::CodeObject co);
+  /// Adopts a code object whose image is already in device memory at `load_base` (a replayed
+  /// capture restores the image's pages itself).
+  Module& adopt(loader::CodeObject co, uint64_t load_base);
+  /// Every module loaded so far, in load order.
+  const std::vector<std::unique_ptr<Module>>& modules() const { return modules_; }
 
   /// Runs `kernel_name` from `module` to completion: functional emulation, or detailed timing
   /// once enable_timing() was called. Throws InputError for a bad configuration and FaultError
@@ -139,8 +155,16 @@ class Device {
   /// Routes every launch through `r` (nullptr: back to the device's own mode). Needs timing
   /// enabled first; `r` must outlive its use.
   void set_dispatch_runner(DispatchRunner* r);
+  /// Runs every functional launch through `r` (nullptr: the emulator's own loop). Functional
+  /// mode only: enable_timing() refuses a device with one; `r` must outlive its use.
+  void set_functional_runner(FunctionalRunner* r);
 
   emu::GlobalMemory& memory() { return *memory_; }
+  /// Replaces device memory with an empty one, the queue descriptor included: a replayed capture
+  /// rebuilds memory from a checkpoint alone, then only uses run().
+  void reset_memory();
+  /// The dispatch id run() gives the next dispatch (a replayed launch keeps its captured id).
+  void set_next_dispatch_id(uint64_t id) { dispatch_count_ = id; }
 
   /// Sets how kernel accesses past an allocation's end are treated (default: as the hardware).
   void set_memory_check(emu::MemoryCheck c) { memory_->set_check(c); }
@@ -157,6 +181,7 @@ class Device {
   std::unique_ptr<emu::GlobalMemory> memory_;
   std::unique_ptr<timing::Gpu> gpu_;
   DispatchRunner* runner_ = nullptr;
+  FunctionalRunner* functional_runner_ = nullptr;
   /// LDS per work-group: the timing configuration's CU, else the declared default CU's.
   uint32_t lds_limit_bytes_ = uint32_t(timing::GpuConfig{}.lds_bytes_per_cu);
   std::vector<std::unique_ptr<Module>> modules_;

@@ -227,28 +227,6 @@ Gpu::Gpu(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
 
 Warmer& Gpu::warmer() { return *impl_->warmer; }
 
-namespace {
-
-/// The CU of each of a launch's `groups` work-groups under the dispatcher's round-robin rule when
-/// every group takes as long as the others (the oldest resident group retires first).
-std::vector<uint32_t> functional_placement(uint32_t cus, uint32_t groups_per_cu, uint64_t groups) {
-  Placement place(cus, groups_per_cu, groups);
-  std::deque<uint32_t> resident;  // the CUs of the resident groups, oldest first
-  std::vector<uint32_t> cu_of(groups);
-  for (uint64_t id = 0; id < groups; ++id) {
-    std::optional<uint32_t> cu = place.place_next();
-    for (; !cu; cu = place.place_next()) {  // full: the oldest group retires
-      place.retire(resident.front());
-      resident.pop_front();
-    }
-    resident.push_back(*cu);
-    cu_of[id] = *cu;
-  }
-  return cu_of;
-}
-
-}  // namespace
-
 emu::DispatchStats Gpu::run_functional(const emu::Dispatch& d, emu::GlobalMemory& mem) {
   Impl& g = *impl_;
   emu::Executor ex(d, mem, emu::thread_slots(d, host_threads_));

@@ -1,6 +1,7 @@
 #include "timing/gpu/placement.h"
 
 #include <algorithm>
+#include <deque>
 
 namespace strobe::timing {
 
@@ -18,6 +19,22 @@ std::optional<uint32_t> Placement::place_next() {
     return c;
   }
   return std::nullopt;
+}
+
+std::vector<uint32_t> functional_placement(uint32_t cus, uint32_t groups_per_cu, uint64_t groups) {
+  Placement place(cus, groups_per_cu, groups);
+  std::deque<uint32_t> resident;  // the CUs of the resident groups, oldest first
+  std::vector<uint32_t> cu_of(groups);
+  for (uint64_t id = 0; id < groups; ++id) {
+    std::optional<uint32_t> cu = place.place_next();
+    for (; !cu; cu = place.place_next()) {  // full: the oldest group retires
+      place.retire(resident.front());
+      resident.pop_front();
+    }
+    resident.push_back(*cu);
+    cu_of[id] = *cu;
+  }
+  return cu_of;
 }
 
 }  // namespace strobe::timing

@@ -32,4 +32,9 @@ class Placement {
   std::vector<uint32_t> resident_;
 };
 
+/// The CU of each of a launch's `groups` work-groups under the dispatcher's round-robin rule when
+/// every group takes as long as the others (the oldest resident group retires first): where
+/// functional work runs when it warms the caches.
+std::vector<uint32_t> functional_placement(uint32_t cus, uint32_t groups_per_cu, uint64_t groups);
+
 }  // namespace strobe::timing

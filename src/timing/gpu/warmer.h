@@ -13,22 +13,12 @@
 
 #include "emu/executor.h"
 #include "emu/semantics.h"
+#include "timing/gpu/access_walk.h"
 #include "timing/mem/mem_req.h"
 
 namespace strobe::timing {
 
 class Cache;
-
-/// One line access functional warming makes: which cache it starts in (the CU's L1V, its shader
-/// array's scalar cache or L1I), the CU, the line and the access kind. A work-group run on
-/// another thread records these, and the caches replay them in work-group order.
-struct WarmAccess {
-  enum Path : uint8_t { L1v, Scalar, L1i };
-  uint64_t line;
-  uint32_t cu;
-  Path path;
-  ReqKind kind;
-};
 
 /// Feeds functionally executed instructions' accesses into a GPU's caches (see the file comment).
 class Warmer {
@@ -63,23 +53,16 @@ class Warmer {
   void scalar_access(uint32_t cu, const emu::MemAccessInfo& mi);
   /// Instruction line `line` (address / line size) fetched by a wave of CU `cu`.
   void instruction_line(uint32_t cu, uint64_t line);
+  /// Warms the caches with one access of CU `a.unit` (a recorded one, or one a capture's warm
+  /// state rebuilds for this GPU).
+  void apply(const WarmAccess& a);
 
  private:
   /// `line` through `l1` and, where the L1 passes it on, the L2.
   void access(Cache& l1, uint64_t line, ReqKind kind);
-  /// Warms the caches with one access.
-  void apply(const WarmAccess& a);
-  /// Runs wave `w` as run_wave() does, handing each line access to `emit(WarmAccess)`.
-  template <class Emit>
-  void walk_wave(uint32_t cu, const emu::Executor& ex, emu::Wave& w, emu::WorkGroup& wg, emu::DispatchStats& stats,
-                 emu::MemAccessInfo& mi, Emit&& emit, const uint8_t* ends, emu::Executor::BlockFn fn,
-                 void* ctx) const;
-  /// The line accesses of one emulated instruction `mi` of CU `cu`, to `emit`.
-  template <class Emit>
-  void emit_accesses(uint32_t cu, const emu::MemAccessInfo& mi, Emit&& emit) const;
-
   std::vector<Cache*> l1v_, scache_, l1i_, l2_;
-  uint32_t cus_per_array_, line_bits_;
+  uint32_t cus_per_array_;
+  AccessWalker walk_;
   uint64_t l2_mask_ = 0;  // l2_.size() - 1
   bool l2_pow2_ = true;   // banks are a power of two: the bank is line & l2_mask_
   emu::MemAccessInfo mi_;

@@ -1,0 +1,452 @@
+// The capture file (see capture_file.h).
+#include "capture/capture_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <msgpack.hpp>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "common/error.h"
+#include "common/msgpack_reader.h"
+
+namespace strobe::capture {
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'T', 'R', 'B', 'C', 'A', 'P', '1'};
+constexpr char kEndMagic[8] = {'S', 'T', 'R', 'B', 'C', 'E', 'N', 'D'};
+constexpr uint64_t kFooterBytes = 8 + 8 + 8 + 8;  // index offset, index bytes, index XXH64, end magic
+// zstd level 1: pages are mostly zeros or numeric data, where higher levels gain little and the
+// capture must stay within twice a functional run's time.
+constexpr int kZstdLevel = 1;
+// The index is read whole: a capture's index beyond this is corrupt, not a workload.
+constexpr uint64_t kMaxIndexBytes = uint64_t{4} << 30;
+// One blob (a page, a history, a code object) beyond this is corrupt.
+constexpr uint64_t kMaxBlobBytes = uint64_t{2} << 30;
+
+using Packer = msgpack::packer<msgpack::sbuffer>;
+
+void pack_str(Packer& pk, std::string_view s) {
+  pk.pack_str(uint32_t(s.size()));
+  pk.pack_str_body(s.data(), uint32_t(s.size()));
+}
+void pack_bin(Packer& pk, std::string_view s) {
+  pk.pack_bin(uint32_t(s.size()));
+  pk.pack_bin_body(s.data(), uint32_t(s.size()));
+}
+void pack_dim3(Packer& pk, const std::array<uint32_t, 3>& d) {
+  pk.pack_array(3);
+  for (uint32_t v : d) pk.pack(v);
+}
+void pack_id(Packer& pk, const ContentId& id) {
+  pk.pack_array(2);
+  pk.pack(id.lo);
+  pk.pack(id.hi);
+}
+
+/// A checkpoint's pages as packed little-endian records: address, blob, flags.
+struct PageBin {
+  uint64_t addr;
+  uint32_t blob;
+  uint32_t flags;  // bit 0: written
+};
+static_assert(sizeof(PageBin) == 16);
+
+std::string pack_index(const CaptureIndex& x) {
+  msgpack::sbuffer buf;
+  Packer pk(buf);
+  pk.pack_map(14);
+  pack_str(pk, "version");
+  pk.pack(kFormatVersion);
+  pack_str(pk, "kind");
+  pack_str(pk, x.kind);
+  pack_str(pk, "workload");
+  pack_str(pk, x.workload);
+  pack_str(pk, "params");
+  pk.pack_array(uint32_t(x.params.size()));
+  for (const auto& p : x.params) pack_str(pk, p);
+  pack_str(pk, "build");
+  pack_str(pk, x.build);
+  pack_str(pk, "granule_bytes");
+  pk.pack(x.granule_bytes);
+  pack_str(pk, "history_bytes");
+  pk.pack(x.history_bytes);
+  pack_str(pk, "threads");
+  pk.pack(x.threads);
+  pack_str(pk, "capture_seconds");
+  pk.pack(x.capture_seconds);
+  pack_str(pk, "peak_device_bytes");
+  pk.pack(x.peak_device_bytes);
+  pack_str(pk, "code_objects");
+  pk.pack_array(uint32_t(x.code_objects.size()));
+  for (const auto& c : x.code_objects) {
+    pk.pack_array(4);
+    pack_str(pk, c.name);
+    pk.pack(c.load_base);
+    pk.pack(c.blob);
+    pack_id(pk, c.image_id);
+  }
+  pack_str(pk, "allocation_maps");
+  pk.pack_array(uint32_t(x.allocation_maps.size()));
+  for (const auto& m : x.allocation_maps) {
+    pk.pack_array(uint32_t(m.size()));
+    for (const auto& a : m) {
+      pk.pack_array(3);
+      pk.pack(a.addr);
+      pk.pack(a.bytes);
+      pack_str(pk, a.tag);
+    }
+  }
+  pack_str(pk, "launches");
+  pk.pack_array(uint32_t(x.launches.size()));
+  for (const auto& l : x.launches) {
+    pk.pack_array(19);
+    pack_str(pk, l.kernel);
+    pk.pack(l.code_object);
+    pack_dim3(pk, l.grid);
+    pack_dim3(pk, l.local);
+    pk.pack(l.packet_address);
+    pk.pack(l.kernarg_address);
+    pk.pack(l.queue_address);
+    pk.pack(l.lds_bytes);
+    pk.pack(l.private_bytes_per_lane);
+    pk.pack(l.allocations);
+    pk.pack(l.next_address);
+    std::string pages(l.pages.size() * sizeof(PageBin), '\0');
+    for (size_t i = 0; i < l.pages.size(); ++i) {
+      const PageBin b{l.pages[i].addr, l.pages[i].blob, l.pages[i].written ? 1u : 0u};
+      std::memcpy(pages.data() + i * sizeof(PageBin), &b, sizeof b);
+    }
+    pack_bin(pk, pages);
+    pk.pack(l.written_digest);
+    pk.pack(l.dependent_groups);
+    pk.pack(l.history);
+    pk.pack(l.history_entries);
+    const emu::DispatchStats& s = l.stats;
+    pk.pack_array(7);
+    for (uint64_t v : {s.wave_instructions, s.thread_instructions, s.vector_memory_instructions,
+                       s.scalar_memory_instructions, s.lds_instructions, s.workgroups, s.wavefronts})
+      pk.pack(v);
+    pk.pack(l.seconds);
+    pk.pack(l.dispatch_id);
+  }
+  pack_str(pk, "blobs");
+  pk.pack_array(uint32_t(x.blobs.size()));
+  for (const auto& b : x.blobs) {
+    pk.pack_array(5);
+    pk.pack(b.offset);
+    pk.pack(b.stored);
+    pk.pack(b.bytes);
+    pack_id(pk, b.id);
+    pk.pack(uint32_t(b.kind));
+  }
+  return std::string(buf.data(), buf.size());
+}
+
+/// Reads the decoded index, naming the file and the field in every error.
+struct IndexReader : MsgpackReader {
+  explicit IndexReader(const std::string& file) : MsgpackReader("capture " + file, "the index is ", "corrupt file") {}
+
+  const msgpack::object_array& tuple(const msgpack::object& o, uint32_t n, const std::string& what) const {
+    const auto& a = array(o, what);
+    if (a.size != n) fail(fmt::format("{} has {} fields, not {} (corrupt file)", what, a.size, n));
+    return a;
+  }
+  std::array<uint32_t, 3> dim3(const msgpack::object& o, const std::string& what) const {
+    const auto& a = tuple(o, 3, what);
+    return {u32(a.ptr[0], what), u32(a.ptr[1], what), u32(a.ptr[2], what)};
+  }
+  ContentId id(const msgpack::object& o, const std::string& what) const {
+    const auto& a = tuple(o, 2, what);
+    return ContentId{u64(a.ptr[0], what), u64(a.ptr[1], what)};
+  }
+  bool boolean(const msgpack::object& o, const std::string& what) const {
+    if (o.type != msgpack::type::BOOLEAN) fail(what + " is not a boolean (corrupt file)");
+    return o.via.boolean;
+  }
+
+  CaptureIndex index(const msgpack::object& root) const {
+    CaptureIndex x;
+    const uint32_t version = u32(field(root, "version", "the index"), "version");
+    if (version != kFormatVersion)
+      fail(fmt::format("format version {}, this strobe reads version {}; capture the workload again", version,
+                       kFormatVersion));
+    x.kind = str(field(root, "kind", "the index"), "kind");
+    x.workload = str(field(root, "workload", "the index"), "workload");
+    for (const auto& p : arr(root, "params")) x.params.push_back(str(p, "params"));
+    x.build = str(field(root, "build", "the index"), "build");
+    x.granule_bytes = u32(field(root, "granule_bytes", "the index"), "granule_bytes");
+    if (x.granule_bytes < 16 || x.granule_bytes > 1024 || (x.granule_bytes & (x.granule_bytes - 1)))
+      fail(fmt::format("granule_bytes {} is not a power of two in [16, 1024] (corrupt file)", x.granule_bytes));
+    x.history_bytes = u64(field(root, "history_bytes", "the index"), "history_bytes");
+    x.threads = u32(field(root, "threads", "the index"), "threads");
+    x.capture_seconds = f64(field(root, "capture_seconds", "the index"), "capture_seconds");
+    x.peak_device_bytes = u64(field(root, "peak_device_bytes", "the index"), "peak_device_bytes");
+    // Blobs first: everything else refers to them by index.
+    for (const auto& b : arr(root, "blobs")) {
+      const auto& t = tuple(b, 5, "a blob");
+      BlobInfo bi{u64(t.ptr[0], "blob offset"), u64(t.ptr[1], "blob size"), u64(t.ptr[2], "blob bytes"),
+                  id(t.ptr[3], "blob id"), BlobKind(u32(t.ptr[4], "blob kind"))};
+      if (bi.kind != BlobKind::Page && bi.kind != BlobKind::History && bi.kind != BlobKind::CodeObject)
+        fail(fmt::format("blob {} has unknown kind {} (corrupt file)", x.blobs.size(), uint32_t(bi.kind)));
+      if (bi.bytes > kMaxBlobBytes || bi.stored > kMaxBlobBytes)
+        fail(fmt::format("blob {} claims {} bytes (corrupt file)", x.blobs.size(), bi.bytes));
+      x.blobs.push_back(bi);
+    }
+    auto blob_ref = [&](const msgpack::object& o, const std::string& what, BlobKind kind) {
+      const uint32_t b = u32(o, what);
+      if (b >= x.blobs.size() || x.blobs[b].kind != kind)
+        fail(fmt::format("{} refers to blob {}, which is not a blob of its kind (corrupt file)", what, b));
+      return b;
+    };
+    for (const auto& c : arr(root, "code_objects")) {
+      const auto& t = tuple(c, 4, "a code object");
+      x.code_objects.push_back(CodeObjectRecord{str(t.ptr[0], "code object name"), u64(t.ptr[1], "load base"),
+                                                blob_ref(t.ptr[2], "a code object", BlobKind::CodeObject),
+                                                id(t.ptr[3], "code object id")});
+    }
+    for (const auto& m : arr(root, "allocation_maps")) {
+      std::vector<AllocationRecord>& map = x.allocation_maps.emplace_back();
+      for (const auto& a : items(m, "an allocation map")) {
+        const auto& t = tuple(a, 3, "an allocation");
+        map.push_back(AllocationRecord{u64(t.ptr[0], "allocation address"), u64(t.ptr[1], "allocation size"),
+                                       str(t.ptr[2], "allocation tag")});
+      }
+    }
+    for (const auto& o : arr(root, "launches")) {
+      const std::string what = fmt::format("launch {}", x.launches.size());
+      const auto& t = tuple(o, 19, what);
+      LaunchRecord l;
+      l.kernel = str(t.ptr[0], what + " kernel");
+      l.code_object = u32(t.ptr[1], what + " code object");
+      if (l.code_object >= x.code_objects.size())
+        fail(fmt::format("{} names code object {} of {} (corrupt file)", what, l.code_object, x.code_objects.size()));
+      l.grid = dim3(t.ptr[2], what + " grid");
+      l.local = dim3(t.ptr[3], what + " work-group size");
+      l.packet_address = u64(t.ptr[4], what + " packet");
+      l.kernarg_address = u64(t.ptr[5], what + " kernarg");
+      l.queue_address = u64(t.ptr[6], what + " queue");
+      l.lds_bytes = u32(t.ptr[7], what + " LDS");
+      l.private_bytes_per_lane = u32(t.ptr[8], what + " private size");
+      l.allocations = u32(t.ptr[9], what + " allocation map");
+      if (l.allocations >= x.allocation_maps.size())
+        fail(fmt::format("{} names allocation map {} of {} (corrupt file)", what, l.allocations,
+                         x.allocation_maps.size()));
+      l.next_address = u64(t.ptr[10], what + " next address");
+      const std::string_view pages = bin(t.ptr[11], what + " pages");
+      if (pages.size() % sizeof(PageBin)) fail(what + " pages are not whole records (corrupt file)");
+      for (size_t i = 0; i < pages.size(); i += sizeof(PageBin)) {
+        PageBin b;
+        std::memcpy(&b, pages.data() + i, sizeof b);
+        if (b.blob != kZeroPage && (b.blob >= x.blobs.size() || x.blobs[b.blob].kind != BlobKind::Page ||
+                                    x.blobs[b.blob].bytes != kPageBytes))
+          fail(fmt::format("{} page 0x{:x} refers to blob {}, which is not a page (corrupt file)", what, b.addr,
+                           b.blob));
+        if ((b.addr & (kPageBytes - 1)) || (b.flags & ~1u))
+          fail(fmt::format("{} page 0x{:x} is malformed (corrupt file)", what, b.addr));
+        l.pages.push_back(PageRef{b.addr, b.blob, (b.flags & 1) != 0});
+      }
+      l.written_digest = u64(t.ptr[12], what + " written digest");
+      l.dependent_groups = boolean(t.ptr[13], what + " dependent groups");
+      l.history = blob_ref(t.ptr[14], what + " history", BlobKind::History);
+      l.history_entries = u64(t.ptr[15], what + " history entries");
+      const auto& s = tuple(t.ptr[16], 7, what + " counters");
+      l.stats.wave_instructions = u64(s.ptr[0], what + " counters");
+      l.stats.thread_instructions = u64(s.ptr[1], what + " counters");
+      l.stats.vector_memory_instructions = u64(s.ptr[2], what + " counters");
+      l.stats.scalar_memory_instructions = u64(s.ptr[3], what + " counters");
+      l.stats.lds_instructions = u64(s.ptr[4], what + " counters");
+      l.stats.workgroups = u64(s.ptr[5], what + " counters");
+      l.stats.wavefronts = u64(s.ptr[6], what + " counters");
+      l.seconds = f64(t.ptr[17], what + " seconds");
+      l.dispatch_id = u64(t.ptr[18], what + " dispatch id");
+      x.launches.push_back(std::move(l));
+    }
+    return x;
+  }
+
+ private:
+  /// The elements of an array, as a range.
+  struct Range {
+    const msgpack::object* b;
+    const msgpack::object* e;
+    const msgpack::object* begin() const { return b; }
+    const msgpack::object* end() const { return e; }
+  };
+  Range items(const msgpack::object& o, const std::string& what) const {
+    const auto& a = array(o, what);
+    return Range{a.ptr, a.ptr + a.size};
+  }
+  /// The elements of array field `key` of the root.
+  Range arr(const msgpack::object& root, const char* key) const { return items(field(root, key, "the index"), key); }
+};
+
+/// Reads exactly `n` bytes at `offset` of `fd`; false if the file ends first.
+bool read_at(int fd, uint64_t offset, void* dst, uint64_t n) {
+  auto* d = static_cast<char*>(dst);
+  while (n) {
+    const ssize_t r = ::pread(fd, d, n, off_t(offset));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    d += r, offset += uint64_t(r), n -= uint64_t(r);
+  }
+  return true;
+}
+
+}  // namespace
+
+ContentId content_id(std::string_view bytes) {
+  const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  return ContentId{h.low64, h.high64};
+}
+
+// ------------------------------------------------------------------------------------ writer
+
+CaptureWriter::CaptureWriter(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path_, ec))
+    throw InputError(fmt::format("cannot write capture '{}': it is a directory", path_));
+  tmp_ = path_ + ".tmp." + std::to_string(::getpid());
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw InputError(fmt::format("cannot write capture '{}': {}", path_, std::strerror(errno)));
+  append(std::string_view(kMagic, sizeof kMagic));
+}
+
+CaptureWriter::~CaptureWriter() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+  }
+}
+
+void CaptureWriter::append(std::string_view bytes) {
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  while (left) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(fmt::format("cannot write capture '{}': {}", path_, std::strerror(errno)));
+    p += n, left -= size_t(n);
+  }
+  offset_ += bytes.size();
+}
+
+uint32_t CaptureWriter::put(BlobKind kind, std::string_view bytes) {
+  const ContentId id = content_id(bytes);
+  if (auto it = by_id_.find(id); it != by_id_.end() && blobs_[it->second].kind == kind) return it->second;
+  scratch_.resize(ZSTD_compressBound(bytes.size()));
+  const size_t n = ZSTD_compress(scratch_.data(), scratch_.size(), bytes.data(), bytes.size(), kZstdLevel);
+  if (ZSTD_isError(n))
+    throw InputError(fmt::format("capture '{}': compression failed: {}", path_, ZSTD_getErrorName(n)));
+  BlobInfo b{offset_, n, bytes.size(), id, kind};
+  append(std::string_view(scratch_.data(), n));
+  const uint32_t index = uint32_t(blobs_.size());
+  blobs_.push_back(b);
+  by_id_.emplace(id, index);
+  return index;
+}
+
+uint64_t CaptureWriter::finish(CaptureIndex index) {
+  index.blobs = blobs_;
+  const std::string doc = pack_index(index);
+  std::string z(ZSTD_compressBound(doc.size()), '\0');
+  const size_t n = ZSTD_compress(z.data(), z.size(), doc.data(), doc.size(), 3);
+  if (ZSTD_isError(n)) throw InputError(fmt::format("capture '{}': compression failed: {}", path_, ZSTD_getErrorName(n)));
+  z.resize(n);
+  const uint64_t at = offset_;
+  append(z);
+  uint64_t footer[3] = {at, uint64_t(z.size()), XXH64(z.data(), z.size(), 0)};
+  append(std::string_view(reinterpret_cast<const char*>(footer), sizeof footer));
+  append(std::string_view(kEndMagic, sizeof kEndMagic));
+  if (::fsync(fd_) != 0 || ::close(fd_) != 0) {
+    fd_ = -1;
+    ::unlink(tmp_.c_str());
+    throw InputError(fmt::format("cannot write capture '{}': {}", path_, std::strerror(errno)));
+  }
+  fd_ = -1;
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp_.c_str());
+    throw InputError(fmt::format("cannot write capture '{}': {}", path_, std::strerror(err)));
+  }
+  return offset_;
+}
+
+// ------------------------------------------------------------------------------------ reader
+
+std::unique_ptr<CaptureFile> CaptureFile::open(const std::string& path) {
+  std::unique_ptr<CaptureFile> f(new CaptureFile);
+  f->path_ = path;
+  auto fail = [&](const std::string& why) { return InputError(fmt::format("capture {}: {}", path, why)); };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw fail("is a directory");
+  f->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f->fd_ < 0) throw fail(std::strerror(errno));
+  const off_t end = ::lseek(f->fd_, 0, SEEK_END);
+  if (end < 0) throw fail(std::strerror(errno));
+  f->size_ = uint64_t(end);
+  char magic[8];
+  if (f->size_ < sizeof magic || !read_at(f->fd_, 0, magic, sizeof magic) || std::memcmp(magic, kMagic, 7) != 0)
+    throw fail("not a strobe capture (no STRBCAP header)");
+  if (magic[7] != kMagic[7])
+    throw fail(fmt::format("capture format '{}', this strobe reads '{}'; capture the workload again", magic[7],
+                           kMagic[7]));
+  if (f->size_ < sizeof kMagic + kFooterBytes) throw fail("the file is truncated (no footer)");
+  uint64_t footer[4];
+  if (!read_at(f->fd_, f->size_ - kFooterBytes, footer, sizeof footer)) throw fail("the file is truncated");
+  if (std::memcmp(&footer[3], kEndMagic, 8) != 0) throw fail("the file is truncated or corrupt (no footer)");
+  const uint64_t at = footer[0], n = footer[1];
+  if (at < sizeof kMagic || n > kMaxIndexBytes || at > f->size_ - kFooterBytes || n != f->size_ - kFooterBytes - at)
+    throw fail("the footer is corrupt (index out of the file)");
+  std::string z(n, '\0');
+  if (!read_at(f->fd_, at, z.data(), n)) throw fail("the file is truncated");
+  if (XXH64(z.data(), z.size(), 0) != footer[2]) throw fail("the index is corrupt (checksum mismatch)");
+  const unsigned long long raw = ZSTD_getFrameContentSize(z.data(), z.size());
+  if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw > kMaxIndexBytes)
+    throw fail("the index is corrupt (bad compressed frame)");
+  std::string doc(raw, '\0');
+  const size_t got = ZSTD_decompress(doc.data(), doc.size(), z.data(), z.size());
+  if (ZSTD_isError(got) || got != raw) throw fail("the index is corrupt (bad compressed frame)");
+  IndexReader r(path);
+  msgpack::object_handle h = r.parse(doc);
+  f->index_ = r.index(h.get());
+  for (const BlobInfo& b : f->index_.blobs)
+    if (b.offset < sizeof kMagic || b.offset > at || b.stored > at - b.offset)
+      throw fail("a blob lies outside the file's blob area (corrupt file)");
+  return f;
+}
+
+CaptureFile::~CaptureFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string CaptureFile::blob(uint32_t id, BlobKind kind) const {
+  auto fail = [&](const std::string& why) { return InputError(fmt::format("capture {}: blob {}: {}", path_, id, why)); };
+  if (id >= index_.blobs.size() || index_.blobs[id].kind != kind) throw fail("no such blob of its kind (corrupt file)");
+  const BlobInfo& b = index_.blobs[id];
+  std::string z(b.stored, '\0');
+  if (!read_at(fd_, b.offset, z.data(), b.stored)) throw fail("the file is truncated");
+  std::string out(b.bytes, '\0');
+  const size_t got = ZSTD_decompress(out.data(), out.size(), z.data(), z.size());
+  if (ZSTD_isError(got) || got != b.bytes) throw fail("corrupt compressed data");
+  if (!(content_id(out) == b.id)) throw fail("content does not match its checksum (corrupt file)");
+  return out;
+}
+
+const LaunchRecord& CaptureFile::launch(uint64_t i) const {
+  if (i >= index_.launches.size())
+    throw InputError(fmt::format("capture {}: launch {} is out of range: it holds {} launch{} (0 to {})", path_, i,
+                                 index_.launches.size(), index_.launches.size() == 1 ? "" : "es",
+                                 index_.launches.size() - 1));
+  return index_.launches[i];
+}
+
+}  // namespace strobe::capture

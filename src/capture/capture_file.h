@@ -1,0 +1,178 @@
+// A workload capture: every launch of one functional run, each with what it needs to run alone
+// (its dispatch, its checkpoint of device pages, the allocation map) and the configuration-free
+// history its warm state is rebuilt from (history.h), in one file. Pages and histories are
+// content-addressed blobs, each compressed with zstd and checked by its XXH3-128 on reading, so a
+// page written once and read by ten later launches is stored once. The file is written to a
+// temporary name and renamed when complete; a reader checks the footer, the index and every blob
+// it reads, and names the file and the reason for anything wrong.
+//
+// Layout: "STRBCAP1" | blobs ... | index (zstd msgpack) | footer (index offset, size, XXH64,
+// "STRBCEND"). The index is small; blobs are read on demand, so replaying one launch reads its
+// pages only.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "emu/dispatch.h"
+
+namespace strobe::capture {
+
+/// The capture format's version; a file of another version is refused by name.
+inline constexpr uint32_t kFormatVersion = 1;
+/// Bytes of a checkpoint page: the device memory's host page (emu::GlobalMemory::kPageSize).
+inline constexpr uint64_t kPageBytes = uint64_t{1} << 16;
+/// The blob id of a page that reads as zero (never stored).
+inline constexpr uint32_t kZeroPage = UINT32_MAX;
+
+/// A 128-bit content hash (XXH3-128): blobs with equal ids are taken to be equal.
+struct ContentId {
+  uint64_t lo = 0, hi = 0;
+  bool operator==(const ContentId&) const = default;
+};
+/// The content id of `bytes`.
+ContentId content_id(std::string_view bytes);
+
+/// What a blob holds (checked when a reader asks for one).
+enum class BlobKind : uint8_t { Page = 1, History = 2, CodeObject = 3 };
+
+/// Where a blob lies in the file.
+struct BlobInfo {
+  uint64_t offset = 0;      ///< of its compressed bytes
+  uint64_t stored = 0;      ///< compressed bytes
+  uint64_t bytes = 0;       ///< uncompressed bytes
+  ContentId id;             ///< of the uncompressed bytes
+  BlobKind kind = BlobKind::Page;
+};
+
+/// A code object the workload loaded, at the device address it was loaded to.
+struct CodeObjectRecord {
+  std::string name;        ///< the code object's file name (its identity in a benchmark's build)
+  uint64_t load_base = 0;  ///< device address of its ELF address 0
+  uint32_t blob = 0;       ///< its ELF image
+  ContentId image_id;      ///< of the image (the definition check compares it)
+};
+
+/// One live allocation of the map at a launch.
+struct AllocationRecord {
+  uint64_t addr = 0, bytes = 0;
+  std::string tag;
+  bool operator==(const AllocationRecord&) const = default;
+};
+
+/// One page of a launch's checkpoint: its content before the launch, and whether the launch
+/// wrote it (a replay with verification digests the written pages).
+struct PageRef {
+  uint64_t addr = 0;  ///< page-aligned device address
+  uint32_t blob = kZeroPage;
+  bool written = false;
+};
+
+/// One launch: its dispatch, its checkpoint and its history.
+struct LaunchRecord {
+  std::string kernel;
+  uint32_t code_object = 0;  ///< index into CaptureIndex::code_objects
+  std::array<uint32_t, 3> grid{1, 1, 1}, local{1, 1, 1};
+  uint64_t packet_address = 0, kernarg_address = 0, queue_address = 0;
+  uint32_t lds_bytes = 0;               ///< static + dynamic group segment
+  uint32_t private_bytes_per_lane = 0;
+  uint64_t dispatch_id = 0;             ///< the device's count of dispatches before it
+  uint32_t allocations = 0;             ///< index into CaptureIndex::allocation_maps
+  uint64_t next_address = 0;            ///< where the launch's own allocations (scratch) began
+  std::vector<PageRef> pages;           ///< the checkpoint, by address
+  /// XXH3-64 over the written pages' addresses and contents after the launch.
+  uint64_t written_digest = 0;
+  /// Its work-groups depend on each other's results (global atomics): every page of the
+  /// allocations it touched is in the checkpoint, and its groups are always emulated.
+  bool dependent_groups = false;
+  uint32_t history = 0;                 ///< blob of its access summary (history.h)
+  uint64_t history_entries = 0;
+  emu::DispatchStats stats;             ///< the functional run's counters
+  double seconds = 0;                   ///< functional run and recording
+};
+
+/// What was captured and how.
+struct CaptureIndex {
+  std::string kind = "benchmark";     ///< "benchmark" (programs and frames come later)
+  std::string workload;               ///< benchmark name
+  std::vector<std::string> params;    ///< effective "K=V", defaults included, sorted
+  std::string build;                  ///< the strobe commit that captured it
+  uint32_t granule_bytes = 64;        ///< the history's line size: the smallest line a replay may use
+  uint64_t history_bytes = 0;         ///< distinct bytes of history a replay warms from, at most
+  uint32_t threads = 1;               ///< host threads of the capture run
+  double capture_seconds = 0;         ///< the whole capture run, setup and writing included
+  uint64_t peak_device_bytes = 0;     ///< the most device memory allocated at any launch
+  std::vector<CodeObjectRecord> code_objects;
+  std::vector<std::vector<AllocationRecord>> allocation_maps;  ///< distinct maps, launches index them
+  std::vector<LaunchRecord> launches;
+  std::vector<BlobInfo> blobs;
+};
+
+/// Writes a capture: blobs as they come (deduplicated by content), then the index. Everything is
+/// written to PATH.tmp.PID and renamed to PATH by finish(); a writer destroyed unfinished removes
+/// its temporary file, so a killed or failed capture leaves no partial file under PATH.
+class CaptureWriter {
+ public:
+  /// Opens the temporary file; throws InputError naming `path` if it cannot be created.
+  explicit CaptureWriter(std::string path);
+  ~CaptureWriter();
+  CaptureWriter(const CaptureWriter&) = delete;
+  CaptureWriter& operator=(const CaptureWriter&) = delete;
+
+  /// Stores `bytes` unless a blob with the same content is already stored; returns its id.
+  uint32_t put(BlobKind kind, std::string_view bytes);
+  /// The blobs stored so far (the index's blob table).
+  const std::vector<BlobInfo>& blobs() const { return blobs_; }
+  /// Bytes written so far.
+  uint64_t size() const { return offset_; }
+  /// Writes `index` (its blob table replaced by this writer's), syncs and renames the file into
+  /// place. Returns the file's size.
+  uint64_t finish(CaptureIndex index);
+
+ private:
+  void append(std::string_view bytes);
+  std::string path_, tmp_;
+  int fd_ = -1;
+  uint64_t offset_ = 0;
+  std::vector<BlobInfo> blobs_;
+  struct IdHash {
+    size_t operator()(const ContentId& c) const { return size_t(c.lo ^ (c.hi * 0x9e3779b97f4a7c15ull)); }
+  };
+  std::unordered_map<ContentId, uint32_t, IdHash> by_id_;
+  std::string scratch_;  // compression buffer
+};
+
+/// A capture opened for reading: its index, and its blobs on demand (safe from several threads).
+class CaptureFile {
+ public:
+  /// Opens `path` and reads its index. Throws InputError naming the file and the reason: not a
+  /// capture, another format version, truncated, or corrupt.
+  static std::unique_ptr<CaptureFile> open(const std::string& path);
+  ~CaptureFile();
+  CaptureFile(const CaptureFile&) = delete;
+  CaptureFile& operator=(const CaptureFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  const CaptureIndex& index() const { return index_; }
+  /// The file's size in bytes.
+  uint64_t size() const { return size_; }
+  /// Blob `id`'s bytes, decompressed and checked against its content id; InputError naming the
+  /// file if `id` is out of range, of another kind than `kind`, or corrupt.
+  std::string blob(uint32_t id, BlobKind kind) const;
+  /// The launch `i`; InputError naming the file and the count if out of range.
+  const LaunchRecord& launch(uint64_t i) const;
+
+ private:
+  CaptureFile() = default;
+  std::string path_;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  CaptureIndex index_;
+};
+
+}  // namespace strobe::capture

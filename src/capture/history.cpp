@@ -1,0 +1,161 @@
+// Launch histories (see history.h).
+#include "capture/history.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace strobe::capture {
+
+namespace {
+
+uint64_t mix(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  return k;
+}
+
+uint8_t flag_of(timing::ReqKind k) {
+  return k == timing::ReqKind::Atomic ? kAtomic : k == timing::ReqKind::Write ? kWrite : kRead;
+}
+
+void put_varint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(char(uint8_t(v) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(char(v));
+}
+uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
+int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
+
+}  // namespace
+
+HistoryBuilder::Slot& HistoryBuilder::slot(uint64_t key) {
+  if ((live_ + 1) * 4 > table_.size() * 3) grow();
+  const size_t mask = table_.size() - 1;
+  for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+    Slot& s = table_[i];
+    if (s.key == key) return s;
+    if (s.key == kEmpty) {
+      s.key = key;
+      s.flags = 0;
+      s.uses = 0;
+      ++live_;
+      return s;
+    }
+  }
+}
+
+void HistoryBuilder::grow() {
+  std::vector<Slot> old = std::move(table_);
+  table_.assign(std::max<size_t>(1024, old.size() * 2), Slot{});
+  const size_t mask = table_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.key == kEmpty) continue;
+    size_t i = mix(s.key) & mask;
+    while (table_[i].key != kEmpty) i = (i + 1) & mask;
+    table_[i] = s;
+  }
+}
+
+void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step) {
+  // Instruction and scalar lines keep one group: a replay hands them to every shader array.
+  const uint32_t keep = (s.key & 3) == timing::WarmAccess::L1v ? kGroupsPerLine : 1;
+  uint32_t i = 0;
+  while (i < s.uses && s.use[i].group != group) ++i;
+  if (i == s.uses && s.uses == keep) i = 0;  // a new group: the oldest makes room
+  if (i == s.uses) ++s.uses;
+  for (; i + 1 < s.uses; ++i) s.use[i] = s.use[i + 1];  // keep oldest first
+  s.use[s.uses - 1] = Use{seq, group, step};
+}
+
+void HistoryBuilder::add(const timing::WarmAccess& a) {
+  Slot& s = slot(a.line << 2 | a.path);
+  touch(s, seq_++, a.unit, a.step);
+  s.flags |= flag_of(a.kind);
+}
+
+namespace {
+/// Every use of every slot of `table`, by the order of the accesses.
+template <class Slot, class Use>
+std::vector<std::pair<const Slot*, const Use*>> uses_in_order(const std::vector<Slot>& table, uint64_t empty) {
+  std::vector<std::pair<const Slot*, const Use*>> v;
+  for (const Slot& s : table)
+    if (s.key != empty)
+      for (uint32_t i = 0; i < s.uses; ++i) v.emplace_back(&s, &s.use[i]);
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second->seq < b.second->seq; });
+  return v;
+}
+}  // namespace
+
+void HistoryBuilder::append(const HistoryBuilder& later) {
+  // Later accesses come after every one here, in their own order.
+  for (const auto& [ls, u] : uses_in_order<Slot, Use>(later.table_, kEmpty)) {
+    Slot& s = slot(ls->key);
+    touch(s, seq_++, u->group, u->step);
+    s.flags |= ls->flags;
+  }
+}
+
+std::vector<HistoryEntry> HistoryBuilder::entries() const {
+  std::vector<HistoryEntry> out;
+  for (const auto& [s, u] : uses_in_order<Slot, Use>(table_, kEmpty))
+    out.push_back(HistoryEntry{s->key >> 2, u->group, uint8_t(s->key & 3), s->flags, u->step});
+  return out;
+}
+
+std::string encode_history(const std::vector<HistoryEntry>& entries) {
+  std::string out;
+  out.reserve(entries.size() * 4);
+  uint64_t granule = 0;
+  uint32_t group = 0;
+  for (const HistoryEntry& e : entries) {
+    put_varint(out, zigzag(int64_t(e.granule - granule)));
+    put_varint(out, zigzag(int64_t(e.group) - int64_t(group)));
+    out.push_back(char(e.path | e.flags << 2));
+    put_varint(out, e.step);
+    granule = e.granule;
+    group = e.group;
+  }
+  return out;
+}
+
+std::vector<HistoryEntry> decode_history(std::string_view bytes, uint64_t count, const std::string& what) {
+  std::vector<HistoryEntry> out;
+  out.reserve(std::min<uint64_t>(count, bytes.size() / 3 + 1));
+  size_t i = 0;
+  auto fail = [&]() { return InputError(fmt::format("{}: malformed history at byte {} (corrupt file)", what, i)); };
+  auto varint = [&]() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (i >= bytes.size()) throw fail();
+      const uint8_t b = uint8_t(bytes[i++]);
+      v |= uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    throw fail();
+  };
+  uint64_t granule = 0;
+  int64_t group = 0;
+  while (i < bytes.size()) {
+    granule += uint64_t(unzigzag(varint()));
+    group += unzigzag(varint());
+    if (i >= bytes.size() || group < 0 || group > int64_t(UINT32_MAX)) throw fail();
+    const uint8_t pf = uint8_t(bytes[i++]);
+    const uint8_t path = pf & 3, flags = pf >> 2;
+    if (path > timing::WarmAccess::L1i || flags == 0 || flags > 7) throw fail();
+    const uint64_t step = varint();
+    if (step > UINT32_MAX) throw fail();
+    out.push_back(HistoryEntry{granule, uint32_t(group), path, flags, uint32_t(step)});
+  }
+  if (out.size() != count)
+    throw InputError(fmt::format("{}: history holds {} entries, the index says {} (corrupt file)", what, out.size(),
+                                 count));
+  return out;
+}
+
+}  // namespace strobe::capture

@@ -1,0 +1,85 @@
+// Configuration-free warm state. A capture keeps, per launch, the distinct lines the launch
+// touched at a fixed granule, in the order of their last access, each with the work-group that
+// last touched it, the path it took (vector, scalar or instruction) and what the launch did to
+// it. Like a memory timestamp record (Barr et al.) or a TurboSMARTS live-point, this holds no
+// cache: a replay walks the histories of the launches before the one it runs, newest first,
+// until it has a bounded number of distinct bytes, and applies them oldest first to the caches
+// of whatever GPU it simulates: its line size, sets, ways, replacement and CU count, each
+// group's lines on the CU the dispatcher's rule gives that group there (timing/gpu/placement.h).
+// With LRU replacement the tags and order this leaves are those a full run of the same accesses
+// would leave, up to the order of accesses inside one launch, which a detailed run interleaves.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "timing/gpu/access_walk.h"
+
+namespace strobe::capture {
+
+/// What a launch did to a line (HistoryEntry::flags).
+enum HistoryFlag : uint8_t { kRead = 1, kWrite = 2, kAtomic = 4 };
+
+/// One distinct line (and path) of a launch, at its last access there.
+struct HistoryEntry {
+  uint64_t granule = 0;  ///< address / granule bytes
+  uint32_t group = 0;    ///< the work-group (linear dispatch id) that last touched it
+  uint8_t path = 0;      ///< timing::WarmAccess::Path of that access
+  uint8_t flags = 0;     ///< HistoryFlag bits over the whole launch
+  /// Instructions its wave had executed before that access: where in the group's lifetime it
+  /// came, so a replay can interleave the groups a GPU runs at once (history.h, Replayer::warm).
+  uint32_t step = 0;
+  bool operator==(const HistoryEntry&) const = default;
+};
+
+/// Folds one run of consecutive work-groups' accesses (in the order they were made) into the
+/// distinct lines they touched, in last-access order. A vector line keeps the last
+/// kGroupsPerLine distinct groups that touched it (each one's CU has it in its L1), an
+/// instruction or scalar line the last one (a replay gives those to every shader array). Runs
+/// built apart (on host threads) merge in dispatch order with append(), giving what one builder
+/// fed every access in order gives.
+class HistoryBuilder {
+ public:
+  /// Distinct groups a vector line remembers.
+  static constexpr uint32_t kGroupsPerLine = 4;
+  /// One access, its `unit` being the work-group.
+  void add(const timing::WarmAccess& a);
+  /// Takes every line of `later`, whose accesses all came after this builder's.
+  void append(const HistoryBuilder& later);
+  /// Every (line, path, group) kept, in last-access order.
+  std::vector<HistoryEntry> entries() const;
+  /// Distinct lines (and paths) so far.
+  size_t size() const { return live_; }
+
+ private:
+  struct Use {
+    uint64_t seq;   // order of the group's last access to the line
+    uint32_t group;
+    uint32_t step;
+  };
+  struct Slot {
+    uint64_t key = kEmpty;  // granule << 2 | path
+    uint8_t flags = 0;
+    uint8_t uses = 0;       // valid entries of use, oldest first
+    Use use[kGroupsPerLine];
+  };
+  static constexpr uint64_t kEmpty = UINT64_MAX;
+  /// The slot of `key`, inserted (empty) if absent.
+  Slot& slot(uint64_t key);
+  /// Notes that `group` (at `step`) touched the line of `s` as access number seq.
+  static void touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step);
+  void grow();
+  std::vector<Slot> table_;  // open addressing, linear probing, power-of-two size
+  size_t live_ = 0;
+  uint64_t seq_ = 0;
+};
+
+/// The entries as bytes: delta-coded variable-length integers (zstd compresses them further).
+std::string encode_history(const std::vector<HistoryEntry>& entries);
+/// Reads what encode_history() wrote; InputError naming `what` if the bytes are malformed or do
+/// not hold exactly `count` entries.
+std::vector<HistoryEntry> decode_history(std::string_view bytes, uint64_t count, const std::string& what);
+
+}  // namespace strobe::capture

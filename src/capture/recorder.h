@@ -1,0 +1,63 @@
+// Capturing a workload: a functional runner that executes every launch of a device as the
+// emulator would (same memory, same counters, on host threads where the emulator may use them)
+// and records, per launch, its dispatch, the allocation map, the checkpoint of every page it
+// touches as the page was before the launch, a digest of the pages it wrote, and its history
+// (history.h). Pages the host or a launch changed are stored before the next launch starts,
+// content-addressed, so each distinct page content is written once.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "capture/capture_file.h"
+#include "runtime/device.h"
+
+namespace strobe::capture {
+
+/// How a capture records.
+struct RecorderOptions {
+  /// The history's line size: a replay may simulate any line size at least this large.
+  uint32_t granule_bytes = 64;
+  /// Distinct bytes of history a replay rebuilds warm state from (at least twice the largest L2
+  /// of the presets).
+  uint64_t history_bytes = uint64_t{32} << 20;
+};
+
+/// Records every launch of one device into a capture (see the file comment).
+class Recorder final : public runtime::FunctionalRunner {
+ public:
+  /// Records `dev`'s launches into `writer`; installs itself on the device's memory (its host
+  /// writes) and as its functional runner, until destroyed.
+  Recorder(runtime::Device& dev, CaptureWriter& writer, RecorderOptions o = {});
+  ~Recorder() override;
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  emu::DispatchStats run(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads) override;
+
+  /// What was recorded so far: code objects, allocation maps and launches (no blob table: the
+  /// writer adds it).
+  CaptureIndex& index() { return index_; }
+
+ private:
+  /// Stores every page changed since the last launch (by the host or a launch) and notes its
+  /// content's blob.
+  void store_dirty_pages(emu::GlobalMemory& mem);
+  /// The index of the code object `d` runs from, stored on first use.
+  uint32_t code_object_of(const emu::Dispatch& d);
+  /// The index of the current allocation map (the last one when unchanged).
+  uint32_t allocation_map(const emu::GlobalMemory& mem);
+
+  runtime::Device& dev_;
+  CaptureWriter& writer_;
+  RecorderOptions opt_;
+  CaptureIndex index_;
+  std::vector<const runtime::Module*> modules_;         // code object i's module
+  std::unordered_map<uint64_t, uint32_t> page_blob_;    // page address -> content blob (absent: zero)
+  std::set<uint64_t> dirty_;                            // pages changed since they were stored
+};
+
+}  // namespace strobe::capture

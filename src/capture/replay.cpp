@@ -1,0 +1,265 @@
+// Replaying a capture (see replay.h).
+#include "capture/replay.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "capture/checkpoint.h"
+#include "capture/history.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "timing/gpu/gpu.h"
+#include "timing/gpu/placement.h"
+
+namespace strobe::capture {
+
+namespace {
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The request kinds that rebuild what a launch did to a line: a read installs it, a write
+/// dirties it where the level writes back, an atomic is performed where atomics are.
+void apply_entry(timing::Warmer& w, uint64_t line, uint32_t cu, const HistoryEntry& e) {
+  const auto path = timing::WarmAccess::Path(e.path);
+  if (e.flags & kAtomic) {
+    w.apply(timing::WarmAccess{line, cu, path, timing::ReqKind::Atomic});
+    return;
+  }
+  if (e.flags & kRead) w.apply(timing::WarmAccess{line, cu, path, timing::ReqKind::Read});
+  if (e.flags & kWrite) w.apply(timing::WarmAccess{line, cu, path, timing::ReqKind::Write});
+}
+
+}  // namespace
+
+std::vector<uint64_t> parse_launch_list(const std::string& list, uint64_t count) {
+  auto fail = [&](const std::string& why) {
+    return InputError(fmt::format("--launches '{}': {}", list.size() > 64 ? list.substr(0, 64) + "..." : list, why));
+  };
+  auto number = [&](std::string_view s) {
+    uint64_t v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+      throw fail(fmt::format("'{}' is not a launch index", s.size() > 24 ? std::string(s.substr(0, 24)) + "..." : s));
+    if (v >= count)
+      throw fail(fmt::format("launch {} is out of range: the capture holds {} launch{} (0 to {})", v, count,
+                             count == 1 ? "" : "es", count - 1));
+    return v;
+  };
+  std::vector<uint64_t> out;
+  size_t start = 0;
+  if (list.empty()) throw fail("empty");
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view item(list.data() + start, comma - start);
+    const size_t dash = item.find('-');
+    if (dash == std::string_view::npos) {
+      out.push_back(number(item));
+    } else {
+      const uint64_t a = number(item.substr(0, dash)), b = number(item.substr(dash + 1));
+      if (b < a) throw fail(fmt::format("range {}-{} is reversed", a, b));
+      for (uint64_t i = a; i <= b; ++i) out.push_back(i);
+    }
+    start = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Replayer::Replayer(const CaptureFile& cap, runtime::Device& dev)
+    : cap_(cap), dev_(dev), modules_(cap.index().code_objects.size(), nullptr) {
+  if (dev.memory().host_addresses())
+    throw NotImplementedError("replaying a capture on a device whose memory is the host process's");
+}
+
+runtime::Module& Replayer::module(uint32_t i) {
+  if (!modules_[i]) {
+    const CodeObjectRecord& c = cap_.index().code_objects[i];
+    const std::string image = cap_.blob(c.blob, BlobKind::CodeObject);
+    loader::CodeObject co = loader::CodeObject::parse(std::vector<uint8_t>(image.begin(), image.end()),
+                                                      fmt::format("{} (in capture {})", c.name, cap_.path()));
+    modules_[i] = &dev_.adopt(std::move(co), c.load_base);
+  }
+  return *modules_[i];
+}
+
+emu::Dispatch Replayer::dispatch(uint64_t i) {
+  const LaunchRecord& l = cap_.launch(i);
+  runtime::Module& m = module(l.code_object);
+  const loader::KernelInfo& k = m.code_object().kernel(l.kernel);
+  emu::Dispatch d;
+  d.kernel_name = k.name;
+  d.program = &m.program();
+  d.entry_address = m.load_base() + k.entry_address;
+  d.kd = k.kd;
+  d.grid = l.grid;
+  d.local = l.local;
+  d.packet_address = l.packet_address;
+  d.kernarg_address = l.kernarg_address;
+  d.queue_address = l.queue_address;
+  d.lds_bytes = l.lds_bytes;
+  d.private_bytes_per_lane = l.private_bytes_per_lane;
+  d.dispatch_id = l.dispatch_id;
+  return d;
+}
+
+void Replayer::prepare(uint64_t i, bool fresh_memory) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const LaunchRecord& l = cap_.launch(i);
+  if (fresh_memory) {
+    dev_.reset_memory();
+    current_.clear();
+  }
+  emu::GlobalMemory& mem = dev_.memory();
+  // The allocation map: what the launch saw live, at the same addresses.
+  const std::vector<AllocationRecord>& map = cap_.index().allocation_maps[l.allocations];
+  auto in_map = [&map](const emu::GlobalMemory::LiveAllocation& a) {
+    auto it = std::lower_bound(map.begin(), map.end(), a.addr,
+                               [](const AllocationRecord& r, uint64_t addr) { return r.addr < addr; });
+    return it != map.end() && it->addr == a.addr && it->bytes == a.bytes;
+  };
+  std::vector<emu::GlobalMemory::LiveAllocation> live = mem.allocations();
+  for (const auto& a : live) {
+    if (in_map(a)) continue;
+    mem.free(a.addr);
+    for (uint64_t p = a.addr; p < a.addr + a.bytes; p += kPageBytes) current_.erase(p);
+  }
+  live = mem.allocations();
+  for (const AllocationRecord& r : map) {
+    auto it = std::lower_bound(live.begin(), live.end(), r.addr,
+                               [](const emu::GlobalMemory::LiveAllocation& a, uint64_t addr) { return a.addr < addr; });
+    if (it == live.end() || it->addr != r.addr) mem.allocate_at(r.addr, r.bytes, r.tag);
+  }
+  mem.set_next_address(l.next_address);
+  // The checkpoint's pages, skipping those already holding the same content.
+  static const uint8_t kZeros[kPageBytes] = {};
+  for (const PageRef& p : l.pages) {
+    auto it = current_.find(p.addr);
+    if (it != current_.end() && it->second == p.blob) continue;
+    if (p.blob == kZeroPage) {
+      mem.write_page(p.addr, kZeros);
+    } else {
+      const std::string bytes = cap_.blob(p.blob, BlobKind::Page);
+      mem.write_page(p.addr, reinterpret_cast<const uint8_t*>(bytes.data()));
+    }
+    current_[p.addr] = p.blob;
+  }
+  restore_seconds_ += since(t0);
+}
+
+void Replayer::warm(uint64_t from, uint64_t to) {
+  timing::Gpu* gpu = dev_.gpu();
+  if (!gpu || from >= to) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  const CaptureIndex& x = cap_.index();
+  const uint32_t line = uint32_t(gpu->config().line_bytes);
+  if (line < x.granule_bytes)
+    throw InputError(fmt::format("capture {}: its history was recorded at {}-byte lines, and mem.line_bytes = {} is "
+                                 "smaller; capture with --granule {} or smaller",
+                                 cap_.path(), x.granule_bytes, line, line));
+  const uint32_t shift = uint32_t(std::countr_zero(line) - std::countr_zero(x.granule_bytes));
+  // Newest first, until the bound's distinct granules are found; each launch keeps its newest part.
+  const uint64_t budget = std::max<uint64_t>(1, x.history_bytes / x.granule_bytes);
+  std::unordered_set<uint64_t> seen;
+  std::vector<std::pair<uint64_t, std::vector<HistoryEntry>>> window;  // newest launch first
+  for (uint64_t j = to; j-- > from && seen.size() < budget;) {
+    const LaunchRecord& l = cap_.launch(j);
+    std::vector<HistoryEntry> entries =
+        decode_history(cap_.blob(l.history, BlobKind::History), l.history_entries,
+                       fmt::format("capture {}: launch {}", cap_.path(), j));
+    size_t first = entries.size();
+    while (first > 0 && seen.size() < budget) seen.insert(entries[--first].granule);
+    entries.erase(entries.begin(), entries.begin() + std::ptrdiff_t(first));
+    window.emplace_back(j, std::move(entries));
+  }
+  timing::Warmer& w = gpu->warmer();
+  const uint32_t cus = uint32_t(gpu->config().num_cus), per_array = uint32_t(gpu->config().cus_per_shader_array);
+  for (auto it = window.rbegin(); it != window.rend(); ++it) {
+    const emu::Dispatch d = dispatch(it->first);
+    uint64_t groups = 1;
+    for (int k = 0; k < 3; ++k) groups *= (uint64_t(d.grid[k]) + d.local[k] - 1) / d.local[k];
+    // Each group's lines go to the CU this GPU's dispatcher would give the group.
+    const std::vector<uint32_t> cu_of = timing::functional_placement(cus, gpu->occupancy_of(d).workgroups_per_cu, groups);
+    // Instruction and scalar lines are shared by the launch's groups (its code, its arguments,
+    // its uniform tables): every shader array that ran a group of the launch holds them, not only
+    // the array of the group that touched them last. One CU of each such array stands for it.
+    std::vector<uint32_t> arrays;
+    for (uint32_t cu : cu_of) {
+      const uint32_t first = cu / per_array * per_array;
+      if (std::find(arrays.begin(), arrays.end(), first) == arrays.end()) arrays.push_back(first);
+      if (arrays.size() * per_array >= cus) break;
+    }
+    std::sort(arrays.begin(), arrays.end());
+    // The order the lines were last touched in on this GPU: the groups it holds at once run
+    // together, so a line's time is its group's generation plus how far into the group's life
+    // the access came (its wave's instructions before it, against the launch's mean wave).
+    const std::vector<HistoryEntry>& entries = it->second;
+    const LaunchRecord& rec = cap_.launch(it->first);
+    const uint64_t resident = std::max<uint64_t>(1, uint64_t(cus) * std::max(1u, gpu->occupancy_of(d).workgroups_per_cu));
+    const double wave_len =
+        std::max(1.0, double(rec.stats.wave_instructions) / double(std::max<uint64_t>(1, rec.stats.wavefronts)));
+    std::vector<std::pair<double, uint32_t>> order(entries.size());
+    for (size_t k = 0; k < entries.size(); ++k) {
+      const HistoryEntry& e = entries[k];
+      if (e.group >= groups)
+        throw InputError(fmt::format("capture {}: launch {}'s history names work-group {} of {} (corrupt file)",
+                                     cap_.path(), it->first, e.group, groups));
+      order[k] = {double(e.group / resident) + std::min(1.0, double(e.step) / wave_len), uint32_t(k)};
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [when, k] : order) {
+      const HistoryEntry& e = entries[k];
+      const uint64_t line = e.granule >> shift;
+      if (e.path == timing::WarmAccess::L1v) {
+        apply_entry(w, line, cu_of[e.group], e);
+      } else {
+        for (uint32_t cu : arrays) apply_entry(w, line, cu, e);
+      }
+    }
+  }
+  warm_seconds_ += since(t0);
+}
+
+runtime::LaunchResult Replayer::run(uint64_t i) {
+  emu::Dispatch d = dispatch(i);
+  dev_.set_next_dispatch_id(d.dispatch_id);
+  runtime::LaunchResult r = dev_.run(std::move(d));
+  // What the launch wrote is no longer the checkpoint's content.
+  const LaunchRecord& l = cap_.launch(i);
+  for (const PageRef& p : l.pages)
+    if (p.written || l.dependent_groups) current_.erase(p.addr);
+  return r;
+}
+
+bool Replayer::verify(uint64_t i) {
+  const LaunchRecord& l = cap_.launch(i);
+  return written_digest(dev_.memory(), l.pages) == l.written_digest;
+}
+
+void check_definition(const CaptureFile& cap, const std::string& kernel_dir) {
+  const CaptureIndex& x = cap.index();
+  if (x.kind != "benchmark") return;
+  for (const CodeObjectRecord& c : x.code_objects) {
+    const std::string file = (std::filesystem::path(kernel_dir) / std::filesystem::path(c.name).filename()).string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+      throw InputError(fmt::format("capture {}: benchmark {} ran {}, which this build does not have; capture the "
+                                   "workload again with this build",
+                                   cap.path(), x.workload, file));
+    if (!(content_id(read_file(file)) == c.image_id))
+      throw InputError(fmt::format("capture {}: benchmark {}'s kernel file {} differs from the one captured (by "
+                                   "strobe {}): the capture is of another build's benchmark definition; capture the "
+                                   "workload again",
+                                   cap.path(), x.workload, file, x.build));
+  }
+}
+
+}  // namespace strobe::capture

@@ -1,0 +1,61 @@
+// Replaying a capture: any launch run alone from its checkpoint on a device, functionally, in
+// detail or through a sampling method's runner. The launches that are not chosen are neither
+// emulated nor simulated; a chosen launch's caches start from the configuration-free history of
+// the launches before it (history.h), from the caches the previous replayed launch left, or cold.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "capture/capture_file.h"
+#include "runtime/device.h"
+
+namespace strobe::capture {
+
+/// The launch indices a list like "3,17,40-45" names, ascending and distinct; InputError naming
+/// the list for a malformed item, a reversed range or an index at or past `count`.
+std::vector<uint64_t> parse_launch_list(const std::string& list, uint64_t count);
+
+/// Replays launches of one capture on one device (see the file comment).
+class Replayer {
+ public:
+  /// `dev` is fresh (nothing loaded or launched yet) and outlives the replayer.
+  Replayer(const CaptureFile& cap, runtime::Device& dev);
+
+  /// Makes launch `i`'s memory what it was when captured: the allocation map, the next
+  /// allocation's address and every page of its checkpoint. With `fresh_memory`, the device's
+  /// memory is first emptied, so nothing but the checkpoint reaches the launch.
+  void prepare(uint64_t i, bool fresh_memory = false);
+  /// Warms the device's caches with the histories of launches [from, to), newest first up to the
+  /// capture's history bound, applied oldest first (history.h). Nothing without the timing model.
+  /// InputError if the configured line is smaller than the capture's granule.
+  void warm(uint64_t from, uint64_t to);
+  /// Runs launch `i` (after prepare(i)) on the device as it is set up.
+  runtime::LaunchResult run(uint64_t i);
+  /// True if the pages launch `i` wrote (just run) hold what they held when captured.
+  bool verify(uint64_t i);
+  /// The dispatch of launch `i`, as the captured run made it.
+  emu::Dispatch dispatch(uint64_t i);
+
+  /// Seconds spent restoring pages and warming caches so far.
+  double restore_seconds() const { return restore_seconds_; }
+  double warm_seconds() const { return warm_seconds_; }
+
+ private:
+  runtime::Module& module(uint32_t code_object);
+  const CaptureFile& cap_;
+  runtime::Device& dev_;
+  std::vector<runtime::Module*> modules_;            // per code object, adopted on first use
+  std::unordered_map<uint64_t, uint32_t> current_;    // page -> checkpoint blob it holds now
+  double restore_seconds_ = 0, warm_seconds_ = 0;
+};
+
+/// Refuses a benchmark capture whose code objects differ from this build's kernel files, or
+/// whose benchmark this build does not have (an InputError naming the file and the kernel file):
+/// its results would be another definition's. `kernel_dir` holds this build's workload kernels.
+void check_definition(const CaptureFile& cap, const std::string& kernel_dir);
+
+}  // namespace strobe::capture

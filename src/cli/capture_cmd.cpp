@@ -1,0 +1,46 @@
+// `strobe capture BENCH [--param K=V]... -o W.cap`: one functional run of a benchmark recorded
+// as a capture, whose launches `strobe run W.cap` then replays, each alone from its checkpoint.
+// Options become an experiment::CaptureSpec; the experiment layer runs it.
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "cli/commands.h"
+#include "cli/spec_options.h"
+#include "experiment/capture.h"
+
+namespace strobe::cli {
+
+void add_capture_command(CLI::App& app, Action& action) {
+  auto s = std::make_shared<experiment::CaptureSpec>();
+  auto history_mib = std::make_shared<uint64_t>(s->recorder.history_bytes >> 20);
+  auto* cmd = app.add_subcommand("capture", "Capture a built-in benchmark: one functional run recorded so that "
+                                            "`strobe run FILE` replays any of its launches alone, from a checkpoint, "
+                                            "on any GPU configuration");
+  cmd->add_option("benchmark", s->run.benchmark, "Benchmark name")->required();
+  add_param_option(*cmd, s->run);
+  cmd->add_option("-o,--output", s->output, "Capture file to write (atomically)")->required();
+  add_threads_option(*cmd, s->run.threads);
+  add_verify_flag(*cmd, s->run, "Check the captured run's results against the CPU reference (exit 1 on mismatch)");
+  cmd->add_option("--granule", s->recorder.granule_bytes,
+                  "Line size the warm-state history is recorded at: replays may use any cache line this large or "
+                  "larger (default 64)")
+      ->check(CLI::Range(16, 1024));
+  cmd->add_option("--history-mib", *history_mib,
+                  "Distinct MiB of history a replay rebuilds its caches from (default 32: twice the largest L2 "
+                  "of the presets)")
+      ->check(CLI::Range(1, 65536));
+  cmd->callback([s, history_mib, &action] {
+    s->run.command = "capture";
+    s->recorder.history_bytes = *history_mib << 20;
+    action = [s] {
+      const experiment::CaptureResult r = experiment::capture(*s);
+      fmt::print("capture {}: {}\n", r.path, experiment::capture_summary(r));
+      return 0;
+    };
+  });
+}
+
+}  // namespace strobe::cli

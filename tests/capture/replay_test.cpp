@@ -1,0 +1,195 @@
+// Replaying captures. The checkpoint test: every launch replayed with nothing in device memory
+// but its checkpoint takes the cycles it takes in the in-order replay, whose every launch takes
+// the cycles of the same launch in a plain detailed run of the benchmark; and a functional
+// replay writes what the captured run wrote.
+#include "experiment/capture.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "capture/capture_file.h"
+#include "capture/recorder.h"
+#include "capture/replay.h"
+#include "common/error.h"
+#include "workloads/verify.h"
+
+namespace strobe::experiment {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Case {
+  const char* bench;
+  std::vector<std::string> params;
+};
+
+/// Small sizes of: a single launch, LDS tiles, iterative launches that reuse earlier results,
+/// host work between launches, global atomics (two kinds), and a DNN inference.
+const Case kCases[] = {
+    {"vecadd", {"n=20000"}},
+    {"mm", {"m=64", "n=64", "k=64"}},
+    {"hotspot", {"rows=64", "cols=64", "iterations=3"}},
+    {"kmeans", {"points=2048", "iterations=2"}},
+    {"histogram", {"n=16384", "groups=8"}},
+    {"bfs", {"vertices=2048"}},
+    {"resnet18", {"input=32", "width_div=16", "classes=10"}},
+};
+
+class CaptureReplay : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("strobe-replay-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  /// Captures the case on two host threads (the recorder's threaded path where the kernel allows it).
+  std::string capture_case(const Case& c) {
+    CaptureSpec s;
+    s.run.benchmark = c.bench;
+    s.run.params = c.params;
+    s.run.threads = 2;
+    s.run.verify = true;
+    s.output = (dir_ / (std::string(c.bench) + ".cap")).string();
+    const CaptureResult r = capture(s);
+    EXPECT_TRUE(r.verified);
+    EXPECT_GT(r.launches, 0u);
+    return s.output;
+  }
+
+  static RunSpec replay_spec(const std::string& file, const std::string& mode) {
+    RunSpec s;
+    s.workload = Workload::Capture;
+    s.capture = file;
+    s.mode = mode;
+    s.threads = 1;
+    return s;
+  }
+
+  static std::vector<uint64_t> cycles(const RunResult& r) {
+    std::vector<uint64_t> c;
+    for (const auto& l : r.outcome.launches) c.push_back(l.result.timing ? l.result.timing->cycles : 0);
+    return c;
+  }
+
+  fs::path dir_;
+};
+
+TEST_P(CaptureReplay, EveryLaunchRunsAloneFromItsCheckpointInTheCyclesOfTheFullRun) {
+  const Case& c = GetParam();
+  const std::string file = capture_case(c);
+
+  // A functional replay of every launch writes what the capture wrote.
+  RunSpec fs = replay_spec(file, "functional");
+  fs.verify = true;
+  ValidatedRun fv = validate(fs);
+  const RunResult functional = replay(fv);
+  EXPECT_TRUE(functional.outcome.verified);
+  // So does one with nothing in memory but each launch's checkpoint: it holds every page read.
+  ValidatedRun fresh = validate(fs);
+  EXPECT_TRUE(replay(fresh, {}, /*fresh_memory=*/true).outcome.verified);
+
+  // The plain detailed run of the benchmark.
+  RunSpec direct;
+  direct.benchmark = c.bench;
+  direct.params = c.params;
+  direct.mode = "timing";
+  direct.threads = 1;
+  ValidatedRun dv = validate(direct);
+  const std::vector<uint64_t> reference = cycles(run(dv));
+
+  // Every launch in order from the capture, memory carried from launch to launch.
+  ValidatedRun iv = validate(replay_spec(file, "timing"));
+  const std::vector<uint64_t> in_order = cycles(replay(iv));
+  // Every launch with nothing in memory but its checkpoint, the caches those of the same run.
+  ValidatedRun ev = validate(replay_spec(file, "timing"));
+  const std::vector<uint64_t> alone = cycles(replay(ev, {}, /*fresh_memory=*/true));
+
+  ASSERT_EQ(in_order.size(), reference.size());
+  ASSERT_EQ(alone.size(), reference.size());
+  // Global atomics performed in another order can leave other values (a BFS frontier's order):
+  // after such a launch, the plain run's memory is its own and its later launches may differ,
+  // while a replay restores the captured values. Up to there, every cycle is the same.
+  const auto cap = capture::CaptureFile::open(file);
+  bool same_memory = true;
+  for (size_t i = 0; i < reference.size(); ++i) {
+    EXPECT_GT(reference[i], 0u) << c.bench << " launch " << i;
+    if (same_memory) EXPECT_EQ(in_order[i], reference[i]) << c.bench << " launch " << i << " replayed in order";
+    EXPECT_EQ(alone[i], in_order[i]) << c.bench << " launch " << i << " replayed from its checkpoint alone";
+    same_memory = same_memory && !cap->launch(i).dependent_groups;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Benchmarks, CaptureReplay, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.bench); });
+
+class CaptureReplayErrors : public CaptureReplay {};
+
+TEST_F(CaptureReplayErrors, AReplayWhoseWrittenPagesDifferFailsVerificationNamingTheLaunch) {
+  // A capture whose second launch claims other written contents than its kernel writes.
+  const std::string file = (dir_ / "tampered.cap").string();
+  {
+    capture::CaptureWriter writer(file);
+    std::unique_ptr<capture::Recorder> rec;
+    workloads::RunRequest req;
+    req.benchmark = "hotspot";
+    req.params = {"rows=64", "cols=64", "iterations=3"};
+    req.prepare_device = [&](runtime::Device& dev) { rec = std::make_unique<capture::Recorder>(dev, writer); };
+    workloads::RunOutcome out = workloads::run_benchmark(std::move(req));
+    capture::CaptureIndex x = std::move(rec->index());
+    rec.reset();
+    x.workload = "hotspot";
+    x.launches.at(1).written_digest ^= 1;
+    writer.finish(std::move(x));
+  }
+  RunSpec s = replay_spec(file, "functional");
+  s.verify = true;
+  ValidatedRun v = validate(s);
+  try {
+    replay(v);
+    FAIL() << "verification passed";
+  } catch (const workloads::VerificationError& e) {
+    EXPECT_NE(std::string(e.what()).find("launch 1 "), std::string::npos) << e.what();
+  }
+  // Without --verify the same replay runs.
+  s.verify = false;
+  ValidatedRun quiet = validate(s);
+  EXPECT_EQ(replay(quiet).outcome.launches.size(), 3u);
+}
+
+TEST_F(CaptureReplayErrors, ALaunchListOutOfRangeOrMalformedIsRefusedNamingTheCount) {
+  const std::string file = capture_case({"vecadd", {"n=1000"}});
+  for (const char* bad : {"1", "0-3", "x", "2-1", "0,,1", "-1", "0-"}) {
+    RunSpec s = replay_spec(file, "functional");
+    s.launches = bad;
+    ValidatedRun v = validate(s);
+    try {
+      replay(v);
+      ADD_FAILURE() << "accepted --launches '" << bad << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--launches"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_F(CaptureReplayErrors, ACaptureOfAnotherBuildsKernelsIsRefused) {
+  const std::string file = capture_case({"vecadd", {"n=1000"}});
+  const auto cap = capture::CaptureFile::open(file);
+  const fs::path other = dir_ / "kernels";
+  fs::create_directories(other);
+  // This build's kernel directory passes; one whose vecadd kernel differs does not.
+  EXPECT_NO_THROW(capture::check_definition(*cap, workloads::workload_kernel_dir()));
+  const std::string name = fs::path(cap->index().code_objects.at(0).name).filename().string();
+  fs::copy_file(fs::path(workloads::workload_kernel_dir()) / name, other / name);
+  { std::ofstream(other / name, std::ios::app) << "changed"; }
+  EXPECT_THROW(capture::check_definition(*cap, other.string()), InputError);
+  fs::remove(other / name);
+  EXPECT_THROW(capture::check_definition(*cap, other.string()), InputError);
+}
+
+}  // namespace
+}  // namespace strobe::experiment

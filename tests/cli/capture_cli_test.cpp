@@ -1,0 +1,58 @@
+// `strobe capture` and `strobe run FILE.cap`: a capture is written with a one-line summary and
+// replays verified; a damaged capture, a launch out of range and replay options on a benchmark
+// each exit 2 with an error naming the file or the option.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli/cli_runner.h"
+
+namespace strobe::clitest {
+namespace {
+
+const char* const kBench = "hotspot --param rows=64 --param cols=64 --param iterations=3";
+
+TEST(CaptureCli, CapturesAndReplaysEveryOrOneLaunchVerified) {
+  TempDir t;
+  const std::string f = (t.path / "h.cap").string();
+  auto c = run_strobe(std::string("capture ") + kBench + " -o " + f);
+  ASSERT_EQ(c.rc, 0) << c.err;
+  EXPECT_NE(c.out.find("3 launches of hotspot"), std::string::npos) << c.out;
+  auto all = run_strobe("run " + f + " --verify --json -");
+  ASSERT_EQ(all.rc, 0) << all.err;
+  EXPECT_NE(all.out.find("\"capture_launch\": 2"), std::string::npos) << all.out;
+  auto one = run_strobe("run " + f + " --launches 2 --mode timing --alone --verify --json -");
+  ASSERT_EQ(one.rc, 0) << one.err;
+  EXPECT_NE(one.out.find("\"replayed\": 1"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("\"cycles\""), std::string::npos) << one.out;
+}
+
+TEST(CaptureCli, BadCapturesAndOptionsExitTwoNamingTheFileOrOption) {
+  TempDir t;
+  const std::string f = (t.path / "h.cap").string();
+  ASSERT_EQ(run_strobe(std::string("capture ") + kBench + " -o " + f).rc, 0);
+  const std::string good = slurp(f);
+  auto expect = [&](const std::string& args, const std::string& reason) {
+    auto r = run_strobe(args);
+    EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << args << ": " << r.err;
+  };
+  const std::string bad = (t.path / "bad.cap").string();
+  std::ofstream(bad, std::ios::binary) << good.substr(0, good.size() / 2);
+  expect("run " + bad, bad);
+  expect("run " + bad, "truncated");
+  expect("run " + (t.path / "missing.cap").string(), "missing.cap");
+  expect("run " + f + " --launches 3", "out of range");
+  expect("run " + f + " --launches ''", "--launches");
+  expect("run " + f + " --warm-state lukewarm", "--warm-state");
+  expect("run " + f + " --alone", "--alone");
+  expect("run " + f + " --param rows=8", "--param");
+  expect(std::string("run ") + kBench + " --launches 1", "capture");
+  expect("capture vecadd -o " + t.path.string(), "directory");
+  // A capture that cannot be written is refused before the run, and leaves nothing behind.
+  expect("capture vecadd -o " + (t.path / "no" / "such.cap").string(), "such.cap");
+}
+
+}  // namespace
+}  // namespace strobe::clitest
