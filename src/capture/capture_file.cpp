@@ -63,7 +63,7 @@ static_assert(sizeof(PageBin) == 16);
 std::string pack_index(const CaptureIndex& x) {
   msgpack::sbuffer buf;
   Packer pk(buf);
-  pk.pack_map(14);
+  pk.pack_map(15);
   pack_str(pk, "version");
   pk.pack(kFormatVersion);
   pack_str(pk, "kind");
@@ -85,6 +85,8 @@ std::string pack_index(const CaptureIndex& x) {
   pk.pack(x.capture_seconds);
   pack_str(pk, "peak_device_bytes");
   pk.pack(x.peak_device_bytes);
+  pack_str(pk, "profile");
+  pk.pack(x.profile);
   pack_str(pk, "code_objects");
   pk.pack_array(uint32_t(x.code_objects.size()));
   for (const auto& c : x.code_objects) {
@@ -195,7 +197,8 @@ struct IndexReader : MsgpackReader {
       const auto& t = tuple(b, 5, "a blob");
       BlobInfo bi{u64(t.ptr[0], "blob offset"), u64(t.ptr[1], "blob size"), u64(t.ptr[2], "blob bytes"),
                   id(t.ptr[3], "blob id"), BlobKind(u32(t.ptr[4], "blob kind"))};
-      if (bi.kind != BlobKind::Page && bi.kind != BlobKind::History && bi.kind != BlobKind::CodeObject)
+      if (bi.kind != BlobKind::Page && bi.kind != BlobKind::History && bi.kind != BlobKind::CodeObject &&
+          bi.kind != BlobKind::Profile)
         fail(fmt::format("blob {} has unknown kind {} (corrupt file)", x.blobs.size(), uint32_t(bi.kind)));
       if (bi.bytes > kMaxBlobBytes || bi.stored > kMaxBlobBytes)
         fail(fmt::format("blob {} claims {} bytes (corrupt file)", x.blobs.size(), bi.bytes));
@@ -207,6 +210,8 @@ struct IndexReader : MsgpackReader {
         fail(fmt::format("{} refers to blob {}, which is not a blob of its kind (corrupt file)", what, b));
       return b;
     };
+    x.profile = u32(field(root, "profile", "the index"), "profile");
+    if (x.profile != kNoBlob) x.profile = blob_ref(field(root, "profile", "the index"), "the profile", BlobKind::Profile);
     for (const auto& c : arr(root, "code_objects")) {
       const auto& t = tuple(c, 4, "a code object");
       x.code_objects.push_back(CodeObjectRecord{str(t.ptr[0], "code object name"), u64(t.ptr[1], "load base"),

@@ -39,7 +39,9 @@ struct ContentId {
 ContentId content_id(std::string_view bytes);
 
 /// What a blob holds (checked when a reader asks for one).
-enum class BlobKind : uint8_t { Page = 1, History = 2, CodeObject = 3 };
+enum class BlobKind : uint8_t { Page = 1, History = 2, CodeObject = 3, Profile = 4 };
+/// No blob (an optional reference).
+inline constexpr uint32_t kNoBlob = UINT32_MAX;
 
 /// Where a blob lies in the file.
 struct BlobInfo {
@@ -107,6 +109,9 @@ struct CaptureIndex {
   uint32_t threads = 1;               ///< host threads of the capture run
   double capture_seconds = 0;         ///< the whole capture run, setup and writing included
   uint64_t peak_device_bytes = 0;     ///< the most device memory allocated at any launch
+  /// The functional profile of every launch (sampling/profile/profile_file.h), collected in the
+  /// same run at granule_bytes lines: what profile-driven sampling methods read (kNoBlob: none).
+  uint32_t profile = kNoBlob;
   std::vector<CodeObjectRecord> code_objects;
   std::vector<std::vector<AllocationRecord>> allocation_maps;  ///< distinct maps, launches index them
   std::vector<LaunchRecord> launches;

@@ -15,7 +15,9 @@
 #include "capture/history.h"
 #include "common/error.h"
 #include "emu/executor.h"
-#include "emu/workgroup_threads.h"
+#include "sampling/pka/features.h"
+#include "sampling/profile/functional_profile.h"
+#include "sampling/profile/profiler.h"
 #include "timing/gpu/access_walk.h"
 
 namespace strobe::capture {
@@ -31,52 +33,38 @@ bool all_zero(const uint8_t* p) {
   return true;
 }
 
-/// Runs `ex`'s work-groups in dispatch order on one thread, recording every access.
-void record_in_order(emu::Executor& ex, const timing::AccessWalker& walk, HistoryBuilder& hist,
-                     emu::DispatchStats& stats) {
-  emu::WorkGroup wg;
-  emu::MemAccessInfo mi;
-  for (uint64_t id = 0; id < ex.workgroup_count(); ++id) {
-    ex.init_workgroup(wg, id, 0);
-    walk.walk_workgroup(uint32_t(id), ex, wg, stats, mi, [&hist](const timing::WarmAccess& a) { hist.add(a); });
-  }
-}
+/// What one launch's run records: the functional profile's columns, PKA's counts and the
+/// history, from one walk of every instruction (profile::Profiler at Grain::Instruction with its
+/// line accesses). Splittable as its parts are, so the launch's groups run on host threads when
+/// they may.
+struct CaptureCollector : sampling::profile::Collector {
+  static constexpr sampling::profile::Grain kGrain = sampling::profile::Grain::Instruction;
+  static constexpr bool kAccesses = true;
+  sampling::profile::ColumnCollector columns;
+  sampling::PkaCounter pka;
+  HistoryBuilder history;
+  uint32_t granule;
 
-/// Runs `ex`'s work-groups on `threads` host threads, each run of consecutive groups recording
-/// into its own builder, merged in dispatch order: memory, counters, overruns and history are
-/// those of record_in_order() (emu/workgroup_threads.h says when that holds).
-void record_on_threads(emu::Executor& ex, uint32_t threads, const timing::AccessWalker& walk, HistoryBuilder& hist,
-                       emu::DispatchStats& stats) {
-  emu::GlobalMemory& mem = ex.memory();
-  const emu::ConcurrentScope concurrent(mem);
-  struct Chunk {
-    HistoryBuilder hist;
-    emu::DispatchStats stats;
-    emu::OverrunLog overruns;
-    emu::MemAccessInfo mi;
-  };
-  const uint64_t groups = ex.workgroup_count();
-  const uint64_t chunks = std::min<uint64_t>(groups, uint64_t(threads) * emu::kChunksPerThread);
-  std::vector<Chunk> parts(chunks);
-  std::exception_ptr fault;
-  const uint64_t failed = emu::run_chunks(threads, chunks, [&](uint64_t c, uint32_t slot) {
-    Chunk& ch = parts[c];
-    emu::WorkGroup wg;
-    for (uint64_t i = emu::chunk_first(groups, chunks, c), end = emu::chunk_first(groups, chunks, c + 1); i < end;
-         ++i) {
-      ex.init_workgroup(wg, i, slot);
-      wg.ctx.overruns = &ch.overruns;
-      walk.walk_workgroup(uint32_t(i), ex, wg, ch.stats, ch.mi,
-                          [&ch](const timing::WarmAccess& a) { ch.hist.add(a); });
-    }
-  }, &fault);
-  for (uint64_t c = 0; c < chunks && c <= failed; ++c) {
-    hist.append(parts[c].hist);
-    stats += parts[c].stats;
-    mem.append_overruns(parts[c].overruns);
+  CaptureCollector(sampling::profile::ColumnCollector c, const std::vector<timing::InstInfo>* info, uint32_t g)
+      : columns(std::move(c)), granule(g) {
+    pka.info = info;
   }
-  if (fault) std::rethrow_exception(fault);
-}
+  uint32_t access_line_bytes() const { return granule; }
+  void access(const timing::WarmAccess& a) { history.add(a); }
+  void instruction(const sampling::profile::Instruction& i) {
+    columns.instruction(i);
+    pka.instruction(i);
+  }
+  void wave_end(uint32_t wave, const sampling::profile::Counters& c) { columns.wave_end(wave, c); }
+  void workgroup_end(uint64_t id, const sampling::profile::Counters& c) { columns.workgroup_end(id, c); }
+  bool can_split() const { return columns.can_split(); }
+  CaptureCollector split() const { return CaptureCollector(columns.split(), pka.info, granule); }
+  void join(CaptureCollector&& part) {
+    columns.join(std::move(part.columns));
+    pka.join(std::move(part.pka));
+    history.append(part.history);
+  }
+};
 
 }  // namespace
 
@@ -89,6 +77,7 @@ Recorder::Recorder(runtime::Device& dev, CaptureWriter& writer, RecorderOptions 
     throw NotImplementedError("capturing a device whose memory is the host process's (HIP programs)");
   index_.granule_bytes = opt_.granule_bytes;
   index_.history_bytes = opt_.history_bytes;
+  profile_.line_bytes = opt_.granule_bytes;
   auto mark = [this](uint64_t addr, uint64_t bytes) {
     for (uint64_t p = addr & ~(kPageBytes - 1); p < addr + bytes; p += kPageBytes) dirty_.insert(p);
   };
@@ -160,12 +149,16 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
   l.dependent_groups = emu::has_global_atomics(*d.program);
   index_.peak_device_bytes = std::max(index_.peak_device_bytes, mem.bytes_allocated());
 
-  emu::Executor ex(d, mem, emu::thread_slots(d, threads));
-  const timing::AccessWalker walk(opt_.granule_bytes);
-  HistoryBuilder hist;
-  if (threads > 1 && emu::threads_keep_order(ex)) record_on_threads(ex, threads, walk, hist, l.stats);
-  else record_in_order(ex, walk, hist, l.stats);
-  const std::vector<HistoryEntry> entries = hist.entries();
+  // The launch's profile and history in one run; requests are counted at the granule's lines.
+  sampling::profile::LaunchRecord profile = sampling::profile::begin_record(d, mem);
+  CaptureCollector c(sampling::profile::ColumnCollector(profile, *d.program), &tables_.get(*d.program).info,
+                     opt_.granule_bytes);
+  sampling::profile::Profiler profiler(opt_.granule_bytes);
+  l.stats = profiler.run_launch(d, mem, c, threads);
+  c.columns.finish(*d.program);
+  profile.blobs[sampling::kPkaBlob] = sampling::encode_counts(c.pka.counts);
+  profile_.launches.push_back(std::move(profile));
+  const std::vector<HistoryEntry> entries = c.history.entries();
 
   // The checkpoint: every page of the launch-time map the launch touched, as it was before.
   const std::vector<AllocationRecord>& map = index_.allocation_maps[l.allocations];

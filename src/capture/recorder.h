@@ -1,8 +1,9 @@
 // Capturing a workload: a functional runner that executes every launch of a device as the
 // emulator would (same memory, same counters, on host threads where the emulator may use them)
 // and records, per launch, its dispatch, the allocation map, the checkpoint of every page it
-// touches as the page was before the launch, a digest of the pages it wrote, and its history
-// (history.h). Pages the host or a launch changed are stored before the next launch starts,
+// touches as the page was before the launch, a digest of the pages it wrote, its history
+// (history.h) and its functional profile (sampling/profile/profile_file.h), all from one walk of
+// its instructions. Pages the host or a launch changed are stored before the next launch starts,
 // content-addressed, so each distinct page content is written once.
 #pragma once
 
@@ -14,6 +15,8 @@
 
 #include "capture/capture_file.h"
 #include "runtime/device.h"
+#include "sampling/common/program_tables.h"
+#include "sampling/profile/profile_file.h"
 
 namespace strobe::capture {
 
@@ -41,6 +44,9 @@ class Recorder final : public runtime::FunctionalRunner {
   /// What was recorded so far: code objects, allocation maps and launches (no blob table: the
   /// writer adds it).
   CaptureIndex& index() { return index_; }
+  /// Every launch's functional profile so far, its requests counted at the granule's lines (the
+  /// caller names the workload and stores it: CaptureIndex::profile).
+  sampling::profile::ProfileFile& profile() { return profile_; }
 
  private:
   /// Stores every page changed since the last launch (by the host or a launch) and notes its
@@ -55,6 +61,9 @@ class Recorder final : public runtime::FunctionalRunner {
   CaptureWriter& writer_;
   RecorderOptions opt_;
   CaptureIndex index_;
+  /// Instruction classes for PKA's counts (the types are the ISA's; any configuration's will do).
+  sampling::ProgramTableCache tables_{timing::GpuConfig{}};
+  sampling::profile::ProfileFile profile_;
   std::vector<const runtime::Module*> modules_;         // code object i's module
   std::unordered_map<uint64_t, uint32_t> page_blob_;    // page address -> content blob (absent: zero)
   std::set<uint64_t> dirty_;                            // pages changed since they were stored

@@ -5,6 +5,7 @@
 #include <bit>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <unordered_set>
 
@@ -111,13 +112,31 @@ emu::Dispatch Replayer::dispatch(uint64_t i) {
   return d;
 }
 
+void Replayer::install_page_source() {
+  emu::GlobalMemory& mem = dev_.memory();
+  if (sourced_ == &mem) return;
+  mem.set_page_source([this](uint64_t page, uint8_t* dst) {
+    auto it = pending_.find(page);
+    if (it == pending_.end()) return false;  // not a checkpoint page: it reads as zero
+    const uint32_t blob = it->second;
+    pending_.erase(it);
+    if (blob == kZeroPage) return false;
+    const std::string bytes = cap_.blob(blob, BlobKind::Page);
+    std::memcpy(dst, bytes.data(), kPageBytes);
+    return true;
+  });
+  sourced_ = &mem;
+}
+
 void Replayer::prepare(uint64_t i, bool fresh_memory) {
   const auto t0 = std::chrono::steady_clock::now();
   const LaunchRecord& l = cap_.launch(i);
   if (fresh_memory) {
     dev_.reset_memory();
     current_.clear();
+    pending_.clear();
   }
+  install_page_source();
   emu::GlobalMemory& mem = dev_.memory();
   // The allocation map: what the launch saw live, at the same addresses.
   const std::vector<AllocationRecord>& map = cap_.index().allocation_maps[l.allocations];
@@ -130,7 +149,7 @@ void Replayer::prepare(uint64_t i, bool fresh_memory) {
   for (const auto& a : live) {
     if (in_map(a)) continue;
     mem.free(a.addr);
-    for (uint64_t p = a.addr; p < a.addr + a.bytes; p += kPageBytes) current_.erase(p);
+    for (uint64_t p = a.addr; p < a.addr + a.bytes; p += kPageBytes) current_.erase(p), pending_.erase(p);
   }
   live = mem.allocations();
   for (const AllocationRecord& r : map) {
@@ -139,17 +158,13 @@ void Replayer::prepare(uint64_t i, bool fresh_memory) {
     if (it == live.end() || it->addr != r.addr) mem.allocate_at(r.addr, r.bytes, r.tag);
   }
   mem.set_next_address(l.next_address);
-  // The checkpoint's pages, skipping those already holding the same content.
-  static const uint8_t kZeros[kPageBytes] = {};
+  // The checkpoint's pages, fetched when first touched; pages already holding (or about to
+  // receive) the same content stay as they are.
   for (const PageRef& p : l.pages) {
     auto it = current_.find(p.addr);
     if (it != current_.end() && it->second == p.blob) continue;
-    if (p.blob == kZeroPage) {
-      mem.write_page(p.addr, kZeros);
-    } else {
-      const std::string bytes = cap_.blob(p.blob, BlobKind::Page);
-      mem.write_page(p.addr, reinterpret_cast<const uint8_t*>(bytes.data()));
-    }
+    mem.drop_page(p.addr);
+    pending_[p.addr] = p.blob;
     current_[p.addr] = p.blob;
   }
   restore_seconds_ += since(t0);
@@ -232,8 +247,10 @@ runtime::LaunchResult Replayer::run(uint64_t i) {
   emu::Dispatch d = dispatch(i);
   dev_.set_next_dispatch_id(d.dispatch_id);
   runtime::LaunchResult r = dev_.run(std::move(d));
-  // What the launch wrote is no longer the checkpoint's content.
   const LaunchRecord& l = cap_.launch(i);
+  // A launch a sampling method predicted without running it did what the captured run counted.
+  if (r.stats.workgroups == 0) r.stats = l.stats;
+  // What the launch wrote is no longer the checkpoint's content.
   for (const PageRef& p : l.pages)
     if (p.written || l.dependent_groups) current_.erase(p.addr);
   return r;
@@ -242,6 +259,17 @@ runtime::LaunchResult Replayer::run(uint64_t i) {
 bool Replayer::verify(uint64_t i) {
   const LaunchRecord& l = cap_.launch(i);
   return written_digest(dev_.memory(), l.pages) == l.written_digest;
+}
+
+std::shared_ptr<const sampling::profile::ProfileFile> method_profile(const CaptureFile& cap, uint32_t line_bytes) {
+  const CaptureIndex& x = cap.index();
+  if (x.profile == kNoBlob) return nullptr;
+  if (line_bytes != x.granule_bytes)
+    throw InputError(fmt::format("capture {}: its profile counts memory requests at {}-byte lines and mem.line_bytes "
+                                 "is {}; capture with --granule {} for this configuration",
+                                 cap.path(), x.granule_bytes, line_bytes, line_bytes));
+  return std::make_shared<const sampling::profile::ProfileFile>(
+      sampling::profile::decode(cap.blob(x.profile, BlobKind::Profile), "capture " + cap.path() + " (its profile)"));
 }
 
 void check_definition(const CaptureFile& cap, const std::string& kernel_dir) {

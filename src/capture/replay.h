@@ -12,6 +12,7 @@
 
 #include "capture/capture_file.h"
 #include "runtime/device.h"
+#include "sampling/profile/profile_file.h"
 
 namespace strobe::capture {
 
@@ -26,14 +27,17 @@ class Replayer {
   Replayer(const CaptureFile& cap, runtime::Device& dev);
 
   /// Makes launch `i`'s memory what it was when captured: the allocation map, the next
-  /// allocation's address and every page of its checkpoint. With `fresh_memory`, the device's
-  /// memory is first emptied, so nothing but the checkpoint reaches the launch.
+  /// allocation's address and every page of its checkpoint, each fetched from the capture when
+  /// first touched (a launch a sampling method only predicts costs no page). With
+  /// `fresh_memory`, the device's memory is first emptied, so nothing but the checkpoint reaches
+  /// the launch.
   void prepare(uint64_t i, bool fresh_memory = false);
   /// Warms the device's caches with the histories of launches [from, to), newest first up to the
   /// capture's history bound, applied oldest first (history.h). Nothing without the timing model.
   /// InputError if the configured line is smaller than the capture's granule.
   void warm(uint64_t from, uint64_t to);
-  /// Runs launch `i` (after prepare(i)) on the device as it is set up.
+  /// Runs launch `i` (after prepare(i)) on the device as it is set up. A launch that did not run
+  /// (a sampling method predicted it) reports the captured run's counters.
   runtime::LaunchResult run(uint64_t i);
   /// True if the pages launch `i` wrote (just run) hold what they held when captured.
   bool verify(uint64_t i);
@@ -48,10 +52,19 @@ class Replayer {
   runtime::Module& module(uint32_t code_object);
   const CaptureFile& cap_;
   runtime::Device& dev_;
+  /// Makes the device's memory fetch checkpoint pages from the capture on first touch.
+  void install_page_source();
   std::vector<runtime::Module*> modules_;            // per code object, adopted on first use
-  std::unordered_map<uint64_t, uint32_t> current_;    // page -> checkpoint blob it holds now
+  std::unordered_map<uint64_t, uint32_t> current_;    // page -> checkpoint blob it holds, or will hold when touched
+  std::unordered_map<uint64_t, uint32_t> pending_;    // page -> blob it gets when first touched
+  const emu::GlobalMemory* sourced_ = nullptr;        // the memory the page source is installed on
   double restore_seconds_ = 0, warm_seconds_ = 0;
 };
+
+/// The capture's functional profile for a sampling method on a GPU whose L1 lines are
+/// `line_bytes` (its requests are counted at the capture's granule, so another line size is
+/// refused by an InputError saying how to capture for it); null for a capture without one.
+std::shared_ptr<const sampling::profile::ProfileFile> method_profile(const CaptureFile& cap, uint32_t line_bytes);
 
 /// Refuses a benchmark capture whose code objects differ from this build's kernel files, or
 /// whose benchmark this build does not have (an InputError naming the file and the kernel file):

@@ -165,6 +165,11 @@ int run_compare(CompareOptions o) {
   if (!is_set && !o.journal.empty()) throw InputError("--journal: only for --set or --set-file");
   if (o.json == "-" && o.csv == "-") throw InputError("--json - and --csv -: only one can go to stdout");
   const int repeat = o.repeat != -1 ? o.repeat : is_set ? 3 : 1;
+  if (!is_set && o.run.benchmark.size() > 4 && o.run.benchmark.ends_with(".cap")) {
+    if (!o.run.params.empty()) throw InputError("--param: a capture holds the parameters it was captured with");
+    o.run.workload = experiment::Workload::Capture;
+    o.run.capture = o.run.benchmark;
+  }
   const experiment::ValidatedCompare c = experiment::validate(experiment::CompareSpec{o.run, repeat});
   if (!is_set) return compare_one(c, o);
   const workloads::BenchSet set = set_name.empty() ? workloads::load_set_file(o.set_file, o.size)

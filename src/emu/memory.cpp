@@ -158,6 +158,8 @@ void GlobalMemory::set_next_address(uint64_t addr) {
 const uint8_t* GlobalMemory::page_bytes(uint64_t addr) const {
   const uint64_t i = (addr - kBase) >> kPageBits;
   if (host_ || addr < kBase || i >= table_.size()) return nullptr;
+  // A page with a source is fetched on its first look: loading it is logically const.
+  if (!table_[i].data && source_ && table_[i].hi != 0) return const_cast<GlobalMemory*>(this)->page(i);
   return table_[i].data;
 }
 
@@ -192,7 +194,15 @@ uint8_t* GlobalMemory::page(uint64_t index) {
   // Pages are created on first touch so a huge, mostly unused buffer costs nothing.
   storage_[index].reset(new uint8_t[kPageSize]());
   table_[index].data = storage_[index].get();
+  if (source_) source_(kBase + (index << kPageBits), table_[index].data);  // false: it stays zero
   return table_[index].data;
+}
+
+void GlobalMemory::drop_page(uint64_t page_addr) {
+  const uint64_t i = (page_addr - kBase) >> kPageBits;
+  if (host_ || page_addr < kBase || i >= table_.size()) return;
+  table_[i].data = nullptr;
+  storage_[i].reset();
 }
 
 void GlobalMemory::begin_concurrent() {
@@ -258,8 +268,11 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
       addr += n, d += n, bytes -= n;
       continue;
     }
-    const PageEntry& e = table_[(addr - kBase) >> kPageBits];
+    const uint64_t i = (addr - kBase) >> kPageBits;
+    const PageEntry& e = table_[i];
     if (e.data) std::memcpy(d, e.data + (addr & (kPageSize - 1)), n);
+    // A page with a source is fetched on its first read (logically const: the bytes it holds).
+    else if (source_) std::memcpy(d, const_cast<GlobalMemory*>(this)->page(i) + (addr & (kPageSize - 1)), n);
     else std::memset(d, 0, n);  // untouched page: reads as zero without materialising it
     addr += n, d += n, bytes -= n;
   }

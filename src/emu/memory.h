@@ -196,6 +196,14 @@ class GlobalMemory {
   /// Called with every host-side write() and fill() range from now on (an empty function stops
   /// it): a capture learns which pages the host changed between launches.
   void set_host_write_hook(std::function<void(uint64_t addr, uint64_t bytes)> hook) { write_hook_ = std::move(hook); }
+  /// Where a managed page gets its bytes when it is first touched, by a kernel or the host: the
+  /// source fills all kPageSize bytes at `dst` (zeroed) and returns true, or leaves them and
+  /// returns false for a page that reads as zero (as every page does without a source). A replayed capture fetches its
+  /// checkpoint's pages this way, only those a launch reaches.
+  void set_page_source(std::function<bool(uint64_t page_addr, uint8_t* dst)> source) { source_ = std::move(source); }
+  /// Forgets the bytes of the page at `page_addr` (page-aligned, managed): its next touch asks the
+  /// page source again, or reads zero.
+  void drop_page(uint64_t page_addr);
   /// A 64-bit digest of every live allocation's address, size and contents, in address order:
   /// two runs that computed the same results in the same buffers have the same digest.
   uint64_t digest() const;
@@ -225,6 +233,7 @@ class GlobalMemory {
   OverrunLog overruns_;
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> overlay_pages_;  // page index -> copy
   std::function<void(uint64_t, uint64_t)> write_hook_;  // set_host_write_hook
+  std::function<bool(uint64_t, uint8_t*)> source_;       // set_page_source
 
   // Host-identity mode. A region is a range of this process that kernels may reach; owned
   // regions were mmap'd by allocate() and are unmapped by free().

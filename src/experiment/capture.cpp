@@ -10,6 +10,7 @@
 #include "capture/replay.h"
 #include "common/build_info.h"
 #include "common/error.h"
+#include "experiment/passes.h"
 #include "experiment/profile.h"
 #include "workloads/benchmark.h"
 #include "workloads/verify.h"
@@ -58,6 +59,10 @@ CaptureResult capture(const CaptureSpec& spec) {
   };
   workloads::RunOutcome out = workloads::run_benchmark(std::move(req));
   capture::CaptureIndex index = std::move(recorder->index());
+  sampling::profile::ProfileFile& profile = recorder->profile();
+  profile.workload = benchmark_identity(info->name, resolved);
+  profile.seconds = out.run_seconds;
+  index.profile = writer.put(capture::BlobKind::Profile, sampling::profile::encode(profile));
   recorder.reset();  // before the device it records goes with `out`
 
   index.kind = "benchmark";
@@ -100,6 +105,18 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
   } else {
     chosen = capture::parse_launch_list(s.launches, x.launches.size());
   }
+  // A method sees every launch, as in a run of the benchmark, and chooses what to simulate; the
+  // launches it only predicts neither run nor fetch a page.
+  std::unique_ptr<sampling::SamplingMethod> method;
+  if (s.sampling != "none") {
+    method = sampling::make_method(s.sampling, v.gpu, s.sampling_sets, s.skip_functional,
+                                   capture::method_profile(*cap, uint32_t(v.gpu.line_bytes)), s.capture,
+                                   sampling::Warming::None, /*from_capture=*/true);
+    if (method->passes() != 1)
+      throw NotImplementedError(fmt::format("--sampling {} on a capture: the method profiles the workload in a pass of "
+                                            "its own, and captures hold no profile for it yet",
+                                            s.sampling));
+  }
 
   RunResult r;
   r.outcome.benchmark = x.workload;
@@ -107,36 +124,64 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
   runtime::Device& dev = r.outcome.context->device();
   dev.set_memory_check(v.memory_check);
   dev.set_threads(s.threads);
-  if (v.timing()) dev.enable_timing(v.gpu);
   capture::Replayer rp(*cap, dev);
+  // Whenever a launch is simulated in detail, the caches first take the history of the
+  // launches since the last one that was (all of them before it on a fresh GPU).
+  uint64_t current = 0, next = 0;
+  auto start_gpu = [&] {
+    dev.enable_timing(v.gpu);
+    next = 0;
+    if (s.warm_state == "history")
+      dev.gpu()->set_before_run([&] {
+        rp.warm(next, current);
+        next = current + 1;
+      });
+  };
+  if (v.timing()) start_gpu();
+  if (method) dev.set_dispatch_runner(&method->runner(0));
   r.outcome.setup_seconds = since(t0);
 
   const auto t1 = std::chrono::steady_clock::now();
-  uint64_t next = 0;  // the first launch the caches have not seen
+  // A detailed run may perform a launch's global atomics in another order than the capture did
+  // and write other (equally valid) values: those launches are verified in functional mode only.
+  uint64_t order_dependent = 0, unverified = 0;
   for (uint64_t i : chosen) {
     rp.prepare(i, fresh_memory);
-    if (s.alone && v.timing() && !r.outcome.launches.empty()) {
-      dev.enable_timing(v.gpu);  // a new machine: nothing of the launch replayed before
-      next = 0;
-    }
-    if (s.warm_state == "history") rp.warm(next, i);
+    if (s.alone && v.timing() && !r.outcome.launches.empty()) start_gpu();  // a new machine
+    current = i;
     workloads::LaunchStat st;
     st.index = uint32_t(r.outcome.launches.size());
     st.grid = x.launches[i].grid;
     st.local = x.launches[i].local;
     st.result = rp.run(i);
-    if (s.verify && !rp.verify(i))
-      throw workloads::VerificationError(fmt::format("capture {}: launch {} ({}) wrote other values than when it was "
-                                                     "captured",
-                                                     s.capture, i, x.launches[i].kernel));
+    if (s.verify) {
+      // A launch ran whole when nothing of it was predicted, or the predicted work was emulated.
+      const auto& sm = st.result.sampling;
+      const bool ran = !sm || sm->emulated || (sm->predicted_instructions == 0 && sm->detailed_instructions > 0);
+      const bool comparable = !(v.timing() && x.launches[i].dependent_groups);
+      order_dependent += ran && !comparable;
+      unverified += !ran;
+      if (ran && comparable && !rp.verify(i))
+        throw workloads::VerificationError(fmt::format("capture {}: launch {} ({}) wrote other values than when it "
+                                                       "was captured",
+                                                       s.capture, i, x.launches[i].kernel));
+    }
     r.outcome.launches.push_back(std::move(st));
     if (on_launch) on_launch(r.outcome.launches.back(), chosen.size());
-    next = i + 1;
+  }
+  nlohmann::json sampling_summary;
+  if (method) {
+    method->end_pass(0);
+    sampling_summary = experiment::sampling_summary(r.outcome.launches);
+    sampling_summary["method"] = s.sampling;
+    sampling_summary["method_summary"] = method->summary();
+    sampling_summary["from_capture"] = true;
   }
   r.outcome.run_seconds = since(t1);
   r.outcome.verified = s.verify;
   r.outcome.wall_seconds = since(t0);
   r.report = run_report(r.outcome, s.mode, s.arch, s.sampling);
+  r.report.sampling_summary = std::move(sampling_summary);
   r.report.params = params_json(x.params);
   for (size_t k = 0; k < chosen.size(); ++k) r.report.launches[k].capture_launch = int64_t(chosen[k]);
   r.report.capture = {{"file", s.capture},
@@ -150,6 +195,10 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
                       {"capture_seconds", x.capture_seconds},
                       {"restore_seconds", rp.restore_seconds()},
                       {"warm_seconds", rp.warm_seconds()}};
+  if (s.verify) {
+    r.report.capture["unverified_order_dependent"] = order_dependent;
+    r.report.capture["unverified_not_run"] = unverified;
+  }
   return r;
 }
 

@@ -45,7 +45,9 @@ std::string capture_summary(const CaptureResult& r);
 /// Replays the launches `v.spec.launches` names (all by default) of capture `v.spec.capture` on
 /// a fresh device as `v` configures it, each from its checkpoint, warmed as
 /// `v.spec.warm_state` says; with verify, every replayed launch's written pages must match the
-/// capture (VerificationError naming the first launch that differs). `fresh_memory` empties the
+/// capture (VerificationError naming the first launch that differs), except in timing mode those
+/// of a launch with global atomics, whose order the detailed run may change (counted in the
+/// report's `capture.unverified_order_dependent`). `fresh_memory` empties the
 /// device's memory before every launch, so that nothing but the checkpoint reaches it (the test
 /// of a checkpoint's completeness).
 RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch = {}, bool fresh_memory = false);

@@ -7,6 +7,8 @@
 #include <fmt/ranges.h>
 
 #include "common/error.h"
+#include "capture/capture_file.h"
+#include "experiment/capture.h"
 #include "experiment/cpi_compare.h"
 #include "experiment/run.h"
 #include "report/json.h"
@@ -99,21 +101,73 @@ std::map<std::string, int> level_counts(const std::vector<std::string>& levels) 
   return out;
 }
 
-ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params,
-                        bool keep_going) {
+namespace {
+
+/// What a comparison runs: its workload in full detail, and under a method, once per call.
+struct CompareRuns {
+  std::string label;
+  std::function<workloads::RunOutcome()> full;
+  std::function<SampledRun(const std::string& method)> sampled;
+};
+
+/// The runs of benchmark `bench` with `params`.
+CompareRuns benchmark_runs(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params) {
   const RunSpec& spec = c.spec.run;
-  ComparedRun out;
-  out.methods.resize(c.methods.size());
-  std::vector<uint64_t> full_first;
-  std::vector<std::vector<uint64_t>> method_first(c.methods.size());
-  const std::string label = fmt::format("{} {}", bench, fmt::join(params, " "));
-  for (int r = 0; r < c.spec.repeat; ++r) {
+  CompareRuns runs;
+  runs.label = fmt::format("{} {}", bench, fmt::join(params, " "));
+  runs.full = [&c, &spec, bench, params] {
     workloads::RunRequest req;
     req.benchmark = bench;
     req.params = params;
     req.verify = spec.verify;
     req.prepare_device = [&c](runtime::Device& dev) { dev.enable_timing(c.gpu); };
-    out.full = workloads::run_benchmark(std::move(req));
+    return workloads::run_benchmark(std::move(req));
+  };
+  runs.sampled = [&c, &spec, bench, params](const std::string& name) {
+    // A fresh method each repeat: methods keep state across launches (PKA's clusters).
+    auto method = c.make(name);
+    SampledRun s = run_sampled(bench, params, c.gpu, name, *method, spec.verify, nullptr, emu::MemoryCheck::Page,
+                               spec.threads);
+    s.summary["warming"] = sampling::warming_name(c.warming);
+    return s;
+  };
+  return runs;
+}
+
+/// The runs of a capture's launches: every launch in order in full detail, and each method
+/// choosing what to simulate from the capture (replay()).
+CompareRuns capture_runs(const ValidatedCompare& c) {
+  CompareRuns runs;
+  runs.label = c.spec.run.capture;
+  auto replay_with = [&c](const std::string& method) {
+    ValidatedRun v;
+    v.spec = c.spec.run;
+    v.spec.sampling = method;
+    v.spec.mode = "timing";
+    v.gpu = c.gpu;
+    return replay(v);
+  };
+  runs.full = [replay_with] { return replay_with("none").outcome; };
+  runs.sampled = [replay_with](const std::string& name) {
+    RunResult r = replay_with(name);
+    SampledRun s;
+    s.run_seconds = r.outcome.run_seconds;
+    s.wall_seconds = r.outcome.wall_seconds;
+    s.summary = std::move(r.report.sampling_summary);
+    s.outcome = std::move(r.outcome);
+    return s;
+  };
+  return runs;
+}
+
+ComparedRun compare_runs(const ValidatedCompare& c, const CompareRuns& runs, bool keep_going) {
+  ComparedRun out;
+  out.methods.resize(c.methods.size());
+  std::vector<uint64_t> full_first;
+  std::vector<std::vector<uint64_t>> method_first(c.methods.size());
+  const std::string& label = runs.label;
+  for (int r = 0; r < c.spec.repeat; ++r) {
+    out.full = runs.full();
     const std::vector<uint64_t> fc = launch_cycles(out.full.launches);
     if (r == 0) full_first = fc;
     check_same(full_first, fc, label + " (full detail)", r);
@@ -123,11 +177,7 @@ ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, con
       mr.name = c.methods[m];
       if (!mr.failure.empty()) continue;
       try {
-        // A fresh method each repeat: methods keep state across launches (PKA's clusters).
-        auto method = c.make(mr.name);
-        mr.last = run_sampled(bench, params, c.gpu, mr.name, *method, spec.verify, nullptr, emu::MemoryCheck::Page,
-                              spec.threads);
-        mr.last.summary["warming"] = sampling::warming_name(c.warming);
+        mr.last = runs.sampled(mr.name);
         const auto& ls = mr.last.outcome.launches;
         if (ls.size() != out.full.launches.size())
           throw FaultError(fmt::format("{}: {}: the sampled run made {} launches, the full run {}", label, mr.name,
@@ -159,6 +209,13 @@ ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, con
   return out;
 }
 
+}  // namespace
+
+ComparedRun compare_run(const ValidatedCompare& c, const std::string& bench, const std::vector<std::string>& params,
+                        bool keep_going) {
+  return compare_runs(c, benchmark_runs(c, bench, params), keep_going);
+}
+
 sampling::RunScore score(const ComparedRun& run, size_t m) {
   const MethodRuns& mr = run.methods[m];
   if (!mr.failure.empty()) {
@@ -181,18 +238,31 @@ sampling::RunScore score(const ComparedRun& run, size_t m) {
 }
 
 BenchmarkComparison compare(const ValidatedCompare& c) {
+  const bool captured = c.spec.run.workload == Workload::Capture;
   if (c.profile) require_profile_of(c.spec.run.profile, *c.profile, c.spec.run.benchmark, c.spec.run.params);
   BenchmarkComparison out;
-  out.run = compare_run(c, c.spec.run.benchmark, c.spec.run.params);
+  out.run = captured ? compare_runs(c, capture_runs(c), false) : compare_run(c, c.spec.run.benchmark, c.spec.run.params);
   const ComparedRun& run = out.run;
   const workloads::RunOutcome& full = run.full;
   // The reference's report is `strobe run`'s for the full run; its wall time covers every run.
   report::RunReport ref = run_report(full, "timing", c.spec.run.arch, c.spec.run.sampling);
+  // From a capture, a method's one-shot cost includes the capture's, which every configuration
+  // of a study shares.
+  std::optional<double> capture_seconds;
+  if (captured) {
+    const auto cap = capture::CaptureFile::open(c.spec.run.capture);
+    capture_seconds = cap->index().capture_seconds;
+    ref.capture = {{"file", c.spec.run.capture}, {"workload", cap->index().workload},
+                   {"capture_seconds", *capture_seconds}, {"bytes", cap->size()}};
+    ref.params = nlohmann::json::object();
+  }
   for (size_t m = 0; m < run.methods.size(); ++m) {
     const MethodRuns& mr = run.methods[m];
     const auto& ls = mr.last.outcome.launches;
     ref.wall_seconds += mr.last.wall_seconds;
     report::MethodComparison mc = method_result(run, m);
+    if (capture_seconds && mc.failure.empty())
+      mc.one_shot_speedup = mc.full_wall_seconds / (mc.sampled_wall_seconds + *capture_seconds);
     for (size_t i = 0; i < ls.size(); ++i) {
       report::LaunchComparison lc;
       lc.launch = i;

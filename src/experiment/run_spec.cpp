@@ -172,12 +172,20 @@ timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<
 
 namespace {
 
-/// The rules of a capture's replay: its own options only where it has launches to replay.
-void check_capture_run(const RunSpec& spec) {
+/// The rules of a capture's replay with `methods` (none, or the methods compared).
+void check_capture_run(const RunSpec& spec, const std::vector<std::string>& methods) {
   if (spec.capture.empty()) throw InputError("a capture replay needs the capture file");
-  if (spec.mode == "analytical" || spec.sampling != "none")
-    throw NotImplementedError(fmt::format("--sampling {} on a capture: sampling methods run from a benchmark for now",
-                                          spec.sampling != "none" ? spec.sampling : "gpumech"));
+  if (spec.mode == "analytical" || std::find(methods.begin(), methods.end(), "gpumech") != methods.end())
+    throw NotImplementedError("gpumech on a capture: its traces are not in captures yet; run the benchmark");
+  if (spec.sampling != "none" && !spec.profile.empty())
+    throw InputError("--profile: a capture holds the profiles its methods read; give no --profile with a capture");
+  if (spec.sampling != "none" && spec.warming != "none")
+    throw InputError("--sampling-warming: a capture's history warms the caches before every launch simulated in "
+                     "detail; nothing runs functionally to warm them");
+  if (spec.sampling != "none" && (!spec.launches.empty() || spec.alone))
+    throw InputError(fmt::format("--launches and --alone: {} chooses the launches it simulates itself; give the "
+                                 "whole capture",
+                                 spec.sampling));
   if (spec.alone && !models_timing(spec.mode))
     throw InputError("--alone: each launch on a fresh GPU needs the timing model (--mode timing)");
   if (!spec.params.empty())
@@ -214,7 +222,8 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
     if (spec.workload == Workload::Program) require_carried_passes(*v.method, spec.sampling, spelling, spec.command);
   }
   if (spec.workload == Workload::Program) check_program_pass(spec, v.method.get(), spelling);
-  if (spec.workload == Workload::Capture) check_capture_run(spec);
+  if (spec.workload == Workload::Capture)
+    check_capture_run(spec, spec.sampling == "none" ? std::vector<std::string>{} : std::vector<std::string>{spec.sampling});
   forbid_verify_when_skipping(spec.skip_functional, spec.verify);
   v.spec = std::move(spec);
   return v;
@@ -227,6 +236,7 @@ ValidatedCompare validate(CompareSpec spec) {
   v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
   sampling::check_sampling_sets(v.methods, spec.run.sampling_sets);
   v.warming = check_warming(spec.run, true, Spelling::CommandLine);
+  if (spec.run.workload == Workload::Capture) check_capture_run(spec.run, v.methods);
   forbid_verify_when_skipping(spec.run.skip_functional, spec.run.verify);
   v.profile = load_profile(spec.run, v.methods);
   // The detailed reference runs on one host thread, so the methods do too: a speedup is then

@@ -72,6 +72,10 @@ struct MethodComparison {
   double detailed_share = 0;                    ///< sampling["shares"]["detailed"]
   /// Mean |CPI error| over the launches an analytical method predicted a CPI for (absent when none).
   std::optional<double> mean_abs_cpi_error_pct;
+  /// From a capture: the full detailed run's seconds over the method's plus the capture's, the
+  /// cost of a study of one configuration (absent without a capture; `speedup` is then the cost
+  /// per configuration, the capture reused).
+  std::optional<double> one_shot_speedup;
   std::vector<LaunchComparison> launches;
 };
 

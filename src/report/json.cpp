@@ -143,6 +143,7 @@ nlohmann::json method_json(const MethodComparison& m) {
                         {"kernels", kernels}},
                        m.speedup);
   if (m.mean_abs_cpi_error_pct) j["mean_abs_cpi_error_pct"] = *m.mean_abs_cpi_error_pct;
+  if (m.one_shot_speedup) j["one_shot_speedup"] = *m.one_shot_speedup;
   return j;
 }
 

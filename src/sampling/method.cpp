@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "emu/executor.h"
 
 namespace strobe::sampling {
 
@@ -43,6 +44,10 @@ double choice_index(const MethodParam& p, const std::string& text) {
 }
 
 }  // namespace
+
+bool skips_predicted(const MethodOptions& o, const emu::Dispatch& d) {
+  return o.skip_functional || (o.from_capture && !emu::has_global_atomics(*d.program));
+}
 
 const std::map<std::string, MethodInfo>& methods() { return registry(); }
 
@@ -125,11 +130,12 @@ void resolve_params(const std::vector<MethodParam>& params, const std::vector<st
 std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
                                             const std::vector<std::string>& sets, bool skip_functional,
                                             std::shared_ptr<const profile::ProfileFile> profile,
-                                            const std::string& profile_path, Warming warming) {
+                                            const std::string& profile_path, Warming warming, bool from_capture) {
   const MethodInfo& info = find(name);
   MethodOptions o;
   o.gpu = gpu;
   o.skip_functional = skip_functional;
+  o.from_capture = from_capture;
   o.warming = warming;
   if (info.reads_profile) {
     o.profile = std::move(profile);

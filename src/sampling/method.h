@@ -37,6 +37,10 @@ struct MethodParam {
 struct MethodOptions {
   timing::GpuConfig gpu;         ///< the configuration being simulated
   bool skip_functional = false;  ///< predicted work is not emulated (results unverifiable)
+  /// The launches come from a capture (docs/capture.md): each one's memory comes from its
+  /// checkpoint, so the work a method predicts need not run for the sake of later launches, and
+  /// is not emulated unless the launch's work-groups depend on each other (skips_predicted).
+  bool from_capture = false;
   Warming warming = Warming::None;  ///< what functionally executed work warms
   /// Every declared parameter by name, defaults filled in. Methods read it only through the
   /// struct STROBE_METHOD_PARAMS generates, never by a name spelt out by hand.
@@ -48,6 +52,11 @@ struct MethodOptions {
   std::shared_ptr<const profile::ProfileFile> profile;
   std::string profile_path;  ///< the file `profile` came from, named in errors
 };
+
+/// Whether the work a method predicts in launch `d` goes without emulation: always with
+/// skip_functional; from a capture unless `d`'s work-groups use global atomics (whose results the
+/// groups it simulates may read, so the predicted ones run functionally).
+bool skips_predicted(const MethodOptions& o, const emu::Dispatch& d);
 
 namespace detail {
 /// A resolved parameter converted to its declared type (bools: non-zero is true; an enumeration
@@ -137,12 +146,14 @@ bool register_method(MethodInfo info);
 /// Builds `name` with `sets` ("KEY=VALUE", keys among the method's declared parameters; keys
 /// only another selected method declares are not an error here). `profile` (loaded from
 /// `profile_path`) reaches a method that reads profiles and is ignored by one that does not;
-/// `warming` says what the work it runs functionally warms. Throws InputError naming an unknown
-/// method, key or bad value.
+/// `warming` says what the work it runs functionally warms; `from_capture`, that its launches are
+/// a capture's (MethodOptions::from_capture). Throws InputError naming an unknown method, key or
+/// bad value.
 std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
                                             const std::vector<std::string>& sets, bool skip_functional,
                                             std::shared_ptr<const profile::ProfileFile> profile = nullptr,
-                                            const std::string& profile_path = {}, Warming warming = Warming::None);
+                                            const std::string& profile_path = {}, Warming warming = Warming::None,
+                                            bool from_capture = false);
 
 /// Fills `o.params` and `o.texts` with every parameter of `params` at its default, then applies
 /// `sets` ("KEY=VALUE"; "2%" reads 0.02, an enumeration takes a name). A key `params` does not

@@ -4,6 +4,8 @@
 // replay writes what the captured run wrote.
 #include "experiment/capture.h"
 
+#include "experiment/profile.h"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -189,6 +191,79 @@ TEST_F(CaptureReplayErrors, ACaptureOfAnotherBuildsKernelsIsRefused) {
   EXPECT_THROW(capture::check_definition(*cap, other.string()), InputError);
   fs::remove(other / name);
   EXPECT_THROW(capture::check_definition(*cap, other.string()), InputError);
+}
+
+}  // namespace
+}  // namespace strobe::experiment
+
+namespace strobe::experiment {
+namespace {
+
+TEST_F(CaptureReplayErrors, TheCapturesProfileIsWhatProfilingTheBenchmarkGivesAndPkasCountsMatchItsOwnPass) {
+  const Case c{"kmeans", {"points=2048", "iterations=3"}};
+  const std::string file = capture_case(c);
+  const auto cap = capture::CaptureFile::open(file);
+  const auto from_capture = capture::method_profile(*cap, 64);
+  ASSERT_NE(from_capture, nullptr);
+  // The functional profile of the same benchmark, collected as strobe profile collects it.
+  ProfileSpec ps;
+  ps.run.benchmark = c.bench;
+  ps.run.params = c.params;
+  ps.run.threads = 1;
+  ps.line_bytes = 64;
+  const ProfileResult own = collect_profile(ps);
+  ASSERT_EQ(from_capture->launches.size(), own.profile.launches.size());
+  for (size_t i = 0; i < own.profile.launches.size(); ++i) {
+    const auto& a = from_capture->launches[i];
+    const auto& b = own.profile.launches[i];
+    EXPECT_EQ(a.id, b.id) << "launch " << i;
+    EXPECT_EQ(a.workgroups.u64, b.workgroups.u64) << "launch " << i;
+    EXPECT_EQ(a.waves.u64, b.waves.u64) << "launch " << i;
+    EXPECT_EQ(a.blocks.u64, b.blocks.u64) << "launch " << i;
+  }
+  // PKA from the capture's counts clusters as PKA after its own profiling pass does.
+  RunSpec bench;
+  bench.benchmark = c.bench;
+  bench.params = c.params;
+  bench.sampling = "pka";
+  ValidatedRun bv = validate(bench);
+  const RunResult ran = run(bv);
+  RunSpec replayed = replay_spec(file, "timing");
+  replayed.sampling = "pka";
+  ValidatedRun rv = validate(replayed);
+  const RunResult from_cap = replay(rv);
+  const auto& a = ran.report.sampling_summary["method_summary"];
+  const auto& b = from_cap.report.sampling_summary["method_summary"];
+  EXPECT_EQ(a["clusters"], b["clusters"]);
+  EXPECT_EQ(a["pca_components"], b["pca_components"]);
+  EXPECT_EQ(a["representatives"], b["representatives"]);
+  EXPECT_EQ(ran.report.sampling_summary["passes"].size(), 2u);
+  EXPECT_FALSE(from_cap.report.sampling_summary.contains("passes"));
+}
+
+TEST_F(CaptureReplayErrors, MethodsRunFromACaptureWithoutRunningThePredictedLaunches) {
+  const std::string file = capture_case({"hotspot", {"rows=64", "cols=64", "iterations=4"}});
+  for (const char* m : {"photon", "pka", "tbpoint"}) {
+    RunSpec s = replay_spec(file, "timing");
+    s.sampling = m;
+    s.verify = true;
+    ValidatedRun v = validate(s);
+    const RunResult r = replay(v);
+    SCOPED_TRACE(m);
+    ASSERT_EQ(r.outcome.launches.size(), 4u);
+    uint64_t detailed = 0, predicted_not_run = 0;
+    for (const auto& l : r.outcome.launches) {
+      ASSERT_TRUE(l.result.sampling);
+      ASSERT_TRUE(l.result.timing);
+      EXPECT_GT(l.result.timing->cycles, 0u);
+      EXPECT_GT(l.result.stats.wave_instructions, 0u);  // the captured counters where it did not run
+      detailed += l.result.sampling->detailed_instructions > 0;
+      predicted_not_run += l.result.sampling->detailed_instructions == 0 && !l.result.sampling->emulated;
+    }
+    EXPECT_GE(detailed, 1u);
+    EXPECT_GE(predicted_not_run, 1u);  // some launch was neither simulated nor emulated
+    EXPECT_TRUE(r.outcome.verified);
+  }
 }
 
 }  // namespace

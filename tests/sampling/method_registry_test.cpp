@@ -43,7 +43,7 @@ TEST(MethodRegistry, TbpointsThreeLevelsShareThePapersThresholdsAndReadProfiles)
     EXPECT_DOUBLE_EQ(param(m, "cross_kernel")->value, 0);
   }
   EXPECT_FALSE(methods().at("photon").reads_profile);
-  EXPECT_FALSE(methods().at("pka").reads_profile);
+  EXPECT_TRUE(methods().at("pka").reads_profile);  // its counts, which a capture's profile carries
 }
 
 TEST(MethodRegistry, GpumechIsRegisteredWithMethodsDefaultsAndNamedChoices) {

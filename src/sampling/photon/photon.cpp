@@ -44,10 +44,11 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
     const ProgramTables& t = tables_.get(*d.program);
     const uint32_t launch = launches_++;
     const OnlineAnalysis a = analyze_sample(d, mem, t.ends, p_.sample_fraction, p_.bbv_dims);
+    const bool skip = skips_predicted(o_, d);
     auto rec = std::make_shared<runtime::SampledLaunch>();
     rec->method = "photon";
     rec->functional_instructions = a.sampled_instructions;
-    rec->emulated = !o_.skip_functional;
+    rec->emulated = !skip;
     rec->detail = {{"sampled_workgroups", a.sampled_workgroups},
                    {"warp_types", a.types.size()},
                    {"dominant_warp_share", a.dominant_share()},
@@ -56,7 +57,7 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
     if (const KernelRecord* m = p_.kernel_level ? match(a) : nullptr) {
       predict_kernel(d, mem, gpu, a, *m, *rec, r);
     } else {
-      PhotonObserver obs(p_, o_.gpu, o_.skip_functional, a, t);
+      PhotonObserver obs(p_, o_.gpu, skip, a, t);
       obs.set_warming(warmer_for(gpu, o_.warming));
       auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       rec->level = obs.mode() == PhotonMode::Detailed ? "detailed" : mode_name(obs.mode());
@@ -71,7 +72,7 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
         if (obs.mode() == PhotonMode::Warp) rec->detail["warp_cycles"] = obs.warp_time();
       }
       const uint64_t insts = rec->detailed_instructions + rec->predicted_instructions;
-      if (o_.skip_functional) lt->wave_instructions = insts;
+      if (skip) lt->wave_instructions = insts;
       lt->ipc = lt->cycles ? double(insts) / double(lt->cycles) : 0.0;
       history_.push_back(KernelRecord{launch, d.kernel_name, a.gpu_bbv, a.warps, a.instructions_per_warp(), insts,
                                       lt->ipc});
@@ -96,7 +97,7 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
   void predict_kernel(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu, const OnlineAnalysis& a,
                       const KernelRecord& m, runtime::SampledLaunch& rec, runtime::LaunchResult& r) {
     uint64_t insts = 0;
-    if (o_.skip_functional) {
+    if (skips_predicted(o_, d)) {
       insts = predict_instructions(m, a.instructions_per_warp(), a.warps);
     } else {
       r.stats = run_functional_launch(d, mem, gpu, o_.warming);

@@ -3,64 +3,44 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
+#include <fmt/format.h>
+
+#include "common/error.h"
 #include "sampling/profile/profiler.h"
 
 namespace strobe::sampling {
 
-namespace {
+void PkaCounter::join(PkaCounter&& part) {
+  PkaCounts& c = counts;
+  const PkaCounts& p = part.counts;
+  c.valu += p.valu, c.salu += p.salu, c.loads += p.loads, c.stores += p.stores;
+  c.lds += p.lds, c.smem += p.smem, c.branch += p.branch, c.lines += p.lines;
+}
 
-using timing::InstInfo;
-using timing::IssueType;
-
-/// Counts each instruction by its issue type, and the lines of vector memory instructions.
-struct FeatureCounter : profile::Collector {
-  static constexpr profile::Grain kGrain = profile::Grain::Instruction;
-  const std::vector<InstInfo>* info = nullptr;
-  uint64_t valu = 0, salu = 0, loads = 0, stores = 0, lds = 0, smem = 0, branch = 0, lines = 0;
-
-  /// Always: the counts are sums.
-  bool can_split() const { return true; }
-  /// Zero counts over the same table.
-  FeatureCounter split() const {
-    FeatureCounter c;
-    c.info = info;
-    return c;
+void PkaCounter::instruction(const profile::Instruction& i) {
+  using timing::IssueType;
+  if (i.pc >= info->size()) return;
+  const timing::InstInfo& in = (*info)[i.pc];
+  PkaCounts& c = counts;
+  switch (in.type) {
+    case IssueType::Valu: ++c.valu; break;
+    case IssueType::Scalar: ++(in.is_scalar_mem ? c.smem : c.salu); break;
+    case IssueType::Lds: ++c.lds; break;
+    case IssueType::Branch: ++c.branch; break;
+    case IssueType::Vmem:
+      ++(in.is_store ? c.stores : c.loads);
+      c.lines += i.lines;  // whatever the space: FLAT into LDS counts too, as it always has
+      break;
+    default: break;
   }
-  /// Adds `part`'s counts.
-  void join(FeatureCounter&& part) {
-    valu += part.valu, salu += part.salu, loads += part.loads, stores += part.stores;
-    lds += part.lds, smem += part.smem, branch += part.branch, lines += part.lines;
-  }
+}
 
-  void instruction(const profile::Instruction& i) {
-    if (i.pc >= info->size()) return;
-    const InstInfo& in = (*info)[i.pc];
-    switch (in.type) {
-      case IssueType::Valu: ++valu; break;
-      case IssueType::Scalar: ++(in.is_scalar_mem ? smem : salu); break;
-      case IssueType::Lds: ++lds; break;
-      case IssueType::Branch: ++branch; break;
-      case IssueType::Vmem:
-        ++(in.is_store ? stores : loads);
-        lines += i.lines;  // whatever the space: FLAT into LDS counts too, as it always has
-        break;
-      default: break;
-    }
-  }
-};
-
-}  // namespace
-
-PkaProfile profile_pka_features(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<InstInfo>& info,
-                                uint32_t line_bytes, uint32_t threads) {
-  profile::Profiler profiler(line_bytes);
-  FeatureCounter c;
-  c.info = &info;
+PkaProfile pka_profile(const std::string& kernel, const emu::DispatchStats& st, const PkaCounts& c) {
   PkaProfile p;
-  p.kernel = d.kernel_name;
-  p.stats = profiler.run_launch(d, mem, c, threads);
-  const emu::DispatchStats& st = p.stats;
+  p.kernel = kernel;
+  p.stats = st;
   const double insts = double(std::max<uint64_t>(st.wave_instructions, 1));
   const uint64_t vm = c.loads + c.stores;
   p.features = {std::log1p(double(st.wave_instructions)),
@@ -77,6 +57,27 @@ PkaProfile profile_pka_features(const emu::Dispatch& d, emu::GlobalMemory& mem, 
                 std::log1p(double(st.workgroups)),
                 st.workgroups ? double(st.wavefronts) / double(st.workgroups) : 0.0};
   return p;
+}
+
+std::string encode_counts(const PkaCounts& c) {
+  const uint64_t v[] = {c.valu, c.salu, c.loads, c.stores, c.lds, c.smem, c.branch, c.lines};
+  return std::string(reinterpret_cast<const char*>(v), sizeof v);
+}
+
+PkaCounts decode_counts(std::string_view bytes, const std::string& what) {
+  uint64_t v[8];
+  if (bytes.size() != sizeof v) throw InputError(fmt::format("{}: PKA counts of {} bytes, not {} (corrupt file)", what, bytes.size(), sizeof v));
+  std::memcpy(v, bytes.data(), sizeof v);
+  return PkaCounts{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+}
+
+PkaProfile profile_pka_features(const emu::Dispatch& d, emu::GlobalMemory& mem, const std::vector<timing::InstInfo>& info,
+                                uint32_t line_bytes, uint32_t threads) {
+  profile::Profiler profiler(line_bytes);
+  PkaCounter c;
+  c.info = &info;
+  const emu::DispatchStats st = profiler.run_launch(d, mem, c, threads);
+  return pka_profile(d.kernel_name, st, c.counts);
 }
 
 }  // namespace strobe::sampling

@@ -9,6 +9,7 @@
 
 #include "emu/dispatch.h"
 #include "emu/memory.h"
+#include "sampling/profile/collector.h"
 #include "timing/cu/inst_info.h"
 
 namespace strobe::sampling {
@@ -25,6 +26,40 @@ struct PkaProfile {
   std::array<double, kPkaFeatures> features{};
   emu::DispatchStats stats;  ///< the emulator's counters for the launch
 };
+
+/// What PKA counts of a launch's instructions: each by its issue type, and the lines of its
+/// vector memory instructions.
+struct PkaCounts {
+  uint64_t valu = 0, salu = 0, loads = 0, stores = 0, lds = 0, smem = 0, branch = 0, lines = 0;
+  bool operator==(const PkaCounts&) const = default;
+};
+
+/// The instruction-grain collector that counts PkaCounts (Splittable: the counts are sums).
+struct PkaCounter : profile::Collector {
+  static constexpr profile::Grain kGrain = profile::Grain::Instruction;
+  const std::vector<timing::InstInfo>* info = nullptr;  ///< the program's classification
+  PkaCounts counts;
+
+  bool can_split() const { return true; }
+  PkaCounter split() const {
+    PkaCounter c;
+    c.info = info;
+    return c;
+  }
+  void join(PkaCounter&& part);
+  void instruction(const profile::Instruction& i);
+};
+
+/// The profile of a launch of `kernel` with the emulator's counters `stats` and `counts`.
+PkaProfile pka_profile(const std::string& kernel, const emu::DispatchStats& stats, const PkaCounts& counts);
+
+/// The key of PKA's counts among a functional profile's per-launch blobs
+/// (profile::LaunchRecord::blobs), which a workload capture fills.
+inline constexpr const char* kPkaBlob = "pka";
+/// `c` as a profile blob.
+std::string encode_counts(const PkaCounts& c);
+/// Reads encode_counts(); InputError naming `what` if malformed.
+PkaCounts decode_counts(std::string_view bytes, const std::string& what);
 
 /// Emulates `d` one instruction at a time, classifying each by `info` (the program's
 /// timing::InstInfo) and counting vector memory lines at `line_bytes`, and returns its profile;

@@ -42,14 +42,17 @@ class Pka final : public SamplingMethod {
         profile_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run_profile(d, mem, gpu.host_threads()); }),
         sampled_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
           return run_sampled(d, mem, gpu);
-        }) {}
-  int passes() const override { return 2; }
+        }) {
+    if (o_.profile) from_profile_ = take_profile(*o_.profile);
+  }
+  /// Two passes, unless the counts came with a functional profile (a capture's).
+  int passes() const override { return from_profile_ ? 1 : 2; }
   runtime::DispatchRunner& runner(int pass) override {
-    if (pass == 0) return profile_;
+    if (pass == 0 && passes() == 2) return profile_;
     return sampled_;
   }
   void end_pass(int pass) override {
-    if (pass == 0) cluster();
+    if (pass == 0 && passes() == 2) cluster();
   }
   bool carries_passes() const override { return true; }
   void save_passes(int pass, const std::string& path, const profile::WorkloadIdentity& w) const override {
@@ -89,6 +92,31 @@ class Pka final : public SamplingMethod {
   }
 
  private:
+  /// The profiling pass's results from a functional profile that carries PKA's counts for every
+  /// launch (a capture's), and true; false, with nothing taken, for a profile without them
+  /// (strobe profile's), which leaves PKA its own profiling pass.
+  bool take_profile(const profile::ProfileFile& f) {
+    for (const profile::LaunchRecord& l : f.launches)
+      if (!l.blobs.contains(kPkaBlob)) return false;
+    for (size_t i = 0; i < f.launches.size(); ++i) {
+      const profile::LaunchRecord& l = f.launches[i];
+      const auto it = l.blobs.find(kPkaBlob);
+      const std::string what = fmt::format("profile {} launch {}", o_.profile_path, i);
+      const PkaCounts c = decode_counts(it->second, what);
+      emu::DispatchStats st;
+      st.wave_instructions = l.workgroups.sum(profile::column::kWaveInsts);
+      st.thread_instructions = l.workgroups.sum(profile::column::kThreadInsts);
+      st.workgroups = l.workgroups.rows;
+      st.wavefronts = l.waves.rows;
+      ids_.push_back(l.id);
+      profiles_.push_back(pka_profile(l.id.kernel, st, c));
+    }
+    state_file_ = o_.profile_path;
+    kernargs_comparable_ = profile::kernargs_comparable(f.workload);
+    cluster();
+    return true;
+  }
+
   /// Pass 0: every launch profiled functionally into its PKA features.
   runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads) {
     ids_.push_back(profile::identify(d, mem));
@@ -146,14 +174,15 @@ class Pka final : public SamplingMethod {
     }
     const size_t c = size_t(labels_[i]);
     const uint64_t insts = profiles_[i].stats.wave_instructions;
+    const bool skip = skips_predicted(o_, d);
     auto rec = std::make_shared<runtime::SampledLaunch>();
     rec->method = "pka";
-    rec->emulated = !o_.skip_functional;
+    rec->emulated = !skip;
     rec->detail = {{"cluster", c}, {"representative", rep_of_[c]}};
     runtime::LaunchResult r;
     std::shared_ptr<timing::LaunchTiming> lt;
     if (rep_of_[c] == int(i)) {
-      IpcStabilityObserver obs(p_.ipc_interval, p_.ipc_window, p_.ipc_variance, o_.skip_functional);
+      IpcStabilityObserver obs(p_.ipc_interval, p_.ipc_window, p_.ipc_variance, skip);
       obs.set_warming(warmer_for(gpu, o_.warming));
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       rec->detailed_instructions = lt->detailed_wave_instructions;
@@ -176,7 +205,7 @@ class Pka final : public SamplingMethod {
       r.stats = lt->functional;
       lt->set_totals(lt->cycles, insts, profiles_[i].stats.thread_instructions, gpu.config().clock_mhz);
     } else {
-      if (!o_.skip_functional) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
+      if (!skip) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
       const uint64_t cycles = rep_ipc_[c] > 0 ? rep_lead_[c] + uint64_t(std::llround(double(insts) / rep_ipc_[c])) : 0;
       lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
           d.kernel_name, cycles, insts, profiles_[i].stats.thread_instructions, r.stats, gpu.config().clock_mhz));
@@ -202,6 +231,7 @@ class Pka final : public SamplingMethod {
   std::vector<double> rep_ipc_;   ///< each cluster's representative's IPC after its first issue
   std::vector<uint64_t> rep_lead_;  ///< each representative's cycles from launch to first issue
   int k_ = 0, components_ = 0;
+  bool from_profile_ = false;  ///< the counts came with the functional profile: no profiling pass
   size_t launch_ = 0;
   std::optional<std::string> diverged_;  ///< how the run first left the profiled launch sequence
   size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
@@ -214,6 +244,6 @@ std::unique_ptr<SamplingMethod> make_pka(const MethodOptions& o) { return std::m
 
 STROBE_SAMPLING_METHOD(kPkaRegistered, "pka",
                        "PKA (MICRO'21): kernel clustering on profiled features, IPC-stability projection within a kernel",
-                       PkaParams::schema(), make_pka);
+                       PkaParams::schema(), make_pka, /*reads_profile=*/true);
 
 }  // namespace strobe::sampling

@@ -7,6 +7,7 @@
 
 #include "emu/semantics.h"
 #include "isa/inst.h"
+#include "timing/gpu/access_walk.h"
 
 namespace strobe::sampling::profile {
 
@@ -68,6 +69,15 @@ struct Collector {
   void block(uint32_t wave, uint32_t start_pc, uint32_t instructions) {}
   /// Grain::Instruction: one instruction ran.
   void instruction(const Instruction& i) {}
+  /// Grain::Instruction: whether the loop also reports every line access the work makes, as
+  /// functional warming walks them (timing/gpu/access_walk.h: instruction lines, scalar and
+  /// vector accesses, the unit being the work-group's linear id and the step its wave's
+  /// instructions before the access), at access_line_bytes(); a workload capture's history.
+  static constexpr bool kAccesses = false;
+  /// The line size accesses are reported at (a power of two).
+  uint32_t access_line_bytes() const { return 64; }
+  /// One line access, in the order the work made them (with kAccesses).
+  void access(const timing::WarmAccess& a) {}
   /// After the work-group finished: wave `wave`'s counters, for every wave in order.
   void wave_end(uint32_t wave, const Counters& c) {}
   /// After the waves: the work-group's counters; `linear_id` is its dispatch-order index.

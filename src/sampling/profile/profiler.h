@@ -158,9 +158,14 @@ void Profiler::run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu
   // One Executor::step per instruction, with the lanes' addresses recorded for vector memory.
   emu::Wave& w = wg.waves[i];
   Counters& k = waves_[i];
-  const std::vector<isa::Inst>& insts = ex.dispatch().program->insts;
+  const isa::Program& prog = *ex.dispatch().program;
+  const std::vector<isa::Inst>& insts = prog.insts;
   Instruction ev;
   ev.wave = i;
+  // With C::kAccesses, every line access goes to the collector too, as functional warming walks them.
+  [[maybe_unused]] const timing::AccessWalker walk(c.access_line_bytes());
+  [[maybe_unused]] const uint32_t unit = uint32_t(linear_id(ex, wg));
+  [[maybe_unused]] uint64_t code_line = UINT64_MAX;  // the instruction line the wave last fetched
   while (!w.halted && !w.at_barrier) {
     const uint32_t pc = w.pc;
     if (pc >= insts.size()) [[unlikely]] {
@@ -169,12 +174,23 @@ void Profiler::run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu
     }
     const isa::Inst& in = insts[pc];
     const bool vmem = is_vector_memory(in.enc);
-    if (vmem) mi_.lane_mask = 0, mi_.space = emu::MemAccessInfo::Space::None;
-    wg.ctx.mem_info = vmem ? &mi_ : nullptr;
+    if constexpr (C::kAccesses) {
+      const uint64_t line = (prog.base_address + prog.offsets[pc]) >> walk.line_bits();
+      if (line != code_line)
+        c.access(timing::WarmAccess{code_line = line, unit, timing::WarmAccess::L1i, timing::ReqKind::Read,
+                                    uint32_t(k.wave_instructions)});
+      mi_.lane_mask = 0, mi_.space = emu::MemAccessInfo::Space::None;
+      wg.ctx.mem_info = &mi_;
+    } else {
+      if (vmem) mi_.lane_mask = 0, mi_.space = emu::MemAccessInfo::Space::None;
+      wg.ctx.mem_info = vmem ? &mi_ : nullptr;
+    }
     ev.pc = pc;
     ev.inst = &in;
     ev.active_lanes = uint32_t(std::popcount(w.exec()));
     ex.step(w, wg, stats);
+    if constexpr (C::kAccesses)
+      walk.emit_accesses(unit, mi_, [&c](const timing::WarmAccess& a) { c.access(a); }, uint32_t(k.wave_instructions));
     ev.mem = vmem ? &mi_ : nullptr;
     ev.lines = vmem ? count_lines(mi_) : 0;
     ++k.wave_instructions;

@@ -29,9 +29,10 @@ runtime::LaunchResult SimProf::run_round(const emu::Dispatch& d, emu::GlobalMemo
     not_followed(i, *diff);
   const size_t first = launch_first_[i], end = launch_first_[i + 1];
   const bool whole = end == first + 1 && units_[first].whole;
+  const bool skip = skips_predicted(o_, d);
   auto rec = std::make_shared<runtime::SampledLaunch>();
   rec->method = method_name(design_);
-  rec->emulated = !o_.skip_functional;
+  rec->emulated = !skip;
   std::vector<size_t> now;  // the launch's units this round measures
   for (size_t u = first; u < end; ++u)
     if (std::binary_search(round_units_.begin(), round_units_.end(), u)) now.push_back(u);
@@ -53,11 +54,11 @@ runtime::LaunchResult SimProf::run_round(const emu::Dispatch& d, emu::GlobalMemo
     rec->predicted_instructions = lt->functional.wave_instructions - std::min(lt->functional.wave_instructions,
                                                                              lt->detailed_wave_instructions);
   } else {
-    if (!o_.skip_functional) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
+    if (!skip) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
     uint64_t insts = 0;
     for (size_t u = first; u < end; ++u) insts += uint64_t(pop_.size[u]);
-    const uint64_t ran = o_.skip_functional ? insts : r.stats.wave_instructions;
-    const uint64_t threads = o_.skip_functional ? 0 : r.stats.thread_instructions;
+    const uint64_t ran = skip ? insts : r.stats.wave_instructions;
+    const uint64_t threads = skip ? 0 : r.stats.thread_instructions;
     lt = std::make_shared<timing::LaunchTiming>(
         timing::predicted_launch_timing(d.kernel_name, 0, ran, threads, r.stats, gpu.config().clock_mhz));
     // Units simulated in detail in an earlier round: their work counted as detailed, where it
@@ -115,7 +116,7 @@ timing::LaunchTiming SimProf::measure_ranges(const emu::Dispatch& d, emu::Global
   // The warm-up and cool-down: the groups resident at once on this configuration, so many times.
   const double full = gpu_full(d, gpu);
   RangeObserver obs(std::move(bounds), measure, uint64_t(std::ceil(p_.range_warmup * full)),
-                    uint64_t(std::ceil(p_.range_cooldown * full)), o_.skip_functional);
+                    uint64_t(std::ceil(p_.range_cooldown * full)), skips_predicted(o_, d));
   obs.set_warming(warmer_for(gpu, o_.warming));
   timing::LaunchTiming lt = gpu.run(d, mem, &obs);
   for (size_t u : now) {

@@ -122,8 +122,11 @@ class TbPoint final : public SamplingMethod {
 
   bool inter() const { return levels_ != Levels::Intra; }
   bool intra() const { return levels_ != Levels::Inter; }
-  /// Ties between identical launches go to a warm one only when functional work warms the caches.
-  tb::Ties ties() const { return o_.warming == Warming::Caches ? tb::Ties::Middle : tb::Ties::Earliest; }
+  /// Ties between identical launches go to a warm one only when something warms the caches:
+  /// functional work, or a capture's history before any launch simulated from it.
+  tb::Ties ties() const {
+    return o_.warming == Warming::Caches || o_.from_capture ? tb::Ties::Middle : tb::Ties::Earliest;
+  }
   /// Line size a profile of the method's own counts requests at: the configured L1V line.
   uint32_t line_bytes() const { return uint32_t(o_.gpu.line_bytes); }
 
@@ -173,9 +176,10 @@ class TbPoint final : public SamplingMethod {
     const tb::LaunchProfile& lp = program_.launches[i];
     const size_t c = size_t(clusters_.cluster[i]);
     const size_t rep = clusters_.representative[c];
+    const bool skip = skips_predicted(o_, d);
     auto rec = std::make_shared<runtime::SampledLaunch>();
     rec->method = method_name(levels_);
-    rec->emulated = !o_.skip_functional;
+    rec->emulated = !skip;
     rec->detail = {{"cluster", c}, {"representative", rep}};
     runtime::LaunchResult r;
     std::shared_ptr<timing::LaunchTiming> lt;
@@ -187,8 +191,8 @@ class TbPoint final : public SamplingMethod {
       pending_[c].clear();
     } else {
       // The launch's own instructions as it ran (the profile's when it is not emulated).
-      if (!o_.skip_functional) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
-      const uint64_t insts = o_.skip_functional ? lp.wave_insts() : r.stats.wave_instructions;
+      if (!skip) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
+      const uint64_t insts = skip ? lp.wave_insts() : r.stats.wave_instructions;
       lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
           d.kernel_name, 0, insts, lp.thread_insts(), r.stats, gpu.config().clock_mhz));
       rec->level = "cluster";
@@ -209,13 +213,14 @@ class TbPoint final : public SamplingMethod {
   std::shared_ptr<timing::LaunchTiming> simulate(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu,
                                                  const tb::LaunchProfile& lp, runtime::SampledLaunch& rec) {
     std::shared_ptr<timing::LaunchTiming> lt;
+    const bool skip = skips_predicted(o_, d);
     rec.level = "detailed";
     if (intra()) {
       // Epochs are the work-groups resident at once on this configuration, so the region table
       // is rebuilt per configuration from the same profile.
       const timing::Occupancy occ = gpu.occupancy_of(d);
       const uint32_t system = std::max<uint32_t>(1, occ.workgroups_per_cu * uint32_t(gpu.config().num_cus));
-      tb::RegionObserver obs(tb::find_regions(lp, system, p_), lp.groups, p_, o_.skip_functional);
+      tb::RegionObserver obs(tb::find_regions(lp, system, p_), lp.groups, p_, skip);
       obs.set_warming(warmer_for(gpu, o_.warming));
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       const tb::RegionSampler& s = obs.sampler();
@@ -238,11 +243,11 @@ class TbPoint final : public SamplingMethod {
     }
     // The launch's instructions as it ran; the profile's only when skipped groups were not run
     // (a timing-dependent launch, such as a bfs level, may do other work than it was profiled with).
-    const uint64_t insts = o_.skip_functional ? lp.wave_insts() : lt->functional.wave_instructions;
+    const uint64_t insts = skip ? lp.wave_insts() : lt->functional.wave_instructions;
     rec.detailed_instructions = lt->detailed_wave_instructions;
     rec.predicted_instructions = insts - std::min(insts, lt->detailed_wave_instructions);
     rec.estimated_cycles = lt->cycles;
-    const uint64_t threads = o_.skip_functional ? lp.thread_insts() : lt->functional.thread_instructions;
+    const uint64_t threads = skip ? lp.thread_insts() : lt->functional.thread_instructions;
     lt->set_totals(lt->cycles, insts, threads, gpu.config().clock_mhz);
     return lt;
   }

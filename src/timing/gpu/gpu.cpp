@@ -292,6 +292,7 @@ StatsSnapshot Gpu::snapshot() const { return impl_->stats.snapshot(); }
 Cycle Gpu::now() const { return impl_->now(); }
 
 LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObserver* observer) {
+  if (before_run_) before_run_();
   Impl& g = *impl_;
   const GpuConfig& cfg = g.cfg;
   emu::Executor ex(d, mem, uint32_t(cfg.num_cus * cfg.max_workgroups_per_cu));

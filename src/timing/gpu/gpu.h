@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -112,6 +113,10 @@ class Gpu {
   /// Functional warming of this GPU's caches, for work-groups a sampling method runs
   /// functionally inside a detailed launch (valid until the next launch faults).
   Warmer& warmer();
+  /// Called at the start of every detailed run(), before anything of the launch happens (null:
+  /// nothing): a replayed capture rebuilds the caches there for the launches since the last one
+  /// simulated, whichever launches a sampling method chooses to simulate.
+  void set_before_run(std::function<void()> fn) { before_run_ = std::move(fn); }
 
   /// The steady-state occupancy dispatch `d` would get on this GPU (as run() computes it):
   /// resident waves and work-groups per CU and what limits them.
@@ -132,6 +137,7 @@ class Gpu {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   uint32_t host_threads_ = 1;  // kept apart from Impl, which a fault replaces
+  std::function<void()> before_run_;
 };
 
 }  // namespace strobe::timing
