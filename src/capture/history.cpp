@@ -2,6 +2,7 @@
 #include "capture/history.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,10 @@ int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
 
 }  // namespace
 
+HistoryBuilder::HistoryBuilder(size_t lines) {
+  if (lines) table_.assign(std::bit_ceil(lines * 4 / 3 + 1), Slot{});
+}
+
 HistoryBuilder::Slot& HistoryBuilder::slot(uint64_t key) {
   if ((live_ + 1) * 4 > table_.size() * 3) grow();
   const size_t mask = table_.size() - 1;
@@ -51,6 +56,7 @@ HistoryBuilder::Slot& HistoryBuilder::slot(uint64_t key) {
 }
 
 void HistoryBuilder::grow() {
+  last_key_ = kEmpty;  // slots move
   std::vector<Slot> old = std::move(table_);
   table_.assign(std::max<size_t>(1024, old.size() * 2), Slot{});
   const size_t mask = table_.size() - 1;
@@ -74,37 +80,48 @@ void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step)
 }
 
 void HistoryBuilder::add(const timing::WarmAccess& a) {
-  Slot& s = slot(a.line << 2 | a.path);
+  const uint64_t key = a.line << 2 | a.path;
+  if (key != last_key_) {
+    last_slot_ = size_t(&slot(key) - table_.data());  // after any growth slot() made
+    last_key_ = key;
+  }
+  Slot& s = table_[last_slot_];
   touch(s, seq_++, a.unit, a.step);
   s.flags |= flag_of(a.kind);
 }
 
-namespace {
-/// Every use of every slot of `table`, by the order of the accesses.
-template <class Slot, class Use>
-std::vector<std::pair<const Slot*, const Use*>> uses_in_order(const std::vector<Slot>& table, uint64_t empty) {
-  std::vector<std::pair<const Slot*, const Use*>> v;
-  for (const Slot& s : table)
-    if (s.key != empty)
-      for (uint32_t i = 0; i < s.uses; ++i) v.emplace_back(&s, &s.use[i]);
-  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second->seq < b.second->seq; });
+std::vector<HistoryBuilder::Ref> HistoryBuilder::in_order() const {
+  // The order key travels with each reference, so sorting touches no slot.
+  std::vector<Ref> v;
+  v.reserve(live_);
+  for (size_t i = 0; i < table_.size(); ++i)
+    for (uint32_t u = 0; table_[i].key != kEmpty && u < table_[i].uses; ++u)
+      v.push_back(Ref{table_[i].use[u].seq, uint32_t(i), u});
+  std::sort(v.begin(), v.end(), [](const Ref& a, const Ref& b) { return a.seq < b.seq; });
   return v;
 }
-}  // namespace
 
 void HistoryBuilder::append(const HistoryBuilder& later) {
   // Later accesses come after every one here, in their own order.
-  for (const auto& [ls, u] : uses_in_order<Slot, Use>(later.table_, kEmpty)) {
-    Slot& s = slot(ls->key);
-    touch(s, seq_++, u->group, u->step);
-    s.flags |= ls->flags;
+  for (const Ref& r : later.in_order()) {
+    const Slot& ls = later.table_[r.slot];
+    const Use& u = ls.use[r.use];
+    Slot& s = slot(ls.key);
+    touch(s, seq_++, u.group, u.step);
+    s.flags |= ls.flags;
   }
+  last_key_ = kEmpty;
 }
 
 std::vector<HistoryEntry> HistoryBuilder::entries() const {
   std::vector<HistoryEntry> out;
-  for (const auto& [s, u] : uses_in_order<Slot, Use>(table_, kEmpty))
-    out.push_back(HistoryEntry{s->key >> 2, u->group, uint8_t(s->key & 3), s->flags, u->step});
+  const std::vector<Ref> refs = in_order();
+  out.reserve(refs.size());
+  for (const Ref& r : refs) {
+    const Slot& s = table_[r.slot];
+    const Use& u = s.use[r.use];
+    out.push_back(HistoryEntry{s.key >> 2, u.group, uint8_t(s.key & 3), s.flags, u.step});
+  }
   return out;
 }
 

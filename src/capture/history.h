@@ -44,6 +44,8 @@ class HistoryBuilder {
  public:
   /// Distinct groups a vector line remembers.
   static constexpr uint32_t kGroupsPerLine = 4;
+  /// An empty builder that expects about `lines` distinct lines (it grows past them).
+  explicit HistoryBuilder(size_t lines = 0);
   /// One access, its `unit` being the work-group.
   void add(const timing::WarmAccess& a);
   /// Takes every line of `later`, whose accesses all came after this builder's.
@@ -66,6 +68,13 @@ class HistoryBuilder {
     Use use[kGroupsPerLine];
   };
   static constexpr uint64_t kEmpty = UINT64_MAX;
+  /// One use of one slot, with its order.
+  struct Ref {
+    uint64_t seq;
+    uint32_t slot, use;
+  };
+  /// Every use of every slot, by the order of the accesses.
+  std::vector<Ref> in_order() const;
   /// The slot of `key`, inserted (empty) if absent.
   Slot& slot(uint64_t key);
   /// Notes that `group` (at `step`) touched the line of `s` as access number seq.
@@ -74,6 +83,9 @@ class HistoryBuilder {
   std::vector<Slot> table_;  // open addressing, linear probing, power-of-two size
   size_t live_ = 0;
   uint64_t seq_ = 0;
+  // The slot of the last access: a wave's consecutive accesses often touch the same line.
+  uint64_t last_key_ = kEmpty;
+  size_t last_slot_ = 0;
 };
 
 /// The entries as bytes: delta-coded variable-length integers (zstd compresses them further).

@@ -45,8 +45,9 @@ struct CaptureCollector : sampling::profile::Collector {
   HistoryBuilder history;
   uint32_t granule;
 
-  CaptureCollector(sampling::profile::ColumnCollector c, const std::vector<timing::InstInfo>* info, uint32_t g)
-      : columns(std::move(c)), granule(g) {
+  CaptureCollector(sampling::profile::ColumnCollector c, const std::vector<timing::InstInfo>* info, uint32_t g,
+                   size_t expected_lines = 0)
+      : columns(std::move(c)), history(expected_lines), granule(g) {
     pka.info = info;
   }
   uint32_t access_line_bytes() const { return granule; }
@@ -151,14 +152,16 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
 
   // The launch's profile and history in one run; requests are counted at the granule's lines.
   sampling::profile::LaunchRecord profile = sampling::profile::begin_record(d, mem);
+  // Sized for as many lines as the last launch of the kernel had, so the table rarely grows.
   CaptureCollector c(sampling::profile::ColumnCollector(profile, *d.program), &tables_.get(*d.program).info,
-                     opt_.granule_bytes);
+                     opt_.granule_bytes, lines_of_[d.kernel_name]);
   sampling::profile::Profiler profiler(opt_.granule_bytes);
   l.stats = profiler.run_launch(d, mem, c, threads);
   c.columns.finish(*d.program);
   profile.blobs[sampling::kPkaBlob] = sampling::encode_counts(c.pka.counts);
   profile_.launches.push_back(std::move(profile));
   const std::vector<HistoryEntry> entries = c.history.entries();
+  lines_of_[d.kernel_name] = c.history.size();
 
   // The checkpoint: every page of the launch-time map the launch touched, as it was before.
   const std::vector<AllocationRecord>& map = index_.allocation_maps[l.allocations];

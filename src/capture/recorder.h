@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -67,6 +68,7 @@ class Recorder final : public runtime::FunctionalRunner {
   std::vector<const runtime::Module*> modules_;         // code object i's module
   std::unordered_map<uint64_t, uint32_t> page_blob_;    // page address -> content blob (absent: zero)
   std::set<uint64_t> dirty_;                            // pages changed since they were stored
+  std::map<std::string, size_t> lines_of_;              // distinct lines of each kernel's last launch
 };
 
 }  // namespace strobe::capture

@@ -52,7 +52,7 @@ std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
 SweepSpec parse_sweep(const std::string& text, const std::string& source) {
   const toml::table doc = parse_toml(text, source);
   static const std::set<std::string> known = {"workloads", "grid",   "methods", "sampling_sets",
-                                              "warming",   "repeat", "profile"};
+                                              "warming",   "repeat", "profile", "capture"};
   for (const auto& [k, v] : doc)
     if (!known.contains(std::string(k.str())))
       throw InputError(fmt::format("{}: unknown key '{}' (known: {})", source, k.str(), fmt::join(known, ", ")));
@@ -94,6 +94,19 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
     if (*v && !reads)
       throw InputError(fmt::format("{}: profile = true, but none of the methods reads a profile", source));
     s.profile = *v;
+  }
+  if (const toml::node* c = doc.get("capture")) {
+    const auto v = c->value<bool>();
+    if (!v) throw InputError(fmt::format("{}: capture must be true or false", source));
+    s.capture = *v;
+  }
+  if (s.capture) {
+    if (doc.get("profile") && s.profile)
+      throw InputError(fmt::format("{}: profile = true with capture = true: the capture holds the profiles", source));
+    s.profile = false;
+    if (s.warming != "none")
+      throw InputError(fmt::format("{}: warming = \"{}\" with capture = true: a capture's history warms the caches",
+                                   source, s.warming));
   }
   if (const toml::node* g = doc.get("grid")) {
     const toml::table* t = g->as_table();
@@ -137,6 +150,10 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
       rs.params = run.params;
       rs.mode = "timing";
       rs.mode_given = true;
+      if (spec.capture)  // the methods' rules on a capture, before anything runs
+        for (const std::string& m : spec.methods)
+          if (m == "gpumech" || m.rfind("simprof", 0) == 0)
+            throw InputError(fmt::format("{}: capture = true: not implemented: {} from a capture", spec.source, m));
       for (size_t a = 0; a < spec.grid.size(); ++a) {
         const std::string& key = spec.grid[a].key;
         const std::string& value = spec.grid[a].values[digit[a]];
@@ -152,8 +169,13 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: task '{}': {}", spec.source, t.label, e.what()));
       }
-      t.args = {spec.methods.empty() ? "run" : "compare", run.benchmark};
-      for (const std::string& p2 : run.params) t.args.insert(t.args.end(), {"--param", p2});
+      t.args = {spec.methods.empty() ? "run" : "compare"};
+      if (spec.capture) {
+        t.args.push_back(kCaptureArg);
+      } else {
+        t.args.push_back(run.benchmark);
+        for (const std::string& p2 : run.params) t.args.insert(t.args.end(), {"--param", p2});
+      }
       t.args.insert(t.args.end(), {"--arch", rs.arch});
       // Sorted, so the task (and its result's name) is the same whatever order the grid's axes
       // are listed in.
@@ -165,11 +187,17 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
       } else {
         t.args.insert(t.args.end(), {"--sampling", fmt::format("{}", fmt::join(spec.methods, ","))});
         for (const std::string& s : spec.sampling_sets) t.args.insert(t.args.end(), {"--sampling-set", s});
-        t.args.insert(t.args.end(), {"--sampling-warming", spec.warming, "--repeat", std::to_string(spec.repeat)});
+        if (!spec.capture) t.args.insert(t.args.end(), {"--sampling-warming", spec.warming});
+        t.args.insert(t.args.end(), {"--repeat", std::to_string(spec.repeat)});
       }
       std::string joined;
       for (const std::string& a : t.args) joined += a + '\0';
       if (spec.profile) joined += "profile";
+      if (spec.capture) {  // the capture stands for the workload in the arguments, not in the id
+        joined += "capture";
+        joined += std::string(1, '\0') + run.benchmark;
+        for (const std::string& p2 : run.params) joined += std::string(1, '\0') + p2;
+      }
       t.id = hex(sampling::profile::fnv1a(joined));
       out.push_back(std::move(t));
     }
@@ -189,6 +217,13 @@ std::string SweepLayout::profile(const SweepSpec& s, size_t workload) const {
   for (const std::string& p : r.params) joined += '\0' + p;
   if (profile_with_traces(s)) joined += std::string(1, '\0') + "gpumech";
   return dir + "/profiles/" + r.benchmark + "-" + hex(sampling::profile::fnv1a(joined)) + ".prof";
+}
+
+std::string SweepLayout::capture(const SweepSpec& s, size_t workload) const {
+  const workloads::SetRun& r = s.workloads[workload];
+  std::string joined = r.benchmark;
+  for (const std::string& p : r.params) joined += '\0' + p;
+  return dir + "/captures/" + r.benchmark + "-" + hex(sampling::profile::fnv1a(joined)) + ".cap";
 }
 
 SweepTable collect(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout) {
@@ -220,7 +255,11 @@ SweepTable collect(const SweepSpec& spec, const std::vector<SweepTask>& tasks, c
         const nlohmann::json& e = r.at("methods").at(m);
         for (const char* f : {"estimated_cycles", "error_pct", "speedup", "fallback"})
           row[m + "." + f] = e.value(f, nlohmann::json());
+        if (spec.capture)
+          for (const char* f : {"one_shot_speedup", "full_wall_seconds", "sampled_wall_seconds"})
+            row[m + "." + f] = e.value(f, nlohmann::json());
       }
+      if (spec.capture && r.contains("capture")) row["capture_seconds"] = r["capture"].value("capture_seconds", 0.0);
     } catch (const nlohmann::json::exception& e) {
       throw InputError(fmt::format("sweep result {} ({}): not a strobe result of this sweep ({}); delete it to run "
                                    "the task again",
@@ -235,8 +274,12 @@ std::string sweep_csv(const SweepTable& t, const SweepSpec& spec) {
   std::vector<std::string> cols = {"task", "benchmark", "params"};
   for (const SweepAxis& a : spec.grid) cols.push_back(a.key);
   cols.insert(cols.end(), {"cycles", "wave_instructions", "wall_seconds"});
-  for (const std::string& m : spec.methods)
+  for (const std::string& m : spec.methods) {
     for (const char* f : {"estimated_cycles", "error_pct", "speedup", "fallback"}) cols.push_back(m + "." + f);
+    if (spec.capture)
+      for (const char* f : {"one_shot_speedup", "full_wall_seconds", "sampled_wall_seconds"}) cols.push_back(m + "." + f);
+  }
+  if (spec.capture) cols.push_back("capture_seconds");
   auto cell = [](const nlohmann::json& v) {
     std::string s = v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump();
     if (s.find_first_of(",\"\n") != std::string::npos) {

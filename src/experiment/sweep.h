@@ -35,7 +35,18 @@ struct SweepSpec {
   /// Whether one functional profile per workload is made first and given to every task of it
   /// (methods that read one skip their profiling pass; GPUMech and SimProf get its traces).
   bool profile = false;
+  /// Whether each workload is captured once (`strobe capture`) and every task replays the
+  /// capture (`strobe run|compare CAPTURE`): the capture holds the profiles its methods read,
+  /// and a method's predicted launches then neither run nor load memory (docs/capture.md).
+  bool capture = false;
 };
+
+/// Whether a sweep makes one input per workload before its tasks: a profile or a capture.
+inline bool prepares(const SweepSpec& s) { return s.profile || s.capture; }
+
+/// The argument a capture sweep's task has in place of its workload, replaced by the capture's
+/// path when the task runs (the path is under the sweep's directory; the task's id is not).
+inline constexpr const char* kCaptureArg = "{capture}";
 
 /// Reads and checks a spec: unknown keys, wrong types, an empty grid axis, an unknown method or
 /// benchmark parameter are InputErrors naming the file and the key.
@@ -71,6 +82,12 @@ struct SweepLayout {
   /// The functional profile of workload `workload` of `s` (named by its benchmark, parameters
   /// and whether it holds GPUMech's traces).
   std::string profile(const SweepSpec& s, size_t workload) const;
+  /// The capture of workload `workload` of `s` (named by its benchmark and parameters).
+  std::string capture(const SweepSpec& s, size_t workload) const;
+  /// What workload `workload`'s tasks need made first: its capture or its profile.
+  std::string prepared(const SweepSpec& s, size_t workload) const {
+    return s.capture ? capture(s, workload) : profile(s, workload);
+  }
 };
 
 /// What the results of a sweep are, merged.

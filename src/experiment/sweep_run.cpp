@@ -82,16 +82,17 @@ std::string format_seconds(double s) {
   return t >= 3600 ? fmt::format("{}h{:02}m", t / 3600, t / 60 % 60) : fmt::format("{}m{:02}s", t / 60, t % 60);
 }
 
-/// The profile job of workload `w`.
-Job profile_job(const SweepSpec& spec, const SweepLayout& layout, size_t w) {
+/// The job that makes workload `w`'s input: its capture, or its profile.
+Job prepare_job(const SweepSpec& spec, const SweepLayout& layout, size_t w) {
   const workloads::SetRun& r = spec.workloads[w];
   Job j;
-  j.args = {"profile", r.benchmark};
+  j.args = {spec.capture ? "capture" : "profile", r.benchmark};
   for (const std::string& p : r.params) j.args.insert(j.args.end(), {"--param", p});
-  j.args.insert(j.args.end(), {"-o", layout.profile(spec, w)});
-  if (profile_with_traces(spec)) j.args.push_back("--gpumech");
-  j.err = layout.profile(spec, w) + ".err";
-  j.label = fmt::format("profile of {}{}{}", r.benchmark, r.params.empty() ? "" : " ", fmt::join(r.params, " "));
+  j.args.insert(j.args.end(), {"-o", layout.prepared(spec, w)});
+  if (!spec.capture && profile_with_traces(spec)) j.args.push_back("--gpumech");
+  j.err = layout.prepared(spec, w) + ".err";
+  j.label = fmt::format("{} of {}{}{}", spec.capture ? "capture" : "profile", r.benchmark, r.params.empty() ? "" : " ",
+                        fmt::join(r.params, " "));
   j.workload = w;
   return j;
 }
@@ -101,6 +102,8 @@ Job task_job(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const S
   const SweepTask& t = tasks[i];
   Job j;
   j.args = t.args;
+  for (std::string& a : j.args)
+    if (a == kCaptureArg) a = layout.capture(spec, t.workload);
   if (spec.profile) j.args.insert(j.args.end(), {"--profile", layout.profile(spec, t.workload)});
   j.args.insert(j.args.end(), {"--json", layout.result(t)});
   j.err = layout.error(t);
@@ -123,7 +126,7 @@ int run_alone(const std::string& strobe, const Job& j) {
 
 void make_dirs(const SweepLayout& layout) {
   std::error_code ec;
-  for (const char* sub : {"/tasks", "/profiles", "/slurm"}) {
+  for (const char* sub : {"/tasks", "/profiles", "/captures", "/slurm"}) {
     std::filesystem::create_directories(layout.dir + sub, ec);
     if (ec) throw InputError(fmt::format("sweep: cannot create {}{}: {}", layout.dir, sub, ec.message()));
   }
@@ -143,9 +146,9 @@ PoolResult run_local(const SweepSpec& spec, const std::vector<SweepTask>& tasks,
       continue;
     }
     const size_t w = tasks[i].workload;
-    if (spec.profile && !profile_pending[w] && !std::filesystem::exists(layout.profile(spec, w))) {
+    if (prepares(spec) && !profile_pending[w] && !std::filesystem::exists(layout.prepared(spec, w))) {
       profile_pending[w] = true;
-      profiles.push_back(profile_job(spec, layout, w));
+      profiles.push_back(prepare_job(spec, layout, w));
     }
     work.push_back(task_job(spec, tasks, layout, i));
   }
@@ -156,8 +159,8 @@ PoolResult run_local(const SweepSpec& spec, const std::vector<SweepTask>& tasks,
   const auto t0 = std::chrono::steady_clock::now();
   std::map<pid_t, Job> running;
   size_t finished = 0;
-  // A task waits for its workload's profile: profiles start first, and a task of a workload
-  // whose profile is still running is held back.
+  // A task waits for its workload's profile or capture: those start first, and a task of a
+  // workload whose input is still being made is held back.
   auto ready = [&](const Job& j) { return j.task == SIZE_MAX || !profile_pending[j.workload]; };
   while (!profiles.empty() || !work.empty() || !running.empty()) {
     while (int(running.size()) < o.jobs) {
@@ -166,8 +169,9 @@ PoolResult run_local(const SweepSpec& spec, const std::vector<SweepTask>& tasks,
       Job j = std::move(q.front());
       q.pop_front();
       if (j.task != SIZE_MAX && profile_failed[j.workload]) {
-        res.failed.push_back(j.label + ": its profile failed");
-        write_file_atomic(j.err, "strobe: error: the workload's profile failed\n");
+        res.failed.push_back(j.label + (spec.capture ? ": its capture failed" : ": its profile failed"));
+        write_file_atomic(j.err, spec.capture ? "strobe: error: the workload's capture failed\n"
+                                              : "strobe: error: the workload's profile failed\n");
         ++finished;
         continue;
       }
@@ -208,10 +212,11 @@ PoolResult run_local(const SweepSpec& spec, const std::vector<SweepTask>& tasks,
 int make_profile(const SweepSpec& spec, const SweepLayout& layout, size_t w, const std::string& strobe) {
   if (w >= spec.workloads.size())
     throw InputError(fmt::format("sweep --profile-of {}: the sweep has {} workloads", w, spec.workloads.size()));
-  if (!spec.profile) throw InputError("sweep --profile-of: none of the sweep's methods reads a profile");
+  if (!prepares(spec))
+    throw InputError("sweep --profile-of: the sweep makes no capture, and none of its methods reads a profile");
   make_dirs(layout);
-  if (std::filesystem::exists(layout.profile(spec, w))) return 0;
-  return run_alone(strobe, profile_job(spec, layout, w));
+  if (std::filesystem::exists(layout.prepared(spec, w))) return 0;
+  return run_alone(strobe, prepare_job(spec, layout, w));
 }
 
 int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout, size_t index,
@@ -221,7 +226,7 @@ int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const Sw
                                  tasks.size() - 1));
   // A submitted array's profiles are made by the job it depends on; a task run by hand makes
   // its own if it is missing.
-  if (spec.profile)
+  if (prepares(spec))
     if (const int rc = make_profile(spec, layout, tasks[index].workload, strobe); rc != 0) return rc;
   return run_alone(strobe, task_job(spec, tasks, layout, index));
 }
@@ -234,7 +239,7 @@ SlurmPlan write_slurm_script(const SweepSpec& spec, const std::string& spec_path
   for (size_t i = 0; i < tasks.size(); ++i)
     if (!std::filesystem::exists(layout.result(tasks[i]))) {
       plan.tasks.push_back(i);
-      need[tasks[i].workload] = spec.profile && !std::filesystem::exists(layout.profile(spec, tasks[i].workload));
+      need[tasks[i].workload] = prepares(spec) && !std::filesystem::exists(layout.prepared(spec, tasks[i].workload));
     }
   if (plan.tasks.empty()) return plan;
   for (size_t w = 0; w < need.size(); ++w)
@@ -261,8 +266,10 @@ SlurmPlan write_slurm_script(const SweepSpec& spec, const std::string& spec_path
   write_file_atomic(plan.script, array_script("one array element per task without a result.", plan.tasks, "--task"));
   if (!plan.profiles.empty()) {
     plan.profile_script = dir + "/profiles.sbatch";
-    write_file_atomic(plan.profile_script, array_script("one array element per workload profile the tasks need.",
-                                                        plan.profiles, "--profile-of"));
+    write_file_atomic(plan.profile_script,
+                      array_script(spec.capture ? "one array element per workload capture the tasks need."
+                                                : "one array element per workload profile the tasks need.",
+                                   plan.profiles, "--profile-of"));
   }
   return plan;
 }

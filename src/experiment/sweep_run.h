@@ -34,8 +34,8 @@ PoolResult run_local(const SweepSpec& spec, const std::vector<SweepTask>& tasks,
 int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout, size_t index,
             const std::string& strobe);
 
-/// Makes workload `w`'s profile if it is missing, in a child process: what one element of a
-/// sweep's profile array does. Returns the child's exit status.
+/// Makes workload `w`'s profile (or, in a capture sweep, its capture) if it is missing, in a child
+/// process: what one element of a sweep's profile array does. Returns the child's exit status.
 int make_profile(const SweepSpec& spec, const SweepLayout& layout, size_t w, const std::string& strobe);
 
 /// A Slurm submission of the tasks without a result.

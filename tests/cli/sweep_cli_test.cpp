@@ -67,6 +67,44 @@ TEST(SweepCli, ARerunRunsOnlyTheTasksWithoutAResult) {
   EXPECT_EQ(table(t)["rows"].size(), 2u);
 }
 
+TEST(SweepCli, ACaptureSweepCapturesEachWorkloadOnceAndEveryPointReplaysIt) {
+  TempDir t;
+  const std::string spec = write_spec(t, R"(workloads = ["hotspot --param rows=64 --param cols=64 --param iterations=3"]
+methods = ["tbpoint", "photon"]
+capture = true
+[grid]
+"gpu.num_cus" = [4, 8]
+)");
+  const CliResult r = run_strobe("sweep " + spec + " -j 2");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  size_t captures = 0;
+  for (const auto& e : std::filesystem::directory_iterator(t.path / "s.sweep" / "captures"))
+    captures += e.path().extension() == ".cap";
+  EXPECT_EQ(captures, 1u);
+  const nlohmann::json j = table(t);
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_GT(j["rows"][0]["cycles"].get<double>(), j["rows"][1]["cycles"].get<double>());
+  for (const auto& row : j["rows"]) {
+    EXPECT_GT(row["capture_seconds"].get<double>(), 0) << row;
+    EXPECT_GT(row["tbpoint.one_shot_speedup"].get<double>(), 0) << row;
+    EXPECT_LT(row["tbpoint.one_shot_speedup"].get<double>(), row["tbpoint.speedup"].get<double>()) << row;
+  }
+  // The same sweep without the capture is other tasks: its results are not taken for these.
+  const std::string plain = write_spec(t, R"(workloads = ["hotspot --param rows=64 --param cols=64 --param iterations=3"]
+methods = ["tbpoint", "photon"]
+[grid]
+"gpu.num_cus" = [4, 8]
+)");
+  const CliResult d = run_strobe("sweep " + plain + " --dry-run");
+  EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2);
+  EXPECT_EQ(d.out.find("done"), std::string::npos) << d.out;
+  // What a capture cannot serve is refused before anything runs.
+  const std::string bad = write_spec(t, "workloads = [\"relu\"]\nmethods = [\"gpumech\"]\ncapture = true\n");
+  const CliResult b = run_strobe("sweep " + bad);
+  EXPECT_EQ(b.rc, 2);
+  EXPECT_NE(b.err.find("not implemented: gpumech from a capture"), std::string::npos) << b.err;
+}
+
 TEST(SweepCli, ACorruptResultIsNamedWhenCollecting) {
   TempDir t;
   const std::string spec = write_spec(t, kSpec);

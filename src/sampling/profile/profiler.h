@@ -179,8 +179,10 @@ void Profiler::run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu
       if (line != code_line)
         c.access(timing::WarmAccess{code_line = line, unit, timing::WarmAccess::L1i, timing::ReqKind::Read,
                                     uint32_t(k.wave_instructions)});
+      // Only memory instructions touch lines: LDS and ALU ones are not asked to record lanes.
+      const bool mem = vmem || in.enc == isa::Encoding::SMEM;
       mi_.lane_mask = 0, mi_.space = emu::MemAccessInfo::Space::None;
-      wg.ctx.mem_info = &mi_;
+      wg.ctx.mem_info = mem ? &mi_ : nullptr;
     } else {
       if (vmem) mi_.lane_mask = 0, mi_.space = emu::MemAccessInfo::Space::None;
       wg.ctx.mem_info = vmem ? &mi_ : nullptr;
