@@ -110,7 +110,7 @@ std::string pack_index(const CaptureIndex& x) {
   pack_str(pk, "launches");
   pk.pack_array(uint32_t(x.launches.size()));
   for (const auto& l : x.launches) {
-    pk.pack_array(19);
+    pk.pack_array(21);
     pack_str(pk, l.kernel);
     pk.pack(l.code_object);
     pack_dim3(pk, l.grid);
@@ -139,6 +139,8 @@ std::string pack_index(const CaptureIndex& x) {
       pk.pack(v);
     pk.pack(l.seconds);
     pk.pack(l.dispatch_id);
+    pk.pack(l.code);
+    pk.pack(l.code_entries);
   }
   pack_str(pk, "blobs");
   pk.pack_array(uint32_t(x.blobs.size()));
@@ -228,7 +230,7 @@ struct IndexReader : MsgpackReader {
     }
     for (const auto& o : arr(root, "launches")) {
       const std::string what = fmt::format("launch {}", x.launches.size());
-      const auto& t = tuple(o, 19, what);
+      const auto& t = tuple(o, 21, what);
       LaunchRecord l;
       l.kernel = str(t.ptr[0], what + " kernel");
       l.code_object = u32(t.ptr[1], what + " code object");
@@ -273,6 +275,8 @@ struct IndexReader : MsgpackReader {
       l.stats.wavefronts = u64(s.ptr[6], what + " counters");
       l.seconds = f64(t.ptr[17], what + " seconds");
       l.dispatch_id = u64(t.ptr[18], what + " dispatch id");
+      l.code = blob_ref(t.ptr[19], what + " code lines", BlobKind::History);
+      l.code_entries = u64(t.ptr[20], what + " code lines");
       x.launches.push_back(std::move(l));
     }
     return x;

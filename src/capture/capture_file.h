@@ -94,6 +94,12 @@ struct LaunchRecord {
   bool dependent_groups = false;
   uint32_t history = 0;                 ///< blob of its access summary (history.h)
   uint64_t history_entries = 0;
+  /// Blob of the instruction lines it fetched, in last-fetch order (its history's L1I entries
+  /// alone, the same for every launch of a kernel that runs the same code: stored once). A
+  /// replay reaches further back for code than for data, since code stays in the small
+  /// instruction caches while data streams through the L2.
+  uint32_t code = 0;
+  uint64_t code_entries = 0;
   emu::DispatchStats stats;             ///< the functional run's counters
   double seconds = 0;                   ///< functional run and recording
 };

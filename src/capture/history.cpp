@@ -49,6 +49,7 @@ HistoryBuilder::Slot& HistoryBuilder::slot(uint64_t key) {
       s.key = key;
       s.flags = 0;
       s.uses = 0;
+      s.more = kNoMore;
       ++live_;
       return s;
     }
@@ -72,11 +73,17 @@ void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step)
   // Instruction and scalar lines keep one group: a replay hands them to every shader array.
   const uint32_t keep = (s.key & 3) == timing::WarmAccess::L1v ? kGroupsPerLine : 1;
   uint32_t i = 0;
-  while (i < s.uses && s.use[i].group != group) ++i;
+  while (i < s.uses && use_at(s, i).group != group) ++i;
   if (i == s.uses && s.uses == keep) i = 0;  // a new group: the oldest makes room
-  if (i == s.uses) ++s.uses;
-  for (; i + 1 < s.uses; ++i) s.use[i] = s.use[i + 1];  // keep oldest first
-  s.use[s.uses - 1] = Use{seq, group, step};
+  if (i == s.uses) {
+    if (s.uses == kInline && s.more == kNoMore) {
+      s.more = uint32_t(more_.size());
+      more_.emplace_back();
+    }
+    ++s.uses;
+  }
+  for (; i + 1 < s.uses; ++i) use_at(s, i) = use_at(s, i + 1);  // keep oldest first
+  use_at(s, s.uses - 1) = Use{seq, group, step};
 }
 
 void HistoryBuilder::add(const timing::WarmAccess& a) {
@@ -96,7 +103,7 @@ std::vector<HistoryBuilder::Ref> HistoryBuilder::in_order() const {
   v.reserve(live_);
   for (size_t i = 0; i < table_.size(); ++i)
     for (uint32_t u = 0; table_[i].key != kEmpty && u < table_[i].uses; ++u)
-      v.push_back(Ref{table_[i].use[u].seq, uint32_t(i), u});
+      v.push_back(Ref{use_at(table_[i], u).seq, uint32_t(i), u});
   std::sort(v.begin(), v.end(), [](const Ref& a, const Ref& b) { return a.seq < b.seq; });
   return v;
 }
@@ -105,7 +112,7 @@ void HistoryBuilder::append(const HistoryBuilder& later) {
   // Later accesses come after every one here, in their own order.
   for (const Ref& r : later.in_order()) {
     const Slot& ls = later.table_[r.slot];
-    const Use& u = ls.use[r.use];
+    const Use& u = later.use_at(ls, r.use);
     Slot& s = slot(ls.key);
     touch(s, seq_++, u.group, u.step);
     s.flags |= ls.flags;
@@ -119,7 +126,7 @@ std::vector<HistoryEntry> HistoryBuilder::entries() const {
   out.reserve(refs.size());
   for (const Ref& r : refs) {
     const Slot& s = table_[r.slot];
-    const Use& u = s.use[r.use];
+    const Use& u = use_at(s, r.use);
     out.push_back(HistoryEntry{s.key >> 2, u.group, uint8_t(s.key & 3), s.flags, u.step});
   }
   return out;

@@ -10,6 +10,7 @@
 // would leave, up to the order of accesses inside one launch, which a detailed run interleaves.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -43,7 +44,7 @@ struct HistoryEntry {
 class HistoryBuilder {
  public:
   /// Distinct groups a vector line remembers.
-  static constexpr uint32_t kGroupsPerLine = 4;
+  static constexpr uint32_t kGroupsPerLine = 16;
   /// An empty builder that expects about `lines` distinct lines (it grows past them).
   explicit HistoryBuilder(size_t lines = 0);
   /// One access, its `unit` being the work-group.
@@ -61,13 +62,20 @@ class HistoryBuilder {
     uint32_t group;
     uint32_t step;
   };
+  /// Uses kept in the slot itself; a line shared by more groups takes an overflow block.
+  static constexpr uint32_t kInline = 2;
+  static constexpr uint32_t kNoMore = UINT32_MAX;
   struct Slot {
     uint64_t key = kEmpty;  // granule << 2 | path
     uint8_t flags = 0;
-    uint8_t uses = 0;       // valid entries of use, oldest first
-    Use use[kGroupsPerLine];
+    uint8_t uses = 0;       // valid uses, oldest first: use[], then the overflow block
+    uint32_t more = kNoMore;  // its overflow block in more_, once it needs one
+    Use use[kInline];
   };
   static constexpr uint64_t kEmpty = UINT64_MAX;
+  /// Use `i` of `s`, inline or in its overflow block.
+  Use& use_at(Slot& s, uint32_t i) { return i < kInline ? s.use[i] : more_[s.more][i - kInline]; }
+  const Use& use_at(const Slot& s, uint32_t i) const { return i < kInline ? s.use[i] : more_[s.more][i - kInline]; }
   /// One use of one slot, with its order.
   struct Ref {
     uint64_t seq;
@@ -78,9 +86,10 @@ class HistoryBuilder {
   /// The slot of `key`, inserted (empty) if absent.
   Slot& slot(uint64_t key);
   /// Notes that `group` (at `step`) touched the line of `s` as access number seq.
-  static void touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step);
+  void touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step);
   void grow();
   std::vector<Slot> table_;  // open addressing, linear probing, power-of-two size
+  std::vector<std::array<Use, kGroupsPerLine - kInline>> more_;  // overflow blocks of shared lines
   size_t live_ = 0;
   uint64_t seq_ = 0;
   // The slot of the last access: a wave's consecutive accesses often touch the same line.

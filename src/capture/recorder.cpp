@@ -195,6 +195,12 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
 
   l.history = writer_.put(BlobKind::History, encode_history(entries));
   l.history_entries = entries.size();
+  // Its code lines alone, with nothing launch-specific in them, so a kernel's launches share one.
+  std::vector<HistoryEntry> code;
+  for (const HistoryEntry& e : entries)
+    if (e.path == timing::WarmAccess::L1i) code.push_back(HistoryEntry{e.granule, 0, e.path, e.flags, 0});
+  l.code = writer_.put(BlobKind::History, encode_history(code));
+  l.code_entries = code.size();
   l.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   index_.launches.push_back(std::move(l));
   return index_.launches.back().stats;

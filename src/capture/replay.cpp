@@ -197,22 +197,39 @@ void Replayer::warm(uint64_t from, uint64_t to) {
   }
   timing::Warmer& w = gpu->warmer();
   const uint32_t cus = uint32_t(gpu->config().num_cus), per_array = uint32_t(gpu->config().cus_per_shader_array);
-  for (auto it = window.rbegin(); it != window.rend(); ++it) {
-    const emu::Dispatch d = dispatch(it->first);
+  // Instruction and scalar lines are shared by a launch's groups (its code, its arguments, its
+  // uniform tables): every shader array that ran a group of the launch holds them, not only the
+  // array of the group that touched them last. One CU of each such array stands for it: the
+  // arrays of the CUs its first groups go to (the dispatcher starts each launch at CU 0).
+  auto arrays_of = [&](uint64_t groups) {
+    std::vector<uint32_t> arrays;
+    for (uint64_t cu = 0; cu < std::min<uint64_t>(groups, cus); cu += per_array) arrays.push_back(uint32_t(cu));
+    return arrays;
+  };
+  auto groups_of = [](const emu::Dispatch& d) {
     uint64_t groups = 1;
     for (int k = 0; k < 3; ++k) groups *= (uint64_t(d.grid[k]) + d.local[k] - 1) / d.local[k];
+    return groups;
+  };
+  // Code stays in the small instruction caches long after data has streamed through the L2:
+  // before the data window, the code lines of older launches, back to `from`, to their own bound.
+  const uint64_t oldest = window.empty() ? to : window.back().first;
+  const uint64_t code_budget = std::max<uint64_t>(1, kCodeHistoryBytes / x.granule_bytes);
+  std::unordered_set<uint64_t> code_seen;
+  std::vector<uint64_t> code_window;  // newest launch first
+  for (uint64_t j = oldest; j-- > from && code_seen.size() < code_budget;) {
+    code_window.push_back(j);
+    for (const HistoryEntry& e : code_lines(j)) code_seen.insert(e.granule);
+  }
+  for (auto it = code_window.rbegin(); it != code_window.rend(); ++it)
+    for (const HistoryEntry& e : code_lines(*it))
+      for (uint32_t cu : arrays_of(groups_of(dispatch(*it)))) apply_entry(w, e.granule >> shift, cu, e);
+  for (auto it = window.rbegin(); it != window.rend(); ++it) {
+    const emu::Dispatch d = dispatch(it->first);
+    const uint64_t groups = groups_of(d);
     // Each group's lines go to the CU this GPU's dispatcher would give the group.
     const std::vector<uint32_t> cu_of = timing::functional_placement(cus, gpu->occupancy_of(d).workgroups_per_cu, groups);
-    // Instruction and scalar lines are shared by the launch's groups (its code, its arguments,
-    // its uniform tables): every shader array that ran a group of the launch holds them, not only
-    // the array of the group that touched them last. One CU of each such array stands for it.
-    std::vector<uint32_t> arrays;
-    for (uint32_t cu : cu_of) {
-      const uint32_t first = cu / per_array * per_array;
-      if (std::find(arrays.begin(), arrays.end(), first) == arrays.end()) arrays.push_back(first);
-      if (arrays.size() * per_array >= cus) break;
-    }
-    std::sort(arrays.begin(), arrays.end());
+    const std::vector<uint32_t> arrays = arrays_of(groups);
     // The order the lines were last touched in on this GPU: the groups it holds at once run
     // together, so a line's time is its group's generation plus how far into the group's life
     // the access came (its wave's instructions before it, against the launch's mean wave).
@@ -241,6 +258,16 @@ void Replayer::warm(uint64_t from, uint64_t to) {
     }
   }
   warm_seconds_ += since(t0);
+}
+
+const std::vector<HistoryEntry>& Replayer::code_lines(uint64_t i) {
+  const LaunchRecord& l = cap_.launch(i);
+  auto it = code_.find(l.code);
+  if (it == code_.end())
+    it = code_.emplace(l.code, decode_history(cap_.blob(l.code, BlobKind::History), l.code_entries,
+                                              fmt::format("capture {}: launch {} (code lines)", cap_.path(), i)))
+             .first;
+  return it->second;
 }
 
 runtime::LaunchResult Replayer::run(uint64_t i) {

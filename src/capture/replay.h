@@ -11,10 +11,15 @@
 #include <vector>
 
 #include "capture/capture_file.h"
+#include "capture/history.h"
 #include "runtime/device.h"
 #include "sampling/profile/profile_file.h"
 
 namespace strobe::capture {
+
+/// Distinct bytes of code lines a replay rebuilds the instruction caches from, beyond the data
+/// history's window: far more than any instruction cache holds, far less than a workload's data.
+inline constexpr uint64_t kCodeHistoryBytes = uint64_t{1} << 20;
 
 /// The launch indices a list like "3,17,40-45" names, ascending and distinct; InputError naming
 /// the list for a malformed item, a reversed range or an index at or past `count`.
@@ -54,6 +59,9 @@ class Replayer {
   runtime::Device& dev_;
   /// Makes the device's memory fetch checkpoint pages from the capture on first touch.
   void install_page_source();
+  /// Launch `i`'s code lines (decoded once per distinct set).
+  const std::vector<HistoryEntry>& code_lines(uint64_t i);
+  std::unordered_map<uint32_t, std::vector<HistoryEntry>> code_;  // code blob -> its lines
   std::vector<runtime::Module*> modules_;            // per code object, adopted on first use
   std::unordered_map<uint64_t, uint32_t> current_;    // page -> checkpoint blob it holds, or will hold when touched
   std::unordered_map<uint64_t, uint32_t> pending_;    // page -> blob it gets when first touched

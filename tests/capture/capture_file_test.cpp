@@ -56,6 +56,7 @@ class CaptureFileTest : public ::testing::Test {
       l.written_digest = 42 + i;
       l.history = i ? h1 : h0;
       l.history_entries = 3;
+      l.code = h0;
       l.stats.wave_instructions = 100 + i;
       l.dispatch_id = i;
       x.launches.push_back(l);

@@ -37,17 +37,23 @@ TEST(CaptureHistory, KeepsEachLineAndGroupAtItsLastAccessWithEverythingTheLaunch
 
 TEST(CaptureHistory, AVectorLineKeepsItsLastGroupsAndAnInstructionOrScalarLineItsLastOne) {
   HistoryBuilder b;
-  for (uint32_t g = 0; g < 6; ++g) {
+  const uint32_t groups = HistoryBuilder::kGroupsPerLine + 2;
+  for (uint32_t g = 0; g < groups; ++g) {
     b.add(acc(7, g));
     b.add(acc(8, g, ReqKind::Read, WarmAccess::L1i));
     b.add(acc(9, g, ReqKind::Read, WarmAccess::Scalar));
+    if (g == 5) b.add(acc(7, 1));  // group 1 again: it becomes one of the last
   }
-  std::vector<uint32_t> vector_groups;
+  std::vector<uint32_t> vector_groups, expected;
   for (const HistoryEntry& e : b.entries()) {
     if (e.path == WarmAccess::L1v) vector_groups.push_back(e.group);
-    else EXPECT_EQ(e.group, 5u) << "path " << int(e.path);
+    else EXPECT_EQ(e.group, groups - 1) << "path " << int(e.path);
   }
-  EXPECT_EQ(vector_groups, (std::vector<uint32_t>{2, 3, 4, 5}));
+  // The last kGroupsPerLine distinct groups in the order of their last access: 3, 4, 5, then 1
+  // (touched again after 5), then 6 onwards; 0 and 2 made room, the oldest first.
+  expected = {3, 4, 5, 1};
+  for (uint32_t g = 6; g < groups; ++g) expected.push_back(g);
+  EXPECT_EQ(vector_groups, expected);
   EXPECT_EQ(b.entries().size(), HistoryBuilder::kGroupsPerLine + 2);
 }
 
