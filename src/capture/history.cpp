@@ -109,14 +109,19 @@ std::vector<HistoryBuilder::Ref> HistoryBuilder::in_order() const {
 }
 
 void HistoryBuilder::append(const HistoryBuilder& later) {
-  // Later accesses come after every one here, in their own order.
-  for (const Ref& r : later.in_order()) {
-    const Slot& ls = later.table_[r.slot];
-    const Use& u = later.use_at(ls, r.use);
+  // Later accesses come after every one here: their order numbers follow this builder's, so
+  // each line takes the later builder's uses (oldest first) after its own, in any line order.
+  const uint64_t base = seq_;
+  for (const Slot& ls : later.table_) {
+    if (ls.key == kEmpty) continue;
     Slot& s = slot(ls.key);
-    touch(s, seq_++, u.group, u.step);
+    for (uint32_t u = 0; u < ls.uses; ++u) {
+      const Use& use = later.use_at(ls, u);
+      touch(s, base + use.seq, use.group, use.step);
+    }
     s.flags |= ls.flags;
   }
+  seq_ = base + later.seq_;
   last_key_ = kEmpty;
 }
 

@@ -221,9 +221,15 @@ void Replayer::warm(uint64_t from, uint64_t to) {
     code_window.push_back(j);
     for (const HistoryEntry& e : code_lines(j)) code_seen.insert(e.granule);
   }
+  // A wave's instruction buffer fetches up to its capacity ahead of the instruction it runs, so
+  // an instruction line comes with the lines after it that the buffer reaches.
+  const uint32_t ahead = uint32_t((gpu->config().ib_bytes + line - 1) / line);
+  auto apply_code = [&](uint64_t code_line, uint32_t cu, const HistoryEntry& e) {
+    for (uint32_t k = 0; k <= ahead; ++k) apply_entry(w, code_line + k, cu, e);
+  };
   for (auto it = code_window.rbegin(); it != code_window.rend(); ++it)
     for (const HistoryEntry& e : code_lines(*it))
-      for (uint32_t cu : arrays_of(groups_of(dispatch(*it)))) apply_entry(w, e.granule >> shift, cu, e);
+      for (uint32_t cu : arrays_of(groups_of(dispatch(*it)))) apply_code(e.granule >> shift, cu, e);
   for (auto it = window.rbegin(); it != window.rend(); ++it) {
     const emu::Dispatch d = dispatch(it->first);
     const uint64_t groups = groups_of(d);
@@ -252,6 +258,8 @@ void Replayer::warm(uint64_t from, uint64_t to) {
       const uint64_t line = e.granule >> shift;
       if (e.path == timing::WarmAccess::L1v) {
         apply_entry(w, line, cu_of[e.group], e);
+      } else if (e.path == timing::WarmAccess::L1i) {
+        for (uint32_t cu : arrays) apply_code(line, cu, e);
       } else {
         for (uint32_t cu : arrays) apply_entry(w, line, cu, e);
       }

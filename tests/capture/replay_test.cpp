@@ -268,3 +268,43 @@ TEST_F(CaptureReplayErrors, MethodsRunFromACaptureWithoutRunningThePredictedLaun
 
 }  // namespace
 }  // namespace strobe::experiment
+
+namespace strobe::experiment {
+namespace {
+
+TEST_F(CaptureReplayErrors, AKernelLastRunLongBeforeFindsItsCodeWarmWhenReplayedAlone) {
+  // resnet18's pooling kernel runs early (max pool) and again at the end (global average pool),
+  // with more data between the two than the history's data window holds (here 1 MiB).
+  CaptureSpec s;
+  s.run.benchmark = "resnet18";
+  s.run.params = {"input=32", "width_div=16", "classes=10"};
+  s.run.threads = 2;
+  s.output = (dir_ / "r.cap").string();
+  s.recorder.history_bytes = uint64_t{1} << 20;
+  capture(s);
+  const auto cap = capture::CaptureFile::open(s.output);
+  std::vector<uint64_t> pools;
+  for (uint64_t i = 0; i < cap->index().launches.size(); ++i)
+    if (cap->launch(i).kernel == "pool") pools.push_back(i);
+  ASSERT_GE(pools.size(), 2u);
+  RunSpec r = replay_spec(s.output, "timing");
+  r.launches = std::to_string(pools.back());
+  ValidatedRun v = validate(r);
+  const RunResult alone = replay(v);
+  ASSERT_EQ(alone.outcome.launches.size(), 1u);
+  const auto& t = alone.outcome.launches[0].result.timing;
+  ASSERT_TRUE(t);
+  EXPECT_GT(t->stats.sum("l1i.", ".reads"), 0u);
+  // As many instruction misses as in the run of every launch in order.
+  ValidatedRun all = validate(replay_spec(s.output, "timing"));
+  const RunResult in_order = replay(all);
+  const uint64_t misses = in_order.outcome.launches[pools.back()].result.timing->stats.sum("l1i.", ".read_misses");
+  EXPECT_EQ(t->stats.sum("l1i.", ".read_misses"), misses);
+  // Without a history, its code is cold.
+  r.warm_state = "none";
+  ValidatedRun cold = validate(r);
+  EXPECT_GT(replay(cold).outcome.launches[0].result.timing->stats.sum("l1i.", ".read_misses"), misses);
+}
+
+}  // namespace
+}  // namespace strobe::experiment
