@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 #include <msgpack.hpp>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 #include <xxhash.h>
 #include <zstd.h>
 
@@ -361,6 +363,41 @@ uint32_t CaptureWriter::put(BlobKind kind, std::string_view bytes) {
   blobs_.push_back(b);
   by_id_.emplace(id, index);
   return index;
+}
+
+std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<std::string_view>& items,
+                                             uint32_t threads) {
+  struct Packed {
+    ContentId id;
+    std::string z;
+  };
+  std::vector<Packed> packed(items.size());
+  tbb::task_arena arena(int(std::max(threads, 1u)));
+  arena.execute([&] { tbb::parallel_for(size_t(0), items.size(), [&](size_t i) {
+    packed[i].id = content_id(items[i]);
+    if (by_id_.contains(packed[i].id)) return;  // read-only while the threads run
+    packed[i].z.resize(ZSTD_compressBound(items[i].size()));
+    const size_t n = ZSTD_compress(packed[i].z.data(), packed[i].z.size(), items[i].data(), items[i].size(), kZstdLevel);
+    if (ZSTD_isError(n)) packed[i].z.clear();
+    else packed[i].z.resize(n);
+  }); });
+  std::vector<uint32_t> ids;
+  ids.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (auto it = by_id_.find(packed[i].id); it != by_id_.end() && blobs_[it->second].kind == kind) {
+      ids.push_back(it->second);
+      continue;
+    }
+    if (packed[i].z.empty()) {  // compressed by no thread (a duplicate of an earlier item) or failed
+      ids.push_back(put(kind, items[i]));
+      continue;
+    }
+    blobs_.push_back(BlobInfo{offset_, packed[i].z.size(), items[i].size(), packed[i].id, kind});
+    append(packed[i].z);
+    by_id_.emplace(packed[i].id, uint32_t(blobs_.size() - 1));
+    ids.push_back(uint32_t(blobs_.size() - 1));
+  }
+  return ids;
 }
 
 uint64_t CaptureWriter::finish(CaptureIndex index) {

@@ -137,6 +137,10 @@ class CaptureWriter {
 
   /// Stores `bytes` unless a blob with the same content is already stored; returns its id.
   uint32_t put(BlobKind kind, std::string_view bytes);
+  /// put() of every one of `items`, in order, their hashing and compression spread over up to
+  /// `threads` host threads (the file is the same as one put() after another would write);
+  /// their ids.
+  std::vector<uint32_t> put_all(BlobKind kind, const std::vector<std::string_view>& items, uint32_t threads);
   /// The blobs stored so far (the index's blob table).
   const std::vector<BlobInfo>& blobs() const { return blobs_; }
   /// Bytes written so far.

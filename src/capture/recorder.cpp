@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <tbb/task_arena.h>
+
 #include "capture/checkpoint.h"
 #include "capture/history.h"
 #include "common/error.h"
@@ -94,15 +96,20 @@ Recorder::~Recorder() {
   dev_.set_functional_runner(nullptr);
 }
 
-void Recorder::store_dirty_pages(emu::GlobalMemory& mem) {
+void Recorder::store_dirty_pages(emu::GlobalMemory& mem, uint32_t threads) {
+  std::vector<uint64_t> pages;
+  std::vector<std::string_view> contents;
   for (uint64_t page : dirty_) {
     const uint8_t* bytes = mem.page_bytes(page);
     if (!bytes || all_zero(bytes)) {
       page_blob_.erase(page);
       continue;
     }
-    page_blob_[page] = writer_.put(BlobKind::Page, std::string_view(reinterpret_cast<const char*>(bytes), kPageBytes));
+    pages.push_back(page);
+    contents.emplace_back(reinterpret_cast<const char*>(bytes), kPageBytes);
   }
+  const std::vector<uint32_t> ids = writer_.put_all(BlobKind::Page, contents, threads);
+  for (size_t i = 0; i < pages.size(); ++i) page_blob_[pages[i]] = ids[i];
   dirty_.clear();
 }
 
@@ -133,7 +140,7 @@ uint32_t Recorder::allocation_map(const emu::GlobalMemory& mem) {
 
 emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads) {
   const auto t0 = std::chrono::steady_clock::now();
-  store_dirty_pages(mem);
+  store_dirty_pages(mem, threads);
   LaunchRecord l;
   l.kernel = d.kernel_name;
   l.code_object = code_object_of(d);
@@ -160,7 +167,8 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
   c.columns.finish(*d.program);
   profile.blobs[sampling::kPkaBlob] = sampling::encode_counts(c.pka.counts);
   profile_.launches.push_back(std::move(profile));
-  const std::vector<HistoryEntry> entries = c.history.entries();
+  std::vector<HistoryEntry> entries;
+  tbb::task_arena(int(std::max(threads, 1u))).execute([&] { entries = c.history.entries(); });
   lines_of_[d.kernel_name] = c.history.size();
 
   // The checkpoint: every page of the launch-time map the launch touched, as it was before.

@@ -51,8 +51,8 @@ class Recorder final : public runtime::FunctionalRunner {
 
  private:
   /// Stores every page changed since the last launch (by the host or a launch) and notes its
-  /// content's blob.
-  void store_dirty_pages(emu::GlobalMemory& mem);
+  /// content's blob, compressing on up to `threads` host threads.
+  void store_dirty_pages(emu::GlobalMemory& mem, uint32_t threads);
   /// The index of the code object `d` runs from, stored on first use.
   uint32_t code_object_of(const emu::Dispatch& d);
   /// The index of the current allocation map (the last one when unchanged).

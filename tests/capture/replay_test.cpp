@@ -308,3 +308,40 @@ TEST_F(CaptureReplayErrors, AKernelLastRunLongBeforeFindsItsCodeWarmWhenReplayed
 
 }  // namespace
 }  // namespace strobe::experiment
+
+namespace strobe::experiment {
+namespace {
+
+TEST_F(CaptureReplayErrors, ACaptureOnOneOrThreeHostThreadsHoldsTheSameContent) {
+  std::vector<std::unique_ptr<capture::CaptureFile>> caps;
+  for (uint32_t threads : {1u, 3u}) {
+    CaptureSpec s;
+    s.run.benchmark = "hotspot";
+    s.run.params = {"rows=64", "cols=96", "iterations=3"};
+    s.run.threads = threads;
+    s.output = (dir_ / ("t" + std::to_string(threads) + ".cap")).string();
+    capture(s);
+    caps.push_back(capture::CaptureFile::open(s.output));
+  }
+  const capture::CaptureIndex& a = caps[0]->index();
+  const capture::CaptureIndex& b = caps[1]->index();
+  ASSERT_EQ(a.launches.size(), b.launches.size());
+  ASSERT_EQ(a.blobs.size(), b.blobs.size());
+  // The profile records how long its run took; everything else is content.
+  for (size_t i = 0; i < a.blobs.size(); ++i)
+    if (a.blobs[i].kind != capture::BlobKind::Profile) EXPECT_EQ(a.blobs[i].id, b.blobs[i].id) << "blob " << i;
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    EXPECT_EQ(a.launches[i].written_digest, b.launches[i].written_digest);
+    EXPECT_EQ(a.launches[i].history, b.launches[i].history);
+    EXPECT_EQ(a.launches[i].pages.size(), b.launches[i].pages.size());
+  }
+  const auto pa = capture::method_profile(*caps[0], 64), pb = capture::method_profile(*caps[1], 64);
+  ASSERT_EQ(pa->launches.size(), pb->launches.size());
+  for (size_t i = 0; i < pa->launches.size(); ++i) {
+    EXPECT_EQ(pa->launches[i].waves.u64, pb->launches[i].waves.u64);
+    EXPECT_EQ(pa->launches[i].blobs, pb->launches[i].blobs);
+  }
+}
+
+}  // namespace
+}  // namespace strobe::experiment
