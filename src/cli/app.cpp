@@ -26,7 +26,7 @@ int run_main(int argc, char** argv) {
   // away from the option parser, whatever options it has.
   std::vector<std::string> program;
   if (argc > 2 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "compare" ||
-                   std::string_view(argv[1]) == "profile")) {
+                   std::string_view(argv[1]) == "profile" || std::string_view(argv[1]) == "capture")) {
     for (int i = 2; i < argc; ++i)
       if (std::string_view(argv[i]) == "--") {
         program.assign(argv + i + 1, argv + argc);
@@ -44,7 +44,7 @@ int run_main(int argc, char** argv) {
   add_list_command(app, action);
   add_compare_command(app, action, program);
   add_profile_command(app, action, program);
-  add_capture_command(app, action);
+  add_capture_command(app, action, program);
   add_sweep_command(app, action);
   add_report_command(app, action);
   add_shader_command(app, action);

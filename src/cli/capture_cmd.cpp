@@ -13,13 +13,14 @@
 
 namespace strobe::cli {
 
-void add_capture_command(CLI::App& app, Action& action) {
+void add_capture_command(CLI::App& app, Action& action, std::vector<std::string> program) {
   auto s = std::make_shared<experiment::CaptureSpec>();
   auto history_mib = std::make_shared<uint64_t>(s->recorder.history_bytes >> 20);
-  auto* cmd = app.add_subcommand("capture", "Capture a built-in benchmark: one functional run recorded so that "
-                                            "`strobe run FILE` replays any of its launches alone, from a checkpoint, "
-                                            "on any GPU configuration");
-  cmd->add_option("benchmark", s->run.benchmark, "Benchmark name")->required();
+  auto* cmd = app.add_subcommand("capture", "Capture a built-in benchmark, or -- PROGRAM [ARGS...] (an OpenCL host "
+                                            "program): one functional run recorded so that `strobe run FILE` "
+                                            "replays any of its launches alone, from a checkpoint, on any GPU "
+                                            "configuration");
+  cmd->add_option("benchmark", s->run.benchmark, "Benchmark name (omit with -- PROGRAM)");
   add_param_option(*cmd, s->run);
   cmd->add_option("-o,--output", s->output, "Capture file to write (atomically)")->required();
   add_threads_option(*cmd, s->run.threads);
@@ -32,8 +33,17 @@ void add_capture_command(CLI::App& app, Action& action) {
                   "Distinct MiB of history a replay rebuilds its caches from (default 32: twice the largest L2 "
                   "of the presets)")
       ->check(CLI::Range(1, 65536));
-  cmd->callback([s, history_mib, &action] {
+  cmd->callback([s, history_mib, &action, program = std::move(program)] {
     s->run.command = "capture";
+    if (!program.empty()) {
+      if (!s->run.benchmark.empty()) throw CLI::ValidationError("capture", "give a benchmark or -- PROGRAM, not both");
+      if (!s->run.params.empty() || s->run.verify)
+        throw CLI::ValidationError("capture", "--param and --verify apply to benchmarks, not to -- PROGRAM");
+      s->run.workload = experiment::Workload::Program;
+      s->run.program = program;
+    } else if (s->run.benchmark.empty()) {
+      throw CLI::ValidationError("capture", "give a benchmark name, or -- PROGRAM [ARGS...]");
+    }
     s->recorder.history_bytes = *history_mib << 20;
     action = [s] {
       const experiment::CaptureResult r = experiment::capture(*s);

@@ -27,8 +27,9 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
 /// Adds `strobe profile`: the functional profile of a benchmark; `program` (everything after
 /// `--`) is refused as not implemented.
 void add_profile_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
-/// Adds `strobe capture`: a benchmark's functional run recorded for replay from checkpoints.
-void add_capture_command(CLI::App& app, Action& action);
+/// Adds `strobe capture`: a benchmark's functional run, or `program`'s (everything after `--`),
+/// recorded for replay from checkpoints.
+void add_capture_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
 /// Adds `strobe sweep`: design-space sweeps, locally or on Slurm.
 void add_sweep_command(CLI::App& app, Action& action);
 /// Adds `strobe report`: an HTML page of result files.

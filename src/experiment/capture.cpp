@@ -2,6 +2,7 @@
 #include "experiment/capture.h"
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include "common/build_info.h"
 #include "common/error.h"
 #include "experiment/passes.h"
+#include "experiment/program.h"
 #include "experiment/profile.h"
 #include "workloads/benchmark.h"
 #include "workloads/verify.h"
@@ -36,7 +38,45 @@ nlohmann::json params_json(const std::vector<std::string>& params) {
 
 }  // namespace
 
+namespace {
+
+/// A host program's capture: the program run once under the strobe platform, which records its
+/// launches (STROBE_CAPTURE) and writes the capture at exit.
+CaptureResult capture_program(const CaptureSpec& spec) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RunSpec rs = spec.run;
+  rs.mode = "functional";
+  rs.capture_output = spec.output;
+  ValidatedRun v = validate(std::move(rs));
+  if (spec.output.empty()) throw InputError("strobe capture: give the capture file with -o FILE");
+  { capture::CaptureWriter probe(spec.output); }  // fails here, before the program runs, if it cannot be written
+  std::error_code ec;
+  std::filesystem::remove(spec.output, ec);  // a capture left from an earlier run must not pass for this one
+  ScratchDir scratch;
+  const int status = run_program(v.spec, scratch.path() + "/report.json", /*stdout_to_stderr=*/true);
+  if (status != 0)
+    throw InputError(fmt::format("{}: exited with status {} while it was captured", v.spec.program[0], status));
+  if (!std::filesystem::exists(spec.output))
+    throw InputError(fmt::format("{}: made no use of the strobe OpenCL platform (no capture was written)",
+                                 v.spec.program[0]));
+  const auto cap = capture::CaptureFile::open(spec.output);
+  const capture::CaptureIndex& x = cap->index();
+  CaptureResult r;
+  r.path = spec.output;
+  r.workload = x.workload;
+  r.launches = x.launches.size();
+  r.bytes = cap->size();
+  for (const auto& b : x.blobs) r.pages += b.kind == capture::BlobKind::Page;
+  r.peak_device_bytes = x.peak_device_bytes;
+  r.run_seconds = x.capture_seconds;
+  r.seconds = since(t0);
+  return r;
+}
+
+}  // namespace
+
 CaptureResult capture(const CaptureSpec& spec) {
+  if (spec.run.workload == Workload::Program) return capture_program(spec);
   const auto t0 = std::chrono::steady_clock::now();
   RunSpec rs = spec.run;
   rs.mode = "functional";
@@ -119,7 +159,8 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
   }
 
   RunResult r;
-  r.outcome.benchmark = x.workload;
+  // A program is named by its file, as its own run's report names it.
+  r.outcome.benchmark = x.kind == "program" ? std::filesystem::path(x.workload).filename().string() : x.workload;
   r.outcome.context = std::make_unique<workloads::Context>();
   runtime::Device& dev = r.outcome.context->device();
   dev.set_memory_check(v.memory_check);

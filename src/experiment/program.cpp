@@ -30,7 +30,7 @@ std::vector<std::string> child_environment(const RunSpec& o, const std::string& 
   const std::vector<std::string> replaced = {"OCL_ICD_VENDORS",     "STROBE_MODE", "STROBE_ARCH",       "STROBE_SET",
                                              "STROBE_JSON",         "STROBE_SAMPLING", "STROBE_MEMORY_CHECK",
                                              "STROBE_PASS",         "STROBE_PASS_STATE", "STROBE_PROFILE",
-                                             "STROBE_SAMPLING_WARMING", "STROBE_THREADS"};
+                                             "STROBE_SAMPLING_WARMING", "STROBE_THREADS", "STROBE_CAPTURE"};
   std::vector<std::string> env;
   std::string library_path = library_dir;
   for (char** e = environ; *e; ++e) {
@@ -58,6 +58,7 @@ std::vector<std::string> child_environment(const RunSpec& o, const std::string& 
   if (o.pass >= 0) env.push_back("STROBE_PASS=" + std::to_string(o.pass));
   if (!o.pass_state.empty()) env.push_back("STROBE_PASS_STATE=" + o.pass_state);
   if (!o.profile.empty()) env.push_back("STROBE_PROFILE=" + o.profile);
+  if (!o.capture_output.empty()) env.push_back("STROBE_CAPTURE=" + fs::absolute(o.capture_output).string());
   return env;
 }
 

@@ -14,7 +14,10 @@
 
 #include <fmt/core.h>
 
+#include "capture/capture_file.h"
+#include "capture/recorder.h"
 #include "common/atomic_file.h"
+#include "common/build_info.h"
 #include "common/error.h"
 #include "experiment/run_spec.h"
 #include "report/json.h"
@@ -110,6 +113,7 @@ ProgramSettings program_settings_from_env() {
   if (auto v = env("STROBE_THREADS"); !v.empty()) spec.threads = parse_threads(v);
   spec.pass_state = env("STROBE_PASS_STATE");
   spec.profile = env("STROBE_PROFILE");
+  spec.capture_output = env("STROBE_CAPTURE");
   spec.program = program_command_line();
   ValidatedRun v = validate(std::move(spec), Spelling::Environment);
   ProgramSettings s;
@@ -119,6 +123,7 @@ ProgramSettings program_settings_from_env() {
   s.sampling = v.spec.sampling;
   s.warming = v.warming;
   s.json = env("STROBE_JSON");
+  s.capture = v.spec.capture_output;
   s.memory_check = v.memory_check;
   s.threads = v.spec.threads;
   s.config = std::move(v.gpu);
@@ -199,6 +204,52 @@ void write_program_report(const ProgramSettings& s, const std::string& fallback_
   } catch (const std::exception& e) {
     std::fprintf(stderr, "strobe: error: cannot write the report: %s\n", e.what());
   }
+}
+
+struct ProgramCapture::Parts {
+  std::string path;
+  std::unique_ptr<capture::CaptureWriter> writer;
+  std::unique_ptr<capture::Recorder> recorder;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  uint32_t threads = 1;
+};
+
+std::unique_ptr<ProgramCapture> ProgramCapture::start(const ProgramSettings& s, runtime::Device& dev) {
+  if (s.capture.empty()) return nullptr;
+  std::unique_ptr<ProgramCapture> c(new ProgramCapture);
+  c->p_ = std::make_unique<Parts>();
+  c->p_->path = s.capture;
+  c->p_->threads = s.threads;
+  c->p_->writer = std::make_unique<capture::CaptureWriter>(s.capture);
+  c->p_->recorder = std::make_unique<capture::Recorder>(dev, *c->p_->writer);
+  return c;
+}
+
+ProgramCapture::~ProgramCapture() = default;
+
+void ProgramCapture::finish() noexcept {
+  if (!p_ || !p_->recorder) return;
+  try {
+    const std::vector<std::string> argv = program_command_line();
+    const sampling::profile::WorkloadIdentity id = program_identity(argv);
+    capture::CaptureIndex index = std::move(p_->recorder->index());
+    sampling::profile::ProfileFile& profile = p_->recorder->profile();
+    profile.workload = id;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - p_->t0).count();
+    profile.seconds = seconds;
+    index.profile = p_->writer->put(capture::BlobKind::Profile, sampling::profile::encode(profile));
+    p_->recorder.reset();
+    index.kind = "program";
+    index.workload = id.name;
+    index.params = id.params;
+    index.build = build_commit();
+    index.threads = p_->threads;
+    index.capture_seconds = seconds;
+    p_->writer->finish(std::move(index));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "strobe: error: cannot write the capture %s: %s\n", p_->path.c_str(), e.what());
+  }
+  p_->recorder.reset();
 }
 
 }  // namespace strobe::experiment

@@ -38,6 +38,8 @@ struct ProgramSettings {
   /// `profile` loaded and checked against the program's command line (null without one).
   std::shared_ptr<const sampling::profile::ProfileFile> loaded_profile;
   std::string json;                 ///< STROBE_JSON: where to write the report at exit (empty: none)
+  /// STROBE_CAPTURE: where to write a capture of the run's launches at exit (empty: none).
+  std::string capture;
   emu::MemoryCheck memory_check = emu::MemoryCheck::Page;  ///< STROBE_MEMORY_CHECK: page or strict
   uint32_t threads = 1;  ///< STROBE_THREADS: host threads for functional work-groups (unset or 0: every core)
   timing::GpuConfig config;         ///< STROBE_ARCH with every STROBE_SET applied and checked
@@ -82,5 +84,24 @@ report::RunReport program_report(const ProgramSettings& s, const std::vector<std
 void write_program_report(const ProgramSettings& s, const std::string& fallback_name,
                           std::chrono::steady_clock::time_point started,
                           const std::vector<report::LaunchRecord>& launches, runtime::Device& dev);
+
+/// This host program's launches recorded into a capture (STROBE_CAPTURE), from the device's
+/// start to the program's exit (docs/capture.md).
+class ProgramCapture {
+ public:
+  /// Starts recording `dev`'s launches when `s.capture` names a file (null otherwise); the
+  /// device must be fresh. Throws InputError when the file cannot be written, NotImplementedError
+  /// for a device whose memory is the host's (HIP).
+  static std::unique_ptr<ProgramCapture> start(const ProgramSettings& s, runtime::Device& dev);
+  ~ProgramCapture();
+  /// Writes the capture, named after the program's command line; once, at exit. A failure is
+  /// printed on stderr, never thrown (nothing could handle it there).
+  void finish() noexcept;
+
+ private:
+  ProgramCapture() = default;
+  struct Parts;
+  std::unique_ptr<Parts> p_;
+};
 
 }  // namespace strobe::experiment

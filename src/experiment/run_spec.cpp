@@ -222,6 +222,11 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
     if (spec.workload == Workload::Program) require_carried_passes(*v.method, spec.sampling, spelling, spec.command);
   }
   if (spec.workload == Workload::Program) check_program_pass(spec, v.method.get(), spelling);
+  if (!spec.capture_output.empty() && (spec.mode != "functional" || spec.sampling != "none"))
+    throw InputError(fmt::format("{}: a capture records a functional run; give no {} with it",
+                                 env(spelling) ? "STROBE_CAPTURE" : "strobe capture",
+                                 spec.sampling != "none" ? (env(spelling) ? "STROBE_SAMPLING" : "--sampling")
+                                                         : (env(spelling) ? "STROBE_MODE=timing" : "--mode timing")));
   if (spec.workload == Workload::Capture)
     check_capture_run(spec, spec.sampling == "none" ? std::vector<std::string>{} : std::vector<std::string>{spec.sampling});
   forbid_verify_when_skipping(spec.skip_functional, spec.verify);

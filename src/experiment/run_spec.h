@@ -58,6 +58,8 @@ struct RunSpec {
   /// Program: the pass of the method this run is (-1: every pass, run by the front end in turn).
   int pass = -1;
   std::string pass_state;               ///< Program: the file carrying a method's state between passes
+  /// Program: record the run into this capture file (STROBE_CAPTURE; `strobe capture -- PROGRAM`).
+  std::string capture_output;
   bool verify = false;                  ///< check results against the CPU reference
   std::string memory_check = "page";    ///< page or strict
   /// Host threads a functional launch's work-groups may run on; 0 (the default): every core.

@@ -38,7 +38,8 @@ Simulator& Simulator::instance() {
       // Never destroyed: ROCr calls the thunk from its own exit handlers.
       auto* sim = new Simulator(experiment::program_settings_from_env());
       g_simulator = sim;
-      if (!sim->settings_.json.empty() || !sim->settings_.pass_state.empty()) std::atexit(finish_at_exit);
+      if (!sim->settings_.json.empty() || !sim->settings_.pass_state.empty() || !sim->settings_.capture.empty())
+        std::atexit(finish_at_exit);
       return sim;
     } catch (const Error& e) {
       fatal(fmt::format("the simulated GPU cannot start: {}", e.what()), int(e.code()));
@@ -56,6 +57,7 @@ Simulator::Simulator(Settings s)
   device_->set_threads(settings_.threads);
   if (timing_mode()) device_->enable_timing(settings_.config);
   method_ = experiment::start_program_method(settings_, *device_);
+  capture_ = experiment::ProgramCapture::start(settings_, *device_);  // refused: HIP memory is the host's
 }
 
 uint64_t Simulator::host_now_ns() {
@@ -95,6 +97,7 @@ void Simulator::finish() {
     // A fault reported from a dispatch holds the mutex; its pass is incomplete, so it is not ended.
     std::unique_lock lock(mu_, std::try_to_lock);
     if (lock.owns_lock()) experiment::end_program_pass(settings_, method_.get());
+    if (lock.owns_lock() && capture_) capture_->finish();
   }
   write_report();
 }

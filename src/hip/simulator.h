@@ -68,6 +68,7 @@ class Simulator {
   std::mutex mu_;
   std::unique_ptr<sampling::SamplingMethod> method_;  // declared first: the device points at its runner
   std::unique_ptr<runtime::Device> device_;
+  std::unique_ptr<experiment::ProgramCapture> capture_;  // after the device: it records the device's launches
   std::chrono::steady_clock::time_point t0_;
   std::atomic<uint64_t> timeline_base_ns_{0};  // timing mode: GPU clock at simulated time 0
   std::atomic<uint64_t> sim_ns_{0};       // timing mode: simulated time so far

@@ -21,7 +21,8 @@ Platform* Platform::instance() {
     try {
       // Never destroyed: the host program may call the API from its own exit handlers.
       auto* platform = new Platform(experiment::program_settings_from_env());
-      if (!platform->settings_.json.empty() || !platform->settings_.pass_state.empty())
+      if (!platform->settings_.json.empty() || !platform->settings_.pass_state.empty() ||
+          !platform->settings_.capture.empty())
         std::atexit(write_report_at_exit);
       return platform;
     } catch (const std::exception& e) {
@@ -39,6 +40,7 @@ Platform::Platform(Settings s)
   device_->set_threads(settings_.threads);
   if (timing_mode()) device_->enable_timing(settings_.config);
   method_ = experiment::start_program_method(settings_, *device_);
+  capture_ = experiment::ProgramCapture::start(settings_, *device_);
   register_object(&platform_);
   register_object(&device_id_);
 }
@@ -62,6 +64,7 @@ void Platform::record_launch(report::LaunchRecord rec) {
 void Platform::write_report() {
   std::lock_guard lock(device_mu_);
   experiment::end_program_pass(settings_, method_.get());
+  if (capture_) capture_->finish();
   experiment::write_program_report(settings_, "opencl", t0_, launches_, *device_);
 }
 

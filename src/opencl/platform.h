@@ -50,7 +50,8 @@ class Platform {
   Scheduler& scheduler() { return scheduler_; }
 
   /// Ends the sampling method's pass (estimates completed, state saved for the program's next
-  /// run), then writes the JSON report to settings().json (no-op when unset). Called at exit.
+  /// run), writes the capture (STROBE_CAPTURE), then the JSON report to settings().json (no-op
+  /// when unset). Called at exit.
   void write_report();
 
  private:
@@ -62,6 +63,7 @@ class Platform {
   std::mutex device_mu_;
   std::unique_ptr<sampling::SamplingMethod> method_;  // declared first: the device points at its runner
   std::unique_ptr<runtime::Device> device_;
+  std::unique_ptr<experiment::ProgramCapture> capture_;  // STROBE_CAPTURE: records the device's launches
   std::chrono::steady_clock::time_point t0_;
   std::atomic<uint64_t> sim_ns_{0};
   std::vector<report::LaunchRecord> launches_;
