@@ -132,40 +132,31 @@ std::string capture_summary(const CaptureResult& r) {
                      r.verified ? ", verified" : "");
 }
 
-RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_memory) {
-  const RunSpec& s = v.spec;
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::unique_ptr<capture::CaptureFile> cap = capture::CaptureFile::open(s.capture);
-  capture::check_definition(*cap, workloads::workload_kernel_dir());
-  const capture::CaptureIndex& x = cap->index();
-  if (x.launches.empty()) throw InputError(fmt::format("capture {}: it holds no launches", s.capture));
-  std::vector<uint64_t> chosen;
-  if (s.launches.empty()) {
-    for (uint64_t i = 0; i < x.launches.size(); ++i) chosen.push_back(i);
-  } else {
-    chosen = capture::parse_launch_list(s.launches, x.launches.size());
-  }
-  // A method sees every launch, as in a run of the benchmark, and chooses what to simulate; the
-  // launches it only predicts neither run nor fetch a page.
-  std::unique_ptr<sampling::SamplingMethod> method;
-  if (s.sampling != "none") {
-    method = sampling::make_method(s.sampling, v.gpu, s.sampling_sets, s.skip_functional,
-                                   capture::method_profile(*cap, uint32_t(v.gpu.line_bytes)), s.capture,
-                                   sampling::Warming::None, /*from_capture=*/true);
-    if (method->passes() != 1)
-      throw NotImplementedError(fmt::format("--sampling {} on a capture: the method profiles the workload in a pass of "
-                                            "its own, and captures hold no profile for it yet",
-                                            s.sampling));
-  }
+namespace {
 
-  RunResult r;
+/// One pass over a capture's chosen launches on a fresh device, and what the replay cost.
+struct ReplayPass {
+  workloads::RunOutcome outcome;
+  double restore_seconds = 0, warm_seconds = 0;
+  uint64_t order_dependent = 0;  ///< verified launches left out: global atomics in timing mode
+  uint64_t not_run = 0;          ///< verified launches left out: not run whole (predicted)
+};
+
+/// Runs `chosen` of `cap` once on a fresh device set up as `v` says, through `runner` when a
+/// sampling method's pass drives it (see replay()).
+ReplayPass replay_pass(const ValidatedRun& v, const capture::CaptureFile& cap, const std::vector<uint64_t>& chosen,
+                       runtime::DispatchRunner* runner, const LaunchCallback& on_launch, bool fresh_memory) {
+  const RunSpec& s = v.spec;
+  const capture::CaptureIndex& x = cap.index();
+  const auto t0 = std::chrono::steady_clock::now();
+  ReplayPass out;
   // A program is named by its file, as its own run's report names it.
-  r.outcome.benchmark = x.kind == "program" ? std::filesystem::path(x.workload).filename().string() : x.workload;
-  r.outcome.context = std::make_unique<workloads::Context>();
-  runtime::Device& dev = r.outcome.context->device();
+  out.outcome.benchmark = x.kind == "program" ? std::filesystem::path(x.workload).filename().string() : x.workload;
+  out.outcome.context = std::make_unique<workloads::Context>();
+  runtime::Device& dev = out.outcome.context->device();
   dev.set_memory_check(v.memory_check);
   dev.set_threads(s.threads);
-  capture::Replayer rp(*cap, dev);
+  capture::Replayer rp(cap, dev);
   // Whenever a launch is simulated in detail, the caches first take the history of the
   // launches since the last one that was (all of them before it on a fresh GPU).
   uint64_t current = 0, next = 0;
@@ -179,47 +170,96 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
       });
   };
   if (v.timing()) start_gpu();
-  if (method) dev.set_dispatch_runner(&method->runner(0));
-  r.outcome.setup_seconds = since(t0);
+  if (runner) dev.set_dispatch_runner(runner);
+  out.outcome.setup_seconds = since(t0);
 
   const auto t1 = std::chrono::steady_clock::now();
-  // A detailed run may perform a launch's global atomics in another order than the capture did
-  // and write other (equally valid) values: those launches are verified in functional mode only.
-  uint64_t order_dependent = 0, unverified = 0;
   for (uint64_t i : chosen) {
     rp.prepare(i, fresh_memory);
-    if (s.alone && v.timing() && !r.outcome.launches.empty()) start_gpu();  // a new machine
+    if (s.alone && v.timing() && !out.outcome.launches.empty()) start_gpu();  // a new machine
     current = i;
     workloads::LaunchStat st;
-    st.index = uint32_t(r.outcome.launches.size());
+    st.index = uint32_t(out.outcome.launches.size());
     st.grid = x.launches[i].grid;
     st.local = x.launches[i].local;
     st.result = rp.run(i);
     if (s.verify) {
       // A launch ran whole when nothing of it was predicted, or the predicted work was emulated.
+      // A detailed run may perform a launch's global atomics in another order than the capture
+      // did and write other (equally valid) values: those are verified in functional mode only.
       const auto& sm = st.result.sampling;
       const bool ran = !sm || sm->emulated || (sm->predicted_instructions == 0 && sm->detailed_instructions > 0);
       const bool comparable = !(v.timing() && x.launches[i].dependent_groups);
-      order_dependent += ran && !comparable;
-      unverified += !ran;
+      out.order_dependent += ran && !comparable;
+      out.not_run += !ran;
       if (ran && comparable && !rp.verify(i))
         throw workloads::VerificationError(fmt::format("capture {}: launch {} ({}) wrote other values than when it "
                                                        "was captured",
                                                        s.capture, i, x.launches[i].kernel));
     }
-    r.outcome.launches.push_back(std::move(st));
-    if (on_launch) on_launch(r.outcome.launches.back(), chosen.size());
+    out.outcome.launches.push_back(std::move(st));
+    if (on_launch) on_launch(out.outcome.launches.back(), chosen.size());
   }
+  out.outcome.run_seconds = since(t1);
+  out.outcome.verified = s.verify;
+  out.outcome.wall_seconds = since(t0);
+  out.restore_seconds = rp.restore_seconds();
+  out.warm_seconds = rp.warm_seconds();
+  return out;
+}
+
+}  // namespace
+
+RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_memory) {
+  const RunSpec& s = v.spec;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::unique_ptr<capture::CaptureFile> cap = capture::CaptureFile::open(s.capture);
+  capture::check_definition(*cap, workloads::workload_kernel_dir());
+  const capture::CaptureIndex& x = cap->index();
+  if (x.launches.empty()) throw InputError(fmt::format("capture {}: it holds no launches", s.capture));
+  std::vector<uint64_t> chosen;
+  if (s.launches.empty()) {
+    for (uint64_t i = 0; i < x.launches.size(); ++i) chosen.push_back(i);
+  } else {
+    chosen = capture::parse_launch_list(s.launches, x.launches.size());
+  }
+
+  ReplayPass last;
   nlohmann::json sampling_summary;
-  if (method) {
-    method->end_pass(0);
-    sampling_summary = experiment::sampling_summary(r.outcome.launches);
+  if (s.sampling == "none") {
+    last = replay_pass(v, *cap, chosen, nullptr, on_launch, fresh_memory);
+  } else {
+    // A method sees every launch of every pass, as in runs of the benchmark, and chooses what to
+    // simulate; the launches it only predicts neither run nor fetch a page. The capture's profile
+    // replaces a profiling pass where the method reads one.
+    auto method = sampling::make_method(s.sampling, v.gpu, s.sampling_sets, s.skip_functional,
+                                        capture::method_profile(*cap, uint32_t(v.gpu.line_bytes)), s.capture,
+                                        sampling::Warming::None, /*from_capture=*/true);
+    nlohmann::json passes = nlohmann::json::array();
+    uint64_t analysis = 0;
+    double run_seconds = 0;
+    for (int p = 0; p < method->passes(); ++p) {
+      ReplayPass rp = replay_pass(v, *cap, chosen, &method->runner(p), on_launch, fresh_memory);
+      method->end_pass(p);
+      run_seconds += rp.outcome.run_seconds;
+      passes.push_back({{"run_seconds", rp.outcome.run_seconds}, {"launches", rp.outcome.launches.size()}});
+      // A method may add a pass when one ends (SimProf's rounds): only the last one's estimates count.
+      if (p + 1 < method->passes()) {
+        for (const auto& l : rp.outcome.launches)
+          if (l.result.sampling) analysis += l.result.sampling->functional_instructions;
+        continue;
+      }
+      last = std::move(rp);
+    }
+    last.outcome.run_seconds = run_seconds;
+    sampling_summary = experiment::sampling_summary(last.outcome.launches, analysis);
     sampling_summary["method"] = s.sampling;
+    sampling_summary["passes"] = passes;
     sampling_summary["method_summary"] = method->summary();
     sampling_summary["from_capture"] = true;
   }
-  r.outcome.run_seconds = since(t1);
-  r.outcome.verified = s.verify;
+  RunResult r;
+  r.outcome = std::move(last.outcome);
   r.outcome.wall_seconds = since(t0);
   r.report = run_report(r.outcome, s.mode, s.arch, s.sampling);
   r.report.sampling_summary = std::move(sampling_summary);
@@ -234,11 +274,11 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
                       {"alone", s.alone},
                       {"bytes", cap->size()},
                       {"capture_seconds", x.capture_seconds},
-                      {"restore_seconds", rp.restore_seconds()},
-                      {"warm_seconds", rp.warm_seconds()}};
+                      {"restore_seconds", last.restore_seconds},
+                      {"warm_seconds", last.warm_seconds}};
   if (s.verify) {
-    r.report.capture["unverified_order_dependent"] = order_dependent;
-    r.report.capture["unverified_not_run"] = unverified;
+    r.report.capture["unverified_order_dependent"] = last.order_dependent;
+    r.report.capture["unverified_not_run"] = last.not_run;
   }
   return r;
 }

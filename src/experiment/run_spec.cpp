@@ -172,11 +172,9 @@ timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<
 
 namespace {
 
-/// The rules of a capture's replay with `methods` (none, or the methods compared).
-void check_capture_run(const RunSpec& spec, const std::vector<std::string>& methods) {
+/// The rules of a capture's replay.
+void check_capture_run(const RunSpec& spec) {
   if (spec.capture.empty()) throw InputError("a capture replay needs the capture file");
-  if (spec.mode == "analytical" || std::find(methods.begin(), methods.end(), "gpumech") != methods.end())
-    throw NotImplementedError("gpumech on a capture: its traces are not in captures yet; run the benchmark");
   if (spec.sampling != "none" && !spec.profile.empty())
     throw InputError("--profile: a capture holds the profiles its methods read; give no --profile with a capture");
   if (spec.sampling != "none" && spec.warming != "none")
@@ -228,7 +226,7 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
                                  spec.sampling != "none" ? (env(spelling) ? "STROBE_SAMPLING" : "--sampling")
                                                          : (env(spelling) ? "STROBE_MODE=timing" : "--mode timing")));
   if (spec.workload == Workload::Capture)
-    check_capture_run(spec, spec.sampling == "none" ? std::vector<std::string>{} : std::vector<std::string>{spec.sampling});
+    check_capture_run(spec);
   forbid_verify_when_skipping(spec.skip_functional, spec.verify);
   v.spec = std::move(spec);
   return v;
@@ -241,7 +239,7 @@ ValidatedCompare validate(CompareSpec spec) {
   v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
   sampling::check_sampling_sets(v.methods, spec.run.sampling_sets);
   v.warming = check_warming(spec.run, true, Spelling::CommandLine);
-  if (spec.run.workload == Workload::Capture) check_capture_run(spec.run, v.methods);
+  if (spec.run.workload == Workload::Capture) check_capture_run(spec.run);
   forbid_verify_when_skipping(spec.run.skip_functional, spec.run.verify);
   v.profile = load_profile(spec.run, v.methods);
   // The detailed reference runs on one host thread, so the methods do too: a speedup is then

@@ -150,10 +150,6 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
       rs.params = run.params;
       rs.mode = "timing";
       rs.mode_given = true;
-      if (spec.capture)  // the methods' rules on a capture, before anything runs
-        for (const std::string& m : spec.methods)
-          if (m == "gpumech" || m.rfind("simprof", 0) == 0)
-            throw InputError(fmt::format("{}: capture = true: not implemented: {} from a capture", spec.source, m));
       for (size_t a = 0; a < spec.grid.size(); ++a) {
         const std::string& key = spec.grid[a].key;
         const std::string& value = spec.grid[a].values[digit[a]];

@@ -99,10 +99,11 @@ methods = ["tbpoint", "photon"]
   EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2);
   EXPECT_EQ(d.out.find("done"), std::string::npos) << d.out;
   // What a capture cannot serve is refused before anything runs.
-  const std::string bad = write_spec(t, "workloads = [\"relu\"]\nmethods = [\"gpumech\"]\ncapture = true\n");
+  const std::string bad =
+      write_spec(t, "workloads = [\"relu\"]\nmethods = [\"tbpoint\"]\nwarming = \"caches\"\ncapture = true\n");
   const CliResult b = run_strobe("sweep " + bad);
   EXPECT_EQ(b.rc, 2);
-  EXPECT_NE(b.err.find("not implemented: gpumech from a capture"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("a capture's history warms the caches"), std::string::npos) << b.err;
 }
 
 TEST(SweepCli, ACorruptResultIsNamedWhenCollecting) {

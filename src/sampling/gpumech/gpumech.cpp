@@ -71,7 +71,8 @@ class Gpumech final : public SamplingMethod {
       : p_(GpumechParams::from(o)),
         policy_(resolve_policy(p_.policy, o.gpu)),
         runner_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run(d, mem, gpu); }),
-        profile_(o.profile),
+        // A capture's profile without traces: each launch is traced as it runs, as without one.
+        profile_(o.from_capture && o.profile && !has_traces(*o.profile) ? nullptr : o.profile),
         profile_path_(o.profile_path),
         skip_functional_(o.skip_functional) {
     // Without saved traces the trace is the launch's functional run: no prediction without it.
@@ -104,6 +105,11 @@ class Gpumech final : public SamplingMethod {
   }
 
  private:
+  /// Whether `p` holds a saved trace for its launches (`strobe profile --gpumech`).
+  static bool has_traces(const sp::ProfileFile& p) {
+    return !p.launches.empty() && p.launches.front().blobs.contains(kProfileBlob);
+  }
+
   /// The saved trace of launch `i` when the profile holds it and the launch is the one profiled;
   /// otherwise why not (a run that leaves the profiled launch sequence is traced afresh).
   std::optional<SavedTrace> saved_trace(size_t i, const emu::Dispatch& d, const emu::GlobalMemory& mem,

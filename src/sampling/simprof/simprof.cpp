@@ -123,9 +123,11 @@ runtime::LaunchResult SimProf::run_proxy(const emu::Dispatch& d, emu::GlobalMemo
     const sp::LaunchRecord& rec = o_.profile->launches[i];
     const auto blob = rec.blobs.find(gpumech::kProfileBlob);
     if (blob == rec.blobs.end())
-      throw InputError(fmt::format("{}: {} has no GPUMech trace for launch {} ({}), which proxy=gpumech needs; write "
-                                   "it with strobe profile --gpumech, or use --sampling-set proxy=pilot",
-                                   method_name(design_), source(), i, d.kernel_name));
+      throw InputError(fmt::format("{}: {} has no GPUMech trace for launch {} ({}), which proxy=gpumech needs; {}, or "
+                                   "use --sampling-set proxy=pilot",
+                                   method_name(design_), source(), i, d.kernel_name,
+                                   o_.from_capture ? "captures hold no GPUMech traces yet"
+                                                   : "write it with strobe profile --gpumech"));
     const std::string where = fmt::format("{} launch {}", source(), i);
     const gpumech::SavedTrace saved = gpumech::decode_saved_trace(blob->second, where);
     proxy_cycles_.push_back(gpumech::model_saved_launch(d, saved, gpu.config(), model_, where).prediction.cycles);
