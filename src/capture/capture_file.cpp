@@ -18,6 +18,7 @@
 
 #include "common/error.h"
 #include "common/msgpack_reader.h"
+#include "common/msgpack_writer.h"
 
 namespace strobe::capture {
 
@@ -34,20 +35,8 @@ constexpr uint64_t kMaxIndexBytes = uint64_t{4} << 30;
 // One blob (a page, a history, a code object) beyond this is corrupt.
 constexpr uint64_t kMaxBlobBytes = uint64_t{2} << 30;
 
-using Packer = msgpack::packer<msgpack::sbuffer>;
+using Packer = MsgpackPacker;
 
-void pack_str(Packer& pk, std::string_view s) {
-  pk.pack_str(uint32_t(s.size()));
-  pk.pack_str_body(s.data(), uint32_t(s.size()));
-}
-void pack_bin(Packer& pk, std::string_view s) {
-  pk.pack_bin(uint32_t(s.size()));
-  pk.pack_bin_body(s.data(), uint32_t(s.size()));
-}
-void pack_dim3(Packer& pk, const std::array<uint32_t, 3>& d) {
-  pk.pack_array(3);
-  for (uint32_t v : d) pk.pack(v);
-}
 void pack_id(Packer& pk, const ContentId& id) {
   pk.pack_array(2);
   pk.pack(id.lo);
@@ -113,15 +102,16 @@ std::string pack_index(const CaptureIndex& x) {
   pk.pack_array(uint32_t(x.launches.size()));
   for (const auto& l : x.launches) {
     pk.pack_array(21);
-    pack_str(pk, l.kernel);
+    const emu::Dispatch& d = l.dispatch;
+    pack_str(pk, d.kernel_name);
     pk.pack(l.code_object);
-    pack_dim3(pk, l.grid);
-    pack_dim3(pk, l.local);
-    pk.pack(l.packet_address);
-    pk.pack(l.kernarg_address);
-    pk.pack(l.queue_address);
-    pk.pack(l.lds_bytes);
-    pk.pack(l.private_bytes_per_lane);
+    pack_dim3(pk, d.grid);
+    pack_dim3(pk, d.local);
+    pk.pack(d.packet_address);
+    pk.pack(d.kernarg_address);
+    pk.pack(d.queue_address);
+    pk.pack(d.lds_bytes);
+    pk.pack(d.private_bytes_per_lane);
     pk.pack(l.allocations);
     pk.pack(l.next_address);
     std::string pages(l.pages.size() * sizeof(PageBin), '\0');
@@ -140,7 +130,7 @@ std::string pack_index(const CaptureIndex& x) {
                        s.scalar_memory_instructions, s.lds_instructions, s.workgroups, s.wavefronts})
       pk.pack(v);
     pk.pack(l.seconds);
-    pk.pack(l.dispatch_id);
+    pk.pack(d.dispatch_id);
     pk.pack(l.code);
     pk.pack(l.code_entries);
   }
@@ -234,17 +224,20 @@ struct IndexReader : MsgpackReader {
       const std::string what = fmt::format("launch {}", x.launches.size());
       const auto& t = tuple(o, 21, what);
       LaunchRecord l;
-      l.kernel = str(t.ptr[0], what + " kernel");
+      emu::Dispatch& d = l.dispatch;
+      d.kernel_name = str(t.ptr[0], what + " kernel");
       l.code_object = u32(t.ptr[1], what + " code object");
       if (l.code_object >= x.code_objects.size())
         fail(fmt::format("{} names code object {} of {} (corrupt file)", what, l.code_object, x.code_objects.size()));
-      l.grid = dim3(t.ptr[2], what + " grid");
-      l.local = dim3(t.ptr[3], what + " work-group size");
-      l.packet_address = u64(t.ptr[4], what + " packet");
-      l.kernarg_address = u64(t.ptr[5], what + " kernarg");
-      l.queue_address = u64(t.ptr[6], what + " queue");
-      l.lds_bytes = u32(t.ptr[7], what + " LDS");
-      l.private_bytes_per_lane = u32(t.ptr[8], what + " private size");
+      d.grid = dim3(t.ptr[2], what + " grid");
+      d.local = dim3(t.ptr[3], what + " work-group size");
+      for (int k = 0; k < 3; ++k)
+        if (d.grid[k] == 0 || d.local[k] == 0) fail(fmt::format("{} has an empty grid or work-group (corrupt file)", what));
+      d.packet_address = u64(t.ptr[4], what + " packet");
+      d.kernarg_address = u64(t.ptr[5], what + " kernarg");
+      d.queue_address = u64(t.ptr[6], what + " queue");
+      d.lds_bytes = u32(t.ptr[7], what + " LDS");
+      d.private_bytes_per_lane = u32(t.ptr[8], what + " private size");
       l.allocations = u32(t.ptr[9], what + " allocation map");
       if (l.allocations >= x.allocation_maps.size())
         fail(fmt::format("{} names allocation map {} of {} (corrupt file)", what, l.allocations,
@@ -276,7 +269,7 @@ struct IndexReader : MsgpackReader {
       l.stats.workgroups = u64(s.ptr[5], what + " counters");
       l.stats.wavefronts = u64(s.ptr[6], what + " counters");
       l.seconds = f64(t.ptr[17], what + " seconds");
-      l.dispatch_id = u64(t.ptr[18], what + " dispatch id");
+      d.dispatch_id = u64(t.ptr[18], what + " dispatch id");
       l.code = blob_ref(t.ptr[19], what + " code lines", BlobKind::History);
       l.code_entries = u64(t.ptr[20], what + " code lines");
       x.launches.push_back(std::move(l));

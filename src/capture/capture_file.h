@@ -77,13 +77,11 @@ struct PageRef {
 
 /// One launch: its dispatch, its checkpoint and its history.
 struct LaunchRecord {
-  std::string kernel;
+  /// The dispatch as the captured run made it: kernel name, geometry, packet, kernarg and queue
+  /// addresses, LDS and private sizes, dispatch id. Its code (program, entry, descriptor) is
+  /// not kept here: a replay takes it from the code object.
+  emu::Dispatch dispatch;
   uint32_t code_object = 0;  ///< index into CaptureIndex::code_objects
-  std::array<uint32_t, 3> grid{1, 1, 1}, local{1, 1, 1};
-  uint64_t packet_address = 0, kernarg_address = 0, queue_address = 0;
-  uint32_t lds_bytes = 0;               ///< static + dynamic group segment
-  uint32_t private_bytes_per_lane = 0;
-  uint64_t dispatch_id = 0;             ///< the device's count of dispatches before it
   uint32_t allocations = 0;             ///< index into CaptureIndex::allocation_maps
   uint64_t next_address = 0;            ///< where the launch's own allocations (scratch) began
   std::vector<PageRef> pages;           ///< the checkpoint, by address

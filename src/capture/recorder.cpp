@@ -142,16 +142,9 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
   const auto t0 = std::chrono::steady_clock::now();
   store_dirty_pages(mem, threads);
   LaunchRecord l;
-  l.kernel = d.kernel_name;
+  l.dispatch = d;
+  l.dispatch.program = nullptr;  // the code object holds the code
   l.code_object = code_object_of(d);
-  l.grid = d.grid;
-  l.local = d.local;
-  l.packet_address = d.packet_address;
-  l.kernarg_address = d.kernarg_address;
-  l.queue_address = d.queue_address;
-  l.lds_bytes = d.lds_bytes;
-  l.private_bytes_per_lane = d.private_bytes_per_lane;
-  l.dispatch_id = d.dispatch_id;
   l.allocations = allocation_map(mem);
   l.next_address = mem.next_address();
   l.dependent_groups = emu::has_global_atomics(*d.program);

@@ -95,20 +95,11 @@ runtime::Module& Replayer::module(uint32_t i) {
 emu::Dispatch Replayer::dispatch(uint64_t i) {
   const LaunchRecord& l = cap_.launch(i);
   runtime::Module& m = module(l.code_object);
-  const loader::KernelInfo& k = m.code_object().kernel(l.kernel);
-  emu::Dispatch d;
-  d.kernel_name = k.name;
+  const loader::KernelInfo& k = m.code_object().kernel(l.dispatch.kernel_name);
+  emu::Dispatch d = l.dispatch;
   d.program = &m.program();
   d.entry_address = m.load_base() + k.entry_address;
   d.kd = k.kd;
-  d.grid = l.grid;
-  d.local = l.local;
-  d.packet_address = l.packet_address;
-  d.kernarg_address = l.kernarg_address;
-  d.queue_address = l.queue_address;
-  d.lds_bytes = l.lds_bytes;
-  d.private_bytes_per_lane = l.private_bytes_per_lane;
-  d.dispatch_id = l.dispatch_id;
   return d;
 }
 

@@ -37,10 +37,14 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string tag)
     return a;
   }
   align = std::max<uint64_t>({align, 256, kPageSize});
-  uint64_t start = (next_ + align - 1) & ~(align - 1);
-  uint64_t end = start + bytes;
-  next_ = (end + kPageSize - 1) & ~(kPageSize - 1);
-  uint64_t pages = (next_ - kBase) >> kPageBits;
+  const uint64_t start = (next_ + align - 1) & ~(align - 1);
+  map_pages(start, bytes, std::move(tag));
+  return start;
+}
+
+void GlobalMemory::map_pages(uint64_t start, uint64_t bytes, std::string tag) {
+  const uint64_t end = start + bytes, page_end = (end + kPageSize - 1) & ~(kPageSize - 1);
+  const uint64_t pages = (page_end - kBase) >> kPageBits;
   if (table_.size() < pages) {
     table_.resize(pages);
     storage_.resize(pages);
@@ -52,7 +56,7 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string tag)
   }
   allocs_.emplace(start, Allocation{bytes, std::move(tag)});
   bytes_allocated_ += bytes;
-  return start;
+  next_ = std::max(next_, page_end);
 }
 
 uint64_t GlobalMemory::allocate_32bit(uint64_t bytes, std::string tag) {
@@ -129,19 +133,7 @@ void GlobalMemory::allocate_at(uint64_t addr, uint64_t bytes, std::string tag) {
   if (overlaps_next || overlaps_prev)
     throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}) overlaps a live allocation", bytes,
                                  addr, tag));
-  const uint64_t end = addr + bytes, pages = (((end + kPageSize - 1) & ~(kPageSize - 1)) - kBase) >> kPageBits;
-  if (table_.size() < pages) {
-    table_.resize(pages);
-    storage_.resize(pages);
-  }
-  for (uint64_t a = addr; a < end; a = (a | (kPageSize - 1)) + 1) {
-    PageEntry& e = table_[(a - kBase) >> kPageBits];
-    e.lo = addr;
-    e.hi = end;
-  }
-  allocs_.emplace(addr, Allocation{bytes, std::move(tag)});
-  bytes_allocated_ += bytes;
-  next_ = std::max(next_, (end + kPageSize - 1) & ~(kPageSize - 1));
+  map_pages(addr, bytes, std::move(tag));
 }
 
 void GlobalMemory::set_next_address(uint64_t addr) {

@@ -255,6 +255,9 @@ class GlobalMemory {
   }
   uint8_t* overlay_page(uint64_t index, const uint8_t* original);
   const Allocation* find(uint64_t addr) const;
+  /// Records a managed allocation of `bytes` at `start` (its first page its own) in the page
+  /// table and the allocation map, and moves the next allocation past it.
+  void map_pages(uint64_t start, uint64_t bytes, std::string tag);
   uint8_t* page(uint64_t index);
   PageEntry* entry(uint64_t addr) {
     uint64_t i = (addr - kBase) >> kPageBits;  // wraps to huge for addr < kBase

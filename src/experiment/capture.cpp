@@ -180,8 +180,8 @@ ReplayPass replay_pass(const ValidatedRun& v, const capture::CaptureFile& cap, c
     current = i;
     workloads::LaunchStat st;
     st.index = uint32_t(out.outcome.launches.size());
-    st.grid = x.launches[i].grid;
-    st.local = x.launches[i].local;
+    st.grid = x.launches[i].dispatch.grid;
+    st.local = x.launches[i].dispatch.local;
     st.result = rp.run(i);
     if (s.verify) {
       // A launch ran whole when nothing of it was predicted, or the predicted work was emulated.
@@ -195,7 +195,7 @@ ReplayPass replay_pass(const ValidatedRun& v, const capture::CaptureFile& cap, c
       if (ran && comparable && !rp.verify(i))
         throw workloads::VerificationError(fmt::format("capture {}: launch {} ({}) wrote other values than when it "
                                                        "was captured",
-                                                       s.capture, i, x.launches[i].kernel));
+                                                       s.capture, i, x.launches[i].dispatch.kernel_name));
     }
     out.outcome.launches.push_back(std::move(st));
     if (on_launch) on_launch(out.outcome.launches.back(), chosen.size());

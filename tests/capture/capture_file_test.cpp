@@ -49,16 +49,16 @@ class CaptureFileTest : public ::testing::Test {
     x.allocation_maps.push_back({AllocationRecord{0x100000000, 4096, "code"}, AllocationRecord{0x100010000, 100, "buf"}});
     for (uint32_t i = 0; i < 2; ++i) {
       LaunchRecord l;
-      l.kernel = "vecadd";
-      l.grid = {1024, 1, 1};
-      l.local = {64, 1, 1};
+      l.dispatch.kernel_name = "vecadd";
+      l.dispatch.grid = {1024, 1, 1};
+      l.dispatch.local = {64, 1, 1};
       l.pages = {PageRef{0x100000000, a, false}, PageRef{0x100010000, i ? b : kZeroPage, true}};
       l.written_digest = 42 + i;
       l.history = i ? h1 : h0;
       l.history_entries = 3;
       l.code = h0;
       l.stats.wave_instructions = 100 + i;
-      l.dispatch_id = i;
+      l.dispatch.dispatch_id = i;
       x.launches.push_back(l);
     }
     w.finish(x);
@@ -79,7 +79,7 @@ TEST_F(CaptureFileTest, ReadsBackTheIndexAndEveryBlobChecked) {
   EXPECT_EQ(x.launches[0].pages[1].blob, kZeroPage);
   EXPECT_TRUE(x.launches[0].pages[1].written);
   EXPECT_EQ(x.launches[1].stats.wave_instructions, 101u);
-  EXPECT_EQ(x.launches[1].dispatch_id, 1u);
+  EXPECT_EQ(x.launches[1].dispatch.dispatch_id, 1u);
   EXPECT_EQ(f->blob(x.launches[1].history, BlobKind::History), "history one");
   const std::string page = f->blob(x.launches[1].pages[1].blob, BlobKind::Page);
   ASSERT_EQ(page.size(), kPageBytes);

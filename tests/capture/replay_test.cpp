@@ -285,7 +285,7 @@ TEST_F(CaptureReplayErrors, AKernelLastRunLongBeforeFindsItsCodeWarmWhenReplayed
   const auto cap = capture::CaptureFile::open(s.output);
   std::vector<uint64_t> pools;
   for (uint64_t i = 0; i < cap->index().launches.size(); ++i)
-    if (cap->launch(i).kernel == "pool") pools.push_back(i);
+    if (cap->launch(i).dispatch.kernel_name == "pool") pools.push_back(i);
   ASSERT_GE(pools.size(), 2u);
   RunSpec r = replay_spec(s.output, "timing");
   r.launches = std::to_string(pools.back());

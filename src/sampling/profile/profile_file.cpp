@@ -10,23 +10,15 @@
 
 #include "common/atomic_file.h"
 #include "common/msgpack_reader.h"
+#include "common/msgpack_writer.h"
 #include "common/error.h"
 
 namespace strobe::sampling::profile {
 
 namespace {
 
-using Packer = msgpack::packer<msgpack::sbuffer>;
+using Packer = MsgpackPacker;
 
-void pack_str(Packer& pk, std::string_view s) {
-  pk.pack_str(uint32_t(s.size()));
-  pk.pack_str_body(s.data(), uint32_t(s.size()));
-}
-
-void pack_dim3(Packer& pk, const std::array<uint32_t, 3>& d) {
-  pk.pack_array(3);
-  for (uint32_t v : d) pk.pack(v);
-}
 
 void pack_table(Packer& pk, const FeatureTable& t) {
   pk.pack_map(3);
