@@ -187,6 +187,12 @@ void Replayer::warm(uint64_t from, uint64_t to) {
     window.emplace_back(j, std::move(entries));
   }
   timing::Warmer& w = gpu->warmer();
+  // DRAM's open rows are state a full run leaves too: warmed with the caches, then left alone.
+  gpu->warm_dram(true);
+  struct DramOff {
+    timing::Gpu* g;
+    ~DramOff() { g->warm_dram(false); }
+  } dram_off{gpu};
   const uint32_t cus = uint32_t(gpu->config().num_cus), per_array = uint32_t(gpu->config().cus_per_shader_array);
   // Instruction and scalar lines are shared by a launch's groups (its code, its arguments, its
   // uniform tables): every shader array that ran a group of the launch holds them, not only the

@@ -227,6 +227,8 @@ Gpu::Gpu(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
 
 Warmer& Gpu::warmer() { return *impl_->warmer; }
 
+void Gpu::warm_dram(bool on) { impl_->warmer->set_dram(on ? impl_->dram.get() : nullptr); }
+
 emu::DispatchStats Gpu::run_functional(const emu::Dispatch& d, emu::GlobalMemory& mem) {
   Impl& g = *impl_;
   emu::Executor ex(d, mem, emu::thread_slots(d, host_threads_));

@@ -113,6 +113,8 @@ class Gpu {
   /// Functional warming of this GPU's caches, for work-groups a sampling method runs
   /// functionally inside a detailed launch (valid until the next launch faults).
   Warmer& warmer();
+  /// Makes warmer() warm DRAM's open rows too (Warmer::set_dram), or stops it.
+  void warm_dram(bool on);
   /// Called at the start of every detailed run(), before anything of the launch happens (null:
   /// nothing): a replayed capture rebuilds the caches there for the launches since the last one
   /// simulated, whichever launches a sampling method chooses to simulate.

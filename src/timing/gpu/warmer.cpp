@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "timing/mem/cache.h"
+#include "timing/mem/dram.h"
 
 namespace strobe::timing {
 
@@ -22,7 +23,14 @@ Warmer::Warmer(std::vector<Cache*> l1v, std::vector<Cache*> scache, std::vector<
 void Warmer::access(Cache& l1, uint64_t line, ReqKind kind) {
   if (!l1.warm(line, kind)) return;
   // The L1 fetched or forwarded the line: the L2 sees a read for a fill, else the write or atomic.
-  l2_[l2_pow2_ ? line & l2_mask_ : line % l2_.size()]->warm(line, kind);
+  Cache& l2 = *l2_[l2_pow2_ ? line & l2_mask_ : line % l2_.size()];
+  if (!dram_) {
+    l2.warm(line, kind);
+    return;
+  }
+  uint64_t writeback = UINT64_MAX;
+  if (l2.warm(line, kind, &writeback)) dram_->warm(line);  // the fetch, then the victim's write-back
+  if (writeback != UINT64_MAX) dram_->warm(writeback);
 }
 
 void Warmer::apply(const WarmAccess& a) {

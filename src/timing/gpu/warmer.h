@@ -19,6 +19,7 @@
 namespace strobe::timing {
 
 class Cache;
+class Dram;
 
 /// Feeds functionally executed instructions' accesses into a GPU's caches (see the file comment).
 class Warmer {
@@ -56,11 +57,16 @@ class Warmer {
   /// Warms the caches with one access of CU `a.unit` (a recorded one, or one a capture's warm
   /// state rebuilds for this GPU).
   void apply(const WarmAccess& a);
+  /// Warms `dram`'s open rows too (null: not; the default): every line the L2 fetches or writes
+  /// back opens its row, as it would have. A capture's warm state does this; the sampling
+  /// methods' functional warming leaves DRAM as detailed work left it.
+  void set_dram(Dram* dram) { dram_ = dram; }
 
  private:
   /// `line` through `l1` and, where the L1 passes it on, the L2.
   void access(Cache& l1, uint64_t line, ReqKind kind);
   std::vector<Cache*> l1v_, scache_, l1i_, l2_;
+  Dram* dram_ = nullptr;
   uint32_t cus_per_array_;
   AccessWalker walk_;
   uint64_t l2_mask_ = 0;  // l2_.size() - 1

@@ -293,29 +293,36 @@ void Cache::fill(Cycle now, uint32_t mi) {
   if (blocked_head_ == blocked_.size()) blocked_.clear(), blocked_head_ = 0;
 }
 
-bool Cache::warm(uint64_t line, ReqKind kind) {
+bool Cache::warm(uint64_t line, ReqKind kind, uint64_t* writeback) {
   const uint32_t set = tags_.set_of(line);
   const int way = tags_.find(line, set);
   CacheTags::Victim victim;
+  auto written_back = [&] {
+    if (writeback) *writeback = victim.valid && victim.dirty && p_.write_back ? victim.line : UINT64_MAX;
+  };
   if (kind == ReqKind::Write || (kind == ReqKind::Atomic && !p_.atomics_here)) {
     if (p_.write_back) {  // write-allocate, dirty (serve)
       tags_.set_dirty(tags_.install(line, set, victim));
+      written_back();
       return false;
     }
     if (way >= 0) {  // write-through: a present line is used, an atomic drops it; none allocated
       const uint32_t slot = tags_.slot(set, uint32_t(way));
       if (kind == ReqKind::Atomic) tags_.invalidate(slot); else tags_.touch(set, uint32_t(way));
     }
+    written_back();
     return true;
   }
   if (way >= 0) {
     tags_.touch(set, uint32_t(way));
     if (kind == ReqKind::Atomic) tags_.set_dirty(tags_.slot(set, uint32_t(way)));
+    written_back();
     return false;
   }
   // A miss: the fill installs the line (an atomic performed here dirties it) and the fetch goes below.
   const uint32_t slot = tags_.install(line, set, victim);
   if (kind == ReqKind::Atomic) tags_.set_dirty(slot);
+  written_back();
   return true;
 }
 

@@ -66,8 +66,9 @@ class Cache : public Component {
   /// Functional warming: applies an access of `line` to the tags exactly as serve() and fill()
   /// would leave them, at once, with no port, MSHR, event or counter. Returns true when the
   /// access continues to the lower level (a read or atomic miss fetches, a write-through cache
-  /// forwards writes and atomics); a dirty victim's write-back is dropped (DRAM is not warmed).
-  bool warm(uint64_t line, ReqKind kind);
+  /// forwards writes and atomics). A dirty victim's write-back is dropped; with `writeback`, its
+  /// line is stored there (UINT64_MAX when there was none), for a caller that warms DRAM.
+  bool warm(uint64_t line, ReqKind kind, uint64_t* writeback = nullptr);
   uint32_t mshrs_in_use() const { return mshr_used_; }
   /// Empties the tag array at once, dropping dirty lines untimed (between frames; no request
   /// may be in flight).

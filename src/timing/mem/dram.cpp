@@ -62,6 +62,12 @@ Dram::Dram(std::string name, const DramParams& p, Engine& engine, RequestPool& p
   stats.add(n + ".bypasses", &c_.bypasses);
 }
 
+void Dram::warm(uint64_t line) {
+  if (!p_.open_page) return;
+  const Location l = locate(line);
+  banks_[size_t(l.channel) * p_.banks + l.bank].open_row = l.row;
+}
+
 Dram::Location Dram::locate(uint64_t line) const {
   if (pow2_) {  // the usual geometry: shifts and masks
     const uint64_t addr = line << line_shift_;

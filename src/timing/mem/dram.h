@@ -44,6 +44,9 @@ class Dram : public Component {
 
   struct Location { uint32_t channel, bank; uint64_t row; };
   Location locate(uint64_t line) const;
+  /// Functional warming: `line` was read or written with no time passing, so under the open-page
+  /// policy its bank now holds its row open (no timing, queue or counter changes).
+  void warm(uint64_t line);
 
   struct Counters {
     uint64_t reads = 0, writes = 0, bytes = 0, row_hits = 0, row_misses = 0, row_conflicts = 0;
