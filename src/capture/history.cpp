@@ -13,13 +13,6 @@ namespace strobe::capture {
 
 namespace {
 
-uint64_t mix(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdull;
-  k ^= k >> 33;
-  return k;
-}
-
 uint8_t flag_of(timing::ReqKind k) {
   return k == timing::ReqKind::Atomic ? kAtomic : k == timing::ReqKind::Write ? kWrite : kRead;
 }
@@ -36,38 +29,25 @@ int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
 
 }  // namespace
 
-HistoryBuilder::HistoryBuilder(size_t lines) {
-  if (lines) table_.assign(std::bit_ceil(lines * 4 / 3 + 1), Slot{});
+HistoryBuilder::HistoryBuilder(size_t lines, uint32_t granule_bytes)
+    : page_shift_(2 + 16 - uint32_t(std::countr_zero(granule_bytes))) {
+  slots_.reserve(lines);
 }
 
-HistoryBuilder::Slot& HistoryBuilder::slot(uint64_t key) {
-  if ((live_ + 1) * 4 > table_.size() * 3) grow();
-  const size_t mask = table_.size() - 1;
-  for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
-    Slot& s = table_[i];
-    if (s.key == key) return s;
-    if (s.key == kEmpty) {
-      s.key = key;
-      s.flags = 0;
-      s.uses = 0;
-      s.more = kNoMore;
-      ++live_;
-      return s;
-    }
+uint32_t HistoryBuilder::slot(uint64_t key) {
+  const uint64_t page = key >> page_shift_;
+  if (page != last_page_) {
+    auto [it, fresh] = page_of_.try_emplace(page, uint32_t(pages_.size()));
+    if (fresh) pages_.emplace_back(size_t(1) << page_shift_, kNone);
+    last_table_ = pages_[it->second].data();
+    last_page_ = page;
   }
-}
-
-void HistoryBuilder::grow() {
-  last_key_ = kEmpty;  // slots move
-  std::vector<Slot> old = std::move(table_);
-  table_.assign(std::max<size_t>(1024, old.size() * 2), Slot{});
-  const size_t mask = table_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.key == kEmpty) continue;
-    size_t i = mix(s.key) & mask;
-    while (table_[i].key != kEmpty) i = (i + 1) & mask;
-    table_[i] = s;
+  uint32_t& index = last_table_[key & ((uint64_t(1) << page_shift_) - 1)];
+  if (index == kNone) {
+    index = uint32_t(slots_.size());
+    slots_.push_back(Slot{key, 0, 0, kNoMore, {}});
   }
+  return index;
 }
 
 void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step) {
@@ -90,10 +70,10 @@ void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step)
 void HistoryBuilder::add(const timing::WarmAccess& a) {
   const uint64_t key = a.line << 2 | a.path;
   if (key != last_key_) {
-    last_slot_ = size_t(&slot(key) - table_.data());  // after any growth slot() made
+    last_slot_ = slot(key);
     last_key_ = key;
   }
-  Slot& s = table_[last_slot_];
+  Slot& s = slots_[last_slot_];
   touch(s, seq_++, a.unit, a.step);
   s.flags |= flag_of(a.kind);
 }
@@ -101,10 +81,9 @@ void HistoryBuilder::add(const timing::WarmAccess& a) {
 std::vector<HistoryBuilder::Ref> HistoryBuilder::in_order() const {
   // The order key travels with each reference, so sorting touches no slot.
   std::vector<Ref> v;
-  v.reserve(live_);
-  for (size_t i = 0; i < table_.size(); ++i)
-    for (uint32_t u = 0; table_[i].key != kEmpty && u < table_[i].uses; ++u)
-      v.push_back(Ref{use_at(table_[i], u).seq, uint32_t(i), u});
+  v.reserve(slots_.size());
+  for (size_t i = 0; i < slots_.size(); ++i)
+    for (uint32_t u = 0; u < slots_[i].uses; ++u) v.push_back(Ref{use_at(slots_[i], u).seq, uint32_t(i), u});
   // Orders are distinct, so any sort gives the one order; large histories sort on host threads.
   tbb::parallel_sort(v.begin(), v.end(), [](const Ref& a, const Ref& b) { return a.seq < b.seq; });
   return v;
@@ -114,9 +93,8 @@ void HistoryBuilder::append(const HistoryBuilder& later) {
   // Later accesses come after every one here: their order numbers follow this builder's, so
   // each line takes the later builder's uses (oldest first) after its own, in any line order.
   const uint64_t base = seq_;
-  for (const Slot& ls : later.table_) {
-    if (ls.key == kEmpty) continue;
-    Slot& s = slot(ls.key);
+  for (const Slot& ls : later.slots_) {
+    Slot& s = slots_[slot(ls.key)];
     for (uint32_t u = 0; u < ls.uses; ++u) {
       const Use& use = later.use_at(ls, u);
       touch(s, base + use.seq, use.group, use.step);
@@ -124,7 +102,7 @@ void HistoryBuilder::append(const HistoryBuilder& later) {
     s.flags |= ls.flags;
   }
   seq_ = base + later.seq_;
-  last_key_ = kEmpty;
+  last_key_ = kEmpty;  // slots_ may have moved
 }
 
 std::vector<HistoryEntry> HistoryBuilder::entries() const {
@@ -132,7 +110,7 @@ std::vector<HistoryEntry> HistoryBuilder::entries() const {
   const std::vector<Ref> refs = in_order();
   out.reserve(refs.size());
   for (const Ref& r : refs) {
-    const Slot& s = table_[r.slot];
+    const Slot& s = slots_[r.slot];
     const Use& u = use_at(s, r.use);
     out.push_back(HistoryEntry{s.key >> 2, u.group, uint8_t(s.key & 3), s.flags, u.step});
   }

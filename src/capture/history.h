@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -45,8 +46,9 @@ class HistoryBuilder {
  public:
   /// Distinct groups a vector line remembers.
   static constexpr uint32_t kGroupsPerLine = 16;
-  /// An empty builder that expects about `lines` distinct lines (it grows past them).
-  explicit HistoryBuilder(size_t lines = 0);
+  /// An empty builder for accesses at `granule_bytes` lines (a power of two, 16 to 1024), that
+  /// expects about `lines` distinct lines (it grows past them).
+  explicit HistoryBuilder(size_t lines = 0, uint32_t granule_bytes = 64);
   /// One access, its `unit` being the work-group.
   void add(const timing::WarmAccess& a);
   /// Takes every line of `later`, whose accesses all came after this builder's.
@@ -54,7 +56,7 @@ class HistoryBuilder {
   /// Every (line, path, group) kept, in last-access order.
   std::vector<HistoryEntry> entries() const;
   /// Distinct lines (and paths) so far.
-  size_t size() const { return live_; }
+  size_t size() const { return slots_.size(); }
 
  private:
   struct Use {
@@ -66,13 +68,14 @@ class HistoryBuilder {
   static constexpr uint32_t kInline = 2;
   static constexpr uint32_t kNoMore = UINT32_MAX;
   struct Slot {
-    uint64_t key = kEmpty;  // granule << 2 | path
+    uint64_t key = 0;       // granule << 2 | path
     uint8_t flags = 0;
     uint8_t uses = 0;       // valid uses, oldest first: use[], then the overflow block
     uint32_t more = kNoMore;  // its overflow block in more_, once it needs one
     Use use[kInline];
   };
   static constexpr uint64_t kEmpty = UINT64_MAX;
+  static constexpr uint32_t kNone = UINT32_MAX;
   /// Use `i` of `s`, inline or in its overflow block.
   Use& use_at(Slot& s, uint32_t i) { return i < kInline ? s.use[i] : more_[s.more][i - kInline]; }
   const Use& use_at(const Slot& s, uint32_t i) const { return i < kInline ? s.use[i] : more_[s.more][i - kInline]; }
@@ -83,18 +86,22 @@ class HistoryBuilder {
   };
   /// Every use of every slot, by the order of the accesses.
   std::vector<Ref> in_order() const;
-  /// The slot of `key`, inserted (empty) if absent.
-  Slot& slot(uint64_t key);
+  /// The index in slots_ of `key`, inserted (empty) if absent.
+  uint32_t slot(uint64_t key);
   /// Notes that `group` (at `step`) touched the line of `s` as access number seq.
   void touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step);
-  void grow();
-  std::vector<Slot> table_;  // open addressing, linear probing, power-of-two size
+  // Lines are found through their 64 KiB page: a page's table of slot indices, one per line and
+  // path, keeps a wave's accesses to neighbouring lines in one small, cached block.
+  uint32_t page_shift_;                                     // key >> page_shift_: the page
+  std::unordered_map<uint64_t, uint32_t> page_of_;          // page -> its table in pages_
+  std::vector<std::vector<uint32_t>> pages_;                // per page: slot index per line and path (kNone)
+  std::vector<Slot> slots_;                                 // every line, in the order first seen
   std::vector<std::array<Use, kGroupsPerLine - kInline>> more_;  // overflow blocks of shared lines
-  size_t live_ = 0;
   uint64_t seq_ = 0;
-  // The slot of the last access: a wave's consecutive accesses often touch the same line.
-  uint64_t last_key_ = kEmpty;
-  size_t last_slot_ = 0;
+  // The last page and line looked up: a wave's consecutive accesses mostly stay in one.
+  uint64_t last_page_ = kEmpty, last_key_ = kEmpty;
+  uint32_t* last_table_ = nullptr;
+  uint32_t last_slot_ = 0;
 };
 
 /// The entries as bytes: delta-coded variable-length integers (zstd compresses them further).

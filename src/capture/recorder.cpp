@@ -49,7 +49,7 @@ struct CaptureCollector : sampling::profile::Collector {
 
   CaptureCollector(sampling::profile::ColumnCollector c, const std::vector<timing::InstInfo>* info, uint32_t g,
                    size_t expected_lines = 0)
-      : columns(std::move(c)), history(expected_lines), granule(g) {
+      : columns(std::move(c)), history(expected_lines, g), granule(g) {
     pka.info = info;
   }
   uint32_t access_line_bytes() const { return granule; }
