@@ -345,7 +345,7 @@ void CaptureWriter::append(std::string_view bytes) {
 
 uint32_t CaptureWriter::put(BlobKind kind, std::string_view bytes) {
   const ContentId id = content_id(bytes);
-  if (auto it = by_id_.find(id); it != by_id_.end() && blobs_[it->second].kind == kind) return it->second;
+  if (auto it = by_id_.find(Key{id, kind}); it != by_id_.end()) return it->second;
   scratch_.resize(ZSTD_compressBound(bytes.size()));
   const size_t n = ZSTD_compress(scratch_.data(), scratch_.size(), bytes.data(), bytes.size(), kZstdLevel);
   if (ZSTD_isError(n))
@@ -354,7 +354,7 @@ uint32_t CaptureWriter::put(BlobKind kind, std::string_view bytes) {
   append(std::string_view(scratch_.data(), n));
   const uint32_t index = uint32_t(blobs_.size());
   blobs_.push_back(b);
-  by_id_.emplace(id, index);
+  by_id_.emplace(Key{id, kind}, index);
   return index;
 }
 
@@ -368,7 +368,7 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
   tbb::task_arena arena(int(std::max(threads, 1u)));
   arena.execute([&] { tbb::parallel_for(size_t(0), items.size(), [&](size_t i) {
     packed[i].id = content_id(items[i]);
-    if (by_id_.contains(packed[i].id)) return;  // read-only while the threads run
+    if (by_id_.contains(Key{packed[i].id, kind})) return;  // read-only while the threads run
     packed[i].z.resize(ZSTD_compressBound(items[i].size()));
     const size_t n = ZSTD_compress(packed[i].z.data(), packed[i].z.size(), items[i].data(), items[i].size(), kZstdLevel);
     if (ZSTD_isError(n)) packed[i].z.clear();
@@ -377,7 +377,7 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
   std::vector<uint32_t> ids;
   ids.reserve(items.size());
   for (size_t i = 0; i < items.size(); ++i) {
-    if (auto it = by_id_.find(packed[i].id); it != by_id_.end() && blobs_[it->second].kind == kind) {
+    if (auto it = by_id_.find(Key{packed[i].id, kind}); it != by_id_.end()) {
       ids.push_back(it->second);
       continue;
     }
@@ -387,7 +387,7 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
     }
     blobs_.push_back(BlobInfo{offset_, packed[i].z.size(), items[i].size(), packed[i].id, kind});
     append(packed[i].z);
-    by_id_.emplace(packed[i].id, uint32_t(blobs_.size() - 1));
+    by_id_.emplace(Key{packed[i].id, kind}, uint32_t(blobs_.size() - 1));
     ids.push_back(uint32_t(blobs_.size() - 1));
   }
   return ids;

@@ -153,10 +153,16 @@ class CaptureWriter {
   int fd_ = -1;
   uint64_t offset_ = 0;
   std::vector<BlobInfo> blobs_;
-  struct IdHash {
-    size_t operator()(const ContentId& c) const { return size_t(c.lo ^ (c.hi * 0x9e3779b97f4a7c15ull)); }
+  /// A stored blob's content and kind: equal content of another kind is another blob.
+  struct Key {
+    ContentId id;
+    BlobKind kind;
+    bool operator==(const Key&) const = default;
   };
-  std::unordered_map<ContentId, uint32_t, IdHash> by_id_;
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return size_t(k.id.lo ^ (k.id.hi * 0x9e3779b97f4a7c15ull) ^ uint64_t(k.kind)); }
+  };
+  std::unordered_map<Key, uint32_t, KeyHash> by_id_;
   std::string scratch_;  // compression buffer
 };
 

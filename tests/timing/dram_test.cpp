@@ -56,6 +56,40 @@ TEST(Dram, RowHitIsFasterThanRowMissAndConflict) {
   EXPECT_EQ(d.counters().row_conflicts, 1u);
 }
 
+TEST(Dram, WarmingOpensALinesRowWithoutTimeOrCounters) {
+  Engine e;
+  RequestPool pool;
+  StatsRegistry stats;
+  DramParams p;
+  p.channels = 1;
+  p.banks = 2;
+  p.row_bytes = 1024;
+  p.interleave_bytes = 256;
+  p.tcl = 10, p.trcd = 20, p.trp = 30, p.tccd = 2;
+  p.controller_latency = 0;
+  p.burst_fp = 4 << 8;
+  Dram d("dram", p, e, pool, stats);
+  Client client;
+  d.warm(32);  // row 1 of bank 0 open, as if a line of it had been read
+  EXPECT_EQ(d.counters().reads + d.counters().row_hits + d.counters().row_misses, 0u);
+  EXPECT_TRUE(e.empty());
+  auto send = [&](uint64_t at, uint64_t line, uint32_t tag) {
+    uint32_t r = pool.alloc();
+    pool[r].line = line;
+    pool[r].reply_to = &client;
+    pool[r].tag = tag;
+    e.schedule(Cycle(at), &d, kMemRequest, r);
+  };
+  send(0, 33, 1);  // the warmed row: a hit
+  e.run();
+  send(100, 0, 2);  // another row of the same bank: a conflict
+  e.run();
+  EXPECT_EQ(client.done[1], 0u + 10 + 4);
+  EXPECT_EQ(client.done[2], 100u + 30 + 20 + 10 + 4);
+  EXPECT_EQ(d.counters().row_hits, 1u);
+  EXPECT_EQ(d.counters().row_conflicts, 1u);
+}
+
 TEST(Dram, ChannelBusLimitsBandwidth) {
   Engine e;
   RequestPool pool;
