@@ -7,6 +7,7 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -17,6 +18,9 @@
 #include "capture/history.h"
 #include "common/error.h"
 #include "emu/executor.h"
+#include "sampling/gpumech/launch_model.h"
+#include "sampling/gpumech/saved_trace.h"
+#include "sampling/gpumech/trace_collector.h"
 #include "sampling/pka/features.h"
 #include "sampling/profile/functional_profile.h"
 #include "sampling/profile/profiler.h"
@@ -46,6 +50,7 @@ struct CaptureCollector : sampling::profile::Collector {
   sampling::PkaCounter pka;
   HistoryBuilder history;
   uint32_t granule;
+  std::optional<sampling::gpumech::TraceCollector> trace;  ///< with RecorderOptions::gpumech
 
   CaptureCollector(sampling::profile::ColumnCollector c, const std::vector<timing::InstInfo>* info, uint32_t g,
                    size_t expected_lines = 0)
@@ -57,15 +62,24 @@ struct CaptureCollector : sampling::profile::Collector {
   void instruction(const sampling::profile::Instruction& i) {
     columns.instruction(i);
     pka.instruction(i);
+    if (trace) trace->instruction(i);
   }
   void wave_end(uint32_t wave, const sampling::profile::Counters& c) { columns.wave_end(wave, c); }
-  void workgroup_end(uint64_t id, const sampling::profile::Counters& c) { columns.workgroup_end(id, c); }
-  bool can_split() const { return columns.can_split(); }
-  CaptureCollector split() const { return CaptureCollector(columns.split(), pka.info, granule); }
+  void workgroup_end(uint64_t id, const sampling::profile::Counters& c) {
+    columns.workgroup_end(id, c);
+    if (trace) trace->workgroup_end(id, c);
+  }
+  bool can_split() const { return columns.can_split() && (!trace || trace->can_split()); }
+  CaptureCollector split() const {
+    CaptureCollector c(columns.split(), pka.info, granule);
+    if (trace) c.trace.emplace(trace->split());
+    return c;
+  }
   void join(CaptureCollector&& part) {
     columns.join(std::move(part.columns));
     pka.join(std::move(part.pka));
     history.append(part.history);
+    if (trace) trace->join(std::move(*part.trace));
   }
 };
 
@@ -155,10 +169,26 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
   // Sized for as many lines as the last launch of the kernel had, so the table rarely grows.
   CaptureCollector c(sampling::profile::ColumnCollector(profile, *d.program), &tables_.get(*d.program).info,
                      opt_.granule_bytes, lines_of_[d.kernel_name]);
+  sampling::gpumech::LaunchTrace trace;
+  std::vector<sampling::gpumech::StaticInst> statics;
+  if (opt_.gpumech) {
+    statics = sampling::gpumech::static_insts(*d.program);
+    trace.waves_per_group = std::max(1u, (d.local[0] * d.local[1] * d.local[2] + 63) / 64);
+    c.trace.emplace(statics,
+                    sampling::gpumech::TraceOptions{opt_.granule_bytes, sampling::gpumech::kDefaultMaxInstructions,
+                                                    threads},
+                    d.kernel_name, trace);
+  }
   sampling::profile::Profiler profiler(opt_.granule_bytes);
   l.stats = profiler.run_launch(d, mem, c, threads);
   c.columns.finish(*d.program);
   profile.blobs[sampling::kPkaBlob] = sampling::encode_counts(c.pka.counts);
+  if (opt_.gpumech) {
+    timing::GpuConfig at = opt_.gpumech_config;
+    at.line_bytes = opt_.granule_bytes;
+    profile.blobs[sampling::gpumech::kProfileBlob] = sampling::gpumech::encode_saved_trace(
+        sampling::gpumech::saved_from_trace(d, std::move(trace), statics, at));
+  }
   profile_.launches.push_back(std::move(profile));
   std::vector<HistoryEntry> entries;
   tbb::task_arena(int(std::max(threads, 1u))).execute([&] { entries = c.history.entries(); });

@@ -28,6 +28,11 @@ struct RecorderOptions {
   /// Distinct bytes of history a replay rebuilds warm state from (at least twice the largest L2
   /// of the presets).
   uint64_t history_bytes = uint64_t{32} << 20;
+  /// Also save every launch's GPUMech trace (about 13 bytes per wave instruction) in its
+  /// profile, its representative wave chosen on `gpumech_config` (`strobe profile --gpumech`):
+  /// GPUMech and SimProf's GPUMech proxy then run from the capture without tracing.
+  bool gpumech = false;
+  timing::GpuConfig gpumech_config;
 };
 
 /// Records every launch of one device into a capture (see the file comment).

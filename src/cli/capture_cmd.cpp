@@ -25,6 +25,12 @@ void add_capture_command(CLI::App& app, Action& action, std::vector<std::string>
   cmd->add_option("-o,--output", s->output, "Capture file to write (atomically)")->required();
   add_threads_option(*cmd, s->run.threads);
   add_verify_flag(*cmd, s->run, "Check the captured run's results against the CPU reference (exit 1 on mismatch)");
+  cmd->add_flag("--gpumech", s->recorder.gpumech,
+                "Also save every launch's GPUMech wave traces (about 13 bytes per wave instruction), so GPUMech and "
+                "SimProf's GPUMech proxy run from the capture without tracing; --arch and --set choose the GPU their "
+                "representative waves are picked on");
+  add_arch_option(*cmd, s->run);
+  add_set_option(*cmd, s->run, "With --gpumech: a configuration override (KEY=VALUE) for choosing representative waves");
   cmd->add_option("--granule", s->recorder.granule_bytes,
                   "Line size the warm-state history is recorded at: replays may use any cache line this large or "
                   "larger (default 64)")

@@ -75,7 +75,18 @@ CaptureResult capture_program(const CaptureSpec& spec) {
 
 }  // namespace
 
-CaptureResult capture(const CaptureSpec& spec) {
+CaptureResult capture(const CaptureSpec& given) {
+  CaptureSpec spec = given;
+  // --arch and --set configure only the GPU GPUMech's representative waves are chosen on.
+  if (!spec.run.sets.empty() && !spec.recorder.gpumech)
+    throw InputError("--set: a capture is configuration-free; --set and --arch choose GPUMech's representative "
+                     "waves with --gpumech");
+  if (spec.recorder.gpumech) {
+    if (spec.run.workload == Workload::Program)
+      throw NotImplementedError("--gpumech for a host program's capture (GPUMech traces are saved for benchmarks)");
+    spec.recorder.gpumech_config = resolve_gpu_config(spec.run.arch, spec.run.sets);
+    spec.run.sets.clear();
+  }
   if (spec.run.workload == Workload::Program) return capture_program(spec);
   const auto t0 = std::chrono::steady_clock::now();
   RunSpec rs = spec.run;

@@ -345,3 +345,53 @@ TEST_F(CaptureReplayErrors, ACaptureOnOneOrThreeHostThreadsHoldsTheSameContent) 
 
 }  // namespace
 }  // namespace strobe::experiment
+
+namespace strobe::experiment {
+namespace {
+
+TEST_F(CaptureReplayErrors, GpumechFromACapturesTracesPredictsWhatItDoesFromAProfilesWithoutRunningALaunch) {
+  const std::vector<std::string> params = {"points=2048", "iterations=3"};
+  const std::vector<std::string> sets = {"cu.scheduler=gto"};
+  CaptureSpec cs;
+  cs.run.benchmark = "kmeans";
+  cs.run.params = params;
+  cs.run.sets = sets;
+  cs.run.threads = 2;
+  cs.recorder.gpumech = true;
+  cs.output = (dir_ / "g.cap").string();
+  capture(cs);
+  ProfileSpec ps;
+  ps.run.benchmark = "kmeans";
+  ps.run.params = params;
+  ps.run.sets = sets;
+  ps.gpumech = true;
+  ps.output = (dir_ / "g.prof").string();
+  profile(ps);
+
+  RunSpec from_profile;
+  from_profile.benchmark = "kmeans";
+  from_profile.params = params;
+  from_profile.sets = sets;
+  from_profile.sampling = "gpumech";
+  from_profile.profile = ps.output;
+  ValidatedRun pv = validate(from_profile);
+  const RunResult a = run(pv);
+  RunSpec from_capture = replay_spec(cs.output, "timing");
+  from_capture.sets = sets;
+  from_capture.sampling = "gpumech";
+  ValidatedRun cv = validate(from_capture);
+  const RunResult b = replay(cv);
+  ASSERT_EQ(a.outcome.launches.size(), b.outcome.launches.size());
+  for (size_t i = 0; i < a.outcome.launches.size(); ++i) {
+    EXPECT_EQ(a.outcome.launches[i].result.timing->cycles, b.outcome.launches[i].result.timing->cycles) << i;
+    EXPECT_FALSE(b.outcome.launches[i].result.sampling->emulated) << i;
+  }
+  // --set without --gpumech configures nothing a capture holds.
+  CaptureSpec bad = cs;
+  bad.recorder.gpumech = false;
+  bad.output = (dir_ / "b.cap").string();
+  EXPECT_THROW(capture(bad), InputError);
+}
+
+}  // namespace
+}  // namespace strobe::experiment

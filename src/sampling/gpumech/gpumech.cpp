@@ -74,7 +74,8 @@ class Gpumech final : public SamplingMethod {
         // A capture's profile without traces: each launch is traced as it runs, as without one.
         profile_(o.from_capture && o.profile && !has_traces(*o.profile) ? nullptr : o.profile),
         profile_path_(o.profile_path),
-        skip_functional_(o.skip_functional) {
+        skip_functional_(o.skip_functional),
+        options_of_(o) {
     // Without saved traces the trace is the launch's functional run: no prediction without it.
     if (o.skip_functional && !profile_)
       throw InputError("--sampling-skip-functional: gpumech traces every launch by executing it, so its work is "
@@ -134,7 +135,7 @@ class Gpumech final : public SamplingMethod {
                                  const timing::GpuConfig& cfg) const {
     emu::DispatchStats stats;
     double seconds = 0;
-    if (!skip_functional_) {
+    if (!skips_predicted(options_of_, d)) {
       const auto t0 = std::chrono::steady_clock::now();
       stats = emu::run_dispatch(d, mem);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -169,7 +170,7 @@ class Gpumech final : public SamplingMethod {
         gpu.config().clock_mhz));
     auto rec = std::make_shared<runtime::SampledLaunch>();
     rec->method = "gpumech";
-    rec->emulated = !(saved && skip_functional_);
+    rec->emulated = !(saved && skips_predicted(options_of_, d));
     rec->level = "analytical";
     rec->estimated_cycles = cycles;
     rec->predicted_instructions = m.stats.wave_instructions;
@@ -205,6 +206,7 @@ class Gpumech final : public SamplingMethod {
   std::shared_ptr<const sp::ProfileFile> profile_;  ///< saved traces (--profile), or null
   std::string profile_path_;
   bool skip_functional_ = false;     ///< with a profile: predicted launches are not executed
+  MethodOptions options_of_;         ///< what skips_predicted() asks (a capture's launches need not run)
   bool kernargs_comparable_ = true;  ///< whether launch identities compare kernarg hashes
   std::vector<sp::LaunchIdentity> ids_;  ///< the profile's launches, in order
   size_t from_profile_ = 0;          ///< launches modelled from a saved trace

@@ -88,15 +88,22 @@ LaunchModel model_saved_launch(const emu::Dispatch& d, const SavedTrace& saved, 
 SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
                              uint64_t max_instructions, emu::DispatchStats& stats, profile::LaunchRecord* columns,
                              profile::RangeCutter* ranges, uint32_t threads) {
-  LaunchModel m;
-  m.occupancy = launch_occupancy(d, cfg);
   const std::vector<StaticInst> statics = static_insts(*d.program);
+  return saved_from_trace(d,
+                          collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), max_instructions, threads},
+                                        &stats, columns, ranges),
+                          statics, cfg);
+}
+
+SavedTrace saved_from_trace(const emu::Dispatch& d, LaunchTrace trace, const std::vector<StaticInst>& statics,
+                            const timing::GpuConfig& cfg) {
   SavedTrace s;
-  s.trace = collect_trace(d, mem, statics, TraceOptions{uint32_t(cfg.line_bytes), max_instructions, threads}, &stats,
-                          columns, ranges);
+  s.trace = std::move(trace);
   if (s.trace.waves.empty()) return s;
   // The representative is chosen once per input (§2.7), on the profiling configuration; the
   // policy and level do not enter the choice (wave_perf is the wave running alone).
+  LaunchModel m;
+  m.occupancy = launch_occupancy(d, cfg);
   model_trace(d, s.trace, statics, cfg, LaunchModelOptions{}, nullptr, m);
   s.representative = m.prediction.representative.wave;
   return s;

@@ -64,6 +64,11 @@ SavedTrace trace_for_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, con
                              profile::LaunchRecord* columns = nullptr, profile::RangeCutter* ranges = nullptr,
                              uint32_t threads = 1);
 
+/// A launch's collected `trace` made a saved trace: its representative wave chosen on `cfg` (what
+/// trace_for_profile() does after its run; a workload capture collects the trace in its own).
+SavedTrace saved_from_trace(const emu::Dispatch& d, LaunchTrace trace, const std::vector<StaticInst>& statics,
+                            const timing::GpuConfig& cfg);
+
 /// A profile::LaunchProfiler for `strobe profile --gpumech`: the functional columns and, in the
 /// same run, the launch's saved trace as its "gpumech" blob, its representative chosen on `cfg`
 /// (whose line size must be the profile's).

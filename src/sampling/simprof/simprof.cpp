@@ -131,7 +131,8 @@ runtime::LaunchResult SimProf::run_proxy(const emu::Dispatch& d, emu::GlobalMemo
     const std::string where = fmt::format("{} launch {}", source(), i);
     const gpumech::SavedTrace saved = gpumech::decode_saved_trace(blob->second, where);
     proxy_cycles_.push_back(gpumech::model_saved_launch(d, saved, gpu.config(), model_, where).prediction.cycles);
-    r.stats = emu::run_dispatch(d, mem, gpu.host_threads());
+    // Run for the sake of later launches' memory, which a capture's checkpoints already hold.
+    if (!skips_predicted(o_, d)) r.stats = emu::run_dispatch(d, mem, gpu.host_threads());
   } else {
     std::optional<sp::RangeCutter> cut;
     // A range spans several GPU-fulls of groups: in fewer, its groups run alongside its
