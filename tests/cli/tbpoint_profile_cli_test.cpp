@@ -148,7 +148,7 @@ TEST(TbpointProfileCli, ARunThatLeavesTheProfiledSequenceIsSimulatedInDetailFrom
   size_t borrowed = 0;
   for (size_t i = 0; i < 5; ++i) {
     EXPECT_GT(ks[i]["estimated_cycles"].get<uint64_t>(), 0u) << i;
-    borrowed += ks[i]["detail"].contains("cpi_from_cluster");
+    borrowed += ks[i]["detail"].contains("projected_from_cluster");
   }
   EXPECT_GT(borrowed, 0u) << "no launch lost its representative: the borrowing path went untested";
   EXPECT_EQ(summary["launches_timed_from_another_cluster"].get<size_t>(), borrowed);

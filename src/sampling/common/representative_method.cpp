@@ -1,0 +1,218 @@
+// The profile-driven representative methods' shared passes: profiling, pass state, divergence
+// from the profile, and the completion of launches that ran before their representative.
+#include "sampling/common/representative_method.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "sampling/common/warming.h"
+#include "sampling/profile/functional_profile.h"
+
+namespace strobe::sampling {
+
+namespace sp = profile;
+
+RepresentativeMethod::RepresentativeMethod(const MethodOptions& o, std::string name, std::string noun)
+    : o_(o),
+      name_(std::move(name)),
+      noun_(std::move(noun)),
+      profile_pass_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
+        return run_profile(d, mem, gpu.host_threads());
+      }),
+      sampled_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
+        return run_sampled(d, mem, gpu);
+      }) {}
+
+runtime::DispatchRunner& RepresentativeMethod::runner(int pass) {
+  if (passes() == 2 && pass == 0) return profile_pass_;
+  // A subclass partitions in its constructor's body, after this base is built: the profile it
+  // was given is taken on first use instead.
+  if (o_.profile && !prepared_) prepare(*o_.profile);
+  return sampled_;
+}
+
+void RepresentativeMethod::end_pass(int pass) {
+  if (passes() == 2 && pass == 0) {
+    sp::ProfileFile f;
+    f.line_bytes = line_bytes();
+    f.launches = std::move(profiled_);
+    prepare(f);
+    saved_ = std::move(f.launches);  // kept for save_passes(): a program's next pass runs elsewhere
+    return;
+  }
+  finish();
+}
+
+void RepresentativeMethod::save_passes(int pass, const std::string& path, const sp::WorkloadIdentity& w) const {
+  if (passes() != 2 || pass != 0)
+    throw FaultError(fmt::format("{}: pass {} has no state to save; only the profiling pass does", name_, pass));
+  sp::ProfileFile f;
+  f.workload = w;
+  f.line_bytes = line_bytes();
+  f.seconds = profile_seconds_;
+  f.launches = saved_;
+  sp::save(path, f);
+}
+
+void RepresentativeMethod::restore_passes(int pass, const std::string& path, const sp::WorkloadIdentity& w) {
+  if (passes() != 2 || pass != 1)
+    throw FaultError(fmt::format("{}: cannot start at pass {}; only the sampled pass follows a state", name_, pass));
+  const sp::ProfileFile f = sp::load(path);
+  sp::require_match(path, sp::first_difference(f, w, line_bytes()));
+  state_file_ = path;
+  prepare(f);
+}
+
+void RepresentativeMethod::prepare(const sp::ProfileFile& f) {
+  kernargs_comparable_ = sp::kernargs_comparable(f.workload);
+  ids_.clear();
+  wave_insts_.clear();
+  thread_insts_.clear();
+  for (const auto& l : f.launches) {
+    ids_.push_back(l.id);
+    wave_insts_.push_back(l.workgroups.sum(sp::column::kWaveInsts));
+    thread_insts_.push_back(l.workgroups.sum(sp::column::kThreadInsts));
+  }
+  partition_ = partition(f);
+  prepared_ = true;
+  if (partition_.group.size() != f.launches.size())
+    throw FaultError(fmt::format("{}: partitioned {} of {} launches", name_, partition_.group.size(), f.launches.size()));
+  rep_.assign(partition_.representative.size(), std::nullopt);
+  pending_.assign(partition_.representative.size(), {});
+  launch_ = 0;
+  diverged_.reset();
+}
+
+std::string RepresentativeMethod::source() const {
+  if (o_.profile) return fmt::format("profile {}", o_.profile_path);
+  return state_file_.empty() ? std::string("the profiling pass") : fmt::format("profile {}", state_file_);
+}
+
+runtime::LaunchResult RepresentativeMethod::run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem,
+                                                        uint32_t threads) {
+  runtime::LaunchResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  profiled_.push_back(sp::profile_launch(d, mem, line_bytes(), r.stats, nullptr, threads));
+  profile_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.sampling = profile_record(name_, r.stats.wave_instructions);
+  return r;
+}
+
+runtime::LaunchResult RepresentativeMethod::run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem,
+                                                        timing::Gpu& gpu) {
+  const size_t i = launch_++;
+  if (!diverged_) {
+    diverged_ = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_, source());
+    if (diverged_) diverged_at_ = i;
+  }
+  // A workload whose launches depend on timing (sssp's iteration count follows the order its
+  // atomics land in) can leave the launch sequence it was profiled with. From there on the
+  // profile says nothing about the launches, so they are simulated in full detail.
+  if (diverged_) {
+    ++unprofiled_;
+    return unprofiled_launch(name_, *diverged_, d, mem, gpu);
+  }
+  const size_t g = partition_.group[i];
+  const size_t rep = partition_.representative[g];
+  const bool skip = skips(d);
+  auto rec = std::make_shared<runtime::SampledLaunch>();
+  rec->method = name_;
+  rec->emulated = !skip;
+  rec->detail = {{noun_, g}, {"representative", rep}};
+  runtime::LaunchResult r;
+  std::shared_ptr<timing::LaunchTiming> lt;
+  if (i == rep) {
+    lt = simulate(d, mem, gpu, i, *rec);
+    r.stats = lt->functional;
+    rep_[g] = RepresentativeRun{lt->cycles, lt->wave_instructions};
+    for (Pending& p : pending_[g]) complete(p, *rep_[g]);
+    pending_[g].clear();
+  } else {
+    // The launch's own instructions as it ran (the profile's when it is not emulated).
+    if (!skip) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
+    const uint64_t insts = skip ? wave_insts_[i] : r.stats.wave_instructions;
+    lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
+        d.kernel_name, 0, insts, thread_insts_[i], r.stats, gpu.config().clock_mhz));
+    rec->level = noun_;
+    rec->predicted_instructions = insts;
+    projected_insts_ += insts;
+    Pending p{i, insts, lt, rec};
+    if (rep_[g]) complete(p, *rep_[g]);
+    else pending_[g].push_back(std::move(p));
+  }
+  r.timing = lt;
+  r.sampling = rec;
+  return r;
+}
+
+std::shared_ptr<timing::LaunchTiming> RepresentativeMethod::simulate(const emu::Dispatch& d, emu::GlobalMemory& mem,
+                                                                     timing::Gpu& gpu, size_t i,
+                                                                     runtime::SampledLaunch& rec) {
+  auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
+  const bool skip = skips(d);
+  rec.level = "detailed";
+  const uint64_t insts = skip ? wave_insts_[i] : lt->functional.wave_instructions;
+  rec.detailed_instructions = lt->detailed_wave_instructions;
+  rec.predicted_instructions = insts - std::min(insts, lt->detailed_wave_instructions);
+  rec.estimated_cycles = lt->cycles;
+  const uint64_t threads = skip ? thread_insts_[i] : lt->functional.thread_instructions;
+  lt->set_totals(lt->cycles, insts, threads, gpu.config().clock_mhz);
+  return lt;
+}
+
+double RepresentativeMethod::project(const RepresentativeRun& rep, uint64_t instructions) const {
+  return double(rep.cycles) / double(std::max<uint64_t>(rep.instructions, 1)) * double(instructions);
+}
+
+void RepresentativeMethod::complete(Pending& p, const RepresentativeRun& rep) {
+  const uint64_t cycles = uint64_t(std::llround(project(rep, p.insts)));
+  p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
+  p.record->estimated_cycles = cycles;
+}
+
+void RepresentativeMethod::finish() {
+  std::vector<bool> ran(rep_.size());
+  for (size_t g = 0; g < rep_.size(); ++g) ran[g] = rep_[g].has_value();
+  for (size_t g = 0; g < pending_.size(); ++g) {
+    if (pending_[g].empty()) continue;
+    const std::optional<size_t> from = borrow(g, ran);
+    if (!from || !rep_[*from])
+      throw FaultError(fmt::format("{}: the run ended after {} launches without simulating any representative; "
+                                   "launch {}'s {} has no time",
+                                   name_, launch_, pending_[g].front().launch, noun_));
+    for (Pending& p : pending_[g]) {
+      complete(p, *rep_[*from]);
+      p.record->detail["projected_from_" + noun_] = *from;
+    }
+    borrowed_ += pending_[g].size();
+    pending_[g].clear();
+  }
+}
+
+nlohmann::json RepresentativeMethod::base_summary() const {
+  nlohmann::json reps = nlohmann::json::array();
+  for (size_t r : partition_.representative) reps.push_back(r);
+  uint64_t total = 0;
+  for (uint64_t w : wave_insts_) total += w;
+  return {// A reused profile's file and collection time: its cost is outside the method's time.
+          {"reused_profile", o_.profile ? nlohmann::json{{"file", o_.profile_path}, {"seconds", o_.profile->seconds}}
+                                        : nlohmann::json()},
+          {"launches", ids_.size()},
+          {noun_ == "stratum" ? "strata" : noun_ + "s", partition_.representative.size()},
+          {"representatives", reps},
+          // Wave instructions of the launches projected from their group's representative, and
+          // their share of the profiled total.
+          {"projected_instructions", projected_insts_},
+          {"projected_share", double(projected_insts_) / double(std::max<uint64_t>(total, 1))},
+          // Launches after the run left the profiled sequence (timing-dependent workloads),
+          // simulated in detail, and launches whose representative never ran as a result.
+          {"unprofiled_launches", unprofiled_},
+          {"diverged", diverged_ ? nlohmann::json{{"launch", diverged_at_}, {"reason", *diverged_}} : nlohmann::json()},
+          {"launches_timed_from_another_" + noun_, borrowed_}};
+}
+
+}  // namespace strobe::sampling

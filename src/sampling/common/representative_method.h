@@ -1,0 +1,131 @@
+// The shape shared by launch-level methods that simulate one representative per group of
+// launches and project the rest from it (TBPoint's inter-launch level, Sieve): the functional
+// profile comes from a file (--profile), a capture, or a first pass of the method's own; the
+// method partitions the profiled launches; in the sampled pass each representative runs in
+// detail and every other launch is given a time projected from its group's representative.
+//
+// A representative may come after members of its group (TBPoint's nearest-to-centroid launch,
+// Sieve's first launch of the dominant thread count). Those launches run functionally when they
+// arrive and are given their time when the representative has run: their timing records are
+// completed in place, so a report read after the run sees every estimate.
+//
+// An execution-driven run may leave the launch sequence it was profiled with when the workload
+// depends on timing (a host loop that stops on a result atomics raced to). From the first launch
+// that differs from the profile (identity, or past its end) every launch is simulated in full
+// detail; a group whose representative never ran borrows the projection of the group the method
+// names (borrow()).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sampling/common/runners.h"
+#include "sampling/method.h"
+#include "sampling/profile/profile_file.h"
+#include "timing/gpu/gpu.h"
+
+namespace strobe::sampling {
+
+/// A partition of a workload's launches into groups, each with one representative launch.
+struct LaunchPartition {
+  std::vector<size_t> group;           ///< per launch, its group in [0, representative.size())
+  std::vector<size_t> representative;  ///< per group, the launch simulated in detail
+};
+
+/// A representative's measured run, from which its group's other launches are projected.
+struct RepresentativeRun {
+  uint64_t cycles = 0;        ///< its estimated cycles
+  uint64_t instructions = 0;  ///< its wave instructions
+};
+
+/// Base of the profile-driven representative methods; see the file comment. Subclasses say how
+/// launches are grouped (partition) and may change how a representative is simulated and how a
+/// member is projected.
+class RepresentativeMethod : public SamplingMethod {
+ public:
+  /// `name`: the method's registered name, in records and errors; `noun`: what it calls a group
+  /// ("cluster", "stratum"), in the records' and the summary's keys.
+  RepresentativeMethod(const MethodOptions& o, std::string name, std::string noun);
+
+  int passes() const override { return o_.profile ? 1 : 2; }
+  runtime::DispatchRunner& runner(int pass) override;
+  void end_pass(int pass) override;
+  bool carries_passes() const override { return true; }
+  /// The profiling pass's state is a functional profile file, as `strobe profile` writes.
+  void save_passes(int pass, const std::string& path, const profile::WorkloadIdentity& w) const override;
+  void restore_passes(int pass, const std::string& path, const profile::WorkloadIdentity& w) override;
+
+ protected:
+  /// Groups the profile's launches; called once the profile is known (constructor, end of the
+  /// profiling pass, or restore_passes).
+  virtual LaunchPartition partition(const profile::ProfileFile& f) = 0;
+  /// Runs representative launch `i` in detail and returns its timing, cycles estimated and totals
+  /// set; `rec` receives its level and detail. The default: the whole launch in detail.
+  virtual std::shared_ptr<timing::LaunchTiming> simulate(const emu::Dispatch& d, emu::GlobalMemory& mem,
+                                                         timing::Gpu& gpu, size_t i, runtime::SampledLaunch& rec);
+  /// The cycles of a member with `instructions` wave instructions projected from `rep`. The
+  /// default: the representative's cycles per wave instruction times the member's instructions.
+  virtual double project(const RepresentativeRun& rep, uint64_t instructions) const;
+  /// The group whose representative's run times group `g`, whose own never ran because the run
+  /// left the profiled sequence first; `ran[k]` says whether group k's did. nullopt: none fits.
+  virtual std::optional<size_t> borrow(size_t g, const std::vector<bool>& ran) const = 0;
+
+  /// What every such method reports: the profile's source, launches, groups, representatives,
+  /// instructions skipped by projection, and how the run kept to the profiled sequence.
+  nlohmann::json base_summary() const;
+  /// Whether the work the method predicts in `d` goes without emulation (skips_predicted).
+  bool skips(const emu::Dispatch& d) const { return skips_predicted(o_, d); }
+  /// Profiled wave and thread instructions of launch `i`.
+  uint64_t profiled_wave_insts(size_t i) const { return wave_insts_[i]; }
+  uint64_t profiled_thread_insts(size_t i) const { return thread_insts_[i]; }
+  /// The partition in use.
+  const LaunchPartition& groups() const { return partition_; }
+  /// Line size a profile of the method's own counts requests at: the configured L1V line.
+  uint32_t line_bytes() const { return uint32_t(o_.gpu.line_bytes); }
+
+  MethodOptions o_;
+  std::string name_, noun_;
+
+ private:
+  /// A launch whose group's representative had not run yet when it did.
+  struct Pending {
+    size_t launch = 0;
+    uint64_t insts = 0;  ///< its wave instructions
+    std::shared_ptr<timing::LaunchTiming> timing;
+    std::shared_ptr<runtime::SampledLaunch> record;
+  };
+
+  void prepare(const profile::ProfileFile& f);
+  std::string source() const;
+  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads);
+  runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
+  void complete(Pending& p, const RepresentativeRun& rep);
+  void finish();
+
+  FunctionRunner profile_pass_, sampled_;
+  std::vector<profile::LaunchRecord> profiled_;  ///< the profiling pass's records, until prepare()
+  std::vector<profile::LaunchRecord> saved_;     ///< the same after prepare(), for save_passes()
+  double profile_seconds_ = 0;                   ///< the profiling pass's launches, measured
+  std::string state_file_;                       ///< the pass state the profile came from (empty: none)
+  bool kernargs_comparable_ = true;              ///< whether the profile's kernarg hashes are this run's
+  std::vector<profile::LaunchIdentity> ids_;
+  std::vector<uint64_t> wave_insts_, thread_insts_;
+  LaunchPartition partition_;
+  bool prepared_ = false;  ///< whether a profile has been partitioned
+  std::vector<std::optional<RepresentativeRun>> rep_;  ///< per group, its representative's run once it ran
+  std::vector<std::vector<Pending>> pending_;
+  size_t launch_ = 0;
+  uint64_t projected_insts_ = 0;         ///< wave instructions of launches projected from another
+  std::optional<std::string> diverged_;  ///< how the run left the profiled launch sequence
+  size_t diverged_at_ = 0;               ///< the first launch outside it
+  size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
+  size_t borrowed_ = 0;                  ///< launches timed from another group's representative
+};
+
+}  // namespace strobe::sampling
