@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -231,6 +232,59 @@ TEST(SamplingLevels, TbpointUsesBothLevelsTogether) {
     EXPECT_EQ(l[i].detailed, 0u);
     EXPECT_LT(l[i].error_pct, 15.0) << l[i].estimated << " vs " << l[i].full;
   }
+}
+
+// ---- Sieve ----
+
+/// Checks every launch of Sieve's entry `m` against its stratum's representative: detailed
+/// itself, every other launch projected from it (`count`: the representative's cycles; else its
+/// cycles per wave instruction times the launch's own). Returns the launches that ran before
+/// their representative.
+size_t check_sieve_projection(const nlohmann::json& m, bool count) {
+  const nlohmann::json& ks = m["kernels"];
+  size_t deferred = 0;
+  std::set<size_t> strata;
+  for (const nlohmann::json& k : ks) {
+    const size_t i = k["launch"], rep = k["detail"]["representative"];
+    SCOPED_TRACE(i);
+    strata.insert(k["detail"]["stratum"].get<size_t>());
+    if (rep == i) {
+      EXPECT_EQ(k["level"], "detailed");
+      continue;
+    }
+    EXPECT_EQ(k["level"], "stratum");
+    EXPECT_EQ(k["detailed_instructions"], 0u);
+    const nlohmann::json& rk = ks[rep];
+    const double want = count ? rk["estimated_cycles"].get<double>()
+                              : rk["estimated_cycles"].get<double>() / rk["detailed_instructions"].get<double>() *
+                                    k["predicted_instructions"].get<double>();
+    EXPECT_NEAR(k["estimated_cycles"].get<double>(), want, 0.51);
+    deferred += rep > i;
+  }
+  EXPECT_EQ(strata.size(), m["sampling"]["method_summary"]["strata"].get<size_t>());
+  return deferred;
+}
+
+TEST(SamplingLevels, SieveTimesEachLaunchFromItsStratumsRepresentative) {
+  // gaussian's fan1 launches all execute the same instructions (tier 1) and its fan2 launches
+  // shrink pivot by pivot (tier 3 at this size). With warm_representative a stratum skips its
+  // kernel's first launch, which therefore runs before its representative: the deferred path.
+  CliResult r = run_strobe("compare gaussian --param n=64 --sampling sieve --sampling-set warm_representative=1 --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json m = nlohmann::json::parse(r.out)["methods"]["sieve"];
+  const nlohmann::json& tiers = m["sampling"]["method_summary"]["strata_by_tier"];
+  EXPECT_EQ(tiers["1"], 1);
+  EXPECT_GE(tiers["3"].get<int>(), 2);
+  EXPECT_GT(check_sieve_projection(m, false), 0u) << "no launch came before its representative";
+}
+
+TEST(SamplingLevels, SieveReimplementationProjectsByCount) {
+  CliResult r = run_strobe("compare gaussian --param n=64 --sampling sieve --sampling-set strata=reimplementation "
+                           "--sampling-set projection=count --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json m = nlohmann::json::parse(r.out)["methods"]["sieve"];
+  EXPECT_EQ(m["sampling"]["method_summary"]["variant"]["projection"], "count");
+  check_sieve_projection(m, true);
 }
 
 }  // namespace
