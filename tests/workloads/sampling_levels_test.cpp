@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -285,6 +286,43 @@ TEST(SamplingLevels, SieveReimplementationProjectsByCount) {
   const nlohmann::json m = nlohmann::json::parse(r.out)["methods"]["sieve"];
   EXPECT_EQ(m["sampling"]["method_summary"]["variant"]["projection"], "count");
   check_sieve_projection(m, true);
+}
+
+// ---- STEM ----
+
+TEST(SamplingLevels, StemTimesEachLaunchAtItsClustersSampleMean) {
+  // gaussian's launches split into clusters by kernel and instruction count; each cluster's
+  // sampled launches are drawn at random, so members run before their samples (the deferred
+  // path). Every launch not sampled gets its cluster's sampled mean (the expansion estimator).
+  CliResult r = run_strobe("compare gaussian --param n=64 --sampling stem --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json m = nlohmann::json::parse(r.out)["methods"]["stem"];
+  const nlohmann::json& ks = m["kernels"];
+  std::map<size_t, std::pair<double, size_t>> sampled;  // cluster -> (sum of sampled cycles, count)
+  std::map<size_t, size_t> first_sample;
+  for (const nlohmann::json& k : ks)
+    if (k["level"] == "detailed") {
+      auto& [sum, n] = sampled[k["detail"]["cluster"].get<size_t>()];
+      sum += k["estimated_cycles"].get<double>(), ++n;
+      first_sample.try_emplace(k["detail"]["cluster"].get<size_t>(), k["launch"].get<size_t>());
+    }
+  size_t deferred = 0, members = 0;
+  for (const nlohmann::json& k : ks) {
+    if (k["level"] == "detailed") continue;
+    SCOPED_TRACE(k["launch"].get<size_t>());
+    EXPECT_EQ(k["level"], "cluster");
+    const size_t c = k["detail"]["cluster"];
+    ASSERT_TRUE(sampled.contains(c));
+    EXPECT_NEAR(k["estimated_cycles"].get<double>(), sampled[c].first / double(sampled[c].second), 0.51);
+    deferred += k["launch"].get<size_t>() < first_sample[c];
+    ++members;
+  }
+  EXPECT_GT(members, 0u);
+  EXPECT_GT(deferred, 0u) << "no launch came before its cluster's samples";
+  const nlohmann::json& s = m["sampling"]["method_summary"];
+  EXPECT_EQ(s["sampled_launches"].get<size_t>(), ks.size() - members);
+  EXPECT_EQ(s["interval"]["kind"], "design");
+  EXPECT_NEAR(s["interval"]["cycles"].get<double>(), m["estimated_cycles"].get<double>(), double(ks.size()));
 }
 
 }  // namespace

@@ -81,8 +81,16 @@ void RepresentativeMethod::prepare(const sp::ProfileFile& f) {
   prepared_ = true;
   if (partition_.group.size() != f.launches.size())
     throw FaultError(fmt::format("{}: partitioned {} of {} launches", name_, partition_.group.size(), f.launches.size()));
-  rep_.assign(partition_.representative.size(), std::nullopt);
-  pending_.assign(partition_.representative.size(), {});
+  const size_t groups = partition_.samples.size();
+  is_sample_.assign(f.launches.size(), false);
+  remaining_.assign(groups, 0);
+  for (size_t g = 0; g < groups; ++g) {
+    if (partition_.samples[g].empty()) throw FaultError(fmt::format("{}: {} {} has no representative", name_, noun_, g));
+    for (size_t l : partition_.samples[g]) is_sample_.at(l) = true;
+    remaining_[g] = partition_.samples[g].size();
+  }
+  runs_.assign(groups, {});
+  pending_.assign(groups, {});
   launch_ = 0;
   diverged_.reset();
 }
@@ -117,20 +125,24 @@ runtime::LaunchResult RepresentativeMethod::run_sampled(const emu::Dispatch& d, 
     return unprofiled_launch(name_, *diverged_, d, mem, gpu);
   }
   const size_t g = partition_.group[i];
-  const size_t rep = partition_.representative[g];
+  const std::vector<size_t>& samples = partition_.samples[g];
   const bool skip = skips(d);
   auto rec = std::make_shared<runtime::SampledLaunch>();
   rec->method = name_;
   rec->emulated = !skip;
-  rec->detail = {{noun_, g}, {"representative", rep}};
+  rec->detail = {{noun_, g}};
+  if (samples.size() == 1) rec->detail["representative"] = samples.front();
+  else rec->detail["representatives"] = samples.size();
   runtime::LaunchResult r;
   std::shared_ptr<timing::LaunchTiming> lt;
-  if (i == rep) {
+  if (is_sample_[i]) {
     lt = simulate(d, mem, gpu, i, *rec);
     r.stats = lt->functional;
-    rep_[g] = RepresentativeRun{lt->cycles, lt->wave_instructions};
-    for (Pending& p : pending_[g]) complete(p, *rep_[g]);
-    pending_[g].clear();
+    runs_[g].push_back(RepresentativeRun{i, lt->cycles, lt->wave_instructions});
+    if (--remaining_[g] == 0) {
+      for (Pending& p : pending_[g]) complete(p, runs_[g]);
+      pending_[g].clear();
+    }
   } else {
     // The launch's own instructions as it ran (the profile's when it is not emulated).
     if (!skip) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
@@ -141,7 +153,7 @@ runtime::LaunchResult RepresentativeMethod::run_sampled(const emu::Dispatch& d, 
     rec->predicted_instructions = insts;
     projected_insts_ += insts;
     Pending p{i, insts, lt, rec};
-    if (rep_[g]) complete(p, *rep_[g]);
+    if (remaining_[g] == 0) complete(p, runs_[g]);
     else pending_[g].push_back(std::move(p));
   }
   r.timing = lt;
@@ -164,28 +176,40 @@ std::shared_ptr<timing::LaunchTiming> RepresentativeMethod::simulate(const emu::
   return lt;
 }
 
-double RepresentativeMethod::project(const RepresentativeRun& rep, uint64_t instructions) const {
-  return double(rep.cycles) / double(std::max<uint64_t>(rep.instructions, 1)) * double(instructions);
+double RepresentativeMethod::project(std::span<const RepresentativeRun> runs, uint64_t instructions) const {
+  uint64_t cycles = 0, insts = 0;
+  for (const RepresentativeRun& r : runs) cycles += r.cycles, insts += r.instructions;
+  return double(cycles) / double(std::max<uint64_t>(insts, 1)) * double(instructions);
 }
 
-void RepresentativeMethod::complete(Pending& p, const RepresentativeRun& rep) {
-  const uint64_t cycles = uint64_t(std::llround(project(rep, p.insts)));
+void RepresentativeMethod::complete(Pending& p, std::span<const RepresentativeRun> runs) {
+  const uint64_t cycles = uint64_t(std::llround(project(runs, p.insts)));
   p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
   p.record->estimated_cycles = cycles;
 }
 
 void RepresentativeMethod::finish() {
-  std::vector<bool> ran(rep_.size());
-  for (size_t g = 0; g < rep_.size(); ++g) ran[g] = rep_[g].has_value();
+  std::vector<bool> ran(runs_.size());
+  for (size_t g = 0; g < runs_.size(); ++g) ran[g] = !runs_[g].empty();
   for (size_t g = 0; g < pending_.size(); ++g) {
     if (pending_[g].empty()) continue;
+    // Some of the group's representatives ran before the run left the profile: they time it.
+    if (ran[g]) {
+      for (Pending& p : pending_[g]) {
+        complete(p, runs_[g]);
+        p.record->detail["representatives_run"] = runs_[g].size();
+      }
+      short_ += pending_[g].size();
+      pending_[g].clear();
+      continue;
+    }
     const std::optional<size_t> from = borrow(g, ran);
-    if (!from || !rep_[*from])
+    if (!from || !ran[*from])
       throw FaultError(fmt::format("{}: the run ended after {} launches without simulating any representative; "
                                    "launch {}'s {} has no time",
                                    name_, launch_, pending_[g].front().launch, noun_));
     for (Pending& p : pending_[g]) {
-      complete(p, *rep_[*from]);
+      complete(p, runs_[*from]);
       p.record->detail["projected_from_" + noun_] = *from;
     }
     borrowed_ += pending_[g].size();
@@ -195,14 +219,15 @@ void RepresentativeMethod::finish() {
 
 nlohmann::json RepresentativeMethod::base_summary() const {
   nlohmann::json reps = nlohmann::json::array();
-  for (size_t r : partition_.representative) reps.push_back(r);
+  for (const std::vector<size_t>& g : partition_.samples)
+    for (size_t r : g) reps.push_back(r);
   uint64_t total = 0;
   for (uint64_t w : wave_insts_) total += w;
   return {// A reused profile's file and collection time: its cost is outside the method's time.
           {"reused_profile", o_.profile ? nlohmann::json{{"file", o_.profile_path}, {"seconds", o_.profile->seconds}}
                                         : nlohmann::json()},
           {"launches", ids_.size()},
-          {noun_ == "stratum" ? "strata" : noun_ + "s", partition_.representative.size()},
+          {noun_ == "stratum" ? "strata" : noun_ + "s", partition_.samples.size()},
           {"representatives", reps},
           // Wave instructions of the launches projected from their group's representative, and
           // their share of the profiled total.
@@ -212,7 +237,8 @@ nlohmann::json RepresentativeMethod::base_summary() const {
           // simulated in detail, and launches whose representative never ran as a result.
           {"unprofiled_launches", unprofiled_},
           {"diverged", diverged_ ? nlohmann::json{{"launch", diverged_at_}, {"reason", *diverged_}} : nlohmann::json()},
-          {"launches_timed_from_another_" + noun_, borrowed_}};
+          {"launches_timed_from_another_" + noun_, borrowed_},
+          {"launches_timed_from_part_of_their_" + noun_, short_}};
 }
 
 }  // namespace strobe::sampling

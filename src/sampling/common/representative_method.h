@@ -1,13 +1,15 @@
-// The shape shared by launch-level methods that simulate one representative per group of
-// launches and project the rest from it (TBPoint's inter-launch level, Sieve): the functional
-// profile comes from a file (--profile), a capture, or a first pass of the method's own; the
-// method partitions the profiled launches; in the sampled pass each representative runs in
-// detail and every other launch is given a time projected from its group's representative.
+// The shape shared by launch-level methods that simulate a few representatives per group of
+// launches and project the rest from them (TBPoint's inter-launch level and Sieve, one per
+// group; STEM, a random sample per group): the functional profile comes from a file
+// (--profile), a capture, or a first pass of the method's own; the method partitions the
+// profiled launches and names each group's representatives; in the sampled pass those run in
+// detail and every other launch is given a time projected from its group's.
 //
 // A representative may come after members of its group (TBPoint's nearest-to-centroid launch,
-// Sieve's first launch of the dominant thread count). Those launches run functionally when they
-// arrive and are given their time when the representative has run: their timing records are
-// completed in place, so a report read after the run sees every estimate.
+// Sieve's first launch of the dominant thread count, any of STEM's random draws). Those launches
+// run functionally when they arrive and are given their time when the group's last
+// representative has run: their timing records are completed in place, so a report read after
+// the run sees every estimate.
 //
 // An execution-driven run may leave the launch sequence it was profiled with when the workload
 // depends on timing (a host loop that stops on a result atomics raced to). From the first launch
@@ -20,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,14 +35,16 @@
 
 namespace strobe::sampling {
 
-/// A partition of a workload's launches into groups, each with one representative launch.
+/// A partition of a workload's launches into groups, each with its representatives.
 struct LaunchPartition {
-  std::vector<size_t> group;           ///< per launch, its group in [0, representative.size())
-  std::vector<size_t> representative;  ///< per group, the launch simulated in detail
+  std::vector<size_t> group;  ///< per launch, its group in [0, samples.size())
+  /// Per group, the launches simulated in detail: at least one, in launch order.
+  std::vector<std::vector<size_t>> samples;
 };
 
 /// A representative's measured run, from which its group's other launches are projected.
 struct RepresentativeRun {
+  size_t launch = 0;          ///< which launch it was
   uint64_t cycles = 0;        ///< its estimated cycles
   uint64_t instructions = 0;  ///< its wave instructions
 };
@@ -69,12 +74,16 @@ class RepresentativeMethod : public SamplingMethod {
   /// set; `rec` receives its level and detail. The default: the whole launch in detail.
   virtual std::shared_ptr<timing::LaunchTiming> simulate(const emu::Dispatch& d, emu::GlobalMemory& mem,
                                                          timing::Gpu& gpu, size_t i, runtime::SampledLaunch& rec);
-  /// The cycles of a member with `instructions` wave instructions projected from `rep`. The
-  /// default: the representative's cycles per wave instruction times the member's instructions.
-  virtual double project(const RepresentativeRun& rep, uint64_t instructions) const;
-  /// The group whose representative's run times group `g`, whose own never ran because the run
-  /// left the profiled sequence first; `ran[k]` says whether group k's did. nullopt: none fits.
+  /// The cycles of a member with `instructions` wave instructions projected from its group's
+  /// representatives' `runs` (at least one). The default: their cycles per wave instruction
+  /// (Σ cycles / Σ instructions) times the member's instructions.
+  virtual double project(std::span<const RepresentativeRun> runs, uint64_t instructions) const;
+  /// The group whose representatives' runs time group `g`, none of whose own ran because the run
+  /// left the profiled sequence first; `ran[k]` says whether any of group k's did. nullopt: none
+  /// fits.
   virtual std::optional<size_t> borrow(size_t g, const std::vector<bool>& ran) const = 0;
+  /// The runs of group `g`'s representatives so far, in launch order.
+  const std::vector<RepresentativeRun>& runs(size_t g) const { return runs_[g]; }
 
   /// What every such method reports: the profile's source, launches, groups, representatives,
   /// instructions skipped by projection, and how the run kept to the profiled sequence.
@@ -105,7 +114,7 @@ class RepresentativeMethod : public SamplingMethod {
   std::string source() const;
   runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads);
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
-  void complete(Pending& p, const RepresentativeRun& rep);
+  void complete(Pending& p, std::span<const RepresentativeRun> runs);
   void finish();
 
   FunctionRunner profile_pass_, sampled_;
@@ -118,14 +127,17 @@ class RepresentativeMethod : public SamplingMethod {
   std::vector<uint64_t> wave_insts_, thread_insts_;
   LaunchPartition partition_;
   bool prepared_ = false;  ///< whether a profile has been partitioned
-  std::vector<std::optional<RepresentativeRun>> rep_;  ///< per group, its representative's run once it ran
+  std::vector<bool> is_sample_;                        ///< per launch: whether it runs in detail
+  std::vector<std::vector<RepresentativeRun>> runs_;   ///< per group, its representatives' runs so far
+  std::vector<size_t> remaining_;                      ///< per group, representatives yet to run
   std::vector<std::vector<Pending>> pending_;
   size_t launch_ = 0;
   uint64_t projected_insts_ = 0;         ///< wave instructions of launches projected from another
   std::optional<std::string> diverged_;  ///< how the run left the profiled launch sequence
   size_t diverged_at_ = 0;               ///< the first launch outside it
   size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
-  size_t borrowed_ = 0;                  ///< launches timed from another group's representative
+  size_t borrowed_ = 0;                  ///< launches timed from another group's representatives
+  size_t short_ = 0;                     ///< launches timed from part of their group's representatives
 };
 
 }  // namespace strobe::sampling

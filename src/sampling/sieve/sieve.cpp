@@ -51,14 +51,14 @@ class Sieve final : public RepresentativeMethod {
     part.group.assign(rows_.size(), 0);
     for (size_t s = 0; s < strata_.size(); ++s) {
       for (size_t l : strata_[s].launches) part.group[l] = s;
-      part.representative.push_back(strata_[s].representative);
+      part.samples.push_back({strata_[s].representative});
     }
     return part;
   }
 
-  double project(const RepresentativeRun& rep, uint64_t instructions) const override {
-    if (p_.projection == sieve::Projection::Count) return double(rep.cycles);
-    return RepresentativeMethod::project(rep, instructions);
+  double project(std::span<const RepresentativeRun> runs, uint64_t instructions) const override {
+    if (p_.projection == sieve::Projection::Count) return double(runs.front().cycles);
+    return RepresentativeMethod::project(runs, instructions);
   }
 
   /// A stratum whose representative never ran takes the representative, among those that ran,

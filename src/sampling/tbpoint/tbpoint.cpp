@@ -75,7 +75,7 @@ class TbPoint final : public RepresentativeMethod {
     clusters_ = inter() ? tb::cluster_launches(program_.launches, p_, ties()) : tb::singleton_clusters(program_.launches, p_);
     LaunchPartition part;
     for (int c : clusters_.cluster) part.group.push_back(size_t(c));
-    part.representative = clusters_.representative;
+    for (size_t r : clusters_.representative) part.samples.push_back({r});
     return part;
   }
 

@@ -1,0 +1,46 @@
+// STEM+ROOT's parameters, declared once (MICRO'25, as ../shared/METHODS.md §7.2 gives them):
+// the struct the method reads and the schema --sampling-set validates both come from this list.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sampling/method.h"
+
+namespace strobe::sampling::stem {
+
+/// What launches are first grouped by.
+enum class Groups : uint8_t {
+  Kernel,    ///< the kernel name (the paper)
+  Geometry,  ///< the kernel name, grid and work-group size (the public reimplementation)
+};
+/// The names of Groups's values, as --sampling-set takes them.
+inline std::vector<std::string> param_choices(Groups) { return {"kernel", "geometry"}; }
+
+/// How a cluster's total is estimated from its sampled launches.
+enum class Estimator : uint8_t {
+  /// The paper's expansion estimator: N/n times the sampled launches' cycles; every launch not
+  /// sampled is given their mean.
+  Mean,
+  /// strobe's: the sampled launches' cycles per wave instruction times each launch's own (the
+  /// separate ratio estimator).
+  Ratio,
+};
+/// The names of Estimator's values, as --sampling-set takes them.
+inline std::vector<std::string> param_choices(Estimator) { return {"mean", "ratio"}; }
+
+// X(type, name, default, lo, hi, doc). The signature is each launch's wave instructions: strobe
+// has no silicon time before it simulates (see docs/sampling.md, STEM).
+#define STROBE_STEM_PARAMS(X)                                                                               \
+  X(double, error, 0.05, 1e-6, 1.0, "epsilon: relative error bound the sample sizes are chosen for")       \
+  X(double, confidence, 0.95, 0.5, 0.999999, "confidence of the bound")                                     \
+  X(bool, root, 1, 0, 1, "1: ROOT splits each group while that lowers the simulated time; 0: STEM alone") \
+  X(Groups, groups, Groups::Kernel, 0, 1, "first grouping: kernel (the paper) or geometry")                \
+  X(Estimator, estimator, Estimator::Mean, 0, 1, "a cluster's total: mean (the paper) or ratio")           \
+  X(uint64_t, seed, 1, 0, 1e15, "seed of the random draw of each cluster's sample")
+
+/// Every tunable of STEM (names as --sampling-set spells them).
+STROBE_METHOD_PARAMS(Params, STROBE_STEM_PARAMS);
+
+}  // namespace strobe::sampling::stem

@@ -1,0 +1,154 @@
+// STEM+ROOT (MICRO'25), registered as `stem`: launches grouped by kernel, each group split by
+// ROOT while that lowers the simulated time (clusters.h), and a uniform random sample of each
+// cluster, sized by the central limit theorem for a relative error bound, simulated in detail;
+// every other launch is timed from its cluster's sample. The signature the sizes come from is
+// each launch's wave instructions (strobe has no silicon time before it simulates). The passes,
+// and the launches that run before their cluster's last sample, are RepresentativeMethod's.
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "sampling/common/representative_method.h"
+#include "sampling/method.h"
+#include "sampling/numeric/stratified.h"
+#include "sampling/stem/clusters.h"
+#include "sampling/stem/params.h"
+
+namespace strobe::sampling {
+
+namespace {
+
+class Stem final : public RepresentativeMethod {
+ public:
+  explicit Stem(const MethodOptions& o) : RepresentativeMethod(o, "stem", "cluster"), p_(stem::Params::from(o)) {}
+
+  nlohmann::json summary() const override;
+
+ private:
+  LaunchPartition partition(const profile::ProfileFile& f) override {
+    std::vector<stem::LaunchRow> rows;
+    for (size_t i = 0; i < f.launches.size(); ++i) {
+      const profile::LaunchIdentity& id = f.launches[i].id;
+      std::string key = id.kernel;
+      if (p_.groups == stem::Groups::Geometry)
+        key += fmt::format(" grid {}x{}x{} local {}x{}x{}", id.grid[0], id.grid[1], id.grid[2], id.local[0],
+                           id.local[1], id.local[2]);
+      rows.push_back({key, double(profiled_wave_insts(i))});
+    }
+    clusters_ = stem::root_clusters(rows, p_);
+    signature_.clear();
+    for (const stem::LaunchRow& r : rows) signature_.push_back(r.signature);
+    LaunchPartition part;
+    part.group.assign(rows.size(), 0);
+    for (size_t c = 0; c < clusters_.size(); ++c) {
+      for (size_t l : clusters_[c].launches) part.group[l] = c;
+      part.samples.push_back(stem::draw(clusters_[c], p_.seed, c));
+    }
+    return part;
+  }
+
+  double project(std::span<const RepresentativeRun> runs, uint64_t instructions) const override {
+    if (p_.estimator == stem::Estimator::Ratio) return RepresentativeMethod::project(runs, instructions);
+    double sum = 0;
+    for (const RepresentativeRun& r : runs) sum += double(r.cycles);
+    return sum / double(runs.size());
+  }
+
+  /// A cluster none of whose samples ran takes the one of the same group nearest in mean
+  /// signature (as a ratio) whose samples did, else the nearest of any group.
+  std::optional<size_t> borrow(size_t c, const std::vector<bool>& ran) const override {
+    const double at = std::log1p(clusters_[c].mean);
+    std::optional<size_t> best;
+    std::pair<bool, double> best_key{true, std::numeric_limits<double>::infinity()};
+    for (size_t k = 0; k < ran.size(); ++k) {
+      if (!ran[k]) continue;
+      const std::pair<bool, double> key{clusters_[k].group != clusters_[c].group,
+                                        std::abs(std::log1p(clusters_[k].mean) - at)};
+      if (key < best_key) best_key = key, best = k;
+    }
+    return best;
+  }
+
+  stem::Params p_;
+  std::vector<stem::Cluster> clusters_;
+  std::vector<double> signature_;  ///< per launch, its wave instructions
+};
+
+nlohmann::json Stem::summary() const {
+  nlohmann::json s = base_summary();
+  nlohmann::json cl = nlohmann::json::array();
+  std::vector<StratumSample> strata;
+  uint64_t sampled = 0;
+  size_t single = 0;
+  bool complete = true;
+  for (size_t c = 0; c < clusters_.size(); ++c) {
+    const stem::Cluster& k = clusters_[c];
+    const std::vector<RepresentativeRun>& rs = runs(c);
+    cl.push_back({{"group", k.group}, {"launches", k.launches.size()}, {"design_samples", k.design},
+                  {"samples", k.samples()}, {"signature_mean", k.mean}, {"signature_sd", k.sd}});
+    sampled += k.samples();
+    if (rs.size() != k.samples()) complete = false;
+    if (rs.empty()) continue;
+    StratumSample st;
+    st.size = k.launches.size();
+    for (const RepresentativeRun& r : rs) st.values.push_back(double(r.cycles)), st.aux.push_back(double(r.instructions));
+    for (size_t l : k.launches) st.aux_total += signature_[l];
+    single += rs.size() == 1 && st.size > 1;
+    strata.push_back(std::move(st));
+  }
+  s["clusters_detail"] = cl;
+  s["sampled_launches"] = sampled;
+  s["variant"] = {{"groups", choice_name(p_.groups)}, {"estimator", choice_name(p_.estimator)},
+                  {"root", p_.root}, {"seed", p_.seed}};
+  const double z = z_for_confidence(p_.confidence);
+  // The estimate of the sampled clusters, as the estimator the method projects with.
+  double total = 0;
+  nlohmann::json sample_interval;
+  if (!strata.empty()) {
+    if (single == 0) {
+      const StratifiedEstimate e = p_.estimator == stem::Estimator::Ratio ? stratified_ratio_estimate(strata, z)
+                                                                          : stratified_estimate(strata, z);
+      total = e.total;
+      sample_interval = {{"half_width", e.half_width}, {"rel_error", e.rel_error}};
+    } else {
+      for (const StratumSample& st : strata) {
+        double y = 0, x = 0;
+        for (size_t i = 0; i < st.values.size(); ++i) y += st.values[i], x += st.aux[i];
+        total += p_.estimator == stem::Estimator::Ratio ? y / std::max(x, 1.0) * st.aux_total
+                                                        : y / double(st.values.size()) * double(st.size);
+      }
+    }
+  }
+  // The bound is the one the sample sizes were designed for: ±error at the confidence, if the
+  // signature's spread is the cycles' spread. The sample's own interval is given beside it
+  // where every sampled cluster has two samples to estimate its variance from.
+  s["interval"] = {{"kind", "design"},
+                   {"cycles", total},
+                   {"low", total * (1 - p_.error)},
+                   {"high", total * (1 + p_.error)},
+                   {"half_width", total * p_.error},
+                   {"rel_error", p_.error},
+                   {"confidence", p_.confidence},
+                   {"valid", complete},
+                   {"sample_interval", sample_interval},
+                   {"clusters_with_one_sample", single},
+                   {"text", fmt::format("cycles = {:.0f} ± {:g}% ({:g}% bound the sample sizes were chosen for, "
+                                        "from wave-instruction spread; {} of {} launches in detail{})",
+                                        total, 100 * p_.error, 100 * p_.confidence, sampled,
+                                        signature_.size(), complete ? "" : "; the run left the profiled sequence")}};
+  return s;
+}
+
+std::unique_ptr<SamplingMethod> make_stem(const MethodOptions& o) { return std::make_unique<Stem>(o); }
+
+}  // namespace
+
+STROBE_SAMPLING_METHOD(kStemRegistered, "stem",
+                       "STEM+ROOT (MICRO'25): launches grouped by kernel and split by ROOT, a random sample of each "
+                       "cluster sized for an error bound",
+                       stem::Params::schema(), make_stem, /*reads_profile=*/true);
+
+}  // namespace strobe::sampling
