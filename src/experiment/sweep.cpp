@@ -219,6 +219,7 @@ std::string SweepLayout::capture(const SweepSpec& s, size_t workload) const {
   const workloads::SetRun& r = s.workloads[workload];
   std::string joined = r.benchmark;
   for (const std::string& p : r.params) joined += '\0' + p;
+  if (profile_with_traces(s)) joined += std::string(1, '\0') + "gpumech";  // a capture with traces is another file
   return dir + "/captures/" + r.benchmark + "-" + hex(sampling::profile::fnv1a(joined)) + ".cap";
 }
 

@@ -89,7 +89,7 @@ Job prepare_job(const SweepSpec& spec, const SweepLayout& layout, size_t w) {
   j.args = {spec.capture ? "capture" : "profile", r.benchmark};
   for (const std::string& p : r.params) j.args.insert(j.args.end(), {"--param", p});
   j.args.insert(j.args.end(), {"-o", layout.prepared(spec, w)});
-  if (!spec.capture && profile_with_traces(spec)) j.args.push_back("--gpumech");
+  if (profile_with_traces(spec)) j.args.push_back("--gpumech");  // a capture holds them as a profile does
   j.err = layout.prepared(spec, w) + ".err";
   j.label = fmt::format("{} of {}{}{}", spec.capture ? "capture" : "profile", r.benchmark, r.params.empty() ? "" : " ",
                         fmt::join(r.params, " "));

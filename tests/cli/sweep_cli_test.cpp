@@ -106,6 +106,21 @@ methods = ["tbpoint", "photon"]
   EXPECT_NE(b.err.find("a capture's history warms the caches"), std::string::npos) << b.err;
 }
 
+TEST(SweepCli, ACaptureSweepWithSimProfCapturesGpuMechsTraces) {
+  // SimProf's proxy reads GPUMech's traces: the sweep's capture must carry them, or every task
+  // would fail naming the missing trace.
+  TempDir t;
+  const std::string spec = write_spec(t, R"(workloads = ["hotspot --param rows=64 --param cols=64 --param iterations=3"]
+methods = ["simprof", "sieve", "stem"]
+capture = true
+)");
+  const CliResult r = run_strobe("sweep " + spec);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json row = table(t)["rows"].at(0);
+  for (const char* m : {"simprof", "sieve", "stem"})
+    EXPECT_GT(row[std::string(m) + ".speedup"].get<double>(), 0) << m << ": " << row;
+}
+
 TEST(SweepCli, ACorruptResultIsNamedWhenCollecting) {
   TempDir t;
   const std::string spec = write_spec(t, kSpec);

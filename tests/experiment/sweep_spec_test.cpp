@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "workloads/bench_set.h"
 
 namespace strobe::experiment {
 namespace {
@@ -86,6 +87,18 @@ TEST(SweepSpec, EveryMistakeNamesTheFileAndTheKey) {
   EXPECT_NE(error_of("workloads = [\"relu\"]\nrepeat = 0").find("repeat"), std::string::npos);
   EXPECT_NE(error_of("workloads = [\"relu\"]\nprofile = true").find("none of the methods reads a profile"),
             std::string::npos);
+}
+
+TEST(SweepSpec, TheMlStudyRunsExactlyTheMlSet) {
+  // docs/ml-results.md reports the study as the ML set's: the two lists must not drift apart.
+  const SweepSpec s = load_sweep(std::string(STROBE_SOURCE_DIR) + "/configs/studies/ml.toml");
+  const workloads::BenchSet set = workloads::load_named_set("ml", "eval");
+  ASSERT_EQ(s.workloads.size(), set.runs.size());
+  for (size_t i = 0; i < set.runs.size(); ++i) {
+    EXPECT_EQ(s.workloads[i].benchmark, set.runs[i].benchmark) << i;
+    EXPECT_EQ(s.workloads[i].params, set.runs[i].params) << i;
+  }
+  EXPECT_TRUE(s.capture);
 }
 
 }  // namespace

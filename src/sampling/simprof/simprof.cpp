@@ -126,7 +126,7 @@ runtime::LaunchResult SimProf::run_proxy(const emu::Dispatch& d, emu::GlobalMemo
       throw InputError(fmt::format("{}: {} has no GPUMech trace for launch {} ({}), which proxy=gpumech needs; {}, or "
                                    "use --sampling-set proxy=pilot",
                                    method_name(design_), source(), i, d.kernel_name,
-                                   o_.from_capture ? "captures hold no GPUMech traces yet"
+                                   o_.from_capture ? "capture it with strobe capture --gpumech"
                                                    : "write it with strobe profile --gpumech"));
     const std::string where = fmt::format("{} launch {}", source(), i);
     const gpumech::SavedTrace saved = gpumech::decode_saved_trace(blob->second, where);
