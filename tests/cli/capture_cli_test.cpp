@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_runner.h"
 
 namespace strobe::clitest {
@@ -52,6 +54,26 @@ TEST(CaptureCli, BadCapturesAndOptionsExitTwoNamingTheFileOrOption) {
   expect("capture vecadd -o " + t.path.string(), "directory");
   // A capture that cannot be written is refused before the run, and leaves nothing behind.
   expect("capture vecadd -o " + (t.path / "no" / "such.cap").string(), "such.cap");
+}
+
+TEST(CaptureCli, StemTakesGpuMechsCyclesAsItsSignatureFromACaptureWithTraces) {
+  TempDir t;
+  const std::string plain = (t.path / "h.cap").string(), traced = (t.path / "g.cap").string();
+  ASSERT_EQ(run_strobe(std::string("capture ") + kBench + " -o " + plain).rc, 0);
+  ASSERT_EQ(run_strobe(std::string("capture ") + kBench + " --gpumech -o " + traced).rc, 0);
+  const std::string stem = " --sampling stem --sampling-set signature=gpumech --json -";
+  auto r = run_strobe("run " + traced + stem);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json s = nlohmann::json::parse(r.out)["sampling_summary"]["method_summary"];
+  EXPECT_EQ(s["variant"]["signature"], "gpumech");
+  // The signature is GPUMech's cycles, not the launch's wave instructions.
+  const nlohmann::json k = nlohmann::json::parse(r.out)["kernels"][0];
+  EXPECT_NE(s["clusters_detail"][0]["signature_mean"].get<double>(), k["wave_instructions"].get<double>()) << s;
+  EXPECT_NE(s["interval"]["text"].get<std::string>().find("GPUMech-cycle"), std::string::npos) << s;
+  // A capture without traces cannot give it: one error naming the fix.
+  auto bad = run_strobe("run " + plain + stem);
+  EXPECT_EQ(bad.rc, 2) << bad.err;
+  EXPECT_NE(bad.err.find("strobe capture --gpumech"), std::string::npos) << bad.err;
 }
 
 }  // namespace

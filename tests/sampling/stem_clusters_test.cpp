@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -76,8 +77,11 @@ TEST(StemClusters, ReproducesTheReimplementation) {
   EXPECT_EQ(have, want);
   // Where the reimplementation samples none (ln's four equal launches: n = 0, so they drop out
   // of its estimate), strobe simulates one.
-  for (const Cluster& c : got)
-    if (c.launches == std::vector<size_t>{2, 5, 8, 14}) EXPECT_EQ(c.samples(), 1u);
+  for (const Cluster& c : got) {
+    if (c.launches == std::vector<size_t>{2, 5, 8, 14}) {
+      EXPECT_EQ(c.samples(), 1u);
+    }
+  }
   // Groups in order of first launch, a group's clusters by increasing signature.
   ASSERT_FALSE(got.empty());
   EXPECT_EQ(got.front().group, "gemm");
@@ -90,6 +94,44 @@ TEST(StemClusters, RootOffKeepsEachGroupWhole) {
   const std::vector<Cluster> got = root_clusters(table(), p);
   ASSERT_EQ(got.size(), 4u);
   for (const Cluster& c : got) EXPECT_EQ(c.design, stem_sample_size(c.mean, c.sd, 1.959963984540054, 0.05)) << c.group;
+}
+
+TEST(StemClusters, FirstApartTakesEachGroupsFirstLaunchOutAlone) {
+  Params p;
+  p.first_apart = true;
+  const std::vector<LaunchRow> rows = table();
+  std::map<std::string, size_t> first;
+  for (size_t i = 0; i < rows.size(); ++i) first.try_emplace(rows[i].group, i);
+  const std::vector<Cluster> got = root_clusters(rows, p);
+  std::set<size_t> covered;
+  for (const Cluster& c : got)
+    for (size_t l : c.launches) EXPECT_TRUE(covered.insert(l).second) << l << " is in two clusters";
+  EXPECT_EQ(covered.size(), rows.size());
+  for (const auto& [g, l] : first) {
+    SCOPED_TRACE(g);
+    const auto it = std::find_if(got.begin(), got.end(), [&](const Cluster& c) { return c.launches.front() == l; });
+    ASSERT_NE(it, got.end());
+    // Alone in its cluster, and simulated: unless the group has only that launch, no other
+    // launch of the group shares it.
+    EXPECT_EQ(it->launches.size(), 1u);
+    EXPECT_EQ(it->samples(), 1u);
+    EXPECT_EQ(it->group, g);
+  }
+  // The rest of each group is clustered as without it: the same clusters as ROOT on the table
+  // with the first launches left out (their indices aside).
+  std::vector<LaunchRow> rest;
+  std::vector<size_t> index;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (first.at(rows[i].group) != i) rest.push_back(rows[i]), index.push_back(i);
+  std::set<std::vector<size_t>> want, have;
+  for (const Cluster& c : root_clusters(rest, Params{})) {
+    std::vector<size_t> ls;
+    for (size_t l : c.launches) ls.push_back(index[l]);
+    want.insert(ls);
+  }
+  for (const Cluster& c : got)
+    if (!(c.launches.size() == 1 && first.at(c.group) == c.launches.front())) have.insert(c.launches);
+  EXPECT_EQ(have, want);
 }
 
 TEST(StemClusters, TheDrawIsSeededUniformAndInProgramOrder) {

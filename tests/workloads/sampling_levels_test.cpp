@@ -325,5 +325,35 @@ TEST(SamplingLevels, StemTimesEachLaunchAtItsClustersSampleMean) {
   EXPECT_NEAR(s["interval"]["cycles"].get<double>(), m["estimated_cycles"].get<double>(), double(ks.size()));
 }
 
+TEST(SamplingLevels, StemFirstApartSimulatesEveryKernelsFirstLaunchAndGpuMechSignsTheRest) {
+  // first_apart=1: each kernel's first launch is a cluster of its own, so it runs in detail. With
+  // signature=gpumech and no profile the method's own profiling pass traces each launch, and the
+  // ratio estimator scales a cluster's sampled cycles by each member's GPUMech cycles.
+  CliResult r = run_strobe("compare gaussian --param n=64 --sampling stem --sampling-set first_apart=1 "
+                           "--sampling-set signature=gpumech --sampling-set estimator=ratio --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json m = nlohmann::json::parse(r.out)["methods"]["stem"];
+  std::set<std::string> seen;
+  for (const nlohmann::json& k : m["kernels"]) {
+    if (seen.insert(k["name"].get<std::string>()).second) {
+      EXPECT_EQ(k["level"], "detailed") << "launch " << k["launch"] << ", the first of " << k["name"];
+    }
+  }
+  EXPECT_EQ(seen.size(), 2u);
+  const nlohmann::json& s = m["sampling"]["method_summary"];
+  EXPECT_EQ(s["variant"]["signature"], "gpumech");
+  EXPECT_EQ(s["variant"]["first_apart"], true);
+  size_t singles = 0;
+  for (const nlohmann::json& c : s["clusters_detail"]) singles += c["launches"] == 1;
+  EXPECT_GE(singles, 2u);
+  // Under the ratio estimator members of one cluster differ where their GPUMech cycles do.
+  std::map<size_t, std::set<double>> estimates;
+  for (const nlohmann::json& k : m["kernels"])
+    if (k["level"] == "cluster") estimates[k["detail"]["cluster"].get<size_t>()].insert(k["estimated_cycles"].get<double>());
+  size_t varied = 0;
+  for (const auto& [c, e] : estimates) varied += e.size() > 1;
+  EXPECT_GT(varied, 0u) << m["kernels"];
+}
+
 }  // namespace
 }  // namespace strobe::clitest

@@ -21,14 +21,17 @@ RepresentativeMethod::RepresentativeMethod(const MethodOptions& o, std::string n
       name_(std::move(name)),
       noun_(std::move(noun)),
       profile_pass_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
-        return run_profile(d, mem, gpu.host_threads());
+        return run_profile(d, mem, gpu);
+      }),
+      observe_pass_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
+        return run_observe(d, mem, gpu);
       }),
       sampled_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
         return run_sampled(d, mem, gpu);
       }) {}
 
 runtime::DispatchRunner& RepresentativeMethod::runner(int pass) {
-  if (passes() == 2 && pass == 0) return profile_pass_;
+  if (passes() == 2 && pass == 0) return o_.profile ? observe_pass_ : profile_pass_;
   // A subclass partitions in its constructor's body, after this base is built: the profile it
   // was given is taken on first use instead.
   if (o_.profile && !prepared_) prepare(*o_.profile);
@@ -36,6 +39,14 @@ runtime::DispatchRunner& RepresentativeMethod::runner(int pass) {
 }
 
 void RepresentativeMethod::end_pass(int pass) {
+  if (passes() == 2 && pass == 0 && o_.profile) {
+    if (observed_ != o_.profile->launches.size())
+      throw NotImplementedError(fmt::format("{}: the run had {} launches, {} has {}; a method that observes every "
+                                            "dispatch before it partitions needs the profiled sequence",
+                                            name_, observed_, source(), o_.profile->launches.size()));
+    prepare(*o_.profile);
+    return;
+  }
   if (passes() == 2 && pass == 0) {
     sp::ProfileFile f;
     f.line_bytes = line_bytes();
@@ -48,6 +59,9 @@ void RepresentativeMethod::end_pass(int pass) {
 }
 
 void RepresentativeMethod::save_passes(int pass, const std::string& path, const sp::WorkloadIdentity& w) const {
+  if (observes_dispatches())
+    throw NotImplementedError(fmt::format("{}: a first pass's state that holds what it observed of each dispatch "
+                                          "(run the passes in one process)", name_));
   if (passes() != 2 || pass != 0)
     throw FaultError(fmt::format("{}: pass {} has no state to save; only the profiling pass does", name_, pass));
   sp::ProfileFile f;
@@ -59,6 +73,9 @@ void RepresentativeMethod::save_passes(int pass, const std::string& path, const 
 }
 
 void RepresentativeMethod::restore_passes(int pass, const std::string& path, const sp::WorkloadIdentity& w) {
+  if (observes_dispatches())
+    throw NotImplementedError(fmt::format("{}: a first pass's state that holds what it observed of each dispatch "
+                                          "(run the passes in one process)", name_));
   if (passes() != 2 || pass != 1)
     throw FaultError(fmt::format("{}: cannot start at pass {}; only the sampled pass follows a state", name_, pass));
   const sp::ProfileFile f = sp::load(path);
@@ -100,12 +117,45 @@ std::string RepresentativeMethod::source() const {
   return state_file_.empty() ? std::string("the profiling pass") : fmt::format("profile {}", state_file_);
 }
 
+sp::LaunchRecord RepresentativeMethod::profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu,
+                                                     emu::DispatchStats& stats) {
+  return sp::profile_launch(d, mem, line_bytes(), stats, nullptr, gpu.host_threads());
+}
+
+void RepresentativeMethod::observe(const emu::Dispatch&, timing::Gpu&, size_t, const sp::LaunchRecord&) {
+  throw FaultError(fmt::format("{}: observe() called on a method that does not observe dispatches", name_));
+}
+
 runtime::LaunchResult RepresentativeMethod::run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem,
-                                                        uint32_t threads) {
+                                                        timing::Gpu& gpu) {
   runtime::LaunchResult r;
   const auto t0 = std::chrono::steady_clock::now();
-  profiled_.push_back(sp::profile_launch(d, mem, line_bytes(), r.stats, nullptr, threads));
+  profiled_.push_back(profile_launch(d, mem, gpu, r.stats));
+  if (observes_dispatches()) observe(d, gpu, profiled_.size() - 1, profiled_.back());
   profile_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.sampling = profile_record(name_, r.stats.wave_instructions);
+  return r;
+}
+
+runtime::LaunchResult RepresentativeMethod::run_observe(const emu::Dispatch& d, emu::GlobalMemory& mem,
+                                                        timing::Gpu& gpu) {
+  const size_t i = observed_++;
+  const std::vector<sp::LaunchRecord>& launches = o_.profile->launches;
+  if (i == 0) {  // prepare() sets the same again once the pass ends
+    ids_.clear();
+    for (const auto& l : launches) ids_.push_back(l.id);
+    kernargs_comparable_ = sp::kernargs_comparable(o_.profile->workload);
+  }
+  // What the method observes must be the profiled launch: a sequence that depends on timing has
+  // no fixed population to partition.
+  if (auto why = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_, source()))
+    throw NotImplementedError(fmt::format("{} over a launch sequence that depends on timing: {}; a method that "
+                                          "observes every dispatch before it partitions needs the profiled one",
+                                          name_, *why));
+  observe(d, gpu, i, launches[i]);
+  runtime::LaunchResult r;
+  // Run for the sake of later launches' memory, which a capture's checkpoints already hold.
+  if (!skips(d)) r.stats = run_functional_launch(d, mem, gpu, Warming::None);
   r.sampling = profile_record(name_, r.stats.wave_instructions);
   return r;
 }
@@ -176,14 +226,14 @@ std::shared_ptr<timing::LaunchTiming> RepresentativeMethod::simulate(const emu::
   return lt;
 }
 
-double RepresentativeMethod::project(std::span<const RepresentativeRun> runs, uint64_t instructions) const {
+double RepresentativeMethod::project(std::span<const RepresentativeRun> runs, size_t, uint64_t instructions) const {
   uint64_t cycles = 0, insts = 0;
   for (const RepresentativeRun& r : runs) cycles += r.cycles, insts += r.instructions;
   return double(cycles) / double(std::max<uint64_t>(insts, 1)) * double(instructions);
 }
 
 void RepresentativeMethod::complete(Pending& p, std::span<const RepresentativeRun> runs) {
-  const uint64_t cycles = uint64_t(std::llround(project(runs, p.insts)));
+  const uint64_t cycles = uint64_t(std::llround(project(runs, p.launch, p.insts)));
   p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
   p.record->estimated_cycles = cycles;
 }

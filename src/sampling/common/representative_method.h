@@ -58,7 +58,9 @@ class RepresentativeMethod : public SamplingMethod {
   /// ("cluster", "stratum"), in the records' and the summary's keys.
   RepresentativeMethod(const MethodOptions& o, std::string name, std::string noun);
 
-  int passes() const override { return o_.profile ? 1 : 2; }
+  /// One pass over a profile that needs nothing more; otherwise a first pass (the profiling
+  /// pass, or with a profile the pass that observes each dispatch) and the sampled pass.
+  int passes() const override { return o_.profile && !observes_dispatches() ? 1 : 2; }
   runtime::DispatchRunner& runner(int pass) override;
   void end_pass(int pass) override;
   bool carries_passes() const override { return true; }
@@ -68,16 +70,28 @@ class RepresentativeMethod : public SamplingMethod {
 
  protected:
   /// Groups the profile's launches; called once the profile is known (constructor, end of the
-  /// profiling pass, or restore_passes).
+  /// profiling pass, or restore_passes), and after observe() has seen every launch.
   virtual LaunchPartition partition(const profile::ProfileFile& f) = 0;
+  /// Whether the method reads each launch's dispatch before it partitions (a signature computed
+  /// from the launch's code and geometry, not only its profile). With a profile, a pass that
+  /// calls observe() on every launch comes first; without one, the profiling pass does.
+  virtual bool observes_dispatches() const { return false; }
+  /// Launch `i`'s dispatch, with its profile record `rec` (from the file, or the profiling pass's
+  /// own); `rec` may be extended with what the method recorded (the profiling pass's case).
+  /// Called only when observes_dispatches().
+  virtual void observe(const emu::Dispatch& d, timing::Gpu& gpu, size_t i, const profile::LaunchRecord& rec);
+  /// The profiling pass's record of launch `d` (its results land in `mem`, its counts in
+  /// `stats`). The default: the functional profile's columns.
+  virtual profile::LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu,
+                                               emu::DispatchStats& stats);
   /// Runs representative launch `i` in detail and returns its timing, cycles estimated and totals
   /// set; `rec` receives its level and detail. The default: the whole launch in detail.
   virtual std::shared_ptr<timing::LaunchTiming> simulate(const emu::Dispatch& d, emu::GlobalMemory& mem,
                                                          timing::Gpu& gpu, size_t i, runtime::SampledLaunch& rec);
-  /// The cycles of a member with `instructions` wave instructions projected from its group's
-  /// representatives' `runs` (at least one). The default: their cycles per wave instruction
-  /// (Σ cycles / Σ instructions) times the member's instructions.
-  virtual double project(std::span<const RepresentativeRun> runs, uint64_t instructions) const;
+  /// The cycles of member `launch`, with `instructions` wave instructions, projected from its
+  /// group's representatives' `runs` (at least one). The default: their cycles per wave
+  /// instruction (Σ cycles / Σ instructions) times the member's instructions.
+  virtual double project(std::span<const RepresentativeRun> runs, size_t launch, uint64_t instructions) const;
   /// The group whose representatives' runs time group `g`, none of whose own ran because the run
   /// left the profiled sequence first; `ran[k]` says whether any of group k's did. nullopt: none
   /// fits.
@@ -112,12 +126,13 @@ class RepresentativeMethod : public SamplingMethod {
 
   void prepare(const profile::ProfileFile& f);
   std::string source() const;
-  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, uint32_t threads);
+  runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
+  runtime::LaunchResult run_observe(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
   void complete(Pending& p, std::span<const RepresentativeRun> runs);
   void finish();
 
-  FunctionRunner profile_pass_, sampled_;
+  FunctionRunner profile_pass_, observe_pass_, sampled_;
   std::vector<profile::LaunchRecord> profiled_;  ///< the profiling pass's records, until prepare()
   std::vector<profile::LaunchRecord> saved_;     ///< the same after prepare(), for save_passes()
   double profile_seconds_ = 0;                   ///< the profiling pass's launches, measured
@@ -132,6 +147,7 @@ class RepresentativeMethod : public SamplingMethod {
   std::vector<size_t> remaining_;                      ///< per group, representatives yet to run
   std::vector<std::vector<Pending>> pending_;
   size_t launch_ = 0;
+  size_t observed_ = 0;  ///< launches the observing pass has seen
   uint64_t projected_insts_ = 0;         ///< wave instructions of launches projected from another
   std::optional<std::string> diverged_;  ///< how the run left the profiled launch sequence
   size_t diverged_at_ = 0;               ///< the first launch outside it

@@ -58,6 +58,13 @@ void model_trace(const emu::Dispatch& d, const LaunchTrace& trace, const std::ve
 
 }  // namespace
 
+LaunchModelOptions proxy_options(const timing::GpuConfig& cfg) {
+  LaunchModelOptions o;
+  o.policy = policy_of(cfg.scheduler).value_or(Policy::GreedyThenOldest);
+  o.rc_normalisation = RcNormalisation::PerW;
+  return o;
+}
+
 LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,
                          const LaunchModelOptions& o, uint32_t threads) {
   LaunchModel m;

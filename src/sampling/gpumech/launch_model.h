@@ -44,6 +44,12 @@ struct LaunchModel {
   double model_seconds = 0;     ///< inputs and predict()
 };
 
+/// GPUMech's options when its per-launch prediction stands in for a launch's time inside another
+/// method (SimProf's proxy, STEM's signature): the configured scheduler's policy where GPUMech
+/// models it, else GTO, the closest to strobe's oldest-first; Eq. 26 per W, its better-measured
+/// reading (docs/gpumech.md).
+LaunchModelOptions proxy_options(const timing::GpuConfig& cfg);
+
 /// Runs `d` functionally (its results land in `mem`), tracing it on up to `threads` host threads,
 /// and predicts its CPI on `cfg`.
 LaunchModel model_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, const timing::GpuConfig& cfg,

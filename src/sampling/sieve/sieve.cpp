@@ -56,9 +56,9 @@ class Sieve final : public RepresentativeMethod {
     return part;
   }
 
-  double project(std::span<const RepresentativeRun> runs, uint64_t instructions) const override {
+  double project(std::span<const RepresentativeRun> runs, size_t launch, uint64_t instructions) const override {
     if (p_.projection == sieve::Projection::Count) return double(runs.front().cycles);
-    return RepresentativeMethod::project(runs, instructions);
+    return RepresentativeMethod::project(runs, launch, instructions);
   }
 
   /// A stratum whose representative never ran takes the representative, among those that ran,

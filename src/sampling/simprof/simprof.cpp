@@ -59,10 +59,7 @@ SimProf::SimProf(const MethodOptions& o, Design design)
       z_(z_for_confidence(p_.confidence)),
       proxy_pass_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run_proxy(d, mem, gpu); }),
       round_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run_round(d, mem, gpu); }) {
-  // The model's policy: the configured scheduler's where GPUMech models it, else GTO, the
-  // closest to strobe's oldest-first; Eq. 26 per W, its better-measured reading (docs/gpumech.md).
-  model_.policy = gpumech::policy_of(o.gpu.scheduler).value_or(gpumech::Policy::GreedyThenOldest);
-  model_.rc_normalisation = gpumech::RcNormalisation::PerW;
+  model_ = gpumech::proxy_options(o.gpu);
   if (o_.profile && p_.unit_insts > 0)
     throw InputError(fmt::format("{}: unit_insts={} cuts launches into work-group ranges while profiling, and a "
                                  "profile file holds no per-range basic-block vectors; run without --profile",

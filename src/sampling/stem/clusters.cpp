@@ -89,6 +89,10 @@ std::vector<Cluster> root_clusters(std::span<const LaunchRow> launches, const Pa
   std::vector<Cluster> out;
   for (const std::string& g : order) {
     std::vector<size_t> ls = groups[g];
+    if (p.first_apart && ls.size() > 1) {  // program order: the group's first launch leads
+      out.push_back(leaf(g, {ls.front()}, launches, 1));
+      ls.erase(ls.begin());
+    }
     std::stable_sort(ls.begin(), ls.end(),
                      [&](size_t a, size_t b) { return launches[a].signature < launches[b].signature; });
     const auto [mean, sd] = moments(launches, ls);

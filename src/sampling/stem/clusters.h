@@ -32,7 +32,8 @@ struct Cluster {
 /// deviation `sd`: ⌈(z·sd / (error·mean))²⌉ (0 when sd is 0; 1 when mean is not positive).
 uint64_t stem_sample_size(double mean, double sd, double z, double error);
 
-/// The clusters of `launches` (program order): grouped by key (in order of first launch), each
+/// The clusters of `launches` (program order): grouped by key (in order of first launch), with
+/// `p.first_apart` each group's first launch taken out as a cluster of its own, each
 /// group kept whole (`p.root` off) or split by ROOT: in two by the optimal 1-D 2-means of the
 /// signatures, the parts' sample sizes allocated as n_i ∝ N_i σ_i / √μ_i scaled to meet the
 /// bound, the split kept when Σ n_i μ_i does not exceed the whole's n μ, and each kept part split

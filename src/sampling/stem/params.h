@@ -23,21 +23,33 @@ enum class Estimator : uint8_t {
   /// The paper's expansion estimator: N/n times the sampled launches' cycles; every launch not
   /// sampled is given their mean.
   Mean,
-  /// strobe's: the sampled launches' cycles per wave instruction times each launch's own (the
+  /// strobe's: the sampled launches' cycles per unit of signature times each launch's own (the
   /// separate ratio estimator).
   Ratio,
 };
 /// The names of Estimator's values, as --sampling-set takes them.
 inline std::vector<std::string> param_choices(Estimator) { return {"mean", "ratio"}; }
 
-// X(type, name, default, lo, hi, doc). The signature is each launch's wave instructions: strobe
-// has no silicon time before it simulates (see docs/sampling.md, STEM).
+/// The proxy of a launch's silicon time that clusters and sample sizes come from (strobe has no
+/// silicon time before it simulates; see docs/sampling.md, STEM).
+enum class Signature : uint8_t {
+  Instructions,  ///< its executed wave instructions, from the profile
+  /// GPUMech's prediction of its cycles on the configuration being simulated, from the saved
+  /// traces of a capture or profile made with --gpumech (or traced by the profiling pass)
+  Gpumech,
+};
+/// The names of Signature's values, as --sampling-set takes them.
+inline std::vector<std::string> param_choices(Signature) { return {"instructions", "gpumech"}; }
+
+// X(type, name, default, lo, hi, doc).
 #define STROBE_STEM_PARAMS(X)                                                                               \
   X(double, error, 0.05, 1e-6, 1.0, "epsilon: relative error bound the sample sizes are chosen for")       \
   X(double, confidence, 0.95, 0.5, 0.999999, "confidence of the bound")                                     \
   X(bool, root, 1, 0, 1, "1: ROOT splits each group while that lowers the simulated time; 0: STEM alone") \
   X(Groups, groups, Groups::Kernel, 0, 1, "first grouping: kernel (the paper) or geometry")                \
   X(Estimator, estimator, Estimator::Mean, 0, 1, "a cluster's total: mean (the paper) or ratio")           \
+  X(Signature, signature, Signature::Instructions, 0, 1, "time proxy: instructions or gpumech")             \
+  X(bool, first_apart, 0, 0, 1, "1: each group's first launch is a cluster of its own (strobe's)")     \
   X(uint64_t, seed, 1, 0, 1e15, "seed of the random draw of each cluster's sample")
 
 /// Every tunable of STEM (names as --sampling-set spells them).

@@ -1,9 +1,11 @@
 // STEM+ROOT (MICRO'25), registered as `stem`: launches grouped by kernel, each group split by
 // ROOT while that lowers the simulated time (clusters.h), and a uniform random sample of each
 // cluster, sized by the central limit theorem for a relative error bound, simulated in detail;
-// every other launch is timed from its cluster's sample. The signature the sizes come from is
-// each launch's wave instructions (strobe has no silicon time before it simulates). The passes,
-// and the launches that run before their cluster's last sample, are RepresentativeMethod's.
+// every other launch is timed from its cluster's sample. The signature the sizes come from
+// stands in for silicon time, which strobe does not have before it simulates: each launch's wave
+// instructions, or GPUMech's prediction of its cycles from saved traces. The passes, and the
+// launches that run before their cluster's last sample, are RepresentativeMethod's.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -11,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "common/error.h"
 #include "sampling/common/representative_method.h"
+#include "sampling/gpumech/launch_model.h"
 #include "sampling/method.h"
 #include "sampling/numeric/stratified.h"
 #include "sampling/stem/clusters.h"
@@ -23,7 +27,12 @@ namespace {
 
 class Stem final : public RepresentativeMethod {
  public:
-  explicit Stem(const MethodOptions& o) : RepresentativeMethod(o, "stem", "cluster"), p_(stem::Params::from(o)) {}
+  explicit Stem(const MethodOptions& o)
+      : RepresentativeMethod(o, "stem", "cluster"), p_(stem::Params::from(o)), model_(gpumech::proxy_options(o.gpu)) {
+    if (gpumech_signature() && o.skip_functional && !o.profile)
+      throw InputError("stem: signature=gpumech with --sampling-skip-functional traces every launch in its profiling "
+                       "pass by executing it; give a profile or capture made with --gpumech");
+  }
 
   nlohmann::json summary() const override;
 
@@ -36,7 +45,7 @@ class Stem final : public RepresentativeMethod {
       if (p_.groups == stem::Groups::Geometry)
         key += fmt::format(" grid {}x{}x{} local {}x{}x{}", id.grid[0], id.grid[1], id.grid[2], id.local[0],
                            id.local[1], id.local[2]);
-      rows.push_back({key, double(profiled_wave_insts(i))});
+      rows.push_back({key, gpumech_signature() ? gpumech_cycles_.at(i) : double(profiled_wave_insts(i))});
     }
     clusters_ = stem::root_clusters(rows, p_);
     signature_.clear();
@@ -50,11 +59,44 @@ class Stem final : public RepresentativeMethod {
     return part;
   }
 
-  double project(std::span<const RepresentativeRun> runs, uint64_t instructions) const override {
-    if (p_.estimator == stem::Estimator::Ratio) return RepresentativeMethod::project(runs, instructions);
-    double sum = 0;
-    for (const RepresentativeRun& r : runs) sum += double(r.cycles);
-    return sum / double(runs.size());
+  /// The mean estimator: the sample's mean cycles; the ratio estimator: the sample's cycles per
+  /// unit of signature times the launch's own signature.
+  double project(std::span<const RepresentativeRun> runs, size_t launch, uint64_t) const override {
+    double cycles = 0, signature = 0;
+    for (const RepresentativeRun& r : runs) cycles += double(r.cycles), signature += signature_[r.launch];
+    if (p_.estimator == stem::Estimator::Mean) return cycles / double(runs.size());
+    return cycles / std::max(signature, 1.0) * signature_[launch];
+  }
+
+  bool gpumech_signature() const { return p_.signature == stem::Signature::Gpumech; }
+  bool observes_dispatches() const override { return gpumech_signature(); }
+
+  /// With signature=gpumech and no profile, the profiling pass traces each launch as
+  /// `strobe profile --gpumech` would, so that observe() can model it.
+  profile::LaunchRecord profile_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu,
+                                       emu::DispatchStats& stats) override {
+    if (!gpumech_signature()) return RepresentativeMethod::profile_launch(d, mem, gpu, stats);
+    timing::GpuConfig at = gpu.config();
+    at.line_bytes = line_bytes();
+    profile::LaunchRecord rec = profile::begin_record(d, mem);
+    rec.blobs[gpumech::kProfileBlob] = gpumech::encode_saved_trace(
+        gpumech::trace_for_profile(d, mem, at, model_.max_instructions, stats, &rec, nullptr, gpu.host_threads()));
+    return rec;
+  }
+
+  /// GPUMech's cycles for launch `i` on the configuration being simulated, from its saved trace.
+  void observe(const emu::Dispatch& d, timing::Gpu& gpu, size_t i, const profile::LaunchRecord& rec) override {
+    const auto blob = rec.blobs.find(gpumech::kProfileBlob);
+    if (blob == rec.blobs.end())
+      throw InputError(fmt::format("stem: {} has no GPUMech trace for launch {} ({}), which signature=gpumech needs; "
+                                   "{}, or use signature=instructions",
+                                   o_.profile_path.empty() ? "the profile" : o_.profile_path, i, d.kernel_name,
+                                   o_.from_capture ? "capture it with strobe capture --gpumech"
+                                                   : "write it with strobe profile --gpumech"));
+    const std::string where = fmt::format("{} launch {}", o_.profile_path.empty() ? "profiling pass" : o_.profile_path, i);
+    const gpumech::SavedTrace saved = gpumech::decode_saved_trace(blob->second, where);
+    if (gpumech_cycles_.size() <= i) gpumech_cycles_.resize(i + 1, 0);
+    gpumech_cycles_[i] = gpumech::model_saved_launch(d, saved, gpu.config(), model_, where).prediction.cycles;
   }
 
   /// A cluster none of whose samples ran takes the one of the same group nearest in mean
@@ -73,8 +115,10 @@ class Stem final : public RepresentativeMethod {
   }
 
   stem::Params p_;
+  gpumech::LaunchModelOptions model_;   ///< GPUMech as the signature (signature=gpumech)
+  std::vector<double> gpumech_cycles_;  ///< per launch, GPUMech's cycles (signature=gpumech)
   std::vector<stem::Cluster> clusters_;
-  std::vector<double> signature_;  ///< per launch, its wave instructions
+  std::vector<double> signature_;  ///< per launch, its signature
 };
 
 nlohmann::json Stem::summary() const {
@@ -94,7 +138,7 @@ nlohmann::json Stem::summary() const {
     if (rs.empty()) continue;
     StratumSample st;
     st.size = k.launches.size();
-    for (const RepresentativeRun& r : rs) st.values.push_back(double(r.cycles)), st.aux.push_back(double(r.instructions));
+    for (const RepresentativeRun& r : rs) st.values.push_back(double(r.cycles)), st.aux.push_back(signature_[r.launch]);
     for (size_t l : k.launches) st.aux_total += signature_[l];
     single += rs.size() == 1 && st.size > 1;
     strata.push_back(std::move(st));
@@ -102,7 +146,8 @@ nlohmann::json Stem::summary() const {
   s["clusters_detail"] = cl;
   s["sampled_launches"] = sampled;
   s["variant"] = {{"groups", choice_name(p_.groups)}, {"estimator", choice_name(p_.estimator)},
-                  {"root", p_.root}, {"seed", p_.seed}};
+                  {"signature", choice_name(p_.signature)}, {"root", p_.root}, {"first_apart", p_.first_apart},
+                  {"seed", p_.seed}};
   const double z = z_for_confidence(p_.confidence);
   // The estimate of the sampled clusters, as the estimator the method projects with.
   double total = 0;
@@ -136,8 +181,9 @@ nlohmann::json Stem::summary() const {
                    {"sample_interval", sample_interval},
                    {"clusters_with_one_sample", single},
                    {"text", fmt::format("cycles = {:.0f} ± {:g}% ({:g}% bound the sample sizes were chosen for, "
-                                        "from wave-instruction spread; {} of {} launches in detail{})",
-                                        total, 100 * p_.error, 100 * p_.confidence, sampled,
+                                        "from {} spread; {} of {} launches in detail{})",
+                                        total, 100 * p_.error, 100 * p_.confidence,
+                                        gpumech_signature() ? "GPUMech-cycle" : "wave-instruction", sampled,
                                         signature_.size(), complete ? "" : "; the run left the profiled sequence")}};
   return s;
 }
