@@ -202,8 +202,15 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
 }
 
 bool profile_with_traces(const SweepSpec& s) {
+  const auto set = [&](const char* kv) {
+    return std::find(s.sampling_sets.begin(), s.sampling_sets.end(), kv) != s.sampling_sets.end();
+  };
+  // SimProf's proxy is GPUMech's unless the sweep sets it to the pilot run; STEM's signature is
+  // GPUMech's only when the sweep sets it so.
   for (const std::string& m : s.methods)
-    if (m == "gpumech" || m.rfind("simprof", 0) == 0) return true;
+    if (m == "gpumech" || (m.rfind("simprof", 0) == 0 && !set("proxy=pilot")) ||
+        (m == "stem" && set("signature=gpumech")))
+      return true;
   return false;
 }
 

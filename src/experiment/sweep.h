@@ -68,8 +68,9 @@ struct SweepTask {
 /// fails before anything runs.
 std::vector<SweepTask> expand(const SweepSpec& spec);
 
-/// Whether the sweep's profiles save GPUMech's wave traces (a method that models launches from
-/// them: gpumech, or SimProf's GPUMech proxy).
+/// Whether the sweep's profiles or captures save GPUMech's wave traces (a method that models
+/// launches from them: gpumech, SimProf's GPUMech proxy unless proxy=pilot, STEM with
+/// signature=gpumech).
 bool profile_with_traces(const SweepSpec& s);
 
 /// Where a sweep keeps its files under `dir`.
