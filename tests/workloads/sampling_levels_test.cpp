@@ -288,6 +288,28 @@ TEST(SamplingLevels, SieveReimplementationProjectsByCount) {
   check_sieve_projection(m, true);
 }
 
+TEST(SamplingLevels, SieveGeometryGroupsStratifyEachGridApart) {
+  // gaussian's fan2 launches shrink their grid pivot by pivot: with groups=geometry no stratum
+  // mixes two grids, so every launch is timed from a representative of its own kernel and shape.
+  auto strata = [](const std::string& groups) {
+    CliResult r = run_strobe("run gaussian --param n=64 --sampling sieve --sampling-set groups=" + groups + " --json -");
+    EXPECT_EQ(r.rc, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  const nlohmann::json g = strata("geometry"), k = strata("kernel");
+  EXPECT_EQ(g["sampling_summary"]["method_summary"]["variant"]["groups"], "geometry");
+  const nlohmann::json& ks = g["kernels"];
+  for (const nlohmann::json& l : ks) {
+    SCOPED_TRACE(l["launch"].get<size_t>());
+    const nlohmann::json& rep = ks[l["sampling"]["detail"]["representative"].get<size_t>()];
+    EXPECT_EQ(rep["name"], l["name"]);
+    EXPECT_EQ(rep["grid"], l["grid"]);
+    EXPECT_EQ(rep["local"], l["local"]);
+  }
+  EXPECT_GT(g["sampling_summary"]["method_summary"]["strata"].get<size_t>(),
+            k["sampling_summary"]["method_summary"]["strata"].get<size_t>());
+}
+
 // ---- STEM ----
 
 TEST(SamplingLevels, StemTimesEachLaunchAtItsClustersSampleMean) {

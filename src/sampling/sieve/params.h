@@ -36,6 +36,14 @@ enum class Projection : uint8_t {
 /// The names of Projection's values, as --sampling-set takes them.
 inline std::vector<std::string> param_choices(Projection) { return {"instructions", "count"}; }
 
+/// What launches are stratified within.
+enum class Groups : uint8_t {
+  Kernel,    ///< the kernel name (the paper)
+  Geometry,  ///< the kernel name, grid and work-group size (strobe's; STEM's reimplementation groups so)
+};
+/// The names of Groups's values, as --sampling-set takes them.
+inline std::vector<std::string> param_choices(Groups) { return {"kernel", "geometry"}; }
+
 // X(type, name, default, lo, hi, doc). warm_representative is strobe's adaptation: a kernel's
 // first launch finds its code, and often its data, in no cache, and on the microsecond launches
 // of a simulated workload that start-up can be a third of the launch; the paper's rule makes
@@ -49,7 +57,8 @@ inline std::vector<std::string> param_choices(Projection) { return {"instruction
   X(Projection, projection, Projection::Instructions, 0, 1,                                                      \
     "a member's time: instructions (rep CPI x its instructions, the paper) or count (rep cycles)")           \
   X(bool, warm_representative, 0, 0, 1,                                                                         \
-    "1: a stratum is never represented by its kernel's first launch when it has another (strobe's; paper: 0)")
+    "1: a stratum is never represented by its kernel's first launch when it has another (strobe's; paper: 0)") \
+  X(Groups, groups, Groups::Kernel, 0, 1, "what is stratified within: kernel (the paper) or geometry")
 
 /// Every tunable of Sieve (names as --sampling-set spells them).
 STROBE_METHOD_PARAMS(Params, STROBE_SIEVE_PARAMS);

@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "sampling/common/representative_method.h"
 #include "sampling/method.h"
 #include "sampling/sieve/params.h"
@@ -33,7 +35,8 @@ class Sieve final : public RepresentativeMethod {
     }
     s["strata_by_tier"] = {{"1", tiers[0]}, {"2", tiers[1]}, {"3", tiers[2]}};
     s["strata_detail"] = strata;
-    s["variant"] = {{"strata", choice_name(p_.strata)}, {"projection", choice_name(p_.projection)}};
+    s["variant"] = {{"strata", choice_name(p_.strata)}, {"projection", choice_name(p_.projection)},
+                    {"groups", choice_name(p_.groups)}, {"warm_representative", p_.warm_representative}};
     s["interval"] = no_interval("a prediction: one representative launch per stratum, chosen by rule, "
                                 "not a random sample, so no variance gives an interval");
     return s;
@@ -43,8 +46,14 @@ class Sieve final : public RepresentativeMethod {
   LaunchPartition partition(const profile::ProfileFile& f) override {
     rows_.clear();
     for (size_t i = 0; i < f.launches.size(); ++i) {
-      const auto& g = f.launches[i].id.grid;
-      rows_.push_back({f.launches[i].id.kernel, profiled_wave_insts(i), uint64_t(g[0]) * g[1] * g[2]});
+      const profile::LaunchIdentity& id = f.launches[i].id;
+      const auto& g = id.grid;
+      std::string key = id.kernel;
+      // The same kernel over another grid or work-group size can take another time per
+      // instruction (fewer groups than CUs, another occupancy): groups=geometry keeps them apart.
+      if (p_.groups == sieve::Groups::Geometry)
+        key += fmt::format(" grid {}x{}x{} local {}x{}x{}", g[0], g[1], g[2], id.local[0], id.local[1], id.local[2]);
+      rows_.push_back({key, profiled_wave_insts(i), uint64_t(g[0]) * g[1] * g[2]});
     }
     strata_ = sieve::stratify(rows_, p_);
     LaunchPartition part;
