@@ -36,6 +36,10 @@ const std::vector<Mode>& modes() {
        {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
       {"pka", " --sampling pka",
        {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
+      {"sieve", " --sampling sieve",
+       {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
+      {"stem", " --sampling stem",
+       {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
       // The functional record again, on a thread count given outright.
       {"functional", " --threads 1", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
       {"functional", " --threads 3", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
@@ -74,10 +78,12 @@ void check_mode(const Mode& mode) {
   std::ifstream in(kGoldenFile);
   nlohmann::json golden = in ? nlohmann::json::parse(in) : nlohmann::json::object();
   const char* record = std::getenv("STROBE_GOLDEN_RECORD");
-  if (!record) ASSERT_TRUE(golden.contains(mode.name)) << kGoldenFile << " has no record of mode " << mode.name;
+  if (!record) {
+    ASSERT_TRUE(golden.contains(mode.name)) << kGoldenFile << " has no record of mode " << mode.name;
+  }
   nlohmann::json measured = nlohmann::json::object();
   const auto runs = quick_runs();
-  ASSERT_GE(runs.size(), 38u) << "strobe list lost benchmarks";
+  ASSERT_GE(runs.size(), 41u) << "strobe list lost benchmarks";
   for (const auto& [bench, params] : runs) {
     SCOPED_TRACE(bench + " in " + mode.name);
     measured[bench] = measure(bench, params, mode);
@@ -96,8 +102,10 @@ TEST(GoldenResults, FunctionalRunsKeepInstructionCountsAndOutputs) { check_mode(
 TEST(GoldenResults, TimingRunsKeepCyclesInstructionCountsAndOutputs) { check_mode(modes()[1]); }
 TEST(GoldenResults, PhotonRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[2]); }
 TEST(GoldenResults, PkaRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[3]); }
-TEST(GoldenResults, FunctionalRunsOnOneThreadKeepTheRecord) { check_mode(modes()[4]); }
-TEST(GoldenResults, FunctionalRunsOnThreeThreadsKeepTheRecord) { check_mode(modes()[5]); }
+TEST(GoldenResults, SieveRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[4]); }
+TEST(GoldenResults, StemRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[5]); }
+TEST(GoldenResults, FunctionalRunsOnOneThreadKeepTheRecord) { check_mode(modes()[6]); }
+TEST(GoldenResults, FunctionalRunsOnThreeThreadsKeepTheRecord) { check_mode(modes()[7]); }
 
 }  // namespace
 }  // namespace strobe::clitest
