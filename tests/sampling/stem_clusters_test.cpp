@@ -134,6 +134,36 @@ TEST(StemClusters, FirstApartTakesEachGroupsFirstLaunchOutAlone) {
   EXPECT_EQ(have, want);
 }
 
+TEST(StemClusters, TwoStageSizesAllocateByTheMeasuredSpread) {
+  // Two clusters of 100 launches, means 100 and 400 cycles, sds 100 and 0: all the variance is
+  // the first's. T = 50000, budget (0.05 · 50000 / 1.96)² = 1.6269e6; the variance of the total
+  // is 100² · 100² / n_0, so n_0 = 1e8 / 1.6269e6 = 61.5 -> 62.
+  const double z = 1.959963984540054;
+  const std::vector<uint64_t> N{100, 100};
+  const std::vector<double> mean{100, 400};
+  EXPECT_EQ(two_stage_sizes(N, mean, std::vector<double>{100, 0}, z, 0.05), (std::vector<uint64_t>{62, 0}));
+  // A 50% bound: 1e8 / 1.6269e8 = 0.61 -> 1. Ten times the spread: 6147 -> capped at 100.
+  EXPECT_EQ(two_stage_sizes(N, mean, std::vector<double>{100, 0}, z, 0.5), (std::vector<uint64_t>{1, 0}));
+  EXPECT_EQ(two_stage_sizes(N, mean, std::vector<double>{1000, 0}, z, 0.05), (std::vector<uint64_t>{100, 0}));
+  // Equal spread relative to the mean: the cheaper cluster gets more samples (n ∝ σ/√μ).
+  const std::vector<uint64_t> n = two_stage_sizes(std::vector<uint64_t>{100000, 100000}, mean,
+                                                  std::vector<double>{100, 400}, z, 0.01);
+  ASSERT_GT(n[0], 100u);
+  EXPECT_NEAR(double(n[1]) / double(n[0]), 2.0, 0.02);
+}
+
+TEST(StemClusters, ARandomOrderIsASeededPermutationWhosePrefixesGrow) {
+  Cluster c;
+  for (size_t i = 0; i < 50; ++i) c.launches.push_back(2 * i + 1);
+  const std::vector<size_t> a = random_order(c, 7, 3), b = random_order(c, 7, 3), other = random_order(c, 8, 3);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, other);
+  std::vector<size_t> sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, c.launches);
+  EXPECT_NE(a, c.launches) << "not shuffled";
+}
+
 TEST(StemClusters, TheDrawIsSeededUniformAndInProgramOrder) {
   Cluster c;
   for (size_t i = 0; i < 40; ++i) c.launches.push_back(3 * i);

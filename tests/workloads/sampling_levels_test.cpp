@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -345,6 +346,32 @@ TEST(SamplingLevels, StemTimesEachLaunchAtItsClustersSampleMean) {
   EXPECT_EQ(s["sampled_launches"].get<size_t>(), ks.size() - members);
   EXPECT_EQ(s["interval"]["kind"], "design");
   EXPECT_NEAR(s["interval"]["cycles"].get<double>(), m["estimated_cycles"].get<double>(), double(ks.size()));
+}
+
+TEST(SamplingLevels, StemPilotSizesTheSecondStageFromTheFirstSamplesCycles) {
+  // pilot=2: every cluster of two launches or more first runs two, then grows to what the spread
+  // of their cycles asks for, in a second sampled pass; the design bound is then the pilot's.
+  CliResult r = run_strobe("run gaussian --param n=64 --sampling stem --sampling-set pilot=2 --sampling-set error=0.01 "
+                           "--json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& s = j["sampling_summary"]["method_summary"];
+  EXPECT_EQ(s["variant"]["pilot"], 2);
+  // The profiling pass, the first stage and the second.
+  EXPECT_EQ(j["sampling_summary"]["passes"].size(), 3u) << "no second stage at a 1% bound";
+  size_t grew = 0;
+  for (const nlohmann::json& c : s["clusters_detail"]) {
+    const size_t n = c["samples"], launches = c["launches"];
+    const size_t first = std::max({std::min<size_t>(2, launches), size_t(1),
+                                   std::min<size_t>(c["design_samples"].get<size_t>(), launches)});
+    EXPECT_EQ(n, std::max(first, std::min<size_t>(c["second_stage_samples"].get<size_t>(), launches))) << c;
+    grew += n > first;
+  }
+  EXPECT_GT(grew, 0u);
+  EXPECT_NE(s["interval"]["text"].get<std::string>().find("pilot"), std::string::npos) << s["interval"];
+  size_t detailed = 0;
+  for (const nlohmann::json& k : j["kernels"]) detailed += k["sampling"]["level"] == "detailed";
+  EXPECT_EQ(detailed, s["sampled_launches"].get<size_t>());
 }
 
 TEST(SamplingLevels, StemFirstApartSimulatesEveryKernelsFirstLaunchAndGpuMechSignsTheRest) {

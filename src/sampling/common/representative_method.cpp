@@ -31,7 +31,7 @@ RepresentativeMethod::RepresentativeMethod(const MethodOptions& o, std::string n
       }) {}
 
 runtime::DispatchRunner& RepresentativeMethod::runner(int pass) {
-  if (passes() == 2 && pass == 0) return o_.profile ? observe_pass_ : profile_pass_;
+  if (pass < first_passes()) return o_.profile ? observe_pass_ : profile_pass_;
   // A subclass partitions in its constructor's body, after this base is built: the profile it
   // was given is taken on first use instead.
   if (o_.profile && !prepared_) prepare(*o_.profile);
@@ -39,7 +39,7 @@ runtime::DispatchRunner& RepresentativeMethod::runner(int pass) {
 }
 
 void RepresentativeMethod::end_pass(int pass) {
-  if (passes() == 2 && pass == 0 && o_.profile) {
+  if (pass < first_passes() && o_.profile) {
     if (observed_ != o_.profile->launches.size())
       throw NotImplementedError(fmt::format("{}: the run had {} launches, {} has {}; a method that observes every "
                                             "dispatch before it partitions needs the profiled sequence",
@@ -47,7 +47,7 @@ void RepresentativeMethod::end_pass(int pass) {
     prepare(*o_.profile);
     return;
   }
-  if (passes() == 2 && pass == 0) {
+  if (pass < first_passes()) {
     sp::ProfileFile f;
     f.line_bytes = line_bytes();
     f.launches = std::move(profiled_);
@@ -56,13 +56,21 @@ void RepresentativeMethod::end_pass(int pass) {
     return;
   }
   finish();
+  // Another round only while the run kept to the profile: past a departure there is no
+  // population to add samples from.
+  if (!diverged_ && revise(partition_)) {
+    ++sampled_rounds_;
+    start_round();
+  }
 }
+
+bool RepresentativeMethod::revise(LaunchPartition&) { return false; }
 
 void RepresentativeMethod::save_passes(int pass, const std::string& path, const sp::WorkloadIdentity& w) const {
   if (observes_dispatches())
     throw NotImplementedError(fmt::format("{}: a first pass's state that holds what it observed of each dispatch "
                                           "(run the passes in one process)", name_));
-  if (passes() != 2 || pass != 0)
+  if (first_passes() != 1 || pass != 0)
     throw FaultError(fmt::format("{}: pass {} has no state to save; only the profiling pass does", name_, pass));
   sp::ProfileFile f;
   f.workload = w;
@@ -76,8 +84,8 @@ void RepresentativeMethod::restore_passes(int pass, const std::string& path, con
   if (observes_dispatches())
     throw NotImplementedError(fmt::format("{}: a first pass's state that holds what it observed of each dispatch "
                                           "(run the passes in one process)", name_));
-  if (passes() != 2 || pass != 1)
-    throw FaultError(fmt::format("{}: cannot start at pass {}; only the sampled pass follows a state", name_, pass));
+  if (first_passes() != 1 || pass != 1)
+    throw FaultError(fmt::format("{}: cannot start at pass {}; only the first sampled pass follows a state", name_, pass));
   const sp::ProfileFile f = sp::load(path);
   sp::require_match(path, sp::first_difference(f, w, line_bytes()));
   state_file_ = path;
@@ -98,8 +106,12 @@ void RepresentativeMethod::prepare(const sp::ProfileFile& f) {
   prepared_ = true;
   if (partition_.group.size() != f.launches.size())
     throw FaultError(fmt::format("{}: partitioned {} of {} launches", name_, partition_.group.size(), f.launches.size()));
+  start_round();
+}
+
+void RepresentativeMethod::start_round() {
   const size_t groups = partition_.samples.size();
-  is_sample_.assign(f.launches.size(), false);
+  is_sample_.assign(partition_.group.size(), false);
   remaining_.assign(groups, 0);
   for (size_t g = 0; g < groups; ++g) {
     if (partition_.samples[g].empty()) throw FaultError(fmt::format("{}: {} {} has no representative", name_, noun_, g));
@@ -110,6 +122,8 @@ void RepresentativeMethod::prepare(const sp::ProfileFile& f) {
   pending_.assign(groups, {});
   launch_ = 0;
   diverged_.reset();
+  projected_insts_ = 0;
+  unprofiled_ = borrowed_ = short_ = 0;
 }
 
 std::string RepresentativeMethod::source() const {
@@ -186,8 +200,19 @@ runtime::LaunchResult RepresentativeMethod::run_sampled(const emu::Dispatch& d, 
   runtime::LaunchResult r;
   std::shared_ptr<timing::LaunchTiming> lt;
   if (is_sample_[i]) {
-    lt = simulate(d, mem, gpu, i, *rec);
-    r.stats = lt->functional;
+    if (const auto it = simulated_.find(i); it != simulated_.end()) {
+      // Simulated in an earlier round: its run stands (run again functionally only for the
+      // memory later launches read, which a capture's checkpoints already hold).
+      lt = it->second.first;
+      nlohmann::json detail = std::move(rec->detail);  // this round's group and samples
+      *rec = it->second.second;
+      rec->detail = std::move(detail);
+      r.stats = skip ? lt->functional : run_functional_launch(d, mem, gpu, o_.warming);
+    } else {
+      lt = simulate(d, mem, gpu, i, *rec);
+      r.stats = lt->functional;
+      simulated_.emplace(i, std::make_pair(lt, *rec));
+    }
     runs_[g].push_back(RepresentativeRun{i, lt->cycles, lt->wave_instructions});
     if (--remaining_[g] == 0) {
       for (Pending& p : pending_[g]) complete(p, runs_[g]);

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -59,8 +60,9 @@ class RepresentativeMethod : public SamplingMethod {
   RepresentativeMethod(const MethodOptions& o, std::string name, std::string noun);
 
   /// One pass over a profile that needs nothing more; otherwise a first pass (the profiling
-  /// pass, or with a profile the pass that observes each dispatch) and the sampled pass.
-  int passes() const override { return o_.profile && !observes_dispatches() ? 1 : 2; }
+  /// pass, or with a profile the pass that observes each dispatch); then the sampled pass, and
+  /// another each time revise() adds samples.
+  int passes() const override { return first_passes() + sampled_rounds_; }
   runtime::DispatchRunner& runner(int pass) override;
   void end_pass(int pass) override;
   bool carries_passes() const override { return true; }
@@ -96,6 +98,10 @@ class RepresentativeMethod : public SamplingMethod {
   /// left the profiled sequence first; `ran[k]` says whether any of group k's did. nullopt: none
   /// fits.
   virtual std::optional<size_t> borrow(size_t g, const std::vector<bool>& ran) const = 0;
+  /// Called when a sampled pass has ended with every group's runs in: may add launches to the
+  /// groups' samples (never remove one) and return true, and the workload runs again; launches
+  /// already simulated are not simulated again, their earlier runs stand. The default: false.
+  virtual bool revise(LaunchPartition& partition);
   /// The runs of group `g`'s representatives so far, in launch order.
   const std::vector<RepresentativeRun>& runs(size_t g) const { return runs_[g]; }
 
@@ -125,6 +131,10 @@ class RepresentativeMethod : public SamplingMethod {
   };
 
   void prepare(const profile::ProfileFile& f);
+  /// Per-pass state from the partition: which launches are samples, what each group waits for.
+  void start_round();
+  /// Passes before the first sampled one (0 or 1).
+  int first_passes() const { return o_.profile && !observes_dispatches() ? 0 : 1; }
   std::string source() const;
   runtime::LaunchResult run_profile(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
   runtime::LaunchResult run_observe(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
@@ -147,7 +157,10 @@ class RepresentativeMethod : public SamplingMethod {
   std::vector<size_t> remaining_;                      ///< per group, representatives yet to run
   std::vector<std::vector<Pending>> pending_;
   size_t launch_ = 0;
-  size_t observed_ = 0;  ///< launches the observing pass has seen
+  size_t observed_ = 0;      ///< launches the observing pass has seen
+  int sampled_rounds_ = 1;   ///< sampled passes so far, this one included (revise() adds one)
+  /// Launches simulated in an earlier sampled pass: their timing and record, reused.
+  std::map<size_t, std::pair<std::shared_ptr<timing::LaunchTiming>, runtime::SampledLaunch>> simulated_;
   uint64_t projected_insts_ = 0;         ///< wave instructions of launches projected from another
   std::optional<std::string> diverged_;  ///< how the run left the profiled launch sequence
   size_t diverged_at_ = 0;               ///< the first launch outside it

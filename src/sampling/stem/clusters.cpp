@@ -110,4 +110,33 @@ std::vector<size_t> draw(const Cluster& c, uint64_t seed, size_t index) {
   return out;
 }
 
+std::vector<size_t> random_order(const Cluster& c, uint64_t seed, size_t index) {
+  const uint64_t stream = mix64(seed ^ mix64(index + 1)) ^ 0x5354454d5f706c74ull;  // apart from draw()'s
+  std::vector<std::pair<uint64_t, size_t>> keyed;
+  for (size_t l : c.launches) keyed.push_back({mix64(stream ^ mix64(l + 1)), l});
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<size_t> out;
+  for (const auto& [k, l] : keyed) out.push_back(l);
+  return out;
+}
+
+std::vector<uint64_t> two_stage_sizes(std::span<const uint64_t> N, std::span<const double> mean,
+                                      std::span<const double> sd, double z, double error) {
+  double a = 0, total = 0;
+  for (size_t i = 0; i < N.size(); ++i) {
+    if (!(mean[i] > 0)) continue;
+    a += double(N[i]) * sd[i] * std::sqrt(mean[i]);
+    total += double(N[i]) * mean[i];
+  }
+  std::vector<uint64_t> n(N.size(), 0);
+  if (!(total > 0)) return n;
+  const double budget = (error * total / z) * (error * total / z);
+  for (size_t i = 0; i < N.size(); ++i) {
+    if (!(mean[i] > 0)) continue;
+    const double want = std::ceil(a * double(N[i]) * sd[i] / std::sqrt(mean[i]) / budget);
+    n[i] = std::min<uint64_t>(N[i], uint64_t(std::min(want, 1e18)));
+  }
+  return n;
+}
+
 }  // namespace strobe::sampling::stem

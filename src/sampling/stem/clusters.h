@@ -44,4 +44,17 @@ std::vector<Cluster> root_clusters(std::span<const LaunchRow> launches, const Pa
 /// without replacement from the stream of `seed` and the cluster's index `index`.
 std::vector<size_t> draw(const Cluster& c, uint64_t seed, size_t index);
 
+/// The launches of `c` in a uniformly random order from the stream of `seed` and the cluster's
+/// index `index`: any prefix is a uniform random sample without replacement, so a sample grown
+/// by taking more of the order stays one.
+std::vector<size_t> random_order(const Cluster& c, uint64_t seed, size_t index);
+
+/// The two-stage sample size of each cluster (Stein's procedure with STEM's allocation): from
+/// the cycles `sd[i]` and mean `mean[i]` measured on cluster i's first sample (N[i] launches),
+/// the allocation that minimises Σ n_i μ_i subject to the total's variance Σ N_i² σ_i² / n_i
+/// meeting (error·T / z)², T = Σ N_i μ_i; each at most N[i]. A cluster whose mean is not
+/// positive gets 0.
+std::vector<uint64_t> two_stage_sizes(std::span<const uint64_t> N, std::span<const double> mean,
+                                      std::span<const double> sd, double z, double error);
+
 }  // namespace strobe::sampling::stem

@@ -50,6 +50,9 @@ inline std::vector<std::string> param_choices(Signature) { return {"instructions
   X(Estimator, estimator, Estimator::Mean, 0, 1, "a cluster's total: mean (the paper) or ratio")           \
   X(Signature, signature, Signature::Instructions, 0, 1, "time proxy: instructions or gpumech")             \
   X(bool, first_apart, 0, 0, 1, "1: each group's first launch is a cluster of its own (strobe's)")     \
+  X(uint64_t, pilot, 0, 0, 1e6,                                                                             \
+    "0: sample sizes from the signature (the paper); N: N of each cluster first, then sizes from the "       \
+    "cycles' measured spread (strobe's two-stage)")                                                          \
   X(uint64_t, seed, 1, 0, 1e15, "seed of the random draw of each cluster's sample")
 
 /// Every tunable of STEM (names as --sampling-set spells them).

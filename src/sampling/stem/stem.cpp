@@ -54,9 +54,62 @@ class Stem final : public RepresentativeMethod {
     part.group.assign(rows.size(), 0);
     for (size_t c = 0; c < clusters_.size(); ++c) {
       for (size_t l : clusters_[c].launches) part.group[l] = c;
-      part.samples.push_back(stem::draw(clusters_[c], p_.seed, c));
+      if (p_.pilot == 0) {
+        part.samples.push_back(stem::draw(clusters_[c], p_.seed, c));
+      } else {
+        order_.push_back(stem::random_order(clusters_[c], p_.seed, c));
+        const uint64_t n = std::max(clusters_[c].samples(), std::min<uint64_t>(p_.pilot, clusters_[c].launches.size()));
+        part.samples.push_back(prefix(c, n));
+      }
     }
     return part;
+  }
+
+  /// The first `n` launches of cluster `c`'s random order, in program order.
+  std::vector<size_t> prefix(size_t c, uint64_t n) const {
+    std::vector<size_t> out(order_[c].begin(), order_[c].begin() + std::ptrdiff_t(n));
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  /// The second stage (pilot > 0): each cluster's sample grown to the size the spread of its
+  /// first sample's cycles asks for, once.
+  bool revise(LaunchPartition& part) override {
+    if (p_.pilot == 0 || revised_) return false;
+    revised_ = true;
+    const size_t k = clusters_.size();
+    std::vector<uint64_t> N(k);
+    std::vector<double> mean(k, 0), sd(k, 0);
+    for (size_t c = 0; c < k; ++c) {
+      N[c] = clusters_[c].launches.size();
+      const std::vector<RepresentativeRun>& rs = runs(c);
+      if (rs.empty()) continue;
+      // The spread that enters the estimator's variance: the cycles themselves (mean), or what
+      // the signature does not explain of them (ratio).
+      double y = 0, x = 0, xall = 0;
+      for (const RepresentativeRun& r : rs) y += double(r.cycles), x += signature_[r.launch];
+      for (size_t l : clusters_[c].launches) xall += signature_[l];
+      const double ratio = y / std::max(x, 1e-300);
+      mean[c] = p_.estimator == stem::Estimator::Ratio ? ratio * xall / double(N[c]) : y / double(rs.size());
+      if (rs.size() < 2) continue;
+      double ss = 0;
+      for (const RepresentativeRun& r : rs) {
+        const double e = p_.estimator == stem::Estimator::Ratio ? double(r.cycles) - ratio * signature_[r.launch]
+                                                                : double(r.cycles) - y / double(rs.size());
+        ss += e * e;
+      }
+      sd[c] = std::sqrt(ss / double(rs.size() - 1));
+    }
+    const std::vector<uint64_t> want = stem::two_stage_sizes(N, mean, sd, z_for_confidence(p_.confidence), p_.error);
+    bool grew = false;
+    second_stage_.assign(k, 0);
+    for (size_t c = 0; c < k; ++c) {
+      second_stage_[c] = want[c];
+      if (want[c] <= part.samples[c].size()) continue;
+      part.samples[c] = prefix(c, want[c]);
+      grew = true;
+    }
+    return grew;
   }
 
   /// The mean estimator: the sample's mean cycles; the ratio estimator: the sample's cycles per
@@ -119,6 +172,9 @@ class Stem final : public RepresentativeMethod {
   std::vector<double> gpumech_cycles_;  ///< per launch, GPUMech's cycles (signature=gpumech)
   std::vector<stem::Cluster> clusters_;
   std::vector<double> signature_;  ///< per launch, its signature
+  std::vector<std::vector<size_t>> order_;  ///< per cluster, its launches in random order (pilot > 0)
+  bool revised_ = false;                    ///< whether the second stage has been sized
+  std::vector<uint64_t> second_stage_;      ///< per cluster, the size its first sample asked for
 };
 
 nlohmann::json Stem::summary() const {
@@ -131,10 +187,12 @@ nlohmann::json Stem::summary() const {
   for (size_t c = 0; c < clusters_.size(); ++c) {
     const stem::Cluster& k = clusters_[c];
     const std::vector<RepresentativeRun>& rs = runs(c);
+    const uint64_t n = groups().samples.at(c).size();
     cl.push_back({{"group", k.group}, {"launches", k.launches.size()}, {"design_samples", k.design},
-                  {"samples", k.samples()}, {"signature_mean", k.mean}, {"signature_sd", k.sd}});
-    sampled += k.samples();
-    if (rs.size() != k.samples()) complete = false;
+                  {"samples", n}, {"signature_mean", k.mean}, {"signature_sd", k.sd}});
+    if (!second_stage_.empty()) cl.back()["second_stage_samples"] = second_stage_[c];
+    sampled += n;
+    if (rs.size() != n) complete = false;
     if (rs.empty()) continue;
     StratumSample st;
     st.size = k.launches.size();
@@ -147,7 +205,7 @@ nlohmann::json Stem::summary() const {
   s["sampled_launches"] = sampled;
   s["variant"] = {{"groups", choice_name(p_.groups)}, {"estimator", choice_name(p_.estimator)},
                   {"signature", choice_name(p_.signature)}, {"root", p_.root}, {"first_apart", p_.first_apart},
-                  {"seed", p_.seed}};
+                  {"pilot", p_.pilot}, {"seed", p_.seed}};
   const double z = z_for_confidence(p_.confidence);
   // The estimate of the sampled clusters, as the estimator the method projects with.
   double total = 0;
@@ -183,7 +241,10 @@ nlohmann::json Stem::summary() const {
                    {"text", fmt::format("cycles = {:.0f} ± {:g}% ({:g}% bound the sample sizes were chosen for, "
                                         "from {} spread; {} of {} launches in detail{})",
                                         total, 100 * p_.error, 100 * p_.confidence,
-                                        gpumech_signature() ? "GPUMech-cycle" : "wave-instruction", sampled,
+                                        p_.pilot > 0             ? "the pilot sample's cycle"
+                                        : gpumech_signature() ? "GPUMech-cycle"
+                                                              : "wave-instruction",
+                                        sampled,
                                         signature_.size(), complete ? "" : "; the run left the profiled sequence")}};
   return s;
 }
