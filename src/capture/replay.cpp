@@ -161,7 +161,14 @@ void Replayer::prepare(uint64_t i, bool fresh_memory) {
   restore_seconds_ += since(t0);
 }
 
-void Replayer::warm(uint64_t from, uint64_t to) {
+uint64_t Replayer::fitted_granules(const timing::GpuConfig& cfg) const {
+  const uint64_t arrays = (uint64_t(cfg.num_cus) + cfg.cus_per_shader_array - 1) / cfg.cus_per_shader_array;
+  const uint64_t bytes = uint64_t(cfg.l2_size_kb) * 1024 + uint64_t(cfg.num_cus) * cfg.l1v_size_kb * 1024 +
+                         arrays * uint64_t(cfg.scache_size_kb) * 1024;
+  return std::max<uint64_t>(1, 4 * bytes / std::max<uint64_t>(1, cap_.index().granule_bytes));
+}
+
+void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
   timing::Gpu* gpu = dev_.gpu();
   if (!gpu || from >= to) return;
   const auto t0 = std::chrono::steady_clock::now();
@@ -173,7 +180,8 @@ void Replayer::warm(uint64_t from, uint64_t to) {
                                  cap_.path(), x.granule_bytes, line, line));
   const uint32_t shift = uint32_t(std::countr_zero(line) - std::countr_zero(x.granule_bytes));
   // Newest first, until the bound's distinct granules are found; each launch keeps its newest part.
-  const uint64_t budget = std::max<uint64_t>(1, x.history_bytes / x.granule_bytes);
+  uint64_t budget = std::max<uint64_t>(1, x.history_bytes / x.granule_bytes);
+  if (max_granules > 0) budget = std::min(budget, max_granules);
   std::unordered_set<uint64_t> seen;
   std::vector<std::pair<uint64_t, std::vector<HistoryEntry>>> window;  // newest launch first
   for (uint64_t j = to; j-- > from && seen.size() < budget;) {

@@ -38,9 +38,13 @@ class Replayer {
   /// the launch.
   void prepare(uint64_t i, bool fresh_memory = false);
   /// Warms the device's caches with the histories of launches [from, to), newest first up to the
-  /// capture's history bound, applied oldest first (history.h). Nothing without the timing model.
-  /// InputError if the configured line is smaller than the capture's granule.
-  void warm(uint64_t from, uint64_t to);
+  /// capture's history bound (or `max_granules` distinct granules, if fewer and not 0), applied
+  /// oldest first (history.h). Nothing without the timing model. InputError if the configured
+  /// line is smaller than the capture's granule.
+  void warm(uint64_t from, uint64_t to, uint64_t max_granules = 0);
+  /// The window `--warm-state fitted` walks: four times the distinct lines every data cache of
+  /// `cfg` holds together (L2, every L1V and scalar cache), in the capture's granules.
+  uint64_t fitted_granules(const timing::GpuConfig& cfg) const;
   /// Runs launch `i` (after prepare(i)) on the device as it is set up. A launch that did not run
   /// (a sampling method predicted it) reports the captured run's counters.
   runtime::LaunchResult run(uint64_t i);

@@ -170,6 +170,11 @@ int run_compare(CompareOptions o) {
     o.run.workload = experiment::Workload::Capture;
     o.run.capture = o.run.benchmark;
   }
+  if (o.run.warm_state == "none")
+    throw InputError("--warm-state none: a method's launches would start as the last simulated one left the caches; "
+                     "give history or fitted");
+  if (o.run.warm_state != "history" && o.run.workload != experiment::Workload::Capture)
+    throw InputError("--warm-state: only for a capture (FILE.cap)");
   const experiment::ValidatedCompare c = experiment::validate(experiment::CompareSpec{o.run, repeat});
   if (!is_set) return compare_one(c, o);
   const workloads::BenchSet set = set_name.empty() ? workloads::load_set_file(o.set_file, o.size)
@@ -197,6 +202,10 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
   add_set_option(*cmd, s,
                  "KEY=VALUE: override a GPU configuration parameter (repeatable); NAME (no '='): compare the "
                  "benchmark set configs/sets/NAME.toml (tuning, evaluation, tbpoint, smoke)");
+  cmd->add_option("--warm-state", s.warm_state,
+                  "FILE.cap: how each launch a method simulates starts: history (default; its caches rebuilt from "
+                  "the capture's history) or fitted (the same, walking back only 4x the lines the configuration's "
+                  "data caches hold)");
   cmd->add_option("--set-file", o->set_file,
                   "Compare the runs of FILE: FILE.toml as configs/sets, else one 'BENCH [--param K=V]...' a line");
   cmd->add_option("--size", o->size, "Size variant of the set: eval (default) or ci (each benchmark at its small sizes)");

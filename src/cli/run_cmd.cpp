@@ -129,7 +129,8 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                                    "FILE.cap: the launches to replay, like 3,17,40-45 (default: all, in order)");
   auto* warm_state = cmd->add_option("--warm-state", s.warm_state,
                                      "FILE.cap: how a replayed launch's caches start: history (default; rebuilt from "
-                                     "the capture's history of the launches before it) or none");
+                                     "the capture's history of the launches before it), fitted (the same, walking "
+                                     "back only 4x the lines the configuration's data caches hold) or none");
   auto* alone = cmd->add_flag("--alone", s.alone,
                               "FILE.cap, timing: each replayed launch on a fresh GPU, warmed only by --warm-state");
   cmd->add_flag("--digest", o->digest,

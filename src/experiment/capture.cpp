@@ -174,11 +174,13 @@ ReplayPass replay_pass(const ValidatedRun& v, const capture::CaptureFile& cap, c
   auto start_gpu = [&] {
     dev.enable_timing(v.gpu);
     next = 0;
-    if (s.warm_state == "history")
-      dev.gpu()->set_before_run([&] {
-        rp.warm(next, current);
+    if (s.warm_state != "none") {
+      const uint64_t window = s.warm_state == "fitted" ? rp.fitted_granules(v.gpu) : 0;
+      dev.gpu()->set_before_run([&, window] {
+        rp.warm(next, current, window);
         next = current + 1;
       });
+    }
   };
   if (v.timing()) start_gpu();
   if (runner) dev.set_dispatch_runner(runner);

@@ -188,8 +188,8 @@ void check_capture_run(const RunSpec& spec) {
     throw InputError("--alone: each launch on a fresh GPU needs the timing model (--mode timing)");
   if (!spec.params.empty())
     throw InputError("--param: a capture holds the parameters it was captured with; capture again to change them");
-  if (spec.warm_state != "history" && spec.warm_state != "none")
-    throw InputError(fmt::format("--warm-state '{}': expected history or none", spec.warm_state));
+  if (spec.warm_state != "history" && spec.warm_state != "fitted" && spec.warm_state != "none")
+    throw InputError(fmt::format("--warm-state '{}': expected history, fitted or none", spec.warm_state));
 }
 
 }  // namespace

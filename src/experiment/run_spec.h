@@ -39,8 +39,9 @@ struct RunSpec {
   std::string capture;                  ///< Capture: the capture file
   std::string launches;                 ///< Capture: the launches to replay ("3,17,40-45"; empty: all)
   /// Capture: how a replayed launch's caches start: `history` (rebuilt from the capture's
-  /// configuration-free history of the launches since the last one replayed) or `none` (as the
-  /// last replayed launch left them).
+  /// configuration-free history of the launches since the last one replayed), `fitted` (the same,
+  /// the walk back stopped at four times the distinct lines the configuration's data caches hold)
+  /// or `none` (as the last replayed launch left them).
   std::string warm_state = "history";
   /// Capture: each replayed launch on a fresh GPU, its caches, DRAM and clock those of a new
   /// machine and its warm state only what `warm_state` rebuilds (as a sampled run's far-apart

@@ -56,6 +56,29 @@ TEST(CaptureCli, BadCapturesAndOptionsExitTwoNamingTheFileOrOption) {
   expect("capture vecadd -o " + (t.path / "no" / "such.cap").string(), "such.cap");
 }
 
+TEST(CaptureCli, AFittedWarmWindowGivesTheHistorysCyclesWhereTheHistoryFits) {
+  // hotspot at 64x64 touches far fewer lines than four times the R9 Nano's caches hold, so the
+  // fitted walk stops where the full one does: the same caches, the same cycles. On 4 CUs with
+  // 16 KiB of L2 the fitted window is smaller than the footprint, and the run still completes.
+  TempDir t;
+  const std::string f = (t.path / "h.cap").string();
+  ASSERT_EQ(run_strobe(std::string("capture ") + kBench + " -o " + f).rc, 0);
+  auto cycles = [&](const std::string& extra) {
+    auto r = run_strobe("run " + f + " --launches 2 --mode timing --alone --json -" + extra);
+    EXPECT_EQ(r.rc, 0) << extra << ": " << r.err;
+    return r.rc == 0 ? nlohmann::json::parse(r.out)["cycles"].get<uint64_t>() : 0;
+  };
+  EXPECT_EQ(cycles(" --warm-state fitted"), cycles(" --warm-state history"));
+  EXPECT_NE(cycles(" --warm-state fitted"), cycles(" --warm-state none")) << "the history warms nothing here";
+  EXPECT_GT(cycles(" --warm-state fitted --set gpu.num_cus=4 --set l2.size_kb=16 --set l1v.size_kb=1"), 0u);
+  auto bad = run_strobe("run " + f + " --warm-state tepid");
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("history, fitted or none"), std::string::npos) << bad.err;
+  auto cmp = run_strobe("compare relu --sampling sieve --warm-state fitted");
+  EXPECT_EQ(cmp.rc, 2);
+  EXPECT_NE(cmp.err.find("only for a capture"), std::string::npos) << cmp.err;
+}
+
 TEST(CaptureCli, StemTakesGpuMechsCyclesAsItsSignatureFromACaptureWithTraces) {
   TempDir t;
   const std::string plain = (t.path / "h.cap").string(), traced = (t.path / "g.cap").string();
