@@ -52,7 +52,7 @@ std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
 SweepSpec parse_sweep(const std::string& text, const std::string& source) {
   const toml::table doc = parse_toml(text, source);
   static const std::set<std::string> known = {"workloads", "grid",   "methods", "sampling_sets",
-                                              "warming",   "repeat", "profile", "capture"};
+                                              "warming",   "repeat", "profile", "capture", "warm_state"};
   for (const auto& [k, v] : doc)
     if (!known.contains(std::string(k.str())))
       throw InputError(fmt::format("{}: unknown key '{}' (known: {})", source, k.str(), fmt::join(known, ", ")));
@@ -99,6 +99,13 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
     const auto v = c->value<bool>();
     if (!v) throw InputError(fmt::format("{}: capture must be true or false", source));
     s.capture = *v;
+  }
+  if (const toml::node* w = doc.get("warm_state")) {
+    const auto v = w->value<std::string>();
+    if (!v || (*v != "history" && *v != "fitted"))
+      throw InputError(fmt::format("{}: warm_state must be \"history\" or \"fitted\"", source));
+    if (!s.capture) throw InputError(fmt::format("{}: warm_state is for a capture sweep (capture = true)", source));
+    s.warm_state = *v;
   }
   if (s.capture) {
     if (doc.get("profile") && s.profile)
@@ -184,6 +191,8 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
         t.args.insert(t.args.end(), {"--sampling", fmt::format("{}", fmt::join(spec.methods, ","))});
         for (const std::string& s : spec.sampling_sets) t.args.insert(t.args.end(), {"--sampling-set", s});
         if (!spec.capture) t.args.insert(t.args.end(), {"--sampling-warming", spec.warming});
+        // Only when asked: a task's arguments name its result, which history runs already have.
+        if (spec.capture && spec.warm_state != "history") t.args.insert(t.args.end(), {"--warm-state", spec.warm_state});
         t.args.insert(t.args.end(), {"--repeat", std::to_string(spec.repeat)});
       }
       std::string joined;

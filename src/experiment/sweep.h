@@ -39,6 +39,9 @@ struct SweepSpec {
   /// capture (`strobe run|compare CAPTURE`): the capture holds the profiles its methods read,
   /// and a method's predicted launches then neither run nor load memory (docs/capture.md).
   bool capture = false;
+  /// With a capture: how each simulated launch's caches are rebuilt (`--warm-state`: history,
+  /// the capture's bound, or fitted, four times the configuration's data-cache lines).
+  std::string warm_state = "history";
 };
 
 /// Whether a sweep makes one input per workload before its tasks: a profile or a capture.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -86,6 +87,22 @@ TEST(SweepSpec, EveryMistakeNamesTheFileAndTheKey) {
   EXPECT_NE(error_of("workloads = [\"relu\"]\n[grid]\narch = [\"nosuch\"]").find("nosuch"), std::string::npos);
   EXPECT_NE(error_of("workloads = [\"relu\"]\nrepeat = 0").find("repeat"), std::string::npos);
   EXPECT_NE(error_of("workloads = [\"relu\"]\nprofile = true").find("none of the methods reads a profile"),
+            std::string::npos);
+}
+
+TEST(SweepSpec, AFittedWarmStateIsPassedToEveryTaskAndNamesOtherResults) {
+  const std::string base = "workloads = [\"relu\"]\nmethods = [\"sieve\"]\ncapture = true\n";
+  const std::vector<SweepTask> history = expand(parse_sweep(base, "s.toml"));
+  const std::vector<SweepTask> fitted = expand(parse_sweep(base + "warm_state = \"fitted\"\n", "s.toml"));
+  ASSERT_EQ(history.size(), 1u);
+  ASSERT_EQ(fitted.size(), 1u);
+  EXPECT_EQ(std::count(history[0].args.begin(), history[0].args.end(), "--warm-state"), 0);
+  const auto at = std::find(fitted[0].args.begin(), fitted[0].args.end(), "--warm-state");
+  ASSERT_NE(at, fitted[0].args.end());
+  EXPECT_EQ(*(at + 1), "fitted");
+  EXPECT_NE(history[0].id, fitted[0].id);
+  EXPECT_NE(error_of(base + "warm_state = \"tepid\"\n").find("warm_state must be"), std::string::npos);
+  EXPECT_NE(error_of("workloads = [\"relu\"]\nmethods = [\"sieve\"]\nwarm_state = \"fitted\"\n").find("capture sweep"),
             std::string::npos);
 }
 
