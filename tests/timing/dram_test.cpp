@@ -17,10 +17,9 @@ struct Client : Component {
   std::map<uint32_t, uint64_t> done;
 };
 
-TEST(Dram, RowHitIsFasterThanRowMissAndConflict) {
-  Engine e;
-  RequestPool pool;
-  StatsRegistry stats;
+/// One channel of two banks of 1 KiB rows, 256-byte interleave, tCL 10, tRCD 20, tRP 30, a
+/// burst of 4 cycles and no controller latency: the latencies the tests add up by hand.
+DramParams two_bank_params() {
   DramParams p;
   p.channels = 1;
   p.banks = 2;
@@ -29,6 +28,14 @@ TEST(Dram, RowHitIsFasterThanRowMissAndConflict) {
   p.tcl = 10, p.trcd = 20, p.trp = 30, p.tccd = 2;
   p.controller_latency = 0;
   p.burst_fp = 4 << 8;
+  return p;
+}
+
+TEST(Dram, RowHitIsFasterThanRowMissAndConflict) {
+  Engine e;
+  RequestPool pool;
+  StatsRegistry stats;
+  const DramParams p = two_bank_params();
   Dram d("dram", p, e, pool, stats);
   Client client;
   auto send = [&](uint64_t at, uint64_t line, uint32_t tag) {
@@ -60,14 +67,7 @@ TEST(Dram, WarmingOpensALinesRowWithoutTimeOrCounters) {
   Engine e;
   RequestPool pool;
   StatsRegistry stats;
-  DramParams p;
-  p.channels = 1;
-  p.banks = 2;
-  p.row_bytes = 1024;
-  p.interleave_bytes = 256;
-  p.tcl = 10, p.trcd = 20, p.trp = 30, p.tccd = 2;
-  p.controller_latency = 0;
-  p.burst_fp = 4 << 8;
+  const DramParams p = two_bank_params();
   Dram d("dram", p, e, pool, stats);
   Client client;
   d.warm(32);  // row 1 of bank 0 open, as if a line of it had been read

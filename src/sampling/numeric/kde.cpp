@@ -3,9 +3,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <numbers>
 
 namespace strobe::sampling {
+
+namespace {
+
+/// The mean of `values` and their sum of squared deviations from it.
+std::pair<double, double> mean_and_ss(std::span<const double> values) {
+  double mean = 0;
+  for (double v : values) mean += v;
+  mean /= double(values.size());
+  double ss = 0;
+  for (double v : values) ss += (v - mean) * (v - mean);
+  return {mean, ss};
+}
+
+}  // namespace
 
 std::vector<double> gaussian_kde(std::span<const double> points, double h, std::span<const double> at) {
   std::vector<double> d(at.size(), 0.0);
@@ -25,12 +40,7 @@ std::vector<double> gaussian_kde(std::span<const double> points, double h, std::
 double scott_bandwidth(std::span<const double> points) {
   const size_t n = points.size();
   if (n < 2) return 0;
-  double mean = 0;
-  for (double p : points) mean += p;
-  mean /= double(n);
-  double ss = 0;
-  for (double p : points) ss += (p - mean) * (p - mean);
-  const double sd = std::sqrt(ss / double(n - 1));
+  const double sd = std::sqrt(mean_and_ss(points).second / double(n - 1));
   return sd * std::pow(double(n), -0.2);
 }
 
@@ -73,12 +83,8 @@ std::vector<double> density_valleys(std::span<const double> points, double h, si
 double coefficient_of_variation(std::span<const double> values) {
   const size_t n = values.size();
   if (n < 2) return 0;
-  double mean = 0;
-  for (double v : values) mean += v;
-  mean /= double(n);
+  const auto [mean, ss] = mean_and_ss(values);
   if (mean == 0) return 0;
-  double ss = 0;
-  for (double v : values) ss += (v - mean) * (v - mean);
   return std::sqrt(ss / double(n)) / mean;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "sampling/common/launch_groups.h"
 #include "sampling/numeric/kde.h"
 
 namespace strobe::sampling::sieve {
@@ -68,17 +69,9 @@ void avoid_first(Stratum& s, size_t first, std::span<const LaunchRow> rows, cons
 }  // namespace
 
 std::vector<Stratum> stratify(std::span<const LaunchRow> launches, const Params& p) {
-  // Kernels in order of first launch, each with its launches in program order.
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<size_t>> by_kernel;
-  for (size_t i = 0; i < launches.size(); ++i) {
-    auto [it, fresh] = by_kernel.try_emplace(launches[i].kernel);
-    if (fresh) order.push_back(launches[i].kernel);
-    it->second.push_back(i);
-  }
+  const std::vector<LaunchGroup> kernels = groups_by_first_launch(launches, [](const LaunchRow& r) { return r.kernel; });
   std::vector<Stratum> out;
-  for (const std::string& k : order) {
-    const std::vector<size_t>& ls = by_kernel[k];
+  for (const auto& [k, ls] : kernels) {
     const double cov = coefficient_of_variation(counts_of(launches, ls));
     if (cov == 0) {
       out.push_back({k, 1, ls, ls.front()});
@@ -108,8 +101,11 @@ std::vector<Stratum> stratify(std::span<const LaunchRow> launches, const Params&
       }
     }
   }
-  if (p.warm_representative)
-    for (Stratum& st : out) avoid_first(st, by_kernel[st.kernel].front(), launches, p);
+  if (p.warm_representative) {
+    std::map<std::string, size_t> first;  // each kernel's first launch
+    for (const auto& [k, ls] : kernels) first.emplace(k, ls.front());
+    for (Stratum& st : out) avoid_first(st, first.at(st.kernel), launches, p);
+  }
   return out;
 }
 

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
+#include "sampling/common/launch_groups.h"
 #include "sampling/numeric/mix.h"
 #include "sampling/numeric/stratified.h"
 #include "sampling/numeric/two_means.h"
@@ -78,17 +78,9 @@ uint64_t stem_sample_size(double mean, double sd, double z, double error) {
 }
 
 std::vector<Cluster> root_clusters(std::span<const LaunchRow> launches, const Params& p) {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<size_t>> groups;
-  for (size_t i = 0; i < launches.size(); ++i) {
-    auto [it, fresh] = groups.try_emplace(launches[i].group);
-    if (fresh) order.push_back(launches[i].group);
-    it->second.push_back(i);
-  }
   const double z = z_for_confidence(p.confidence);
   std::vector<Cluster> out;
-  for (const std::string& g : order) {
-    std::vector<size_t> ls = groups[g];
+  for (auto& [g, ls] : groups_by_first_launch(launches, [](const LaunchRow& r) { return r.group; })) {
     if (p.first_apart && ls.size() > 1) {  // program order: the group's first launch leads
       out.push_back(leaf(g, {ls.front()}, launches, 1));
       ls.erase(ls.begin());
