@@ -9,8 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -96,6 +99,59 @@ void check_mode(const Mode& mode) {
   } else {
     EXPECT_EQ(measured.size(), golden[mode.name].size()) << "a recorded benchmark no longer exists";
   }
+}
+
+/// FNV-1a of a file's bytes: an image's digest (std::hash is not promised to stay the same).
+std::string file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  uint64_t h = 14695981039346656037ull;
+  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) h = (h ^ uint8_t(*it)) * 1099511628211ull;
+  return std::to_string(h);
+}
+
+/// The graphics record: the small capture timed frame by frame (each frame's counts, cycles,
+/// MEGsim statistics and image) and compared under every frame-sampling method (each one's
+/// frames and estimate). Wall-clock seconds are left out: they are not deterministic.
+nlohmann::json measure_graphics() {
+  nlohmann::json got = nlohmann::json::object();
+  const std::string images = ::testing::TempDir() + "golden-gfx-images";
+  std::filesystem::remove_all(images);
+  CliResult run = run_strobe("run gfx:glmark2-small --mode timing --json - --images " + images);
+  EXPECT_EQ(run.rc, 0) << run.err;
+  if (run.rc != 0) return nullptr;
+  for (const nlohmann::json& f : nlohmann::json::parse(run.out)["frames"]) {
+    nlohmann::json frame{{"vs_invocations", f["vs_invocations"]}, {"ps_invocations", f["ps_invocations"]},
+                         {"pixels_written", f["pixels_written"]}, {"cycles", f["timing"]["cycles"]},
+                         {"wave_instructions", f["timing"]["wave_instructions"]},
+                         {"statistics", f["timing"]["statistics"]}, {"image", file_digest(f["image"])}};
+    got["timing"][std::to_string(f["frame"].get<uint64_t>())] = std::move(frame);
+  }
+  for (const char* sets : {"", " --sampling-set strata_frames=8 --sampling-set seed=3"}) {
+    CliResult cmp = run_strobe(std::string("compare gfx:glmark2-small --warm-frames 1 --json - --sampling "
+                                           "megsim,megsim-activity,megsim-stratified,random-frames") + sets);
+    EXPECT_EQ(cmp.rc, 0) << cmp.err;
+    if (cmp.rc != 0) return nullptr;
+    const nlohmann::json j = nlohmann::json::parse(cmp.out);
+    nlohmann::json c{{"reference", j["reference"]["totals"]}};
+    for (const auto& [name, m] : j["methods"].items())
+      c[name] = {{"frames_simulated", m["frames_simulated"]}, {"estimate", m["estimate"]},
+                 {"representative_frames", m.value("representative_frames", nlohmann::json())}};
+    got[std::string("compare") + (*sets ? " strata_frames=8 seed=3" : "")] = std::move(c);
+  }
+  return got;
+}
+
+TEST(GoldenResults, GraphicsFramesKeepCyclesImagesAndEstimates) {
+  std::ifstream in(kGoldenFile);
+  nlohmann::json golden = in ? nlohmann::json::parse(in) : nlohmann::json::object();
+  const nlohmann::json measured = measure_graphics();
+  if (const char* record = std::getenv("STROBE_GOLDEN_RECORD")) {
+    std::ofstream(std::string(record) + ".graphics") << measured.dump(1) << "\n";
+    return;
+  }
+  ASSERT_TRUE(golden.contains("graphics")) << kGoldenFile << " has no graphics record";
+  for (const auto& [key, value] : golden["graphics"].items()) EXPECT_EQ(measured.value(key, nlohmann::json()).dump(), value.dump()) << key;
+  EXPECT_EQ(measured.size(), golden["graphics"].size());
 }
 
 TEST(GoldenResults, FunctionalRunsKeepInstructionCountsAndOutputs) { check_mode(modes()[0]); }
