@@ -130,23 +130,18 @@ int compare_graphics_workload(const CompareOptions& o) {
   refuse(o.size != workloads::kDefaultSetSize, "--size");
   refuse(o.dry_run, "--dry-run");
   refuse(!o.journal.empty(), "--journal");
-  refuse(o.repeat != -1, "--repeat");
   refuse(s.verify, "--verify");
   refuse(!s.params.empty(), "--param");
   refuse(s.skip_functional, "--sampling-skip-functional");
   refuse(!s.profile.empty(), "--profile");
-  GraphicsCompareOptions g;
-  g.workload = s.benchmark;
-  g.frames = o.frames;
-  if (!o.warm_frames.empty()) g.warm_frames = o.warm_frames;
+  experiment::FrameCompareSpec g;
+  g.frames = {s.benchmark, o.frames, o.warm_frames.empty() ? "2" : o.warm_frames, s.arch, s.sets};
   g.reference_runs = o.reference_runs;
   g.profile_runs = o.profile_runs;
-  g.arch = s.arch;
-  g.sets = s.sets;
   g.methods = experiment::parse_methods(s.sampling);
   g.sampling_sets = s.sampling_sets;
-  g.json = o.json;
-  return compare_graphics(g);
+  g.repeat = o.repeat == -1 ? 1 : o.repeat;
+  return compare_graphics(g, o.json);
 }
 
 int run_compare(CompareOptions o) {

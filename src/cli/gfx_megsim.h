@@ -10,22 +10,14 @@
 
 #include "cli/gfx_run.h"
 #include "gfx/pipeline/frame_stats.h"
-#include "sampling/megsim/frame_features.h"
-#include "sampling/megsim/frame_selection.h"
 
 namespace strobe::cli {
 
-/// A frame's MEGsim inputs from its functional counts: per program, texture-weighted wave
-/// instructions; primitives, those the tiler receives (assembled, less frustum- and face-culled).
-sampling::megsim::FrameWork megsim_frame_work(const gfx::FrameStats& s);
-
-/// Clusters `frames` with MEGsim under `sets` (its --sampling-set keys) and describes the choice:
-/// the features, the BIC scan, each cluster with its representative (by trace frame number), the
-/// frame reduction and the similarity matrix. `text` gets a few lines for the terminal; `chosen`,
-/// when given, the clusters themselves (rows index `frames`).
+/// Clusters `frames` with MEGsim under `sets` (its --sampling-set keys) and describes the choice
+/// (sampling/megsim/selection.h) as `strobe run gfx:... --sampling megsim` reports it; `text`
+/// gets a few lines for the terminal.
 nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, const std::vector<std::string>& sets,
-                                std::string& text, sampling::megsim::FrameSelection* chosen = nullptr);
-
+                                std::string& text);
 /// `strobe run gfx:... --sampling megsim --profile RUN.json`: the selection made from the frames'
 /// counts an earlier run of the same workload wrote, without rendering (--frames picks among
 /// them), so MEGsim's parameters can be studied at the cost of the clustering alone. Returns the

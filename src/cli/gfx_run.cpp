@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/gfx_megsim.h"
-#include "cli/gfx_statistics.h"
+#include "experiment/frames.h"
 #include "cli/report.h"
 #include "common/cpu_clock.h"
 #include "common/error.h"
@@ -78,7 +78,7 @@ int run_graphics(const GraphicsRunOptions& o) {
       j["timing"]["seconds"] = secs;
       j["timing"]["cpu_seconds"] = process_cpu_seconds() - cpu0;
       // MEGsim's statistics, so that strobe compare can take these frames as its reference.
-      j["timing"]["statistics"] = to_json(frame_measure(ft));
+      j["timing"]["statistics"] = experiment::to_json(experiment::frame_measure(ft));
       line += fmt::format("; {} cycles ({} geometry, {} tiles), IPC {:.2f}, timed in {:.2f} s", ft.cycles,
                           ft.stats.get("gfx.geometry_cycles"), ft.stats.get("gfx.tile_cycles"),
                           ft.cycles ? double(ft.wave_instructions) / double(ft.cycles) : 0.0, secs);

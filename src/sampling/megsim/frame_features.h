@@ -1,7 +1,7 @@
 // MEGsim's per-frame feature vectors (METHODS.md §4.1-4.2): vertex-shader work per program,
 // pixel-shader work per program and the primitives the tiler receives, each group normalised
 // and weighted by its pipeline stage's share of activity. Independent of the graphics pipeline:
-// the caller fills a FrameWork per frame from whatever counted the frame.
+// the caller fills a FrameCounts per frame from whatever counted the frame.
 #pragma once
 
 #include <map>
@@ -10,14 +10,13 @@
 
 #include <Eigen/Core>
 
+#include "sampling/frame_method.h"
+
 namespace strobe::sampling::megsim {
 
-/// One frame's work, as MEGsim's features read it.
-struct FrameWork {
-  std::map<std::string, double> vertex;  ///< vertex-shader work by program (VSCV)
-  std::map<std::string, double> pixel;   ///< pixel-shader work by program, texture-weighted (FSCV)
-  double primitives = 0;                 ///< primitives reaching the tiler (PRIM)
-};
+/// One frame's work, as MEGsim's features read it: vertex-shader work by program (VSCV),
+/// pixel-shader work by program, texture-weighted (FSCV), and primitives reaching the tiler (PRIM).
+using FrameWork = FrameCounts;
 
 /// How a group of columns is scaled before weighting.
 enum class Normalisation {
@@ -32,10 +31,7 @@ struct StageWeights {
   double tiling = 0.147;    ///< the primitive column
 };
 
-/// Each stage's activity, in any one unit (strobe's: busy unit-cycles of the timing model).
-struct StageActivity {
-  double geometry = 0, raster = 0, tiling = 0;
-};
+using sampling::StageActivity;
 
 /// Weights proportional to each stage's share of `a`, summing to 1: the paper's power shares,
 /// with activity measured on the simulated pipeline in their place. std::invalid_argument when

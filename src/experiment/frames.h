@@ -1,0 +1,79 @@
+// The graphics side of the experiment layer: a captured frame sequence resolved once (trace,
+// frames, warm frames, GPU configuration), and the two ways of going over it that every graphics
+// run and comparison is made of: rendering functionally for counts, and rendering then timing
+// on the tile-based GPU model. Each frame's statistics and counts are read here, once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gfx/pipeline/frame_stats.h"
+#include "gfx/stream/frame_stream.h"
+#include "sampling/frame_method.h"
+#include "timing/config/gpu_config.h"
+#include "timing/gpu/gpu.h"
+
+namespace strobe::experiment {
+
+/// What a graphics run or comparison names, before it is checked.
+struct FrameSpec {
+  std::string workload;             ///< gfx:NAME or gfx:PATH
+  std::string frames;               ///< --frames: "A-B,C", or empty for every frame
+  std::string warm_frames = "0";    ///< frames rendered and timed, unreported, before each range
+  std::string arch = "r9nano";      ///< the GPU preset or TOML file
+  std::vector<std::string> sets;    ///< KEY=VALUE configuration overrides
+};
+
+/// A frame sequence resolved: every check made, before any frame is rendered.
+struct FrameTarget {
+  std::string workload;
+  std::string trace;                     ///< the trace file
+  std::vector<gfx::FrameRange> ranges;   ///< the frames asked (open-ended to the trace's end)
+  uint64_t warm = 0;                     ///< warm frames before each range
+  timing::GpuConfig gpu;
+};
+
+/// Resolves `s`; InputError names the option at fault. `all_warm` allows --warm-frames all.
+FrameTarget resolve(const FrameSpec& s, bool all_warm = false);
+
+/// A timed frame's statistics (sampling::kFrameStatistics' order).
+sampling::FrameMeasure frame_measure(const timing::FrameTiming& t);
+
+/// The statistics as a JSON object by name.
+nlohmann::json to_json(const sampling::FrameMeasure& m);
+
+/// The statistics to_json wrote; nlohmann::json::exception where one is missing or not a number.
+sampling::FrameMeasure frame_measure_from_json(const nlohmann::json& j);
+
+/// A timed frame's activity per MEGsim stage, in busy unit-cycles (strobe has no power model, so
+/// a unit busy for a cycle stands in for the paper's power): the SIMD cycles of its vertex and
+/// pixel shaders' wave instructions (a wave64 instruction holds a SIMD16 for 4 cycles), the
+/// rasterisers' and blenders' busy cycles beside the pixel shaders, and the setup and tiling
+/// unit's. `s` is the frame's functional counts, which name each wave's stage.
+sampling::StageActivity frame_activity(const timing::FrameTiming& t, const gfx::FrameStats& s);
+
+/// A frame's counts as the frame methods read them: per program, texture-weighted wave
+/// instructions; primitives, those the tiler receives (assembled, less frustum- and face-culled).
+sampling::FrameCounts frame_counts(const gfx::FrameStats& s);
+
+/// Frames rendered functionally, for their counts, and what that cost.
+struct CountedFrames {
+  std::vector<gfx::FrameStats> frames;
+  double seconds = 0, cpu_seconds = 0;
+};
+
+/// Renders the frames of `ranges` functionally with `t`'s tile size.
+CountedFrames render_counts(const FrameTarget& t, const std::vector<gfx::FrameRange>& ranges);
+
+/// Renders the frames of `ranges` and times each on one fresh GPU of `t`'s configuration, in
+/// order, `warm` frames before each range timed unreported (their accesses leave the caches as
+/// the frames before left them). `progress`, when not null, names the run in a line per frame on
+/// stderr. `order` gets the frames timed, in order, when not null.
+sampling::TimedFrames render_and_time(const FrameTarget& t, const std::vector<gfx::FrameRange>& ranges,
+                                      uint64_t warm, const char* progress, std::vector<uint64_t>* order = nullptr);
+
+/// One range per frame of `frames` (ascending).
+std::vector<gfx::FrameRange> single_frames(std::vector<uint64_t> frames);
+
+}  // namespace strobe::experiment
