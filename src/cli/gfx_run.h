@@ -1,6 +1,5 @@
-// `strobe run gfx:TRACE`: a captured graphics workload rendered frame by frame by the graphics
-// pipeline (src/gfx), with each frame's counts, and optionally its images and their error
-// against a reference renderer's.
+// `strobe run gfx:TRACE`: the adapter of experiment::run_frames (experiment/frame_run.h), which
+// does the work; this prints each frame's line and writes the report.
 #pragma once
 
 #include <string>
