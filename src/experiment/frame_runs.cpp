@@ -9,6 +9,7 @@
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "gfx/pipeline/renderer.h"
+#include "report/frame_run.h"
 
 namespace strobe::experiment {
 
@@ -89,10 +90,11 @@ FrameReference reference_from_runs(const std::vector<std::string>& files, const 
   FrameReference r;
   const nlohmann::json config = timing::to_json(t.gpu);
   read_runs(files, "--reference-runs", t, "timing", &config, sources, [&](const nlohmann::json& f) {
-    const nlohmann::json& timing = f.at("timing");
-    r.by_frame[f.at("frame").get<uint64_t>()] = frame_measure_from_json(timing.at("statistics"));
-    r.seconds += f.at("seconds").get<double>() + timing.at("seconds").get<double>();
-    r.cpu_seconds += f.value("cpu_seconds", 0.0) + timing.value("cpu_seconds", 0.0);
+    f.at("timing");  // a timing run's frames all have it
+    const report::FrameRecord rec = report::frame_record_from_json(f);
+    r.by_frame[rec.counts.frame] = rec.timing->statistics;
+    r.seconds += rec.counts.seconds + rec.timing->seconds;
+    r.cpu_seconds += rec.counts.cpu_seconds + rec.timing->cpu_seconds;
   });
   for (const auto& [frame, m] : r.by_frame) r.order.push_back(frame);
   return r;
@@ -101,7 +103,7 @@ FrameReference reference_from_runs(const std::vector<std::string>& files, const 
 CountedFrames profile_from_runs(const std::vector<std::string>& files, const FrameTarget& t, nlohmann::json& sources) {
   CountedFrames p;
   read_runs(files, "--profile-runs", t, "functional", nullptr, sources, [&](const nlohmann::json& f) {
-    p.frames.push_back(gfx::frame_stats_from_json(f));
+    p.frames.push_back(report::frame_record_from_json(f).counts);
     p.seconds += p.frames.back().seconds;
     p.cpu_seconds += p.frames.back().cpu_seconds;
   });

@@ -47,18 +47,6 @@ sampling::FrameMeasure frame_measure(const timing::FrameTiming& t) {
           double(t.stats.get("gfx.tile_buffer_accesses"))};
 }
 
-nlohmann::json to_json(const sampling::FrameMeasure& m) {
-  nlohmann::json j;
-  for (size_t i = 0; i < sampling::kFrameStatistics.size(); ++i) j[sampling::kFrameStatistics[i]] = m[i];
-  return j;
-}
-
-sampling::FrameMeasure frame_measure_from_json(const nlohmann::json& j) {
-  sampling::FrameMeasure m{};
-  for (size_t i = 0; i < sampling::kFrameStatistics.size(); ++i) m[i] = j.at(sampling::kFrameStatistics[i]).get<double>();
-  return m;
-}
-
 sampling::StageActivity frame_activity(const timing::FrameTiming& t, const gfx::FrameStats& s) {
   constexpr double kSimdCyclesPerWaveInstruction = 4;
   double vs = 0, ps = 0;

@@ -40,12 +40,6 @@ FrameTarget resolve(const FrameSpec& s, bool all_warm = false);
 /// A timed frame's statistics (sampling::kFrameStatistics' order).
 sampling::FrameMeasure frame_measure(const timing::FrameTiming& t);
 
-/// The statistics as a JSON object by name.
-nlohmann::json to_json(const sampling::FrameMeasure& m);
-
-/// The statistics to_json wrote; nlohmann::json::exception where one is missing or not a number.
-sampling::FrameMeasure frame_measure_from_json(const nlohmann::json& j);
-
 /// A timed frame's activity per MEGsim stage, in busy unit-cycles (strobe has no power model, so
 /// a unit busy for a cycle stands in for the paper's power): the SIMD cycles of its vertex and
 /// pixel shaders' wave instructions (a wave64 instruction holds a SIMD16 for 4 cycles), the

@@ -4,16 +4,11 @@
 #include <fmt/format.h>
 
 #include "report/frame_comparison.h"
+#include "report/frame_run.h"
 
 namespace strobe::report {
 
 namespace {
-
-nlohmann::json measure_json(const sampling::FrameMeasure& m) {
-  nlohmann::json j;
-  for (size_t i = 0; i < sampling::kFrameStatistics.size(); ++i) j[sampling::kFrameStatistics[i]] = m[i];
-  return j;
-}
 
 nlohmann::json cost_json(const FrameMethodComparison& m, double FrameCost::*clock) {
   nlohmann::json j{{"selection", m.selection.*clock}, {"detailed", m.detailed.*clock}, {"total", m.total.*clock}};
@@ -33,11 +28,11 @@ nlohmann::json method_json(const FrameMethodComparison& m, const FrameComparison
   const sampling::FrameEstimate& r = m.result;
   nlohmann::json j = r.details;
   if (!j.contains("method")) j["method"] = m.name;
-  j["estimate"] = measure_json(r.estimate);
-  j["errors"] = measure_json(m.errors);
+  j["estimate"] = frame_measure_json(r.estimate);
+  j["errors"] = frame_measure_json(m.errors);
   if (m.from_reference) {
-    j["estimate_from_reference_frames"] = measure_json(*m.from_reference);
-    j["errors_from_reference_frames"] = measure_json(*m.errors_from_reference);
+    j["estimate_from_reference_frames"] = frame_measure_json(*m.from_reference);
+    j["errors_from_reference_frames"] = frame_measure_json(*m.errors_from_reference);
   }
   j["frames_simulated"] = r.frames_simulated.size();
   if (!j.contains("representative_frames")) j["representative_frames"] = r.frames_simulated;
@@ -72,7 +67,7 @@ nlohmann::json method_json(const FrameMethodComparison& m, const FrameComparison
 nlohmann::json to_json(const FrameComparison& c) {
   nlohmann::json per_frame = nlohmann::json::array();
   for (const auto& [frame, m] : c.per_frame) {
-    nlohmann::json f = measure_json(m);
+    nlohmann::json f = frame_measure_json(m);
     f["frame"] = frame;
     per_frame.push_back(std::move(f));
   }
@@ -90,7 +85,7 @@ nlohmann::json to_json(const FrameComparison& c) {
           {"reference", {{"seconds", c.reference.seconds},
                          {"cpu_seconds", c.reference.cpu_seconds},
                          {"source", c.reference_source},
-                         {"totals", measure_json(c.totals)},
+                         {"totals", frame_measure_json(c.totals)},
                          {"per_frame", std::move(per_frame)}}},
           {"methods", std::move(methods)}};
 }

@@ -4,13 +4,13 @@
 
 namespace strobe::report {
 
-namespace {
-
-nlohmann::json measure_json(const sampling::FrameMeasure& m) {
+nlohmann::json frame_measure_json(const sampling::FrameMeasure& m) {
   nlohmann::json j;
   for (size_t i = 0; i < sampling::kFrameStatistics.size(); ++i) j[sampling::kFrameStatistics[i]] = m[i];
   return j;
 }
+
+namespace {
 
 uint64_t total_cycles(const FrameRun& r) {
   uint64_t c = 0;
@@ -37,7 +37,7 @@ nlohmann::json to_json(const FrameRun& r) {
       j["timing"]["seconds"] = f.timing->seconds;
       j["timing"]["cpu_seconds"] = f.timing->cpu_seconds;
       // MEGsim's statistics, so that strobe compare can take these frames as its reference.
-      j["timing"]["statistics"] = measure_json(f.timing->statistics);
+      j["timing"]["statistics"] = frame_measure_json(f.timing->statistics);
     }
     if (!f.image.empty()) j["image"] = f.image;
     if (!f.reference.is_null()) j["reference"] = f.reference;

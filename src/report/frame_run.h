@@ -45,6 +45,9 @@ struct FrameRun {
   std::string profile;                    ///< the run file MEGsim's counts came from, or empty (rendered)
 };
 
+/// Frame statistics as a JSON object by name (sampling::kFrameStatistics).
+nlohmann::json frame_measure_json(const sampling::FrameMeasure& m);
+
 /// The run as JSON.
 nlohmann::json to_json(const FrameRun& r);
 
