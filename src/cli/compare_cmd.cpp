@@ -190,7 +190,8 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
                                  "Run a benchmark, a set of them, or an OpenCL program (-- PROGRAM [ARGS...]) in full "
                                  "detail and under sampling methods; report each method's estimate, error and speedup");
   cmd->add_option("benchmark", s.benchmark, "Benchmark name (see `strobe list`); or use --set / --set-file");
-  cmd->add_option("--sampling", s.sampling, "Methods to compare, comma-separated: " + experiment::method_names())
+  cmd->add_option("--sampling", s.sampling, "Methods to compare, comma-separated: " + experiment::method_names() +
+                                 "; for gfx: workloads, " + experiment::frame_method_names())
       ->required();
   add_param_option(*cmd, s);
   add_arch_option(*cmd, s);

@@ -1,4 +1,6 @@
-// `strobe list [--json [FILE|-]]`: the registered benchmarks with their parameters and defaults.
+// `strobe list [--json [FILE|-]]`: the registered benchmarks with their parameters and defaults,
+// the graphics captures, and the sampling methods (of launches and of frames) with the parameters
+// they declare, all generated from the registrations.
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -10,11 +12,36 @@
 
 #include "common/atomic_file.h"
 #include "gfx/stream/captured.h"
+#include "sampling/frame_method.h"
+#include "sampling/method.h"
 #include "workloads/benchmark.h"
 
 namespace strobe::cli {
 
 namespace {
+
+/// One declared method parameter as JSON.
+nlohmann::json param_json(const sampling::MethodParam& p) {
+  if (p.is_text) return {{"name", p.name}, {"type", "text"}, {"default", p.text}, {"doc", p.doc}};
+  nlohmann::json j{{"name", p.name}, {"default", p.value}, {"min", p.lo}, {"max", p.hi}, {"doc", p.doc}};
+  if (!p.choices.empty()) j["choices"] = p.choices, j["default"] = p.choices[size_t(p.value)];
+  return j;
+}
+
+/// Every registered method: `kind` says whether it samples a compute workload's launches or a
+/// graphics workload's frames.
+nlohmann::json methods_json() {
+  nlohmann::json out = nlohmann::json::array();
+  const auto add = [&](const std::string& name, const std::string& description, const char* kind,
+                       const std::vector<sampling::MethodParam>& params) {
+    nlohmann::json ps = nlohmann::json::array();
+    for (const auto& p : params) ps.push_back(param_json(p));
+    out.push_back({{"name", name}, {"description", description}, {"kind", kind}, {"params", std::move(ps)}});
+  };
+  for (const auto& [name, m] : sampling::methods()) add(name, m.description, "launches", m.params);
+  for (const auto& [name, m] : sampling::frame_methods()) add(name, m.description, "frames", m.params);
+  return out;
+}
 
 /// `json`: empty for the text listing, "-" for JSON on stdout, or a path to write it to.
 int run_list(const std::string& json) {
@@ -42,7 +69,7 @@ int run_list(const std::string& json) {
                           {"captured", std::filesystem::exists(trace)}});
     }
     const std::string text =
-        nlohmann::json{{"benchmarks", std::move(arr)}, {"graphics", std::move(graphics)}}.dump(2) + "\n";
+        nlohmann::json{{"benchmarks", std::move(arr)}, {"graphics", std::move(graphics)}, {"methods", methods_json()}}.dump(2) + "\n";
     if (json == "-") fmt::print("{}", text);
     else write_file_atomic(json, text);
     return 0;
@@ -59,6 +86,16 @@ int run_list(const std::string& json) {
     fmt::print("{:<18} {}{}\n", std::string("gfx:") + g.name, g.description,
                captured ? "" : fmt::format(" [not captured: scripts/capture-gfx {}]", g.name));
   }
+  fmt::print("\nSampling methods (--sampling NAME, --sampling-set KEY=VALUE; of launches for benchmarks, of frames "
+             "for gfx: workloads):\n");
+  for (const nlohmann::json& m : methods_json()) {
+    fmt::print("{:<18} [{}] {}\n", m["name"].get<std::string>(), m["kind"].get<std::string>(),
+               m["description"].get<std::string>());
+    for (const nlohmann::json& p : m["params"])
+      fmt::print("    {:<22} {:>10}  {}\n", p["name"].get<std::string>(),
+                 p["default"].is_string() ? p["default"].get<std::string>() : fmt::format("{:g}", p["default"].get<double>()),
+                 p["doc"].get<std::string>());
+  }
   return 0;
 }
 
@@ -66,7 +103,7 @@ int run_list(const std::string& json) {
 
 void add_list_command(CLI::App& app, Action& action) {
   auto json = std::make_shared<std::string>();
-  auto* cmd = app.add_subcommand("list", "List the built-in benchmarks and their parameters");
+  auto* cmd = app.add_subcommand("list", "List the built-in benchmarks, graphics captures and sampling methods with their parameters");
   // `--json` alone keeps meaning stdout; `--json FILE|-` is the form every other command takes.
   auto* opt = cmd->add_option("--json", *json, "Write the list as JSON to FILE, or - (or nothing) for stdout")
                   ->expected(0, 1);

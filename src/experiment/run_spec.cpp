@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "experiment/program_env.h"
+#include "sampling/frame_method.h"
 
 namespace strobe::experiment {
 
@@ -269,6 +270,12 @@ std::vector<std::string> parse_methods(const std::string& list) {
     out.push_back(m);
   }
   if (out.empty()) throw InputError("--sampling: name at least one method");
+  return out;
+}
+
+std::string frame_method_names() {
+  std::string out;
+  for (const auto& [name, info] : sampling::frame_methods()) out += (out.empty() ? "" : ", ") + name;
   return out;
 }
 

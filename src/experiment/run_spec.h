@@ -141,4 +141,7 @@ timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<
 /// The registered methods' names, comma-separated (for help texts).
 std::string method_names();
 
+/// The registered frame-sampling methods' names, comma-separated (for help text).
+std::string frame_method_names();
+
 }  // namespace strobe::experiment

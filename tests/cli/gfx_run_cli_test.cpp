@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -320,6 +321,21 @@ TEST(GfxRunCli, EachFrameMethodRunsAloneAndRepeatsGiveTheSpreadOfItsSpeedup) {
   EXPECT_EQ(rf["frames_simulated"], 4);
   EXPECT_FALSE(rf["seconds"].contains("functional_profile"));
   EXPECT_FALSE(rf.contains("frames_for_megsim_error")) << "that analysis needs MEGsim beside it";
+}
+
+TEST(GfxRunCli, ListNamesEveryMethodWithItsKindAndDeclaredParameters) {
+  const CliResult r = run_strobe("list --json -");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::map<std::string, nlohmann::json> by_name;
+  const nlohmann::json listing = nlohmann::json::parse(r.out);
+  for (const auto& m : listing["methods"]) by_name[m["name"].get<std::string>()] = m;
+  ASSERT_TRUE(by_name.count("megsim") && by_name.count("photon"));
+  EXPECT_EQ(by_name["megsim"]["kind"], "frames");
+  EXPECT_EQ(by_name["photon"]["kind"], "launches");
+  bool normalisation = false;
+  for (const auto& p : by_name["megsim"]["params"])
+    if (p["name"] == "normalisation") normalisation = p["default"] == "group" && p["choices"].size() == 2;
+  EXPECT_TRUE(normalisation) << by_name["megsim"].dump();
 }
 
 TEST(GfxRunCli, CompareOfAGraphicsWorkloadRefusesWhatDoesNotApply) {
