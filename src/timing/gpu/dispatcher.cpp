@@ -12,9 +12,7 @@ DispatcherParams DispatcherParams::from_config(const GpuConfig& c) {
 }
 
 Dispatcher::Dispatcher(Engine& engine, std::vector<ComputeUnit*> cus, const DispatcherParams& p)
-    : WaveSource("dispatcher"), engine_(engine), cus_(std::move(cus)), p_(p) {
-  room_.assign((cus_.size() + 63) / 64, 0);
-}
+    : WaveSource("dispatcher"), engine_(engine), picker_(std::move(cus)), p_(p) {}
 
 void Dispatcher::begin(Cycle launch, const WorkgroupLaunch& kernel, uint64_t workgroups) {
   const Cycle start = launch + p_.launch_overhead_cycles;
@@ -24,8 +22,7 @@ void Dispatcher::begin(Cycle launch, const WorkgroupLaunch& kernel, uint64_t wor
   total_ = workgroups;
   retired_ = 0;
   done_ = false;
-  rr_ = 0;
-  for (size_t c = 0; c < cus_.size(); ++c) mark_room(uint32_t(c));
+  picker_.reset();
   next_allowed_ = start;
   if (total_ == 0) {  // nothing to dispatch: the launch is its overheads
     engine_.schedule(start + p_.completion_cycles, this, kLaunchComplete);
@@ -71,27 +68,15 @@ void Dispatcher::try_dispatch(Cycle now) {
     engine_.schedule(next_allowed_, this, kDispatchTry);
     return;
   }
-  const uint32_t n = uint32_t(cus_.size());
-  for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t c = (rr_ + i) % n;
-    uint64_t& word = room_[c / 64];
-    const uint64_t bit = uint64_t{1} << (c % 64);
-    if (!(word & bit)) continue;  // known full
-    if (!cus_[c]->can_accept(kernel_.needs)) {
-      word &= ~bit;
-      continue;
-    }
-    cus_[c]->launch_workgroup(now, kernel_);
-    ++kernel_.id;
-    rr_ = (c + 1) % n;
-    next_allowed_ = now + uint64_t(p_.interval_cycles);
-    if (kernel_.id < total_) {
-      try_pending_ = true;
-      engine_.schedule(next_allowed_, this, kDispatchTry);
-    }
-    return;
+  ComputeUnit* cu = picker_.pick(kernel_.needs);
+  if (!cu) return;  // no CU has room: sleep until one retires a work-group
+  cu->launch_workgroup(now, kernel_);
+  ++kernel_.id;
+  next_allowed_ = now + uint64_t(p_.interval_cycles);
+  if (kernel_.id < total_) {
+    try_pending_ = true;
+    engine_.schedule(next_allowed_, this, kDispatchTry);
   }
-  // No CU has room: sleep until one retires a work-group.
 }
 
 std::string Dispatcher::describe_state() const {

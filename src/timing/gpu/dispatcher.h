@@ -4,11 +4,11 @@
 // completion cycles after its last group retires. The compute WaveSource.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
 #include "timing/cu/compute_unit.h"
+#include "timing/cu/cu_picker.h"
 #include "timing/cu/wave_source.h"
 #include "timing/engine/engine.h"
 
@@ -34,12 +34,8 @@ class Dispatcher final : public WaveSource {
   /// first dispatch comes after the launch overhead; finished() turns true, and the engine
   /// stops, the completion cycles after the last one retires.
   void begin(Cycle launch, const WorkgroupLaunch& kernel, uint64_t workgroups);
-  /// CU `cu` may have room for a work-group again (one of its waves retired). An atomic OR:
-  /// CUs of several partitions may call it at once (quantum.h), and the result is the same in
-  /// any order.
-  void mark_room(uint32_t cu) override {
-    std::atomic_ref<uint64_t>(room_[cu / 64]).fetch_or(uint64_t{1} << (cu % 64), std::memory_order_relaxed);
-  }
+  /// CU `cu` may have room for a work-group again (one of its waves retired).
+  void mark_room(uint32_t cu) override { picker_.mark_room(cu); }
   /// The earliest cycle the dispatcher may act at: under the quantum runner, a retirement
   /// arrives when its window ends, after the CUs have run to `t`, and the dispatch it allows
   /// happens then. 0 (no floor) on one engine.
@@ -64,14 +60,10 @@ class Dispatcher final : public WaveSource {
   /// Ends the launch at `now`.
   void complete(Cycle now);
   Engine& engine_;
-  std::vector<ComputeUnit*> cus_;
-  // A CU found full keeps its bit clear until one of its waves retires (the only way to gain
-  // room), so checking only the set bits finds the same CU as checking every CU in turn.
-  std::vector<uint64_t> room_;
+  CuPicker picker_;
   DispatcherParams p_;
   WorkgroupLaunch kernel_;  // the launch's code and needs; `id` is the next group's
   uint64_t total_ = 0, retired_ = 0;
-  uint32_t rr_ = 0;
   Cycle next_allowed_{0}, finish_{0}, floor_{0};
   bool try_pending_ = false, done_ = false;
 };
