@@ -35,6 +35,7 @@ FrameTarget resolve(const FrameSpec& s, bool all_warm) {
     t.warm = warm[0].first;
   }
   t.gpu = resolve_gpu_config(s.arch, s.sets);
+  timing::check_runnable(t.gpu, {.graphics = true});
   t.trace = gfx::resolve_trace(s.workload);
   t.ranges = s.frames.empty() ? std::vector<gfx::FrameRange>{{0, std::numeric_limits<uint64_t>::max()}}
                               : gfx::parse_frame_ranges(s.frames, "--frames");

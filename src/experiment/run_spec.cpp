@@ -171,6 +171,11 @@ timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<
   return cfg;
 }
 
+void check_methods_runnable(const timing::GpuConfig& gpu, const std::vector<std::string>& methods) {
+  for (const std::string& m : methods)
+    if (sampling::methods().at(m).observes) timing::check_runnable(gpu, {.observer = true, .observer_name = m});
+}
+
 namespace {
 
 /// The rules of a capture's replay.
@@ -215,6 +220,7 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
   v.warming = check_warming(spec, spec.sampling != "none", spelling);
   if (spec.sampling != "none") {
     sampling::check_sampling_sets({spec.sampling}, spec.sampling_sets);
+    check_methods_runnable(v.gpu, {spec.sampling});
     v.profile = load_profile(spec, {spec.sampling});
     v.method = sampling::make_method(spec.sampling, v.gpu, spec.sampling_sets, spec.skip_functional, v.profile,
                                      spec.profile, v.warming);
@@ -239,6 +245,7 @@ ValidatedCompare validate(CompareSpec spec) {
   v.methods = parse_methods(spec.run.sampling);
   v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
   sampling::check_sampling_sets(v.methods, spec.run.sampling_sets);
+  check_methods_runnable(v.gpu, v.methods);
   v.warming = check_warming(spec.run, true, Spelling::CommandLine);
   if (spec.run.workload == Workload::Capture) check_capture_run(spec.run);
   forbid_verify_when_skipping(spec.run.skip_functional, spec.run.verify);

@@ -135,6 +135,10 @@ void require_timing_for_sets(const std::vector<std::string>& sets, const std::st
                              Spelling spelling = Spelling::CommandLine);
 
 /// Loads the preset or FILE.toml named by `arch` and applies each `KEY=VALUE` override, then
+/// Throws InputError where a method of `methods` (registered compute methods) cannot run on
+/// `gpu` (timing::check_runnable): checked with the rest of a spec, before any work.
+void check_methods_runnable(const timing::GpuConfig& gpu, const std::vector<std::string>& methods);
+
 /// validates the result. Throws InputError naming the bad preset, key or value.
 timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<std::string>& sets);
 

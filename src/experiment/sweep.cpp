@@ -169,6 +169,7 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
       for (const auto& [k, v] : t.point) t.label += " " + k + "=" + v;
       try {
         validate(rs);  // the preset, every --set key and value, the benchmark's parameters
+        check_methods_runnable(resolve_gpu_config(rs.arch, rs.sets), spec.methods);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: task '{}': {}", spec.source, t.label, e.what()));
       }

@@ -83,3 +83,20 @@ TEST(FrameCompare, UnknownMethodsAndParametersFailBeforeAnythingRenders) {
 
 }  // namespace
 }  // namespace strobe::experiment
+
+namespace strobe::experiment {
+namespace {
+
+TEST(FrameCompare, GraphicsOnTheQuantumEngineIsRefusedBeforeAnythingRenders) {
+  FrameCompareSpec s = spec({"megsim"});
+  s.frames.sets = {"sim.engine=quantum"};
+  try {
+    validate(s);
+    FAIL() << "graphics validated on the quantum engine";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("graphics frames with sim.engine=quantum"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace strobe::experiment

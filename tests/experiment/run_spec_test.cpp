@@ -278,3 +278,36 @@ TEST(LaunchRules, ModeAndOverrideRulesAreTheSameForLaunch) {
 
 }  // namespace
 }  // namespace strobe::experiment
+
+namespace strobe::experiment {
+namespace {
+
+TEST(RunSpecRules, AMethodThatObservesLaunchesIsRefusedOnTheQuantumEngineBeforeAnyWork) {
+  // The rule used to be thrown from inside the model, at the first observed launch: after a
+  // method's whole profiling pass. Now validation knows it.
+  CompareSpec c{bench("timing"), 1};
+  c.run.sets = {"sim.engine=quantum"};
+  c.run.sampling = "sieve,photon";
+  const std::string why = error_of<InputError>([&] { validate(c); });
+  EXPECT_NE(why.find("--sampling photon with sim.engine=quantum"), std::string::npos) << why;
+  c.run.sampling = "sieve,stem";  // neither observes a launch
+  EXPECT_NO_THROW(validate(c));
+  RunSpec r = bench("timing");
+  r.sets = {"sim.engine=quantum"};
+  r.sampling = "pka";
+  EXPECT_NE(error_of<InputError>([&] { validate(r); }).find("sim.engine=exact"), std::string::npos);
+}
+
+TEST(RunSpecRules, TheQuantumEnginesStructuralRulesFailWhenTheConfigurationResolves) {
+  EXPECT_NE(error_of<InputError>([] { resolve_gpu_config("r9nano", {"sim.engine=quantum", "tlb.enabled=on"}); })
+                .find("tlb.enabled=on"),
+            std::string::npos);
+  EXPECT_NE(error_of<InputError>(
+                [] { resolve_gpu_config("r9nano", {"sim.engine=quantum", "noc.latency=10", "sim.quantum_cycles=20"}); })
+                .find("sim.quantum_cycles"),
+            std::string::npos);
+  EXPECT_NO_THROW(resolve_gpu_config("r9nano", {"sim.engine=quantum"}));
+}
+
+}  // namespace
+}  // namespace strobe::experiment

@@ -131,6 +131,6 @@ std::unique_ptr<SamplingMethod> make_photon(const MethodOptions& o) { return std
 }  // namespace
 
 STROBE_SAMPLING_METHOD(kPhotonRegistered, "photon", "Photon (MICRO'23): online kernel, warp and basic-block sampling",
-                       PhotonParams::schema(), make_photon);
+                       PhotonParams::schema(), make_photon, /*reads_profile=*/false, /*observes=*/true);
 
 }  // namespace strobe::sampling

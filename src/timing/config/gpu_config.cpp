@@ -250,6 +250,33 @@ void validate(const GpuConfig& c) {
     const std::string why = replacement_geometry_error(policy, uint32_t(ways));
     check(why.empty(), key, why);
   }
+  // The quantum engine's partitions: one per shader array, the memory hub and the dispatcher.
+  if (c.engine == "quantum") {
+    if (c.tlb_enabled == "on")
+      throw InputError("not implemented: sim.engine=quantum with tlb.enabled=on (the shared L2 TLB is one "
+                       "partition's state); use sim.engine=exact");
+    check(c.num_cus / c.cus_per_shader_array <= 254, "sim.engine",
+          fmt::format("quantum runs at most 254 shader arrays, not {} ({} CUs, {} per array); use sim.engine=exact",
+                      c.num_cus / c.cus_per_shader_array, c.num_cus, c.cus_per_shader_array));
+    check(c.noc_latency >= 1, "noc.latency",
+          "sim.engine=quantum needs at least 1 cycle: the window is the latency between the shader arrays and the "
+          "memory hub");
+    check(c.quantum_cycles <= c.noc_latency, "sim.quantum_cycles",
+          fmt::format("{} exceeds noc.latency = {}: a request would reach the memory hub inside the window it left in",
+                      c.quantum_cycles, c.noc_latency));
+  }
+}
+
+void check_runnable(const GpuConfig& c, const ConfigUse& use) {
+  if (c.engine != "quantum") return;
+  if (use.observer)
+    throw InputError(fmt::format("not implemented: {} with sim.engine=quantum (its observer sees one global order of "
+                                 "events); use sim.engine=exact",
+                                 use.observer_name.empty() ? std::string("a sampling method's observer")
+                                                           : "--sampling " + use.observer_name));
+  if (use.graphics)
+    throw InputError("not implemented: graphics frames with sim.engine=quantum (the pipeline's units talk to the "
+                     "CUs within a cycle); use sim.engine=exact");
 }
 
 nlohmann::json to_json(const GpuConfig& cfg) {

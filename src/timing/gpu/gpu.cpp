@@ -97,17 +97,7 @@ struct Gpu::Impl {
   explicit Impl(const GpuConfig& c)
       : cfg((validate(c), c)), engines(make_engines(partitions(cfg))), pools(make_pools(partitions(cfg))),
         engine(*engines[0]) {
-    if (engines.size() > 1) {
-      if (cfg.tlb_enabled == "on")
-        throw InputError("not implemented: sim.engine=quantum with tlb.enabled=on (the shared L2 TLB is one "
-                         "partition's state); use sim.engine=exact");
-      if (engines.size() > 256)
-        throw InputError(fmt::format("sim.engine=quantum runs at most 254 shader arrays, not {} ({} CUs, {} per array); "
-                                     "use sim.engine=exact",
-                                     engines.size() - 2, cfg.num_cus, cfg.cus_per_shader_array));
-      if (cfg.noc_latency < 1)
-        throw InputError("sim.engine=quantum needs noc.latency of at least 1 cycle: the window is the latency "
-                         "between the shader arrays and the memory hub");
+    if (engines.size() > 1) {  // validate() checked the quantum engine's rules
       std::vector<Engine*> e;
       std::vector<RequestPool*> p;
       for (size_t i = 0; i < engines.size(); ++i) {
@@ -115,10 +105,6 @@ struct Gpu::Impl {
         p.push_back(pools[i].get());
         pools[i]->set_partition(uint8_t(i), i == kHub);  // the hub's requesters are all elsewhere
       }
-      if (cfg.quantum_cycles > cfg.noc_latency)
-        throw InputError(fmt::format("sim.quantum_cycles = {} exceeds noc.latency = {}: a request would reach the "
-                                     "memory hub inside the window it left in",
-                                     cfg.quantum_cycles, cfg.noc_latency));
       const int64_t window = cfg.quantum_cycles ? cfg.quantum_cycles : cfg.noc_latency;
       runner = std::make_unique<QuantumRunner>(std::move(e), std::move(p), uint64_t(window));
     }
@@ -325,10 +311,13 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
                                  d.kernel_name, kernel.needs.waves, kernel.needs.vgprs_per_wave,
                                  kernel.needs.sgprs_per_wave, kernel.needs.lds_bytes, lt.occupancy.limiter));
 
-  if (g.runner && observer)
-    throw InputError(fmt::format("kernel {}: not implemented: a sampling method's observer with sim.engine=quantum "
-                                 "(observers see one global order of events); use sim.engine=exact",
-                                 d.kernel_name));
+  if (observer) {  // the front ends checked it before any work; a direct caller learns it here
+    try {
+      check_runnable(cfg, {.observer = true});
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("kernel {}: {}", d.kernel_name, e.what()));
+    }
+  }
   const StatsSnapshot before = g.stats.snapshot();
   const uint64_t detailed_before = g.wave_instructions;
   if (g.runner) g.runner->align(g.runner->now());
@@ -422,10 +411,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
 FrameTiming Gpu::run_frame(const FrameWork& f) {
   Impl& g = *impl_;
   const GpuConfig& cfg = g.cfg;
-  if (g.runner)
-    throw InputError(fmt::format("frame {}: not implemented: graphics frames with sim.engine=quantum (the pipeline's "
-                                 "units talk to the CUs within a cycle); use sim.engine=exact",
-                                 f.frame));
+  check_runnable(cfg, {.graphics = true});  // the front ends checked it before any work
   if (cfg.gfx_frame_caches == "invalidate")
     for (const auto* level : {&g.l1v, &g.scache, &g.l1i, &g.l2})
       for (const auto& c : *level) c->invalidate_all();
