@@ -202,6 +202,45 @@ struct Gpu::Impl {
     for (const auto& c : l2) s += fmt::format("  {}: {}\n", c->name(), c->describe_state());
     return s;
   }
+  /// Runs the engine (or the quantum runner's windows, on `threads` when given) until
+  /// `w.finished()`, with the one watchdog every run shares: an empty event queue before the end
+  /// is a deadlock, and `watchdog_cycles` without `w.progress()` moving is a hang unless
+  /// `w.excused()` (a launch completing, a predicted group's retirement still to come). Both
+  /// throw FaultError naming `w.what` and the machine's state.
+  template <class Watch>
+  void drive(const Watch& w, WindowThreads* threads) {
+    const uint64_t watchdog = uint64_t(cfg.watchdog_cycles);
+    uint64_t seen = w.progress();
+    const auto deadlock = [&] {
+      return FaultError(fmt::format("{}: timing model deadlock (no pending events)\n{}", w.what, dump_state()));
+    };
+    const auto hang = [&] {
+      return FaultError(fmt::format("{}: no progress for {} cycles\n{}", w.what, watchdog, dump_state()));
+    };
+    if (runner) {
+      Cycle seen_at = runner->now();
+      while (!w.finished()) {
+        runner->run_window(threads);
+        if (w.finished()) return;
+        if (runner->idle()) throw deadlock();
+        if (w.progress() != seen || w.excused()) {
+          seen = w.progress();
+          seen_at = runner->now();
+        } else if ((runner->now() - seen_at).value() >= watchdog) {
+          throw hang();
+        }
+      }
+      return;
+    }
+    while (!w.finished()) {
+      const bool drained = engine.run(engine.now() + watchdog);
+      if (w.finished()) return;
+      if (drained && engine.empty()) throw deadlock();
+      if (!drained && w.progress() == seen && !w.excused()) throw hang();
+      seen = w.progress();
+    }
+  }
+
 };
 
 
@@ -274,6 +313,18 @@ emu::DispatchStats Gpu::run_functional_threads(emu::Executor& ex, const std::vec
 
 Gpu::~Gpu() = default;
 
+template <class F>
+void Gpu::recovering(F&& run) {
+  try {
+    run();
+  } catch (...) {
+    // The machine's in-flight state is inconsistent after a fault: start from a fresh GPU.
+    const GpuConfig keep = impl_->cfg;
+    impl_ = std::make_unique<Impl>(keep);
+    throw;
+  }
+}
+
 const GpuConfig& Gpu::config() const { return impl_->cfg; }
 nlohmann::json Gpu::config_json() const { return to_json(impl_->cfg); }
 StatsSnapshot Gpu::snapshot() const { return impl_->stats.snapshot(); }
@@ -339,58 +390,33 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   g.dispatcher->begin(start, kernel, ex.workgroup_count());
   g.sampler->begin(start, uint64_t(cfg.timeline_interval), uint32_t(g.launches));
   g.poller->begin(start, observer, uint32_t(g.launches));
-  try {
-    // Progress is an issued instruction or a retired work-group; a predicted group's scheduled
-    // retirement is progress still to come, however long the prediction.
-    auto progress = [&g] { return g.wave_instructions + g.dispatcher->retired(); };
-    uint64_t seen = progress();
-    if (g.runner) {
-      if (on_threads && (!g.threads || g.threads->threads() != host_threads_))
-        g.threads = std::make_unique<WindowThreads>(host_threads_);
-      std::optional<emu::ConcurrentScope> concurrent;
-      if (on_threads) concurrent.emplace(mem);
-      g.runner->on_window_end([&](Cycle end) {
-        for (size_t p = 0; p < part_instructions.size(); ++p) {
-          g.wave_instructions += part_instructions[p];
-          part_instructions[p] = 0;
-          if (on_threads && part_overruns[p].count) mem.append_overruns(std::exchange(part_overruns[p], {}));
-        }
-        g.dispatcher->set_floor(end);
-      });
-      Cycle seen_at = g.runner->now();
-      while (!g.dispatcher->finished()) {
-        g.runner->run_window(on_threads ? g.threads.get() : nullptr);
-        if (g.dispatcher->finished()) break;
-        if (g.runner->idle())
-          throw FaultError(fmt::format("kernel {}: timing model deadlock (no pending events)\n{}", d.kernel_name,
-                                       g.dump_state()));
-        if (progress() != seen || g.dispatcher->completing()) {
-          seen = progress();
-          seen_at = g.runner->now();
-        } else if ((g.runner->now() - seen_at).value() >= uint64_t(cfg.watchdog_cycles)) {
-          throw FaultError(fmt::format("kernel {}: no instruction issued for {} cycles\n{}", d.kernel_name,
-                                       cfg.watchdog_cycles, g.dump_state()));
-        }
+  // Progress is an issued instruction or a retired work-group; a predicted group's scheduled
+  // retirement is progress still to come, however long the prediction.
+  struct {
+    Impl& g;
+    const LaunchContext& lc;
+    std::string what;
+    bool finished() const { return g.dispatcher->finished(); }
+    uint64_t progress() const { return g.wave_instructions + g.dispatcher->retired(); }
+    bool excused() const { return g.dispatcher->completing() || lc.predicted_outstanding != 0; }
+  } watch{g, lc, "kernel " + d.kernel_name};
+  recovering([&] {
+    if (!g.runner) return g.drive(watch, nullptr);
+    if (on_threads && (!g.threads || g.threads->threads() != host_threads_))
+      g.threads = std::make_unique<WindowThreads>(host_threads_);
+    std::optional<emu::ConcurrentScope> concurrent;
+    if (on_threads) concurrent.emplace(mem);
+    g.runner->on_window_end([&](Cycle end) {
+      for (size_t p = 0; p < part_instructions.size(); ++p) {
+        g.wave_instructions += part_instructions[p];
+        part_instructions[p] = 0;
+        if (on_threads && part_overruns[p].count) mem.append_overruns(std::exchange(part_overruns[p], {}));
       }
-      g.runner->on_window_end({});
-    }
-    while (!g.runner && !g.dispatcher->finished()) {
-      const bool drained = g.engine.run(g.engine.now() + uint64_t(cfg.watchdog_cycles));
-      if (g.dispatcher->finished()) break;
-      if (drained && g.engine.empty())
-        throw FaultError(fmt::format("kernel {}: timing model deadlock (no pending events)\n{}", d.kernel_name,
-                                     g.dump_state()));
-      if (!drained && progress() == seen && lc.predicted_outstanding == 0 && !g.dispatcher->completing())
-        throw FaultError(fmt::format("kernel {}: no instruction issued for {} cycles\n{}", d.kernel_name,
-                                     cfg.watchdog_cycles, g.dump_state()));
-      seen = progress();
-    }
-  } catch (...) {
-    // The machine's in-flight state is inconsistent after a fault: start from a fresh GPU.
-    const GpuConfig keep = g.cfg;
-    impl_ = std::make_unique<Impl>(keep);
-    throw;
-  }
+      g.dispatcher->set_floor(end);
+    });
+    g.drive(watch, on_threads ? g.threads.get() : nullptr);
+    g.runner->on_window_end({});
+  });
   const Cycle end = g.dispatcher->finish_time();
   for (auto& c : g.cus) {
     c->end_launch(end);
@@ -420,25 +446,17 @@ FrameTiming Gpu::run_frame(const FrameWork& f) {
   const StatsSnapshot before = g.stats.snapshot();
   const Cycle start = g.engine.now();
   for (auto& c : g.cus) c->begin_launch(&lc);
-  try {
+  struct {
+    Impl& g;
+    std::string what;
+    bool finished() const { return g.gfx->finished(); }
+    uint64_t progress() const { return g.gfx->progress() + g.wave_instructions; }
+    bool excused() const { return false; }
+  } watch{g, fmt::format("frame {}", f.frame)};
+  recovering([&] {
     g.gfx->begin(start, f);
-    uint64_t seen = g.gfx->progress() + g.wave_instructions;
-    while (!g.gfx->finished()) {
-      const bool drained = g.engine.run(g.engine.now() + uint64_t(cfg.watchdog_cycles));
-      if (g.gfx->finished()) break;
-      if (drained && g.engine.empty())
-        throw FaultError(fmt::format("frame {}: timing model deadlock (no pending events)\n{}", f.frame, g.dump_state()));
-      const uint64_t progress = g.gfx->progress() + g.wave_instructions;
-      if (!drained && progress == seen)
-        throw FaultError(fmt::format("frame {}: no progress for {} cycles\n{}", f.frame, cfg.watchdog_cycles,
-                                     g.dump_state()));
-      seen = progress;
-    }
-  } catch (...) {
-    const GpuConfig keep = g.cfg;
-    impl_ = std::make_unique<Impl>(keep);
-    throw;
-  }
+    g.drive(watch, nullptr);
+  });
   const Cycle end = g.gfx->finish_time();
   FrameTiming ft;
   ft.frame = f.frame;

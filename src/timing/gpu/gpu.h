@@ -136,6 +136,11 @@ class Gpu {
   /// run_functional() of `ex`'s launch on host_threads() threads, group i on CU `cu_of[i]`.
   emu::DispatchStats run_functional_threads(emu::Executor& ex, const std::vector<uint32_t>& cu_of);
 
+  /// Runs `run`; on any exception the machine, whose in-flight state is then inconsistent, is
+  /// replaced by a fresh one of the same configuration before the exception goes on.
+  template <class F>
+  void recovering(F&& run);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   uint32_t host_threads_ = 1;  // kept apart from Impl, which a fault replaces
