@@ -5,22 +5,11 @@
 #include <fmt/format.h>
 
 #include "cli/report.h"
-#include "experiment/frame_run.h"
 
 namespace strobe::cli {
 
 int run_graphics(const GraphicsRunOptions& o) {
-  experiment::FrameRunSpec s;
-  s.frames = {o.workload, o.frames, o.warm_frames, o.arch, o.sets};
-  s.mode = o.mode;
-  s.sampling = o.sampling;
-  s.sampling_sets = o.sampling_sets;
-  s.profile = o.profile;
-  s.images = o.images;
-  s.reference = o.reference;
-  s.threshold = o.threshold;
-  s.threads = o.threads;
-  const experiment::ValidatedFrameRun v = experiment::validate(s);
+  const experiment::ValidatedFrameRun v = experiment::validate(o.spec);
   const bool json_on_stdout = o.json == "-";
   const bool show = o.progress || ::isatty(STDERR_FILENO);
   const report::FrameRun r = experiment::run_frames(v, [&](const report::FrameRecord& f) {

@@ -138,15 +138,15 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                 "the same results in the same buffers");
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
-  auto* frames = cmd->add_option("--frames", o->gfx.frames, "gfx: workloads: the frames to render: A-B, A, or a list of them like 0-9,20 (default: all)");
-  auto* images = cmd->add_option("--images", o->gfx.images, "gfx: workloads: write each frame's window as DIR/frame-NNNNNN.ppm");
-  auto* reference = cmd->add_option("--reference", o->gfx.reference,
+  auto* frames = cmd->add_option("--frames", o->gfx.spec.frames.frames, "gfx: workloads: the frames to render: A-B, A, or a list of them like 0-9,20 (default: all)");
+  auto* images = cmd->add_option("--images", o->gfx.spec.images, "gfx: workloads: write each frame's window as DIR/frame-NNNNNN.ppm");
+  auto* reference = cmd->add_option("--reference", o->gfx.spec.reference,
                                     "gfx: workloads: compare each frame's window with the images of this PNM stream "
                                     "(glretrace -s - --snapshot-format=PNM), in order");
-  auto* skipped = cmd->add_option("--warm-frames", o->gfx.warm_frames,
+  auto* skipped = cmd->add_option("--warm-frames", o->gfx.spec.frames.warm_frames,
                                    "gfx: workloads: render N frames before each range of --frames too, unreported, or "
                                    "all frames from 0 (all), so what earlier frames rendered into textures is there");
-  auto* threshold = cmd->add_option("--reference-threshold", o->gfx.threshold,
+  auto* threshold = cmd->add_option("--reference-threshold", o->gfx.spec.threshold,
                                     "gfx: workloads: a pixel differs when a channel is off by more than this (default 16)");
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
   cmd->add_flag("--test-corrupt-output", s.corrupt_for_test)->group("");
@@ -174,16 +174,17 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
         throw CLI::ValidationError("run", "gfx: workloads take --frames, --mode, --arch, --set, --json, --images, "
                                           "--reference, --reference-threshold, --warm-frames, --sampling megsim, "
                                           "--sampling-set, --profile, --threads and --progress only");
-      o->gfx.sampling = s.sampling;
-      o->gfx.sampling_sets = s.sampling_sets;
-      o->gfx.profile = s.profile;
-      o->gfx.workload = s.benchmark;
-      o->gfx.mode = s.mode;
-      o->gfx.arch = s.arch;
-      o->gfx.sets = s.sets;
+      experiment::FrameRunSpec& g = o->gfx.spec;
+      g.frames.workload = s.benchmark;
+      g.frames.arch = s.arch;
+      g.frames.sets = s.sets;
+      g.mode = s.mode;
+      g.sampling = s.sampling;
+      g.sampling_sets = s.sampling_sets;
+      g.profile = s.profile;
+      g.threads = experiment::host_threads(s.threads);
       o->gfx.json = o->json;
       o->gfx.progress = o->progress;
-      o->gfx.threads = experiment::host_threads(s.threads);
       action = [o] { return run_graphics(o->gfx); };
       return;
     }
