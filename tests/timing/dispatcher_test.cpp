@@ -1,9 +1,12 @@
 // The dispatcher's launch overheads: before the first work-group and after the last.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "timing/engine/events.h"
+#include "timing/gpu/dispatcher.h"
 #include "timing_harness.h"
 
 namespace strobe::timing {
@@ -34,6 +37,24 @@ TEST(Dispatcher, ACompletionLongerThanTheWatchdogIsNotAStall) {
   // No instruction issues while the launch completes; the watchdog must not call that a hang.
   const uint64_t base = stream_cycles({"sim.watchdog_cycles=5000"});
   EXPECT_EQ(stream_cycles({"sim.watchdog_cycles=5000", "dispatch.completion_cycles=20000"}), base + 20000);
+}
+
+}  // namespace
+}  // namespace strobe::timing
+
+namespace strobe::timing {
+namespace {
+
+TEST(Dispatcher, AnEventKindItDoesNotHandleIsAWiringErrorNamingIt) {
+  // Components used to drop unknown kinds silently; a mis-wired event now stops the run.
+  Engine engine;
+  Dispatcher d(engine, {}, DispatcherParams{});
+  try {
+    d.handle(Cycle{0}, kGfxRasterStep, 0);
+    FAIL() << "an unknown event kind was dropped";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("dispatcher: event kind 14"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

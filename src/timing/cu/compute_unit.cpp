@@ -80,7 +80,8 @@ void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
       return;
     }
     default:
-      if (is_response(kind)) response(now, arg, response_lines(kind));
+      if (!is_response(kind)) unhandled(kind);
+      response(now, arg, response_lines(kind));
       return;
   }
 }

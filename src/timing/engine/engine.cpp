@@ -3,8 +3,14 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <stdexcept>
+#include <string>
 
 namespace strobe::timing {
+
+void Component::unhandled(uint32_t kind) const {
+  throw std::logic_error(name_ + ": event kind " + std::to_string(kind) + " sent to a component that does not handle it");
+}
 
 Engine::Engine() : head_(kWindow, kNil), tail_(kWindow, kNil), occupied_(kWindow / 64, 0) {
   nodes_.reserve(1 << 14);

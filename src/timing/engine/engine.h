@@ -15,6 +15,10 @@ namespace strobe::timing {
 /// sleep until a message (an event from another component) wakes them.
 class Component {
  public:
+  /// Throws std::logic_error naming this component and `kind`: an event it does not handle was
+  /// sent to it, a wiring error never to be dropped silently (each handle()'s last resort).
+  [[noreturn]] void unhandled(uint32_t kind) const;
+
   explicit Component(std::string name) : name_(std::move(name)) {}
   virtual ~Component() = default;
   Component(const Component&) = delete;

@@ -168,7 +168,7 @@ void TbrPipeline::handle(Cycle now, uint32_t kind, uint32_t arg) {
     case kGfxTileDrained:
       if (tiles_.drained(arg, now)) end_pass(now);
       return;
-    default: return;
+    default: unhandled(kind);
   }
 }
 

@@ -51,7 +51,7 @@ void Dispatcher::handle(Cycle now, uint32_t kind, uint32_t) {
     case kLaunchComplete:
       complete(now);
       return;
-    default: return;
+    default: unhandled(kind);
   }
 }
 

@@ -39,7 +39,8 @@ class ObserverPoller : public Component {
     if (interval_) engine_.schedule(start + interval_, this, kSample, launch_);
   }
   void end() { launch_ = UINT32_MAX, observer_ = nullptr; }
-  void handle(Cycle now, uint32_t, uint32_t launch) override {
+  void handle(Cycle now, uint32_t kind, uint32_t launch) override {
+    if (kind != kSample) unhandled(kind);
     if (launch != launch_) return;  // a poll of a finished launch
     observer_->poll(now.value(), *counter_ - base_);
     engine_.schedule(now + interval_, this, kSample, launch_);

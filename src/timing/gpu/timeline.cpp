@@ -58,7 +58,8 @@ void TimelineSampler::take(bool into_last) {
   for (size_t c = 0; c < t_.cus; ++c) add(cu[c], 3 + c, src_.cu_wave_instructions[c]);
 }
 
-void TimelineSampler::handle(Cycle now, uint32_t, uint32_t launch) {
+void TimelineSampler::handle(Cycle now, uint32_t kind, uint32_t launch) {
+  if (kind != kSample) unhandled(kind);
   if (launch != launch_) return;  // a tick of a finished launch
   take(false);
   ++ticks_;

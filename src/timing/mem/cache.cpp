@@ -148,6 +148,7 @@ void Cache::respond(Cycle when, uint32_t r, bool data) {
 
 void Cache::handle(Cycle now, uint32_t kind, uint32_t arg) {
   if (kind == kMemRequest) return pool_[arg].is_batch() ? request_batch(now, arg) : request(now, arg);
+  if (!is_response(kind)) unhandled(kind);
   if (arg != kWritebackTag) fill(now, arg);  // else a write-back was acknowledged
 }
 

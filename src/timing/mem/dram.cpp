@@ -87,6 +87,7 @@ Dram::Location Dram::locate(uint64_t line) const {
 
 void Dram::handle(Cycle now, uint32_t kind, uint32_t arg) {
   if (kind == kMemRequest) return arrive(now, arg);
+  if (kind != kDramDecide) unhandled(kind);
   Channel& ch = channels_[arg];
   if (now != ch.decide_at) return;  // superseded by an earlier decision
   ch.decide_at = Cycle::never();

@@ -84,7 +84,7 @@ Cycle Tlb::translate(uint64_t page, Cycle now) {
 }
 
 void Tlb::handle(Cycle now, uint32_t kind, uint32_t arg) {
-  if (kind != kMemRequest) return;
+  if (kind != kMemRequest) unhandled(kind);
   const MemReq& q = pool_[arg];
   const uint32_t shift = p_.page_bits - std::min(p_.page_bits, p_.line_bits);
   Cycle ready = translate(q.line >> shift, now);
