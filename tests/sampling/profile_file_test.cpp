@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "emu/emu_test_util.h"
 #include "sampling/profile/functional_profile.h"
+#include "sampling/tbpoint/from_profile.h"
 
 namespace strobe::sampling::profile {
 namespace {
@@ -156,7 +157,7 @@ TEST(ProfileFile, TheFirstDifferenceFromTheWorkloadIsNamed) {
 }
 
 TEST(ProfileFile, ConversionToTbpointCarriesTheGroupColumns) {
-  const tbpoint::ProgramProfile t = to_tbpoint(sample());
+  const tbpoint::ProgramProfile t = tbpoint::from_profile(sample());
   EXPECT_EQ(t.line_bytes, 128u);
   ASSERT_EQ(t.launches.size(), 1u);
   EXPECT_EQ(t.launches[0].kernel, "vecadd");

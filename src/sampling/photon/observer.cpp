@@ -139,12 +139,12 @@ double PhotonObserver::bb_time(uint32_t start, uint32_t len) {
 /// as measured in detail; for instructions never timed, the mean of their class, and for
 /// classes never timed, the configured latencies.
 double PhotonObserver::interval(uint32_t pc) {
-  if (count_ && count_[pc]) return double(sum_[pc]) / double(count_[pc]);
+  if (pc < count_.size() && count_[pc]) return double(sum_[pc]) / double(count_[pc]);
   const InstInfo& in = t_.info[pc];
   const size_t cls = class_of(in);
   if (!class_ready_) {
     class_ready_ = true;
-    for (size_t i = 0; count_ && i < t_.info.size(); ++i) {
+    for (size_t i = 0; i < std::min(count_.size(), t_.info.size()); ++i) {
       class_sum_[class_of(t_.info[i])] += double(sum_[i]);
       class_n_[class_of(t_.info[i])] += count_[i];
     }

@@ -48,7 +48,9 @@ class PhotonObserver final : public timing::LaunchObserver {
   std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg, emu::DispatchStats& stats,
                                             uint64_t cycle, uint32_t cu) override;
   /// Keeps the model's per-instruction interval sums for the interval model.
-  void intervals(const uint64_t* sum, const uint32_t* count) override { sum_ = sum, count_ = count; }
+  void intervals(std::span<const uint64_t> sum, std::span<const uint32_t> count) override {
+    sum_ = sum, count_ = count;
+  }
 
   /// Warms `warmer`'s caches with the work-groups it runs functionally (null: it does not warm).
   void set_warming(timing::Warmer* warmer) { warmer_ = warmer; }
@@ -102,8 +104,8 @@ class PhotonObserver final : public timing::LaunchObserver {
   bool balanced_ = true, bb_eligible_ = false, warp_eligible_ = false;
   double warp_time_ = 0, overhead_sum_ = 0;
   uint64_t overhead_n_ = 0, switch_cycle_ = 0, predicted_ = 0, predicted_groups_ = 0;
-  const uint64_t* sum_ = nullptr;
-  const uint32_t* count_ = nullptr;
+  std::span<const uint64_t> sum_;    // per instruction (empty until the launch hands them over)
+  std::span<const uint32_t> count_;
   bool class_ready_ = false;
   double class_sum_[size_t(timing::IssueType::COUNT) + 2] = {};
   uint64_t class_n_[size_t(timing::IssueType::COUNT) + 2] = {};

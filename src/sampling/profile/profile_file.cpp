@@ -211,7 +211,7 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
         l.blobs[key] = std::string(r.bin(b->via.map.ptr[k].val, fmt::format("{} blob '{}'", where, key)));
       }
     }
-    const uint64_t groups = tbpoint::group_count(l.id.grid, l.id.local);
+    const uint64_t groups = group_count(l.id.grid, l.id.local);
     if (l.workgroups.rows != groups)
       r.fail(fmt::format("{} has {} work-group rows, its geometry {} (corrupt file)", where, l.workgroups.rows, groups));
     p.launches.push_back(std::move(l));
@@ -281,29 +281,6 @@ std::optional<std::string> departure_from_profile(size_t i, const LaunchIdentity
     throw InputError(
         fmt::format("{} does not match the workload: launch {} ({}) has different code", source, i, run.kernel));
   return launch_difference(i, profiled[i], run, compare_kernargs);
-}
-
-tbpoint::ProgramProfile to_tbpoint(const ProfileFile& p) {
-  tbpoint::ProgramProfile out;
-  out.line_bytes = p.line_bytes;
-  out.launches.reserve(p.launches.size());
-  for (const auto& l : p.launches) {
-    tbpoint::LaunchProfile lp;
-    lp.kernel = l.id.kernel;
-    lp.grid = l.id.grid;
-    lp.local = l.id.local;
-    lp.groups.resize(l.workgroups.rows);
-    const auto* ti = l.workgroups.find_u64(column::kThreadInsts);
-    const auto* wi = l.workgroups.find_u64(column::kWaveInsts);
-    const auto* mr = l.workgroups.find_u64(column::kMemReqs);
-    for (uint64_t g = 0; g < l.workgroups.rows; ++g) {
-      if (ti) lp.groups[g].thread_insts = (*ti)[g];
-      if (wi) lp.groups[g].wave_insts = (*wi)[g];
-      if (mr) lp.groups[g].mem_reqs = (*mr)[g];
-    }
-    out.launches.push_back(std::move(lp));
-  }
-  return out;
 }
 
 }  // namespace strobe::sampling::profile

@@ -13,7 +13,6 @@
 #include <string_view>
 #include <vector>
 
-#include "sampling/tbpoint/launch_profile.h"
 
 namespace strobe::sampling::profile {
 
@@ -133,7 +132,11 @@ std::optional<std::string> first_difference(const ProfileFile& p, const std::vec
 /// Throws InputError "profile FILE does not match ...: DIFFERENCE" when `diff` holds one.
 void require_match(const std::string& file, const std::optional<std::string>& diff);
 
-/// The profile as TBPoint's algorithms consume it (mem_reqs = global + scratch requests).
-tbpoint::ProgramProfile to_tbpoint(const ProfileFile& p);
+/// Work-groups a launch of `grid` work-items in groups of `local` has (partial groups count).
+inline uint64_t group_count(const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& local) {
+  uint64_t n = 1;
+  for (int d = 0; d < 3; ++d) n *= local[d] == 0 ? 0 : (uint64_t{grid[d]} + local[d] - 1) / local[d];
+  return n;
+}
 
 }  // namespace strobe::sampling::profile

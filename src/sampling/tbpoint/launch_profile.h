@@ -54,11 +54,4 @@ struct ProgramProfile {
   std::vector<LaunchProfile> launches;  ///< in launch order
 };
 
-/// Work-groups a launch of `grid` work-items in groups of `local` has (partial groups count).
-inline uint64_t group_count(const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& local) {
-  uint64_t n = 1;
-  for (int d = 0; d < 3; ++d) n *= local[d] == 0 ? 0 : (uint64_t{grid[d]} + local[d] - 1) / local[d];
-  return n;
-}
-
 }  // namespace strobe::sampling::tbpoint

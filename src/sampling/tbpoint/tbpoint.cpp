@@ -29,6 +29,7 @@
 #include "sampling/common/representative_method.h"
 #include "sampling/method.h"
 #include "sampling/profile/functional_profile.h"
+#include "sampling/tbpoint/from_profile.h"
 #include "sampling/tbpoint/inter_launch.h"
 #include "sampling/tbpoint/intra_launch.h"
 #include "sampling/tbpoint/observer.h"
@@ -71,7 +72,7 @@ class TbPoint final : public RepresentativeMethod {
 
   /// Clusters the profile's launches (every launch alone without inter-launch sampling).
   LaunchPartition partition(const sp::ProfileFile& f) override {
-    program_ = sp::to_tbpoint(f);
+    program_ = tb::from_profile(f);
     clusters_ = inter() ? tb::cluster_launches(program_.launches, p_, ties()) : tb::singleton_clusters(program_.launches, p_);
     LaunchPartition part;
     for (int c : clusters_.cluster) part.group.push_back(size_t(c));

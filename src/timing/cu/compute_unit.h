@@ -47,8 +47,9 @@ struct LaunchContext {
   uint64_t* interval_sum = nullptr;
   uint32_t* interval_count = nullptr;
   /// Work-groups an observer predicted whose retirement is still scheduled: progress the
-  /// watchdog must wait for, however long the prediction.
-  mutable uint64_t predicted_outstanding = 0;
+  /// watchdog must wait for, however long the prediction. The run owns the count, as it owns
+  /// wave_instructions; the CUs only read the context. Required with an observer.
+  uint64_t* predicted_outstanding = nullptr;
   /// Where the launch's waves log accesses past an allocation's end: null for the memory's
   /// own log; a partition's log under the quantum runner on threads, merged in order.
   emu::OverrunLog* overruns = nullptr;

@@ -31,7 +31,7 @@ void ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
       g.predicted = true;
       g.simds.clear();
       for (uint32_t i = 0; i < g.live_waves; ++i) g.simds.push_back(uint8_t(res_.take_wave(n)));
-      ++lc_->predicted_outstanding;
+      ++*lc_->predicted_outstanding;
       engine_.schedule(now + *cycles, this, kCuPredictedDone, gi);
       return;
     }
@@ -82,7 +82,7 @@ void ComputeUnit::start_waves(uint32_t gi, Cycle now) {
 
 void ComputeUnit::retire_predicted(uint32_t gi, Cycle now) {
   WgState& g = wgs_[gi];
-  --lc_->predicted_outstanding;
+  --*lc_->predicted_outstanding;
   for (uint8_t simd : g.simds) res_.release_wave(simd, g.launch.needs);
   g.launch.source->mark_room(index_);
   finish_workgroup(g, now);

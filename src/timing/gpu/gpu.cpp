@@ -341,9 +341,11 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   kernel.executor = &ex;
   kernel.code = WaveCode{info.data(), uint32_t(info.size()), d.program};
   kernel.needs = dispatch_needs(d, g.cu_params.res);
+  uint64_t predicted_outstanding = 0;
   LaunchContext lc;
   lc.wave_instructions = &g.wave_instructions;
   lc.observer = observer;
+  lc.predicted_outstanding = &predicted_outstanding;
   std::vector<uint64_t> interval_sum;
   std::vector<uint32_t> interval_count;
   if (observer) {
@@ -351,7 +353,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
     interval_count.assign(info.size(), 0);
     lc.interval_sum = interval_sum.data();
     lc.interval_count = interval_count.data();
-    observer->intervals(interval_sum.data(), interval_count.data());
+    observer->intervals(interval_sum, interval_count);
     observer->issue_counter(&g.wave_instructions);
   }
   LaunchTiming lt;
@@ -395,12 +397,12 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   // retirement is progress still to come, however long the prediction.
   struct {
     Impl& g;
-    const LaunchContext& lc;
+    const uint64_t& predicted;
     std::string what;
     bool finished() const { return g.dispatcher->finished(); }
     uint64_t progress() const { return g.wave_instructions + g.dispatcher->retired(); }
-    bool excused() const { return g.dispatcher->completing() || lc.predicted_outstanding != 0; }
-  } watch{g, lc, "kernel " + d.kernel_name};
+    bool excused() const { return g.dispatcher->completing() || predicted != 0; }
+  } watch{g, predicted_outstanding, "kernel " + d.kernel_name};
   recovering([&] {
     if (!g.runner) return g.drive(watch, nullptr);
     if (on_threads && (!g.threads || g.threads->threads() != host_threads_))

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
 namespace strobe::emu {
 class Executor;
@@ -39,10 +40,11 @@ class LaunchObserver {
   /// simulate the group in detail.
   virtual std::optional<uint64_t> predict_workgroup(const emu::Executor& ex, emu::WorkGroup& wg,
                                                     emu::DispatchStats& stats, uint64_t cycle, uint32_t cu) = 0;
-  /// Hands the observer the launch's per-instruction interval accumulators (indexed by
-  /// instruction; valid until the launch returns): the cycles from a wave issuing the
-  /// instruction to the same wave issuing its next one, or retiring, summed and counted.
-  virtual void intervals(const uint64_t* sum, const uint32_t* count) {}
+  /// Hands the observer the launch's per-instruction interval accumulators (one element per
+  /// instruction of the launch's program; valid until the launch returns): the cycles from a
+  /// wave issuing the instruction to the same wave issuing its next one, or retiring, summed and
+  /// counted.
+  virtual void intervals(std::span<const uint64_t> sum, std::span<const uint32_t> count) {}
   /// Hands the observer the model's running count of wave instructions it issued in detail
   /// (over the GPU's life, not this launch; valid until the launch returns): read at any
   /// callback, differences give the instructions issued GPU-wide in between.
