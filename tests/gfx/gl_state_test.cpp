@@ -328,6 +328,33 @@ TEST(GlState, AStreamOfSeveralFrameRangesRecordsThoseFramesOnly) {
   EXPECT_THROW(parse_frame_ranges("-1", "frames"), InputError);
 }
 
+TEST(GlState, ACallNoReaderKnowsIsCountedAndADrawTheRendererCannotDrawIsRefused) {
+  Calls c;
+  c.enter("glFogf", {"pname", "param"}).arg(0).uint_value(1).end();
+  c.leave();
+  c.enter("glFogf", {"pname", "param"}).arg(0).uint_value(1).end();
+  c.leave();
+  c.enter("glGetError", {}).end();  // reads state back: known, nothing to follow
+  c.leave();
+  c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();
+  c.leave();
+  c.enter("glDrawArraysInstanced", {"mode", "first", "count", "instancecount"}).arg(2).uint_value(3).end();
+  c.leave();
+  TempFile f("unknown.trace", c.t.file());
+  FrameStream stream(f.path(), {{0, 0}});
+  GlFrame frame;
+  uint64_t index = 0;
+  ASSERT_TRUE(stream.next(frame, index));
+  EXPECT_EQ(stream.unknown_calls(), (std::map<std::string, uint64_t>{{"glFogf", 2}}));
+  // Once a draw the renderer cannot draw: refused by name, never skipped.
+  try {
+    read_frames(f.path(), 0, 1);
+    FAIL() << "an instanced draw was skipped";
+  } catch (const NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("glDrawArraysInstanced"), std::string::npos) << e.what();
+  }
+}
+
 TEST(GlState, AskingForFramesPastTheEndNamesTheFrameCount) {
   Calls c;
   c.enter("glXSwapBuffers", {"dpy", "drawable"}).end();

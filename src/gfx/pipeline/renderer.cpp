@@ -92,6 +92,13 @@ void render_trace(const std::string& path, const std::vector<FrameRange>& ranges
     if (at < ranges.size() && ranges[at].first <= index) on_frame(s, renderer);
     else if (on_warm_frame) on_warm_frame(s, renderer);
   }
+  // Calls no reader knows changed nothing strobe follows: said once, so a frame that renders
+  // wrongly can be traced to them.
+  if (const auto unknown = stream.unknown_calls(); !unknown.empty()) {
+    std::string list;
+    for (const auto& [name, n] : unknown) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", name, n);
+    fmt::print(stderr, "strobe: warning: {}: calls the GL call table does not know were skipped: {}\n", path, list);
+  }
   const FrameRange& last = ranges.back();
   if (stream.frames_seen() > last.last) return;
   if (last.last == std::numeric_limits<uint64_t>::max() && stream.frames_seen() > last.first) return;  // to the end

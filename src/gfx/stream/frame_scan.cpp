@@ -1,6 +1,7 @@
-// Draw calls are recognised by name, as apitrace records them; a draw's vertex count is its
-// `count` argument (indices for the Elements forms), times its instance count, summed over the
-// draws of a multi-draw. The program a draw uses is the last glUseProgram's.
+// Draw calls are recognised by the GL call table (gl_calls.h), as the renderer recognises them: a
+// draw is one the renderer draws, and its vertex count is its `count` argument (indices for the
+// Elements forms). Multi-draws, instanced and indirect draws, which the renderer refuses, are
+// counted apart. The program a draw uses is the last glUseProgram's.
 #include "gfx/stream/frame_scan.h"
 
 #include <set>
@@ -10,12 +11,11 @@
 
 #include "common/error.h"
 #include "gfx/stream/call_reader.h"
+#include "gfx/stream/gl_calls.h"
 #include "gfx/trace/apitrace_reader.h"
 
 namespace strobe::gfx {
 namespace {
-
-bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // The first of `names` the call recorded (apitrace's parameter names differ between entry points).
 const trace::Value& need(const trace::Call& c, const std::string& path, std::initializer_list<const char*> names) {
@@ -49,23 +49,12 @@ TraceCounts scan_frames(const std::string& path) {
       current = static_cast<uint64_t>(need(*c, path, {"program", "programObj"}).integer());
     } else if (n == "glLinkProgram" || n == "glLinkProgramARB") {
       ++out.links;
-    } else if (starts(n, "glMultiDraw") && !starts(n, "glMultiDrawArraysIndirect") &&
-               !starts(n, "glMultiDrawElementsIndirect")) {
-      const trace::Value& counts = need(*c, path, {"count"});
-      for (const auto& e : counts.elements()) {
-        ++frame.draws;
-        frame.vertices += count_of(e);
-      }
-      programs.insert(current);
-    } else if (starts(n, "glDrawArrays") || starts(n, "glDrawElements") || starts(n, "glDrawRangeElements")) {
-      if (n.find("Indirect") != std::string_view::npos)
-        throw NotImplementedError(fmt::format("{}: call {}: indirect draws ({})", path, c->number(), n));
-      uint64_t instances = 1;
-      if (n.find("Instanced") != std::string_view::npos)
-        instances = count_of(need(*c, path, {"instancecount", "primcount"}));
+    } else if (const GlCallKind k = gl_call_kind(n); k == GlCallKind::Draw) {
       ++frame.draws;
-      frame.vertices += count_of(need(*c, path, {"count"})) * instances;
+      frame.vertices += count_of(need(*c, path, {"count"}));
       programs.insert(current);
+    } else if (k == GlCallKind::UnsupportedDraw) {
+      ++frame.unsupported_draws;
     }
     if (c->ends_frame()) {
       frame.programs = static_cast<uint32_t>(programs.size());

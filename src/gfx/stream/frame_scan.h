@@ -12,8 +12,9 @@ namespace strobe::gfx {
 /// What one frame submitted. A frame ends at a swap; draws after the last swap form no frame.
 struct FrameCounts {
   uint64_t first_call = 0;  ///< the frame's first call number
-  uint64_t draws = 0;       ///< draw calls (a multi-draw counts each of its draws)
-  uint64_t vertices = 0;    ///< vertices submitted: index counts or array counts, times instances
+  uint64_t draws = 0;       ///< draws the renderer draws (gl_calls.h: GlCallKind::Draw)
+  uint64_t unsupported_draws = 0;  ///< multi-draw, instanced and indirect calls, which the renderer refuses
+  uint64_t vertices = 0;    ///< vertices the drawn draws submit: index counts or array counts
   uint32_t programs = 0;    ///< distinct programs the frame's draws used
 };
 

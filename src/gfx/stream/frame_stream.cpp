@@ -118,6 +118,10 @@ bool FrameStream::next(GlFrame& frame, uint64_t& index) {
 
 uint64_t FrameStream::frames_seen() const { return impl_->index; }
 
+std::map<std::string, uint64_t> FrameStream::unknown_calls() const {
+  return impl_->state ? impl_->state->unknown_calls() : std::map<std::string, uint64_t>{};
+}
+
 uint64_t count_frames(const std::string& path) {
   if (is_frame_file(path)) return read_frame_file(path).frames.size();
   const uint64_t never = std::numeric_limits<uint64_t>::max();  // a range no trace reaches

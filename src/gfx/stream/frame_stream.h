@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ class FrameStream {
   bool next(GlFrame& frame, uint64_t& index);
   /// Frames ended so far, skipped ones included (at the end of the trace: all of them).
   uint64_t frames_seen() const;
+  /// The calls read so far that no reader of the GL call table knows, by name (none from a
+  /// frame file, whose frames were made by a state tracker already).
+  std::map<std::string, uint64_t> unknown_calls() const;
 
  private:
   struct Impl;

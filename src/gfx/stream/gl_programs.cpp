@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "gfx/stream/call_reader.h"
+#include "gfx/stream/gl_calls.h"
 #include "gfx/trace/apitrace_reader.h"
 
 namespace strobe::gfx {
@@ -36,6 +37,8 @@ struct ProgramTracker::Impl : CallReader {
 };
 
 void ProgramTracker::Impl::on(const trace::Call& c, std::vector<GlProgram>& out) {
+  // The call table says which calls are this tracker's (gl_calls.h).
+  if (gl_call_kind(c.name()) != GlCallKind::Program) return;
   std::string_view n = c.name();
   if (n == "glCreateShader" || n == "glCreateShaderObjectARB") {
     shaders_[ret(c)] = Shader{arg(c, n == "glCreateShader" ? "type" : "shaderType").integer(), {}};

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "gfx/stream/call_reader.h"
+#include "gfx/stream/gl_calls.h"
 #include "gfx/trace/apitrace_reader.h"
 
 namespace strobe::gfx {
@@ -31,11 +33,7 @@ constexpr uint32_t kDepthStencilAttachment = 0x821A;
 bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // The core name of an extension entry point: glBindFramebufferEXT reads as glBindFramebuffer.
-std::string_view core_name(std::string_view n) {
-  for (std::string_view suffix : {"EXT", "ARB", "OES"})
-    if (n.size() > suffix.size() && n.substr(n.size() - suffix.size()) == suffix) return n.substr(0, n.size() - suffix.size());
-  return n;
-}
+std::string_view core_name(std::string_view n) { return gl_core_name(n); }
 
 Bytes bytes_of(const trace::Value& v) {
   if (v.kind() != trace::ValueKind::Blob) return std::make_shared<const std::vector<uint8_t>>();
@@ -96,6 +94,7 @@ struct GlState::Impl : CallReader {
   GlFrame frame;
   bool frame_open = false;
   bool recording = true;
+  std::map<std::string, uint64_t> unknown;  // calls no reader knows, by name
 
   GlTexture& bound_texture(const trace::Call& c) {
     auto it = cx.texture_units.find(cx.active_unit);
@@ -375,6 +374,18 @@ void GlState::Impl::apply(const trace::Call& c) {
     frame_open = true;
   }
   std::string_view n = core_name(c.name());
+  // The one table says what the call is (gl_calls.h): a call no reader knows is counted and
+  // reported, a draw the renderer cannot draw is refused, and the rest reach their branch below.
+  const GlCallKind kind = gl_call_kind(c.name());
+  switch (kind) {
+    case GlCallKind::Unknown: ++unknown[std::string(c.name())]; return;
+    case GlCallKind::NoEffect: return;
+    case GlCallKind::UnsupportedDraw:
+      throw NotImplementedError(fmt::format("{}: call {}: {}: the renderer draws glDrawArrays, glDrawElements and "
+                                            "glDrawRangeElements only",
+                                            path, c.number(), c.name()));
+    default: break;
+  }
   if (n == "glXMakeCurrent" || n == "glXMakeContextCurrent" || n == "eglMakeCurrent") {
     make_current(offset_of(arg(c, "ctx")));
     return;
@@ -391,8 +402,8 @@ void GlState::Impl::apply(const trace::Call& c) {
     cx.linked[id] = std::make_shared<const GlProgram>(std::move(*p));
     return;
   }
-  if (n == "glUseProgram") {
-    cx.current_program = u(c, "program");
+  if (n == "glUseProgram" || n == "glUseProgramObject") {
+    cx.current_program = u(c, n == "glUseProgram" ? "program" : "programObj");
   } else if (n == "glGetUniformLocation") {
     if (c.ret()) cx.uniform_names[u(c, "program")][c.ret()->integer()] = std::string(arg(c, "name").string());
   } else if (starts(n, "glUniform")) {
@@ -561,6 +572,11 @@ void GlState::Impl::apply(const trace::Call& c) {
     frame.ops.emplace_back(std::move(clear));
   } else if (n == "glDrawArrays" || n == "glDrawElements" || n == "glDrawRangeElements") {
     if (recording) draw(c, n);
+  } else if (kind != GlCallKind::Program) {
+    // The table lists the call for this tracker, which has no branch for it: the two disagree.
+    throw std::logic_error(fmt::format("{}: call {} ({}): the GL call table gives it to the state tracker, which does "
+                                       "not handle it",
+                                       path, c.number(), c.name()));
   }
 }
 
@@ -585,6 +601,8 @@ bool GlState::apply(const trace::Call& c) {
 GlFrame GlState::take_frame() { return std::exchange(impl_->frame, GlFrame{}); }
 
 void GlState::set_recording(bool on) { impl_->recording = on; }
+
+const std::map<std::string, uint64_t>& GlState::unknown_calls() const { return impl_->unknown; }
 
 uint32_t gl_pixel_bytes(uint32_t format, uint32_t type) {
   if (type == 0x8363 || type == 0x8033 || type == 0x8034) return 2;  // packed 16-bit types

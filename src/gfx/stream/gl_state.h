@@ -166,6 +166,9 @@ class GlState {
   /// no snapshot shares a buffer, so uploads replace contents without copying them: skipping to
   /// a window of frames costs only the state's own upkeep.
   void set_recording(bool on);
+  /// The calls seen so far that no reader of the GL call table knows (gl_calls.h), by name: they
+  /// changed nothing strobe follows, which a frame that renders wrongly may owe to them.
+  const std::map<std::string, uint64_t>& unknown_calls() const;
 
  private:
   struct Impl;
