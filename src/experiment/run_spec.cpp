@@ -172,8 +172,12 @@ timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<
 }
 
 void check_methods_runnable(const timing::GpuConfig& gpu, const std::vector<std::string>& methods) {
-  for (const std::string& m : methods)
-    if (sampling::methods().at(m).observes) timing::check_runnable(gpu, {.observer = true, .observer_name = m});
+  for (const std::string& m : methods) {
+    // An unknown name is left to make_method, which names it with the methods there are.
+    const auto it = sampling::methods().find(m);
+    if (it != sampling::methods().end() && it->second.observes)
+      timing::check_runnable(gpu, {.observer = true, .observer_name = m});
+  }
 }
 
 namespace {

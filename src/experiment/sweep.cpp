@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,7 +14,10 @@
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/toml_doc.h"
+#include "experiment/frames.h"
 #include "experiment/run_spec.h"
+#include "gfx/stream/captured.h"
+#include "sampling/frame_method.h"
 #include "sampling/method.h"
 #include "sampling/profile/profile_file.h"
 
@@ -60,20 +64,51 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
   s.source = source;
   const std::vector<std::string> lines = string_list(doc, "workloads", source);
   if (lines.empty()) throw InputError(fmt::format("{}: workloads: give at least one \"BENCH [--param K=V]...\"", source));
-  for (size_t i = 0; i < lines.size(); ++i)
-    s.workloads.push_back(workloads::parse_set_line(lines[i], fmt::format("{}: workloads[{}]", source, i)));
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string where = fmt::format("{}: workloads[{}]", source, i);
+    const bool gfx = lines[i].find("gfx:") != std::string::npos;
+    if (i > 0 && gfx != s.graphics)
+      throw InputError(fmt::format("{}: graphics captures and benchmarks in one sweep; sweep them apart", where));
+    s.graphics = gfx;
+    if (gfx) {
+      std::istringstream in(lines[i]);
+      std::string name, extra;
+      in >> name >> extra;
+      if (!extra.empty())
+        throw InputError(fmt::format("{}: '{}': a graphics workload takes no parameters (every frame is swept)",
+                                     where, extra));
+      try {
+        gfx::resolve_trace(name);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: {}", where, e.what()));
+      }
+      s.workloads.push_back({name, {}});
+    } else {
+      s.workloads.push_back(workloads::parse_set_line(lines[i], where));
+    }
+  }
   s.methods = string_list(doc, "methods", source);
   for (const std::string& m : s.methods)
-    if (!sampling::methods().contains(m)) {
+    if (s.graphics ? !sampling::frame_methods().contains(m) : !sampling::methods().contains(m)) {
       std::vector<std::string> names;
-      for (const auto& [n, _] : sampling::methods()) names.push_back(n);
-      throw InputError(fmt::format("{}: methods: unknown method '{}' (known: {})", source, m, fmt::join(names, ", ")));
+      if (s.graphics)
+        for (const auto& [n, _] : sampling::frame_methods()) names.push_back(n);
+      else
+        for (const auto& [n, _] : sampling::methods()) names.push_back(n);
+      throw InputError(fmt::format("{}: methods: unknown {}method '{}' (known: {})", source,
+                                   s.graphics ? "frame-sampling " : "", m, fmt::join(names, ", ")));
     }
   s.sampling_sets = string_list(doc, "sampling_sets", source);
   if (!s.sampling_sets.empty()) {
     if (s.methods.empty()) throw InputError(fmt::format("{}: sampling_sets without methods", source));
-    sampling::check_sampling_sets(s.methods, s.sampling_sets);
+    if (s.graphics) sampling::check_frame_sampling_sets(s.methods, s.sampling_sets);
+    else sampling::check_sampling_sets(s.methods, s.sampling_sets);
   }
+  if (s.graphics)
+    for (const char* key : {"warming", "profile", "capture", "warm_state"})
+      if (doc.get(key))
+        throw InputError(fmt::format("{}: {}: not for graphics workloads (frames are rendered for each task)",
+                                     source, key));
   if (const toml::node* w = doc.get("warming")) {
     const auto v = w->value<std::string>();
     if (!v || (*v != "none" && *v != "caches"))
@@ -86,7 +121,7 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
     s.repeat = int(*v);
   }
   bool reads = false;
-  for (const std::string& m : s.methods) reads |= sampling::methods().at(m).reads_profile;
+  for (const std::string& m : s.methods) reads |= !s.graphics && sampling::methods().at(m).reads_profile;
   s.profile = reads;
   if (const toml::node* p = doc.get("profile")) {
     const auto v = p->value<bool>();
@@ -168,8 +203,12 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
       for (const std::string& p2 : run.params) t.label += " " + p2;
       for (const auto& [k, v] : t.point) t.label += " " + k + "=" + v;
       try {
-        validate(rs);  // the preset, every --set key and value, the benchmark's parameters
-        check_methods_runnable(resolve_gpu_config(rs.arch, rs.sets), spec.methods);
+        if (spec.graphics) {
+          resolve(FrameSpec{run.benchmark, {}, "0", rs.arch, rs.sets});  // the preset, the keys, the engine
+        } else {
+          validate(rs);  // the preset, every --set key and value, the benchmark's parameters
+          check_methods_runnable(resolve_gpu_config(rs.arch, rs.sets), spec.methods);
+        }
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: task '{}': {}", spec.source, t.label, e.what()));
       }
@@ -191,7 +230,7 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
       } else {
         t.args.insert(t.args.end(), {"--sampling", fmt::format("{}", fmt::join(spec.methods, ","))});
         for (const std::string& s : spec.sampling_sets) t.args.insert(t.args.end(), {"--sampling-set", s});
-        if (!spec.capture) t.args.insert(t.args.end(), {"--sampling-warming", spec.warming});
+        if (!spec.capture && !spec.graphics) t.args.insert(t.args.end(), {"--sampling-warming", spec.warming});
         // Only when asked: a task's arguments name its result, which history runs already have.
         if (spec.capture && spec.warm_state != "history") t.args.insert(t.args.end(), {"--warm-state", spec.warm_state});
         t.args.insert(t.args.end(), {"--repeat", std::to_string(spec.repeat)});
@@ -240,6 +279,30 @@ std::string SweepLayout::capture(const SweepSpec& s, size_t workload) const {
   return dir + "/captures/" + r.benchmark + "-" + hex(sampling::profile::fnv1a(joined)) + ".cap";
 }
 
+namespace {
+
+/// A graphics task's row: a timing run's cycles and seconds, or a comparison's reference and
+/// each frame method's estimate, cycle error and speedup (no method of frames falls back).
+void graphics_row(nlohmann::json& row, const nlohmann::json& r, const SweepSpec& spec) {
+  if (!r.contains("reference")) {  // strobe run gfx:... --mode timing
+    row["cycles"] = r.at("timing").at("cycles");
+    row["wall_seconds"] = r.at("timing").at("seconds");
+    return;
+  }
+  const nlohmann::json& ref = r.at("reference");
+  row["cycles"] = ref.at("totals").at("cycles");
+  row["wall_seconds"] = ref.at("seconds");
+  for (const std::string& m : spec.methods) {
+    const nlohmann::json& e = r.at("methods").at(m);
+    row[m + ".estimated_cycles"] = e.at("estimate").at("cycles");
+    row[m + ".error_pct"] = 100 * e.at("errors").at("cycles").get<double>();
+    row[m + ".speedup"] = e.at("speedup");
+    row[m + ".fallback"] = false;
+  }
+}
+
+}  // namespace
+
 SweepTable collect(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout) {
   SweepTable t;
   for (const SweepTask& task : tasks) {
@@ -262,6 +325,11 @@ SweepTable collect(const SweepSpec& spec, const std::vector<SweepTask>& tasks, c
     for (const auto& [k, v] : task.point) row[k] = v;
     try {
       const nlohmann::json r = nlohmann::json::parse(read_file(result));
+      if (spec.graphics) {
+        graphics_row(row, r, spec);
+        t.rows.push_back(std::move(row));
+        continue;
+      }
       row["cycles"] = r.value("cycles", nlohmann::json());
       row["wave_instructions"] = r.value("wave_instructions", nlohmann::json());
       row["wall_seconds"] = r.value("wall_seconds", nlohmann::json());

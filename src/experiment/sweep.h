@@ -1,4 +1,5 @@
-// Design-space sweeps (`strobe sweep SPEC.toml`): a spec names workloads, a grid of GPU
+// Design-space sweeps (`strobe sweep SPEC.toml`): a spec names workloads (benchmarks, or
+// graphics captures with frame-sampling methods), a grid of GPU
 // configuration overrides and presets, and the sampling methods to compare; it expands to one
 // task per (workload, grid point), each a `strobe run` or `strobe compare` command line whose
 // result is one JSON file. Tasks are named by a hash of their command line, so a result on disk
@@ -42,6 +43,9 @@ struct SweepSpec {
   /// With a capture: how each simulated launch's caches are rebuilt (`--warm-state`: history,
   /// the capture's bound, or fitted, four times the configuration's data-cache lines).
   std::string warm_state = "history";
+  /// Whether the workloads are graphics captures (gfx:NAME, every frame): its methods are then
+  /// frame-sampling methods and each task is `strobe run|compare gfx:NAME` (all or none are).
+  bool graphics = false;
 };
 
 /// Whether a sweep makes one input per workload before its tasks: a profile or a capture.

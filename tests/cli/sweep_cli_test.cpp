@@ -54,6 +54,42 @@ TEST(SweepCli, EveryGridPointRunsOnceAndTheTableHasOneRowEach) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
 }
 
+TEST(SweepCli, AGraphicsSweepComparesFrameMethodsAtEveryGridPoint) {
+  // The small capture at two NoC latencies under MEGsim and its random baseline: each task is
+  // `strobe compare gfx:...` on its own configuration, merged as benchmarks' tasks are.
+  TempDir t;
+  const std::string spec = write_spec(t, R"(workloads = ["gfx:glmark2-small"]
+methods = ["megsim", "random-frames"]
+sampling_sets = ["seed=2"]
+[grid]
+"noc.latency" = [20, 200]
+)");
+  const CliResult r = run_strobe("sweep " + spec + " -j 2");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const nlohmann::json j = table(t);
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][0]["benchmark"], "gfx:glmark2-small");
+  EXPECT_LT(j["rows"][0]["cycles"].get<double>(), j["rows"][1]["cycles"].get<double>()) << "a slower NoC, more cycles";
+  for (const auto& row : j["rows"]) {
+    EXPECT_TRUE(row["megsim.error_pct"].is_number()) << row.dump();
+    EXPECT_GT(row["random-frames.estimated_cycles"].get<double>(), 0) << row.dump();
+  }
+  // A graphics sweep refuses what only benchmarks take, and compute methods, before running.
+  const std::pair<const char*, const char*> bad[] = {
+      {"workloads = [\"gfx:glmark2-small\"]\nmethods = [\"photon\"]\n", "unknown frame-sampling method 'photon'"},
+      {"workloads = [\"gfx:glmark2-small\"]\nmethods = [\"megsim\"]\ncapture = true\n", "capture: not for graphics"},
+      {"workloads = [\"gfx:glmark2-small\", \"relu\"]\n", "graphics captures and benchmarks in one sweep"},
+      {"workloads = [\"gfx:glmark2-small --param n=4\"]\n", "takes no parameters"},
+      {"workloads = [\"gfx:glmark2-small\"]\n[grid]\n\"sim.engine\" = [\"quantum\"]\n", "graphics frames with sim.engine=quantum"},
+  };
+  for (const auto& [text, why] : bad) {
+    TempDir u;
+    const CliResult b = run_strobe("sweep " + write_spec(u, text) + " --dry-run");
+    EXPECT_EQ(b.rc, 2) << text << ": " << b.err;
+    EXPECT_NE(b.err.find(why), std::string::npos) << text << ": " << b.err;
+  }
+}
+
 TEST(SweepCli, ARerunRunsOnlyTheTasksWithoutAResult) {
   TempDir t;
   const std::string spec = write_spec(t, kSpec);
