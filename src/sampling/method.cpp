@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/number_text.h"
 #include "emu/executor.h"
 
 namespace strobe::sampling {
@@ -109,18 +110,11 @@ void resolve_params(const std::vector<MethodParam>& params, const std::vector<st
       continue;
     }
     // "2%" is 0.02: error budgets and confidences read as people write them.
-    const bool percent = !text.empty() && text.back() == '%';
-    const std::string number = percent ? text.substr(0, text.size() - 1) : text;
-    double v = 0;
-    size_t used = 0;
-    try {
-      v = std::stod(number, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (percent) v /= 100;
-    if (used != number.size() || number.empty() || !std::isfinite(v))
-      throw InputError(fmt::format("--sampling-set {}: '{}' is not a number", key, text));
+    const std::optional<double> parsed = parse_number(text, /*percent=*/true);
+    if (!parsed) throw InputError(fmt::format("--sampling-set {}: '{}' is not a number", key, text));
+    const double v = *parsed;
+    if (decl->integer && v != std::floor(v))
+      throw InputError(fmt::format("--sampling-set {}={}: takes an integer ({})", key, text, decl->doc));
     if (v < decl->lo || v > decl->hi)
       throw InputError(fmt::format("--sampling-set {}={}: outside [{}, {}] ({})", key, text, decl->lo, decl->hi, decl->doc));
     o.params[key] = v;

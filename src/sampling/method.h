@@ -31,6 +31,7 @@ struct MethodParam {
   /// written, and `text` is its default.
   bool is_text = false;
   std::string text;
+  bool integer = false;  ///< an integer (or bool): --sampling-set refuses a fraction
 };
 
 /// What every method is built with.
@@ -81,7 +82,7 @@ std::vector<std::string> choices_of() {
 template <class T, class D>
 MethodParam param_schema(const char* name, D def, double lo, double hi, const char* doc) {
   if constexpr (std::is_same_v<T, std::string>) return MethodParam{name, 0, 0, 0, doc, {}, true, def};
-  else return MethodParam{name, double(def), lo, hi, doc, choices_of<T>(), false, {}};
+  else return MethodParam{name, double(def), lo, hi, doc, choices_of<T>(), false, {}, std::is_integral_v<T>};
 }
 }  // namespace detail
 

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "common/error.h"
+#include "common/number_text.h"
 
 namespace strobe::workloads {
 
@@ -85,13 +86,11 @@ Params resolve_params(const std::string& bench, const std::vector<ParamSpec>& sp
       if (s.name == key) spec = &s;
     if (!spec)
       throw InputError(fmt::format("--param '{}': {} has no parameter '{}' ({})", a, bench, key, valid_names(specs)));
-    // strtod accepts "1e6" and hex; an integer parameter must still come out integral.
-    errno = 0;
-    char* end = nullptr;
-    double v = text.empty() ? 0 : std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
-      throw InputError(fmt::format("--param '{}': '{}' is not a number", a, text));
-    if (spec->kind == ParamKind::Int && v != std::floor(v))
+    // "1e6" is a number; an integer parameter must still come out integral.
+    const std::optional<double> parsed = parse_number(text);
+    if (!parsed) throw InputError(fmt::format("--param '{}': '{}' is not a number", a, text));
+    const double v = *parsed;
+    if (spec->kind == ParamKind::Int && !parse_integer(text))
       throw InputError(fmt::format("--param '{}': {} takes an integer", a, key));
     if (v < spec->lo || v > spec->hi)
       throw InputError(fmt::format("--param '{}': {} must be in [{}, {}]", a, key, format_value(*spec, spec->lo),

@@ -15,6 +15,7 @@
 #include <toml++/toml.h>
 
 #include "common/error.h"
+#include "common/number_text.h"
 #include "common/toml_doc.h"
 #include "timing/cu/issue_policy.h"
 #include "timing/mem/dram_scheduler.h"
@@ -178,18 +179,14 @@ void set_param(GpuConfig& cfg, std::string_view key, std::string_view value) {
   if (!p) throw InputError(fmt::format("unknown config key '{}'", key));
   switch (p->info.kind) {
     case ParamInfo::Kind::Int: {
-      int64_t v = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (value.empty() || ec != std::errc() || end != value.data() + value.size())
-        bad_value(*p, value, "expected an integer");
-      return set_int(cfg, *p, v, value);
+      const std::optional<int64_t> v = parse_integer(value);
+      if (!v) bad_value(*p, value, "expected an integer");
+      return set_int(cfg, *p, *v, value);
     }
     case ParamInfo::Kind::Float: {
-      double v = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (value.empty() || ec != std::errc() || end != value.data() + value.size())
-        bad_value(*p, value, "expected a number");
-      return set_float(cfg, *p, v, value);
+      const std::optional<double> v = parse_number(value);
+      if (!v) bad_value(*p, value, "expected a number");
+      return set_float(cfg, *p, *v, value);
     }
     case ParamInfo::Kind::Enum:
     case ParamInfo::Kind::Str: return set_text(cfg, *p, value);
