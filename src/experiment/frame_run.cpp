@@ -100,7 +100,7 @@ ValidatedFrameRun validate(const FrameRunSpec& s) {
   if (s.sampling == "none" && !s.sampling_sets.empty())
     throw InputError("--sampling-set for a graphics workload: only with --sampling megsim");
   if (s.sampling == "megsim") sampling::megsim::params_from(s.sampling_sets);  // bad keys fail before rendering
-  ValidatedFrameRun v{s, {}};
+  ValidatedFrameRun v{s, s.mode == "timing" ? FrameMode::Timing : FrameMode::Functional, {}};
   if (!s.profile.empty()) {
     if (s.sampling != "megsim") throw InputError("--profile for a graphics workload: only with --sampling megsim");
     if (!s.images.empty() || !s.reference.empty() || s.frames.warm_frames != "0")
@@ -121,7 +121,7 @@ report::FrameRun run_frames(const ValidatedFrameRun& v, const std::function<void
   // Timing: every frame rendered is recorded and timed on one GPU, whose caches carry over from
   // frame to frame (gfx.frame_caches); frames rendered only to warm state are timed unreported.
   std::unique_ptr<timing::Gpu> gpu;
-  if (s.mode == "timing") gpu = std::make_unique<timing::Gpu>(t.gpu);
+  if (v.mode == FrameMode::Timing) gpu = std::make_unique<timing::Gpu>(t.gpu);
   std::vector<gfx::Image> reference;
   if (!s.reference.empty()) reference = gfx::read_pnm_stream(s.reference);
   if (!s.images.empty()) std::filesystem::create_directories(s.images);

@@ -27,9 +27,13 @@ struct FrameRunSpec {
   uint32_t threads = 1;   ///< host threads pixel waves are shaded on
 };
 
+/// What a graphics run does with each frame.
+enum class FrameMode { Functional, Timing };
+
 /// A graphics run whose every rule has been checked.
 struct ValidatedFrameRun {
   FrameRunSpec spec;
+  FrameMode mode = FrameMode::Functional;  ///< spec.mode, parsed once
   FrameTarget target;  ///< unresolved (trace empty) for a selection from --profile
 };
 
