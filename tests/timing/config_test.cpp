@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -216,6 +219,35 @@ TEST(GpuConfig, EveryParameterHasUnitOrChoicesAndDoc) {
     if (p.kind == ParamInfo::Kind::Int || p.kind == ParamInfo::Kind::Float) EXPECT_FALSE(p.unit.empty()) << p.key;
     if (p.kind == ParamInfo::Kind::Enum) EXPECT_FALSE(p.choices.empty()) << p.key;
   }
+}
+
+}  // namespace
+}  // namespace strobe::timing
+
+namespace strobe::timing {
+namespace {
+
+TEST(GpuConfig, TheTypedEnumerationsListTheirKeysChoicesInDeclarationOrder) {
+  // The model reads enumeration keys through SimEngine, Switch, RowPolicy and FrameCaches, whose
+  // enumerators stand for the declared choices by position: a reordered choice list would
+  // silently swap meanings, so the order is pinned here.
+  const std::map<std::string_view, std::string_view> want = {
+      {"sim.engine", "exact|quantum"}, {"tlb.enabled", "off|on"},      {"gfx.hiz", "off|on"},
+      {"gfx.store_depth", "off|on"},   {"dram.row_policy", "open|closed"}, {"gfx.frame_caches", "keep|invalidate"}};
+  size_t seen = 0;
+  for (const ParamInfo& p : param_table()) {
+    if (p.kind != ParamInfo::Kind::Enum || !want.count(p.key)) continue;
+    EXPECT_EQ(p.choices, want.at(p.key)) << p.key;
+    ++seen;
+  }
+  EXPECT_EQ(seen, want.size());
+  GpuConfig c = load_config("r9nano");
+  EXPECT_EQ(choice<Switch>(c, "gfx.hiz"), Switch::On) << "the default";
+  apply_override(c, "sim.engine=quantum");
+  apply_override(c, "gfx.frame_caches=invalidate");
+  EXPECT_EQ(choice<SimEngine>(c, "sim.engine"), SimEngine::Quantum);
+  EXPECT_EQ(choice<FrameCaches>(c, "gfx.frame_caches"), FrameCaches::Invalidate);
+  EXPECT_THROW(choice_index(c, "gpu.num_cus"), std::logic_error) << "not an enumeration";
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 #include <variant>
 
@@ -248,8 +249,8 @@ void validate(const GpuConfig& c) {
     check(why.empty(), key, why);
   }
   // The quantum engine's partitions: one per shader array, the memory hub and the dispatcher.
-  if (c.engine == "quantum") {
-    if (c.tlb_enabled == "on")
+  if (choice<SimEngine>(c, "sim.engine") == SimEngine::Quantum) {
+    if (choice<Switch>(c, "tlb.enabled") == Switch::On)
       throw InputError("not implemented: sim.engine=quantum with tlb.enabled=on (the shared L2 TLB is one "
                        "partition's state); use sim.engine=exact");
     check(c.num_cus / c.cus_per_shader_array <= 254, "sim.engine",
@@ -264,8 +265,23 @@ void validate(const GpuConfig& c) {
   }
 }
 
+size_t choice_index(const GpuConfig& cfg, std::string_view key) {
+  const Param* p = find_param(key);
+  if (!p || p->info.kind != ParamInfo::Kind::Enum || !std::holds_alternative<std::string GpuConfig::*>(p->member))
+    throw std::logic_error(fmt::format("choice_index: '{}' is not an enumeration key", key));
+  const std::string& value = cfg.*std::get<std::string GpuConfig::*>(p->member);
+  size_t index = 0;
+  for (std::string_view rest = p->info.choices;; ++index) {
+    const size_t bar = rest.find('|');
+    if (rest.substr(0, bar) == value) return index;
+    if (bar == std::string_view::npos) break;
+    rest.remove_prefix(bar + 1);
+  }
+  throw std::logic_error(fmt::format("config key '{}': '{}' is not among its choices {}", key, value, p->info.choices));
+}
+
 void check_runnable(const GpuConfig& c, const ConfigUse& use) {
-  if (c.engine != "quantum") return;
+  if (choice<SimEngine>(c, "sim.engine") != SimEngine::Quantum) return;
   if (use.observer)
     throw InputError(fmt::format("not implemented: {} with sim.engine=quantum (its observer sees one global order of "
                                  "events); use sim.engine=exact",

@@ -59,6 +59,25 @@ void set_param(GpuConfig& cfg, std::string_view key, std::string_view value);
 /// Cross-parameter checks (geometry of caches, CUs per shader array, ...). Throws InputError.
 void validate(const GpuConfig& cfg);
 
+/// Enumeration keys as the model reads them: typed, so no model code compares the
+/// configuration's text (a misspelt value in a comparison would silently be false). Each enum
+/// lists its keys' choices in params.def's order (GpuConfig's tests check it); read one with
+/// choice<E>(cfg, key).
+enum class SimEngine : uint8_t { Exact, Quantum };      ///< sim.engine
+enum class Switch : uint8_t { Off, On };                ///< every "off|on" key
+enum class RowPolicy : uint8_t { Open, Closed };        ///< dram.row_policy
+enum class FrameCaches : uint8_t { Keep, Invalidate };  ///< gfx.frame_caches
+
+/// The index of enumeration key `key`'s value among its declared choices; std::logic_error for
+/// a key that is not a declared enumeration (a programming error, not bad input).
+size_t choice_index(const GpuConfig& cfg, std::string_view key);
+
+/// The value of enumeration key `key` as `E` (see SimEngine).
+template <class E>
+E choice(const GpuConfig& cfg, std::string_view key) {
+  return static_cast<E>(choice_index(cfg, key));
+}
+
 /// What a configuration will run, for the rules that depend on it.
 struct ConfigUse {
   bool observer = false;     ///< a sampling method steers detailed launches through an observer

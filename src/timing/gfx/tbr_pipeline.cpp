@@ -25,8 +25,8 @@ GraphicsParams GraphicsParams::from_config(const GpuConfig& c) {
   p.blend_pixels_per_cycle = uint32_t(c.gfx_blend_pixels_per_cycle);
   p.waves_in_flight = uint32_t(c.gfx_waves_in_flight);
   p.fetch_ahead = uint32_t(c.gfx_fetch_ahead);
-  p.store_depth = c.gfx_store_depth == "on";
-  p.hiz = c.gfx_hiz == "on";
+  p.store_depth = choice<Switch>(c, "gfx.store_depth") == Switch::On;
+  p.hiz = choice<Switch>(c, "gfx.hiz") == Switch::On;
   p.line_bytes = uint32_t(c.line_bytes);
   p.noc_latency = uint32_t(c.noc_latency);
   p.noc_bytes_per_cycle = uint32_t(c.noc_bytes_per_cycle);

@@ -83,7 +83,7 @@ struct Gpu::Impl {
 
   /// The partitions `cfg` asks for: 1 on the exact engine, else 2 + one per shader array.
   static size_t partitions(const GpuConfig& c) {
-    return c.engine == "quantum" ? size_t(2 + c.num_cus / c.cus_per_shader_array) : 1;
+    return choice<SimEngine>(c, "sim.engine") == SimEngine::Quantum ? size_t(2 + c.num_cus / c.cus_per_shader_array) : 1;
   }
   static constexpr uint32_t kHub = 1;  ///< the memory hub's partition under the quantum runner
   /// The partition of the hub (L2, DRAM) or of shader array `a` (-1: the hub).
@@ -441,7 +441,7 @@ FrameTiming Gpu::run_frame(const FrameWork& f) {
   Impl& g = *impl_;
   const GpuConfig& cfg = g.cfg;
   check_runnable(cfg, {.graphics = true});  // the front ends checked it before any work
-  if (cfg.gfx_frame_caches == "invalidate")
+  if (choice<FrameCaches>(cfg, "gfx.frame_caches") == FrameCaches::Invalidate)
     for (const auto* level : {&g.l1v, &g.scache, &g.l1i, &g.l2})
       for (const auto& c : *level) c->invalidate_all();
   LaunchContext lc;

@@ -31,7 +31,7 @@ DramParams DramParams::from_config(const GpuConfig& c) {
   p.controller_latency = uint32_t(c.dram_controller_cycles);
   const double bytes_per_cycle = c.dram_bandwidth_gbs * 1000.0 / c.clock_mhz / double(c.dram_channels);
   p.burst_fp = uint64_t(std::llround(double(c.line_bytes) / bytes_per_cycle * 256.0));
-  p.open_page = c.dram_row_policy == "open";
+  p.open_page = choice<RowPolicy>(c, "dram.row_policy") == RowPolicy::Open;
   p.turnaround = core_cycles(c.dram_turnaround, c);
   p.scheduler = c.dram_scheduler;
   p.sched.bypass_cap = uint32_t(c.dram_frfcfs_cap);

@@ -13,7 +13,7 @@ namespace strobe::timing {
 
 TlbParams TlbParams::from_config(const GpuConfig& c) {
   TlbParams p;
-  p.enabled = c.tlb_enabled == "on";
+  p.enabled = choice<Switch>(c, "tlb.enabled") == Switch::On;
   p.page_bits = uint32_t(std::countr_zero(uint64_t(c.tlb_page_bytes)));
   p.line_bits = uint32_t(std::countr_zero(uint64_t(c.line_bytes)));
   p.l1_entries = uint32_t(c.tlb_l1_entries);
