@@ -71,18 +71,19 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
       throw InputError(fmt::format("{}: graphics captures and benchmarks in one sweep; sweep them apart", where));
     s.graphics = gfx;
     if (gfx) {
+      // "gfx:NAME [--frames A-B]": a capture, all its frames or those asked.
       std::istringstream in(lines[i]);
-      std::string name, extra;
-      in >> name >> extra;
-      if (!extra.empty())
-        throw InputError(fmt::format("{}: '{}': a graphics workload takes no parameters (every frame is swept)",
-                                     where, extra));
+      std::string name, option, frames, extra;
+      in >> name >> option >> frames >> extra;
+      if ((!option.empty() && option != "--frames") || (!option.empty() && frames.empty()) || !extra.empty())
+        throw InputError(fmt::format("{}: '{}': expected 'gfx:NAME [--frames A-B]'", where, lines[i]));
       try {
         gfx::resolve_trace(name);
+        if (!frames.empty()) gfx::parse_frame_ranges(frames, "--frames");
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}", where, e.what()));
       }
-      s.workloads.push_back({name, {}});
+      s.workloads.push_back({name, frames.empty() ? std::vector<std::string>{} : std::vector<std::string>{frames}});
     } else {
       s.workloads.push_back(workloads::parse_set_line(lines[i], where));
     }
@@ -200,11 +201,11 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
         else rs.sets.push_back(key + "=" + value);
       }
       t.label = run.benchmark;
-      for (const std::string& p2 : run.params) t.label += " " + p2;
+      for (const std::string& p2 : run.params) t.label += (spec.graphics ? " frames " : " ") + p2;
       for (const auto& [k, v] : t.point) t.label += " " + k + "=" + v;
       try {
         if (spec.graphics) {
-          resolve(FrameSpec{run.benchmark, {}, "0", rs.arch, rs.sets});  // the preset, the keys, the engine
+          resolve(FrameSpec{run.benchmark, run.params.empty() ? "" : run.params[0], "0", rs.arch, rs.sets});
         } else {
           validate(rs);  // the preset, every --set key and value, the benchmark's parameters
           check_methods_runnable(resolve_gpu_config(rs.arch, rs.sets), spec.methods);
@@ -217,7 +218,8 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
         t.args.push_back(kCaptureArg);
       } else {
         t.args.push_back(run.benchmark);
-        for (const std::string& p2 : run.params) t.args.insert(t.args.end(), {"--param", p2});
+        // A graphics workload's one "parameter" is its frames.
+        for (const std::string& p2 : run.params) t.args.insert(t.args.end(), {spec.graphics ? "--frames" : "--param", p2});
       }
       t.args.insert(t.args.end(), {"--arch", rs.arch});
       // Sorted, so the task (and its result's name) is the same whatever order the grid's axes

@@ -43,8 +43,9 @@ struct SweepSpec {
   /// With a capture: how each simulated launch's caches are rebuilt (`--warm-state`: history,
   /// the capture's bound, or fitted, four times the configuration's data-cache lines).
   std::string warm_state = "history";
-  /// Whether the workloads are graphics captures (gfx:NAME, every frame): its methods are then
-  /// frame-sampling methods and each task is `strobe run|compare gfx:NAME` (all or none are).
+  /// Whether the workloads are graphics captures ("gfx:NAME [--frames A-B]", the frames kept as
+  /// the run's one parameter): its methods are then frame-sampling methods and each task is
+  /// `strobe run|compare gfx:NAME` (all of a sweep's workloads are captures or none are).
   bool graphics = false;
 };
 

@@ -58,7 +58,7 @@ TEST(SweepCli, AGraphicsSweepComparesFrameMethodsAtEveryGridPoint) {
   // The small capture at two NoC latencies under MEGsim and its random baseline: each task is
   // `strobe compare gfx:...` on its own configuration, merged as benchmarks' tasks are.
   TempDir t;
-  const std::string spec = write_spec(t, R"(workloads = ["gfx:glmark2-small"]
+  const std::string spec = write_spec(t, R"(workloads = ["gfx:glmark2-small", "gfx:glmark2-small --frames 4-11"]
 methods = ["megsim", "random-frames"]
 sampling_sets = ["seed=2"]
 [grid]
@@ -67,9 +67,11 @@ sampling_sets = ["seed=2"]
   const CliResult r = run_strobe("sweep " + spec + " -j 2");
   ASSERT_EQ(r.rc, 0) << r.err;
   const nlohmann::json j = table(t);
-  ASSERT_EQ(j["rows"].size(), 2u);
+  ASSERT_EQ(j["rows"].size(), 4u);
   EXPECT_EQ(j["rows"][0]["benchmark"], "gfx:glmark2-small");
   EXPECT_LT(j["rows"][0]["cycles"].get<double>(), j["rows"][1]["cycles"].get<double>()) << "a slower NoC, more cycles";
+  EXPECT_EQ(j["rows"][2]["params"], "4-11");
+  EXPECT_LT(j["rows"][2]["cycles"].get<double>(), j["rows"][0]["cycles"].get<double>()) << "8 of the 12 frames";
   for (const auto& row : j["rows"]) {
     EXPECT_TRUE(row["megsim.error_pct"].is_number()) << row.dump();
     EXPECT_GT(row["random-frames.estimated_cycles"].get<double>(), 0) << row.dump();
@@ -79,7 +81,8 @@ sampling_sets = ["seed=2"]
       {"workloads = [\"gfx:glmark2-small\"]\nmethods = [\"photon\"]\n", "unknown frame-sampling method 'photon'"},
       {"workloads = [\"gfx:glmark2-small\"]\nmethods = [\"megsim\"]\ncapture = true\n", "capture: not for graphics"},
       {"workloads = [\"gfx:glmark2-small\", \"relu\"]\n", "graphics captures and benchmarks in one sweep"},
-      {"workloads = [\"gfx:glmark2-small --param n=4\"]\n", "takes no parameters"},
+      {"workloads = [\"gfx:glmark2-small --param n=4\"]\n", "expected 'gfx:NAME [--frames A-B]'"},
+      {"workloads = [\"gfx:glmark2-small --frames 9-2\"]\n", "--frames '9-2'"},
       {"workloads = [\"gfx:glmark2-small\"]\n[grid]\n\"sim.engine\" = [\"quantum\"]\n", "graphics frames with sim.engine=quantum"},
   };
   for (const auto& [text, why] : bad) {
