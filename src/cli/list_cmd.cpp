@@ -14,6 +14,7 @@
 #include "gfx/stream/captured.h"
 #include "sampling/frame_method.h"
 #include "sampling/method.h"
+#include "timing/config/gpu_config.h"
 #include "workloads/benchmark.h"
 
 namespace strobe::cli {
@@ -43,8 +44,22 @@ nlohmann::json methods_json() {
   return out;
 }
 
+/// Every timing-model parameter (params.def): key, kind, default, bounds or choices, unit, doc.
+nlohmann::json config_json() {
+  static const char* kinds[] = {"int", "float", "enum", "text"};
+  nlohmann::json out = nlohmann::json::array();
+  for (const timing::ParamInfo& p : timing::param_table()) {
+    nlohmann::json j{{"key", p.key}, {"kind", kinds[size_t(p.kind)]}, {"default", p.default_text}, {"doc", p.doc}};
+    if (p.kind == timing::ParamInfo::Kind::Int || p.kind == timing::ParamInfo::Kind::Float)
+      j["min"] = p.min, j["max"] = p.max, j["unit"] = p.unit;
+    if (p.kind == timing::ParamInfo::Kind::Enum) j["choices"] = p.choices;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 /// `json`: empty for the text listing, "-" for JSON on stdout, or a path to write it to.
-int run_list(const std::string& json) {
+int run_list(const std::string& json, bool config) {
   auto all = workloads::Registry::instance().all();
   if (!json.empty()) {
     auto arr = nlohmann::json::array();
@@ -69,7 +84,7 @@ int run_list(const std::string& json) {
                           {"captured", std::filesystem::exists(trace)}});
     }
     const std::string text =
-        nlohmann::json{{"benchmarks", std::move(arr)}, {"graphics", std::move(graphics)}, {"methods", methods_json()}}.dump(2) + "\n";
+        nlohmann::json{{"benchmarks", std::move(arr)}, {"graphics", std::move(graphics)}, {"methods", methods_json()}, {"config", config_json()}}.dump(2) + "\n";
     if (json == "-") fmt::print("{}", text);
     else write_file_atomic(json, text);
     return 0;
@@ -85,6 +100,17 @@ int run_list(const std::string& json) {
     const bool captured = std::filesystem::exists(gfx::traces_dir() + "/" + g.name + ".trace");
     fmt::print("{:<18} {}{}\n", std::string("gfx:") + g.name, g.description,
                captured ? "" : fmt::format(" [not captured: scripts/capture-gfx {}]", g.name));
+  }
+  if (config) {
+    fmt::print("\nTiming-model parameters (--set KEY=VALUE, or a TOML file's tables):\n");
+    for (const nlohmann::json& p : config_json()) {
+      const std::string range = p.contains("choices") ? p["choices"].get<std::string>()
+                                : p.contains("min")     ? fmt::format("[{} .. {}] {}", p["min"].get<double>(),
+                                                                  p["max"].get<double>(), p["unit"].get<std::string>())
+                                                        : std::string("text");
+      fmt::print("  {:<28} {:>10}  {}  {}\n", p["key"].get<std::string>(), p["default"].get<std::string>(), range,
+                 p["doc"].get<std::string>());
+    }
   }
   fmt::print("\nSampling methods (--sampling NAME, --sampling-set KEY=VALUE; of launches for benchmarks, of frames "
              "for gfx: workloads):\n");
@@ -103,13 +129,16 @@ int run_list(const std::string& json) {
 
 void add_list_command(CLI::App& app, Action& action) {
   auto json = std::make_shared<std::string>();
+  auto config = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("list", "List the built-in benchmarks, graphics captures and sampling methods with their parameters");
   // `--json` alone keeps meaning stdout; `--json FILE|-` is the form every other command takes.
   auto* opt = cmd->add_option("--json", *json, "Write the list as JSON to FILE, or - (or nothing) for stdout")
                   ->expected(0, 1);
-  cmd->callback([json, opt, &action] {
+  cmd->add_flag("--config", *config, "Also list every timing-model parameter (--set KEY=VALUE) with its default, "
+                                     "range or choices, unit and meaning");
+  cmd->callback([json, opt, config, &action] {
     if (opt->count() > 0 && json->empty()) *json = "-";
-    action = [json] { return run_list(*json); };
+    action = [json, config] { return run_list(*json, *config); };
   });
 }
 

@@ -323,7 +323,7 @@ TEST(GfxRunCli, EachFrameMethodRunsAloneAndRepeatsGiveTheSpreadOfItsSpeedup) {
   EXPECT_FALSE(rf.contains("frames_for_megsim_error")) << "that analysis needs MEGsim beside it";
 }
 
-TEST(GfxRunCli, ListNamesEveryMethodWithItsKindAndDeclaredParameters) {
+TEST(GfxRunCli, ListNamesEveryMethodAndTimingKeyWithWhatItDeclares) {
   const CliResult r = run_strobe("list --json -");
   ASSERT_EQ(r.rc, 0) << r.err;
   std::map<std::string, nlohmann::json> by_name;
@@ -336,6 +336,11 @@ TEST(GfxRunCli, ListNamesEveryMethodWithItsKindAndDeclaredParameters) {
   for (const auto& p : by_name["megsim"]["params"])
     if (p["name"] == "normalisation") normalisation = p["default"] == "group" && p["choices"].size() == 2;
   EXPECT_TRUE(normalisation) << by_name["megsim"].dump();
+  // The timing model's keys, from the same declarations --set reads.
+  bool engine = false;
+  for (const auto& p : listing["config"])
+    if (p["key"] == "sim.engine") engine = p["choices"] == "exact|quantum" && p["default"] == "exact";
+  EXPECT_TRUE(engine);
 }
 
 TEST(GfxRunCli, CompareOfAGraphicsWorkloadRefusesWhatDoesNotApply) {
