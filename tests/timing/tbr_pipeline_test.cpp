@@ -242,3 +242,29 @@ TEST(TbrPipeline, AFrameItCannotTimeIsRefusedBeforeItRuns) {
 
 }  // namespace
 }  // namespace strobe::timing
+
+namespace strobe::timing {
+namespace {
+
+TEST(TbrPipeline, AFrameWithoutProgressForTheWatchdogsWindowFaultsAndTheGpuStartsAfresh) {
+  // Primitive setup of 4 million primitives takes a million cycles with nothing retiring or
+  // answering in between: with a 1,000-cycle watchdog the one run loop calls that a hang, names
+  // the frame and dumps the pipeline's state; the GPU is then a fresh one that times frames.
+  FrameBuilder b;
+  b.pass(16, 16, 4'000'000);
+  Gpu gpu(test::r9nano({"sim.watchdog_cycles=1000"}));
+  try {
+    gpu.run_frame(b.frame);
+    FAIL() << "the hang went unnoticed";
+  } catch (const FaultError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("frame 0: no progress for 1000 cycles"), std::string::npos) << what;
+    EXPECT_NE(what.find("setup at draw 0 (busy)"), std::string::npos) << what;
+  }
+  FrameBuilder small;
+  small.pass(16, 16, 4);
+  EXPECT_GT(gpu.run_frame(small.frame).cycles, 0u);
+}
+
+}  // namespace
+}  // namespace strobe::timing
