@@ -43,6 +43,10 @@ const std::vector<Mode>& modes() {
        {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
       {"stem", " --sampling stem",
        {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
+      {"tbpoint", " --sampling tbpoint",
+       {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
+      {"simprof", " --sampling simprof",
+       {"/cycles", "/sampling_summary/instructions/detailed", "/sampling_summary/launch_levels", "/memory_digest"}},
       // The functional record again, on a thread count given outright.
       {"functional", " --threads 1", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
       {"functional", " --threads 3", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
@@ -160,8 +164,10 @@ TEST(GoldenResults, PhotonRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes(
 TEST(GoldenResults, PkaRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[3]); }
 TEST(GoldenResults, SieveRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[4]); }
 TEST(GoldenResults, StemRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[5]); }
-TEST(GoldenResults, FunctionalRunsOnOneThreadKeepTheRecord) { check_mode(modes()[6]); }
-TEST(GoldenResults, FunctionalRunsOnThreeThreadsKeepTheRecord) { check_mode(modes()[7]); }
+TEST(GoldenResults, TbpointRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[6]); }
+TEST(GoldenResults, SimprofRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[7]); }
+TEST(GoldenResults, FunctionalRunsOnOneThreadKeepTheRecord) { check_mode(modes()[8]); }
+TEST(GoldenResults, FunctionalRunsOnThreeThreadsKeepTheRecord) { check_mode(modes()[9]); }
 
 }  // namespace
 }  // namespace strobe::clitest
