@@ -1,6 +1,7 @@
 // `strobe list [--json [FILE|-]]`: the registered benchmarks with their parameters and defaults,
 // the graphics captures, and the sampling methods (of launches and of frames) with the parameters
 // they declare, all generated from the registrations.
+#include <filesystem>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -8,55 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include <filesystem>
-
 #include "common/atomic_file.h"
+#include "experiment/listing.h"
 #include "gfx/stream/captured.h"
-#include "sampling/frame_method.h"
-#include "sampling/method.h"
-#include "timing/config/gpu_config.h"
 #include "workloads/benchmark.h"
 
 namespace strobe::cli {
 
 namespace {
-
-/// One declared method parameter as JSON.
-nlohmann::json param_json(const sampling::MethodParam& p) {
-  if (p.is_text) return {{"name", p.name}, {"type", "text"}, {"default", p.text}, {"doc", p.doc}};
-  nlohmann::json j{{"name", p.name}, {"default", p.value}, {"min", p.lo}, {"max", p.hi}, {"doc", p.doc}};
-  if (!p.choices.empty()) j["choices"] = p.choices, j["default"] = p.choices[size_t(p.value)];
-  return j;
-}
-
-/// Every registered method: `kind` says whether it samples a compute workload's launches or a
-/// graphics workload's frames.
-nlohmann::json methods_json() {
-  nlohmann::json out = nlohmann::json::array();
-  const auto add = [&](const std::string& name, const std::string& description, const char* kind,
-                       const std::vector<sampling::MethodParam>& params) {
-    nlohmann::json ps = nlohmann::json::array();
-    for (const auto& p : params) ps.push_back(param_json(p));
-    out.push_back({{"name", name}, {"description", description}, {"kind", kind}, {"params", std::move(ps)}});
-  };
-  for (const auto& [name, m] : sampling::methods()) add(name, m.description, "launches", m.params);
-  for (const auto& [name, m] : sampling::frame_methods()) add(name, m.description, "frames", m.params);
-  return out;
-}
-
-/// Every timing-model parameter (params.def): key, kind, default, bounds or choices, unit, doc.
-nlohmann::json config_json() {
-  static const char* kinds[] = {"int", "float", "enum", "text"};
-  nlohmann::json out = nlohmann::json::array();
-  for (const timing::ParamInfo& p : timing::param_table()) {
-    nlohmann::json j{{"key", p.key}, {"kind", kinds[size_t(p.kind)]}, {"default", p.default_text}, {"doc", p.doc}};
-    if (p.kind == timing::ParamInfo::Kind::Int || p.kind == timing::ParamInfo::Kind::Float)
-      j["min"] = p.min, j["max"] = p.max, j["unit"] = p.unit;
-    if (p.kind == timing::ParamInfo::Kind::Enum) j["choices"] = p.choices;
-    out.push_back(std::move(j));
-  }
-  return out;
-}
 
 /// `json`: empty for the text listing, "-" for JSON on stdout, or a path to write it to.
 int run_list(const std::string& json, bool config) {
@@ -84,7 +44,7 @@ int run_list(const std::string& json, bool config) {
                           {"captured", std::filesystem::exists(trace)}});
     }
     const std::string text =
-        nlohmann::json{{"benchmarks", std::move(arr)}, {"graphics", std::move(graphics)}, {"methods", methods_json()}, {"config", config_json()}}.dump(2) + "\n";
+        nlohmann::json{{"benchmarks", std::move(arr)}, {"graphics", std::move(graphics)}, {"methods", experiment::methods_listing()}, {"config", experiment::config_listing()}}.dump(2) + "\n";
     if (json == "-") fmt::print("{}", text);
     else write_file_atomic(json, text);
     return 0;
@@ -103,7 +63,7 @@ int run_list(const std::string& json, bool config) {
   }
   if (config) {
     fmt::print("\nTiming-model parameters (--set KEY=VALUE, or a TOML file's tables):\n");
-    for (const nlohmann::json& p : config_json()) {
+    for (const nlohmann::json& p : experiment::config_listing()) {
       const std::string range = p.contains("choices") ? p["choices"].get<std::string>()
                                 : p.contains("min")     ? fmt::format("[{} .. {}] {}", p["min"].get<double>(),
                                                                   p["max"].get<double>(), p["unit"].get<std::string>())
@@ -114,7 +74,7 @@ int run_list(const std::string& json, bool config) {
   }
   fmt::print("\nSampling methods (--sampling NAME, --sampling-set KEY=VALUE; of launches for benchmarks, of frames "
              "for gfx: workloads):\n");
-  for (const nlohmann::json& m : methods_json()) {
+  for (const nlohmann::json& m : experiment::methods_listing()) {
     fmt::print("{:<18} [{}] {}\n", m["name"].get<std::string>(), m["kind"].get<std::string>(),
                m["description"].get<std::string>());
     for (const nlohmann::json& p : m["params"])
