@@ -9,18 +9,14 @@
 #include "common/cpu_clock.h"
 #include "common/error.h"
 #include "experiment/frame_runs.h"
+#include "sampling/eval/compare_stats.h"
 #include "sampling/megsim/frame_selection.h"
 
 namespace strobe::experiment {
 
 namespace {
 
-/// The median of `v` (not empty).
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using sampling::median;
 
 /// Times frames for one method: a fresh GPU per call, the comparison's warm frames before each.
 class Timer : public sampling::FrameTimer {
@@ -42,6 +38,7 @@ class Timer : public sampling::FrameTimer {
 
 /// One method's runs.
 struct MethodRuns {
+  std::string name;
   sampling::BuiltFrameMethod built;
   std::vector<double> seconds, cpu_seconds;  ///< per repeat: the method's own run
   sampling::FrameEstimate last;
@@ -127,7 +124,7 @@ report::FrameComparison compare_frames(const ValidatedFrameCompare& c) {
   std::vector<MethodRuns> runs;
   bool profile = false;
   for (const std::string& m : s.methods) {
-    runs.push_back({sampling::make_frame_method(m, s.sampling_sets)});
+    runs.push_back({m, sampling::make_frame_method(m, s.sampling_sets)});
     profile |= runs.back().built.needs_profile;
   }
   // Earlier runs' files are read once; their seconds are those the runs measured.
@@ -179,7 +176,7 @@ report::FrameComparison compare_frames(const ValidatedFrameCompare& c) {
     std::vector<uint64_t> frames = ref.order;
     std::sort(frames.begin(), frames.end());
     for (MethodRuns& m : runs) {
-      Timer timer(t, frames, progress(s.methods[size_t(&m - runs.data())].c_str()));
+      Timer timer(t, frames, progress(m.name.c_str()));
       sampling::FrameInputs in{m.built.needs_profile ? &counts : nullptr, frames, &timer};
       const auto t0 = std::chrono::steady_clock::now();
       const double cpu0 = process_cpu_seconds();
@@ -188,8 +185,8 @@ report::FrameComparison compare_frames(const ValidatedFrameCompare& c) {
       m.cpu_seconds.push_back(process_cpu_seconds() - cpu0);
       m.detailed.push_back(e.detailed_seconds), m.detailed_cpu.push_back(e.detailed_cpu_seconds);
       if (r > 0 && (e.estimate != m.last.estimate || e.frames_simulated != m.last.frames_simulated))
-        throw FaultError(fmt::format("not deterministic: compare {}: repeat {} of {} gave another estimate than the first", t.workload, r + 1,
-                                s.methods[size_t(&m - runs.data())]));
+        throw FaultError(fmt::format("not deterministic: compare {}: repeat {} of {} gave another estimate than the first",
+                                     t.workload, r + 1, m.name));
       m.last = std::move(e);
     }
   }
@@ -203,7 +200,7 @@ report::FrameComparison compare_frames(const ValidatedFrameCompare& c) {
   for (size_t i = 0; i < runs.size(); ++i) {
     MethodRuns& m = runs[i];
     report::FrameMethodComparison mc;
-    mc.name = s.methods[i];
+    mc.name = m.name;
     mc.reads_profile = m.built.needs_profile;
     mc.result = std::move(m.last);
     mc.errors = errors(mc.result.estimate, out.totals);
