@@ -31,8 +31,7 @@ nlohmann::json megsim_selection(const std::vector<gfx::FrameStats>& frames, cons
   text = sel.text;
   nlohmann::json j = std::move(sel.description);
   j["estimate"] = nullptr;
-  j["interval"] = sampling::no_interval("one representative frame per cluster scaled by the cluster's size: one frame "
-                                        "per stratum gives no variance");
+  j["interval"] = sampling::no_interval(sampling::megsim::kNoIntervalWhy);
   j["estimate_note"] = "the selection only; strobe compare gfx:... --sampling megsim times the representatives";
   return j;
 }

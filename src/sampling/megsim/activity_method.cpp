@@ -40,8 +40,7 @@ class ActivityWeighted : public FrameMethod {
     for (const auto& [f, _] : timed.by_frame) e.frames_simulated.push_back(f);  // both selections' frames
     e.detailed_seconds = timed.seconds;
     e.detailed_cpu_seconds = timed.cpu_seconds;
-    e.interval_note = "one representative frame per cluster scaled by the cluster's size: one frame per stratum "
-                      "gives no variance";
+    e.interval_note = kNoIntervalWhy;
     e.details = second.description;
     e.details["method"] = "megsim-activity";
     e.details["activity"] = {{"geometry", a.geometry}, {"raster", a.raster}, {"tiling", a.tiling},

@@ -19,8 +19,7 @@ class Megsim : public FrameMethod {
     e.frames_simulated = std::move(reps);
     e.detailed_seconds = t.seconds;
     e.detailed_cpu_seconds = t.cpu_seconds;
-    e.interval_note = "one representative frame per cluster scaled by the cluster's size: one frame per stratum "
-                      "gives no variance";
+    e.interval_note = kNoIntervalWhy;
     e.details = s.description;
     return e;
   }

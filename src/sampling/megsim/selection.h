@@ -14,6 +14,10 @@
 
 namespace strobe::sampling::megsim {
 
+/// Why MEGsim's estimate has no interval (completes "the estimate is ...").
+inline constexpr const char* kNoIntervalWhy =
+    "one representative frame per cluster scaled by the cluster's size: one frame per stratum gives no variance";
+
 /// The frames MEGsim chose and why.
 struct Selection {
   FrameSelection clusters;             ///< rows index the counts selected from
