@@ -66,7 +66,9 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
   if (lines.empty()) throw InputError(fmt::format("{}: workloads: give at least one \"BENCH [--param K=V]...\"", source));
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string where = fmt::format("{}: workloads[{}]", source, i);
-    const bool gfx = lines[i].find("gfx:") != std::string::npos;
+    std::string first;
+    std::istringstream(lines[i]) >> first;
+    const bool gfx = first.rfind("gfx:", 0) == 0;
     if (i > 0 && gfx != s.graphics)
       throw InputError(fmt::format("{}: graphics captures and benchmarks in one sweep; sweep them apart", where));
     s.graphics = gfx;
