@@ -54,7 +54,7 @@ static_assert(sizeof(PageBin) == 16);
 std::string pack_index(const CaptureIndex& x) {
   msgpack::sbuffer buf;
   Packer pk(buf);
-  pk.pack_map(15);
+  pk.pack_map(18);
   pack_str(pk, "version");
   pk.pack(kFormatVersion);
   pack_str(pk, "kind");
@@ -134,6 +134,22 @@ std::string pack_index(const CaptureIndex& x) {
     pk.pack(l.code);
     pk.pack(l.code_entries);
   }
+  pack_str(pk, "tile_size");
+  pk.pack(x.tile_size);
+  pack_str(pk, "bin_entry_bytes");
+  pk.pack(x.bin_entry_bytes);
+  pack_str(pk, "frames");
+  pk.pack_array(uint32_t(x.frames.size()));
+  for (const FrameRecord& f : x.frames) {
+    pk.pack_array(7);
+    pk.pack(f.frame);
+    pk.pack(f.data);
+    pk.pack(f.counts);
+    pk.pack(f.history);
+    pk.pack(f.history_entries);
+    pk.pack(f.wave_instructions);
+    pk.pack(f.seconds);
+  }
   pack_str(pk, "blobs");
   pk.pack_array(uint32_t(x.blobs.size()));
   for (const auto& b : x.blobs) {
@@ -191,8 +207,7 @@ struct IndexReader : MsgpackReader {
       const auto& t = tuple(b, 5, "a blob");
       BlobInfo bi{u64(t.ptr[0], "blob offset"), u64(t.ptr[1], "blob size"), u64(t.ptr[2], "blob bytes"),
                   id(t.ptr[3], "blob id"), BlobKind(u32(t.ptr[4], "blob kind"))};
-      if (bi.kind != BlobKind::Page && bi.kind != BlobKind::History && bi.kind != BlobKind::CodeObject &&
-          bi.kind != BlobKind::Profile)
+      if (uint32_t(bi.kind) < uint32_t(BlobKind::Page) || uint32_t(bi.kind) > uint32_t(BlobKind::FrameCounts))
         fail(fmt::format("blob {} has unknown kind {} (corrupt file)", x.blobs.size(), uint32_t(bi.kind)));
       if (bi.bytes > kMaxBlobBytes || bi.stored > kMaxBlobBytes)
         fail(fmt::format("blob {} claims {} bytes (corrupt file)", x.blobs.size(), bi.bytes));
@@ -274,6 +289,27 @@ struct IndexReader : MsgpackReader {
       l.code_entries = u64(t.ptr[20], what + " code lines");
       x.launches.push_back(std::move(l));
     }
+    x.tile_size = u32(field(root, "tile_size", "the index"), "tile_size");
+    x.bin_entry_bytes = u32(field(root, "bin_entry_bytes", "the index"), "bin_entry_bytes");
+    for (const auto& o : arr(root, "frames")) {
+      const std::string what = fmt::format("frame record {}", x.frames.size());
+      const auto& t = tuple(o, 7, what);
+      FrameRecord f;
+      f.frame = u64(t.ptr[0], what + " frame");
+      if (!x.frames.empty() && f.frame <= x.frames.back().frame)
+        fail(fmt::format("{} is frame {}, after frame {} (corrupt file)", what, f.frame, x.frames.back().frame));
+      f.data = blob_ref(t.ptr[1], what + " data", BlobKind::Frame);
+      f.counts = blob_ref(t.ptr[2], what + " counts", BlobKind::FrameCounts);
+      f.history = blob_ref(t.ptr[3], what + " history", BlobKind::History);
+      f.history_entries = u64(t.ptr[4], what + " history entries");
+      f.wave_instructions = u64(t.ptr[5], what + " wave instructions");
+      f.seconds = f64(t.ptr[6], what + " seconds");
+      x.frames.push_back(f);
+    }
+    if ((x.kind != "frames" && x.kind != "benchmark" && x.kind != "program") || (x.kind == "frames") != !x.frames.empty())
+      fail(fmt::format("a capture of kind '{}' with {} frames (corrupt file)", x.kind, x.frames.size()));
+    if (x.kind == "frames" && (x.tile_size == 0 || x.tile_size > 4096))
+      fail(fmt::format("tile size {} (corrupt file)", x.tile_size));
     return x;
   }
 

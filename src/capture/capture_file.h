@@ -24,7 +24,7 @@
 namespace strobe::capture {
 
 /// The capture format's version; a file of another version is refused by name.
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;
 /// Bytes of a checkpoint page: the device memory's host page (emu::GlobalMemory::kPageSize).
 inline constexpr uint64_t kPageBytes = uint64_t{1} << 16;
 /// The blob id of a page that reads as zero (never stored).
@@ -39,7 +39,15 @@ struct ContentId {
 ContentId content_id(std::string_view bytes);
 
 /// What a blob holds (checked when a reader asks for one).
-enum class BlobKind : uint8_t { Page = 1, History = 2, CodeObject = 3, Profile = 4 };
+enum class BlobKind : uint8_t {
+  Page = 1,
+  History = 2,
+  CodeObject = 3,
+  Profile = 4,
+  Frame = 5,         ///< a graphics frame (gfx::encode_frame), its contents in FrameContent blobs
+  FrameContent = 6,  ///< a buffer's, index list's or texture level's bytes that frames read
+  FrameCounts = 7,   ///< a frame's functional counts (gfx::FrameStats as msgpack)
+};
 /// No blob (an optional reference).
 inline constexpr uint32_t kNoBlob = UINT32_MAX;
 
@@ -102,9 +110,22 @@ struct LaunchRecord {
   double seconds = 0;                   ///< functional run and recording
 };
 
+/// One graphics frame of a frames capture: what renders it alone (the frame, with everything its
+/// draws read), its functional counts, and its history (the lines its work touches, in the
+/// tile-based pipeline's order: timing/gfx/frame_accesses.h).
+struct FrameRecord {
+  uint64_t frame = 0;              ///< the trace's frame number
+  uint32_t data = 0;               ///< its Frame blob
+  uint32_t counts = 0;             ///< its FrameCounts blob
+  uint32_t history = 0;            ///< its History blob
+  uint64_t history_entries = 0;
+  uint64_t wave_instructions = 0;  ///< of its shader waves
+  double seconds = 0;              ///< rendering, recording and walking it
+};
+
 /// What was captured and how.
 struct CaptureIndex {
-  std::string kind = "benchmark";     ///< "benchmark" (programs and frames come later)
+  std::string kind = "benchmark";     ///< "benchmark", "program" (a host program's) or "frames"
   std::string workload;               ///< benchmark name
   std::vector<std::string> params;    ///< effective "K=V", defaults included, sorted
   std::string build;                  ///< the strobe commit that captured it
@@ -119,6 +140,11 @@ struct CaptureIndex {
   std::vector<CodeObjectRecord> code_objects;
   std::vector<std::vector<AllocationRecord>> allocation_maps;  ///< distinct maps, launches index them
   std::vector<LaunchRecord> launches;
+  /// A frames capture: the tile size its frames were recorded at (a replay needs the same
+  /// gfx.tile_size), and its frames in trace order.
+  uint32_t tile_size = 0;
+  uint32_t bin_entry_bytes = 0;  ///< gfx.bin_entry_bytes its histories' bin lists were laid out with
+  std::vector<FrameRecord> frames;
   std::vector<BlobInfo> blobs;
 };
 

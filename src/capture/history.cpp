@@ -156,7 +156,7 @@ std::vector<HistoryEntry> decode_history(std::string_view bytes, uint64_t count,
     if (i >= bytes.size() || group < 0 || group > int64_t(UINT32_MAX)) throw fail();
     const uint8_t pf = uint8_t(bytes[i++]);
     const uint8_t path = pf & 3, flags = pf >> 2;
-    if (path > timing::WarmAccess::L1i || flags == 0 || flags > 7) throw fail();
+    if (path > timing::WarmAccess::L2 || flags == 0 || flags > 7) throw fail();
     const uint64_t step = varint();
     if (step > UINT32_MAX) throw fail();
     out.push_back(HistoryEntry{granule, uint32_t(group), path, flags, uint32_t(step)});
@@ -165,6 +165,16 @@ std::vector<HistoryEntry> decode_history(std::string_view bytes, uint64_t count,
     throw InputError(fmt::format("{}: history holds {} entries, the index says {} (corrupt file)", what, out.size(),
                                  count));
   return out;
+}
+
+void apply_history_entry(timing::Warmer& w, uint64_t line, uint32_t unit, const HistoryEntry& e) {
+  const auto path = timing::WarmAccess::Path(e.path);
+  if (e.flags & kAtomic) {
+    w.apply(timing::WarmAccess{line, unit, path, timing::ReqKind::Atomic});
+    return;
+  }
+  if (e.flags & kRead) w.apply(timing::WarmAccess{line, unit, path, timing::ReqKind::Read});
+  if (e.flags & kWrite) w.apply(timing::WarmAccess{line, unit, path, timing::ReqKind::Write});
 }
 
 }  // namespace strobe::capture

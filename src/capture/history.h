@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "timing/gpu/access_walk.h"
+#include "timing/gpu/warmer.h"
 
 namespace strobe::capture {
 
@@ -103,6 +104,12 @@ class HistoryBuilder {
   uint32_t* last_table_ = nullptr;
   uint32_t last_slot_ = 0;
 };
+
+/// Warms `w` with what entry `e` records, at `line` (its granule at the simulated line size) from
+/// unit `unit` (a CU, for the L1 paths), in the request kinds that rebuild what the work did to
+/// the line: a read installs it, a write dirties it where the level writes back, an atomic is
+/// performed where atomics are.
+void apply_history_entry(timing::Warmer& w, uint64_t line, uint32_t unit, const HistoryEntry& e);
 
 /// The entries as bytes: delta-coded variable-length integers (zstd compresses them further).
 std::string encode_history(const std::vector<HistoryEntry>& entries);

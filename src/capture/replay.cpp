@@ -26,18 +26,6 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// The request kinds that rebuild what a launch did to a line: a read installs it, a write
-/// dirties it where the level writes back, an atomic is performed where atomics are.
-void apply_entry(timing::Warmer& w, uint64_t line, uint32_t cu, const HistoryEntry& e) {
-  const auto path = timing::WarmAccess::Path(e.path);
-  if (e.flags & kAtomic) {
-    w.apply(timing::WarmAccess{line, cu, path, timing::ReqKind::Atomic});
-    return;
-  }
-  if (e.flags & kRead) w.apply(timing::WarmAccess{line, cu, path, timing::ReqKind::Read});
-  if (e.flags & kWrite) w.apply(timing::WarmAccess{line, cu, path, timing::ReqKind::Write});
-}
-
 }  // namespace
 
 std::vector<uint64_t> parse_launch_list(const std::string& list, uint64_t count) {
@@ -162,10 +150,14 @@ void Replayer::prepare(uint64_t i, bool fresh_memory) {
 }
 
 uint64_t Replayer::fitted_granules(const timing::GpuConfig& cfg) const {
+  return capture::fitted_granules(cfg, cap_.index().granule_bytes);
+}
+
+uint64_t fitted_granules(const timing::GpuConfig& cfg, uint32_t granule_bytes) {
   const uint64_t arrays = (uint64_t(cfg.num_cus) + cfg.cus_per_shader_array - 1) / cfg.cus_per_shader_array;
   const uint64_t bytes = uint64_t(cfg.l2_size_kb) * 1024 + uint64_t(cfg.num_cus) * cfg.l1v_size_kb * 1024 +
                          arrays * uint64_t(cfg.scache_size_kb) * 1024;
-  return std::max<uint64_t>(1, 4 * bytes / std::max<uint64_t>(1, cap_.index().granule_bytes));
+  return std::max<uint64_t>(1, 4 * bytes / std::max<uint64_t>(1, granule_bytes));
 }
 
 void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
@@ -230,7 +222,7 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
   // an instruction line comes with the lines after it that the buffer reaches.
   const uint32_t ahead = uint32_t((gpu->config().ib_bytes + line - 1) / line);
   auto apply_code = [&](uint64_t code_line, uint32_t cu, const HistoryEntry& e) {
-    for (uint32_t k = 0; k <= ahead; ++k) apply_entry(w, code_line + k, cu, e);
+    for (uint32_t k = 0; k <= ahead; ++k) apply_history_entry(w, code_line + k, cu, e);
   };
   for (auto it = code_window.rbegin(); it != code_window.rend(); ++it)
     for (const HistoryEntry& e : code_lines(*it))
@@ -262,11 +254,11 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
       const HistoryEntry& e = entries[k];
       const uint64_t line = e.granule >> shift;
       if (e.path == timing::WarmAccess::L1v) {
-        apply_entry(w, line, cu_of[e.group], e);
+        apply_history_entry(w, line, cu_of[e.group], e);
       } else if (e.path == timing::WarmAccess::L1i) {
         for (uint32_t cu : arrays) apply_code(line, cu, e);
       } else {
-        for (uint32_t cu : arrays) apply_entry(w, line, cu, e);
+        for (uint32_t cu : arrays) apply_history_entry(w, line, cu, e);
       }
     }
   }

@@ -21,6 +21,10 @@ namespace strobe::capture {
 /// history's window: far more than any instruction cache holds, far less than a workload's data.
 inline constexpr uint64_t kCodeHistoryBytes = uint64_t{1} << 20;
 
+/// The window `--warm-state fitted` walks on `cfg`: four times the distinct lines every data
+/// cache holds together (L2, every L1V and scalar cache), in granules of `granule_bytes`.
+uint64_t fitted_granules(const timing::GpuConfig& cfg, uint32_t granule_bytes);
+
 /// The launch indices a list like "3,17,40-45" names, ascending and distinct; InputError naming
 /// the list for a malformed item, a reversed range or an index at or past `count`.
 std::vector<uint64_t> parse_launch_list(const std::string& list, uint64_t count);

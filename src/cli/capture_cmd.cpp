@@ -16,13 +16,16 @@ namespace strobe::cli {
 void add_capture_command(CLI::App& app, Action& action, std::vector<std::string> program) {
   auto s = std::make_shared<experiment::CaptureSpec>();
   auto history_mib = std::make_shared<uint64_t>(s->recorder.history_bytes >> 20);
-  auto* cmd = app.add_subcommand("capture", "Capture a built-in benchmark, or -- PROGRAM [ARGS...] (an OpenCL host "
-                                            "program): one functional run recorded so that `strobe run FILE` "
-                                            "replays any of its launches alone, from a checkpoint, on any GPU "
-                                            "configuration");
-  cmd->add_option("benchmark", s->run.benchmark, "Benchmark name (omit with -- PROGRAM)");
+  auto* cmd = app.add_subcommand("capture", "Capture a built-in benchmark, a gfx: workload's frames, or -- PROGRAM "
+                                            "[ARGS...] (an OpenCL host program): one functional run recorded so that "
+                                            "`strobe run FILE` replays any of its launches or frames alone, from a "
+                                            "checkpoint, on any GPU configuration");
+  cmd->add_option("benchmark", s->run.benchmark, "Benchmark name or gfx:TRACE (omit with -- PROGRAM)");
   add_param_option(*cmd, s->run);
   cmd->add_option("-o,--output", s->output, "Capture file to write (atomically)")->required();
+  cmd->add_option("--frames", s->frames,
+                  "gfx: workloads: the frames to capture: A-B, A, or a list like 0-9,20 (default: all); --arch and "
+                  "--set give the tile size they are recorded at");
   add_threads_option(*cmd, s->run.threads);
   add_verify_flag(*cmd, s->run, "Check the captured run's results against the CPU reference (exit 1 on mismatch)");
   cmd->add_flag("--gpumech", s->recorder.gpumech,

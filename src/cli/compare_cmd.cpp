@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "experiment/compare.h"
 #include "experiment/compare_program.h"
+#include "experiment/frames.h"
 #include "report/csv.h"
 #include "report/json.h"
 #include "report/text.h"
@@ -135,7 +136,11 @@ int compare_graphics_workload(const CompareOptions& o) {
   refuse(s.skip_functional, "--sampling-skip-functional");
   refuse(!s.profile.empty(), "--profile");
   experiment::FrameCompareSpec g;
-  g.frames = {s.benchmark, o.frames, o.warm_frames.empty() ? "2" : o.warm_frames, s.arch, s.sets};
+  // A trace's sampled frames are warmed by 2 frames rendered before them; a capture's, by its history.
+  const bool captured = experiment::is_frames_capture(s.benchmark);
+  if (!captured && s.warm_state != "history") throw InputError("--warm-state: only for a capture (FILE.cap)");
+  g.frames = {s.benchmark, o.frames, o.warm_frames.empty() ? (captured ? "0" : "2") : o.warm_frames, s.arch, s.sets,
+              s.warm_state};
   g.reference_runs = o.reference_runs;
   g.profile_runs = o.profile_runs;
   g.methods = experiment::parse_methods(s.sampling);
@@ -145,7 +150,8 @@ int compare_graphics_workload(const CompareOptions& o) {
 }
 
 int run_compare(CompareOptions o) {
-  if (o.run.benchmark.rfind("gfx:", 0) == 0) return compare_graphics_workload(o);
+  if (o.run.benchmark.rfind("gfx:", 0) == 0 || experiment::is_frames_capture(o.run.benchmark))
+    return compare_graphics_workload(o);
   if (!o.frames.empty() || !o.warm_frames.empty() || !o.reference_runs.empty() || !o.profile_runs.empty())
     throw InputError("--frames, --warm-frames, --reference-runs and --profile-runs apply to gfx: workloads");
   const std::string set_name = take_set_name(o.run.sets);

@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/gfx_run.h"
+#include "experiment/frames.h"
 #include "cli/report.h"
 #include "cli/spec_options.h"
 #include "experiment/program.h"
@@ -154,10 +155,15 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
                  program = std::move(program)] {
     experiment::RunSpec& s = o->spec;
     s.mode_given = cmd->get_option("--mode")->count() > 0;
-    const bool graphics = s.benchmark.rfind("gfx:", 0) == 0;
-    const bool captured = s.benchmark.size() > 4 && s.benchmark.ends_with(".cap");
-    if (!captured && (launches->count() || warm_state->count() || alone->count()))
-      throw CLI::ValidationError("run", "--launches, --warm-state and --alone apply to a capture (FILE.cap)");
+    const bool frames_capture = experiment::is_frames_capture(s.benchmark);
+    const bool graphics = s.benchmark.rfind("gfx:", 0) == 0 || frames_capture;
+    const bool captured = s.benchmark.size() > 4 && s.benchmark.ends_with(".cap") && !frames_capture;
+    if (frames_capture && launches->count())
+      throw CLI::ValidationError("run", "--launches applies to a capture of launches; a capture of frames takes --frames");
+    if (!frames_capture && !captured && warm_state->count())
+      throw CLI::ValidationError("run", "--warm-state applies to a capture (FILE.cap)");
+    if (!captured && (launches->count() || (alone->count() && !frames_capture)))
+      throw CLI::ValidationError("run", "--launches and --alone apply to a capture (FILE.cap)");
     if (captured) {
       if (launches->count() && s.launches.empty())
         throw CLI::ValidationError("run", "--launches: name at least one launch, like 0 or 3,17,40-45");
@@ -167,7 +173,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
     }
     if (!graphics && (frames->count() || images->count() || reference->count() || threshold->count() || skipped->count()))
       throw CLI::ValidationError("run", "--frames, --images, --reference, --reference-threshold and --warm-frames "
-                                        "apply to gfx: workloads");
+                                        "apply to gfx: workloads and their captures");
     if (graphics) {
       if (!program.empty()) throw CLI::ValidationError("run", "give a gfx: workload or -- PROGRAM, not both");
       if (s.verify || s.corrupt_for_test || o->counters || o->digest || !s.params.empty() || s.skip_functional)
@@ -178,6 +184,8 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       g.frames.workload = s.benchmark;
       g.frames.arch = s.arch;
       g.frames.sets = s.sets;
+      g.frames.warm_state = s.warm_state;
+      g.alone = s.alone;
       g.mode = s.mode;
       g.sampling = s.sampling;
       g.sampling_sets = s.sampling_sets;

@@ -11,6 +11,8 @@
 #include "capture/replay.h"
 #include "common/build_info.h"
 #include "common/error.h"
+#include "capture/frames.h"
+#include "experiment/frames.h"
 #include "experiment/passes.h"
 #include "experiment/program.h"
 #include "experiment/profile.h"
@@ -73,9 +75,45 @@ CaptureResult capture_program(const CaptureSpec& spec) {
   return r;
 }
 
+/// A graphics workload's capture: its frames rendered once, in order, each recorded to run alone.
+CaptureResult capture_frames(const CaptureSpec& spec) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!spec.run.params.empty() || spec.run.verify || spec.recorder.gpumech)
+    throw InputError("--param, --verify and --gpumech apply to benchmarks, not to gfx: workloads");
+  if (spec.output.empty()) throw InputError("strobe capture: give the capture file with -o FILE");
+  FrameSpec fs;
+  fs.workload = spec.run.benchmark;
+  fs.frames = spec.frames;
+  fs.arch = spec.run.arch;
+  fs.sets = spec.run.sets;
+  const FrameTarget t = resolve(fs);
+  capture::CaptureWriter writer(spec.output);  // fails here, before rendering, if it cannot be written
+  capture::FrameRecorderOptions o;
+  o.tile_size = uint32_t(t.gpu.gfx_tile_size);
+  o.bin_entry_bytes = uint32_t(t.gpu.gfx_bin_entry_bytes);
+  o.granule_bytes = spec.recorder.granule_bytes;
+  o.history_bytes = spec.recorder.history_bytes;
+  o.threads = host_threads(spec.run.threads);
+  capture::CaptureIndex index = capture::record_frames(t.trace, t.ranges, o, writer);
+  index.workload = spec.run.benchmark;
+  index.params = {"trace=" + t.trace, "frames=" + (spec.frames.empty() ? std::string("all") : spec.frames)};
+  index.build = build_commit();
+  CaptureResult r;
+  r.path = spec.output;
+  r.workload = spec.run.benchmark;
+  r.frames = index.frames.size();
+  for (const capture::FrameRecord& f : index.frames) r.run_seconds += f.seconds;
+  index.capture_seconds = since(t0);
+  r.bytes = writer.finish(std::move(index));
+  r.seconds = since(t0);
+  return r;
+}
+
 }  // namespace
 
 CaptureResult capture(const CaptureSpec& given) {
+  if (given.run.benchmark.rfind("gfx:", 0) == 0) return capture_frames(given);
+  if (!given.frames.empty()) throw InputError("--frames: only for gfx: workloads");
   CaptureSpec spec = given;
   // --arch and --set configure only the GPU GPUMech's representative waves are chosen on.
   if (!spec.run.sets.empty() && !spec.recorder.gpumech)
@@ -136,6 +174,9 @@ CaptureResult capture(const CaptureSpec& given) {
 }
 
 std::string capture_summary(const CaptureResult& r) {
+  if (r.frames)
+    return fmt::format("{} frames of {}, {:.1f} MiB, {:.2f} s ({:.2f} s rendering and recording)", r.frames, r.workload,
+                       double(r.bytes) / (1 << 20), r.seconds, r.run_seconds);
   return fmt::format("{} launches of {}, {} distinct pages, {:.1f} MiB (peak device memory {:.1f} MiB), {:.2f} s "
                      "({:.2f} s running){}",
                      r.launches, r.workload, r.pages, double(r.bytes) / (1 << 20),

@@ -19,6 +19,7 @@ struct CaptureSpec {
   RunSpec run;                   ///< benchmark, params, threads, verify, memory check
   std::string output;            ///< the capture file (-o), written atomically
   capture::RecorderOptions recorder;
+  std::string frames;            ///< a gfx: workload's --frames ("A-B,C"; empty: every frame)
 };
 
 /// What a capture run produced.
@@ -26,6 +27,7 @@ struct CaptureResult {
   std::string path;
   std::string workload;
   uint64_t launches = 0;
+  uint64_t frames = 0;             ///< a gfx: workload's frames (then launches is 0)
   uint64_t bytes = 0;              ///< the file's size
   uint64_t pages = 0;              ///< distinct non-zero pages stored
   uint64_t peak_device_bytes = 0;  ///< the workload's peak device memory
@@ -35,7 +37,8 @@ struct CaptureResult {
 };
 
 /// Runs the benchmark of `spec` functionally once, recording every launch, and writes the
-/// capture. Throws InputError for a bad spec or an output that cannot be written (before the
+/// capture; a gfx: workload's frames are rendered once and recorded (capture/frames.h), at the
+/// tile size --arch and --set give. Throws InputError for a bad spec or an output that cannot be written (before the
 /// run), and what a run throws.
 CaptureResult capture(const CaptureSpec& spec);
 

@@ -107,7 +107,10 @@ ValidatedFrameCompare validate(const FrameCompareSpec& s) {
   for (const std::string& m : s.methods) sampling::make_frame_method(m, s.sampling_sets);  // unknown names fail here
   sampling::check_frame_sampling_sets(s.methods, s.sampling_sets);
   if (s.repeat < 1) throw InputError(fmt::format("--repeat {}: expected at least 1", s.repeat));
-  return {s, resolve(s.frames)};
+  ValidatedFrameCompare v{s, resolve(s.frames)};
+  if (v.target.capture && (!s.reference_runs.empty() || !s.profile_runs.empty()))
+    throw InputError("--reference-runs and --profile-runs: a capture's reference and counts come from the capture");
+  return v;
 }
 
 report::FrameComparison compare_frames(const ValidatedFrameCompare& c) {
@@ -119,6 +122,17 @@ report::FrameComparison compare_frames(const ValidatedFrameCompare& c) {
   out.config = timing::to_json(t.gpu);
   out.warm_frames = t.warm;
   out.repeat = s.repeat;
+  if (t.capture) {
+    const capture::CaptureFile& f = *t.capture->file;
+    out.capture_seconds = f.index().capture_seconds;
+    out.capture = {{"file", f.path()},
+                   {"warm_state", t.warm_state},
+                   {"capture_seconds", out.capture_seconds},
+                   {"bytes", f.size()},
+                   {"note", "full detail replays every frame in order from the capture; the methods read its counts "
+                            "(no functional pass) and time their frames alone, warmed from its history"}};
+    out.reference_source = "replayed from the capture in this process";
+  }
   const auto progress = [&](const char* name) { return s.progress ? name : nullptr; };
 
   std::vector<MethodRuns> runs;
@@ -134,7 +148,7 @@ report::FrameComparison compare_frames(const ValidatedFrameCompare& c) {
     ref = reference_from_runs(s.reference_runs, t, sources);
     out.reference_source = {{"runs", sources}};
     out.reference_runs = s.reference_runs.size();
-  } else {
+  } else if (!t.capture) {
     out.reference_source = "simulated in this process";
   }
   CountedFrames from_files;
@@ -232,6 +246,7 @@ report::FrameComparison compare_frames(const ValidatedFrameCompare& c) {
                   *std::max_element(mc.speedups.begin(), mc.speedups.end())};
     mc.speedup_detailed_only = mc.detailed.seconds > 0 ? out.reference.seconds / mc.detailed.seconds : 0.0;
     mc.speedup_cpu = mc.total.cpu_seconds > 0 ? out.reference.cpu_seconds / mc.total.cpu_seconds : 0.0;
+    if (t.capture) mc.speedup_one_shot = out.reference.seconds / (mc.total.seconds + out.capture_seconds);
     out.methods.push_back(std::move(mc));
   }
   add_baseline_analysis(out);

@@ -110,6 +110,8 @@ ValidatedFrameRun validate(const FrameRunSpec& s) {
   if (s.threshold < 0 || s.threshold > 255)
     throw InputError(fmt::format("--reference-threshold {}: expected 0 to 255", s.threshold));
   v.target = resolve(s.frames, true);
+  if (s.alone && (!v.target.capture || v.mode != FrameMode::Timing))
+    throw InputError("--alone for a graphics workload: only for a capture of frames (FILE.cap) in timing mode");
   return v;
 }
 
@@ -140,6 +142,16 @@ report::FrameRun run_frames(const ValidatedFrameRun& v, const std::function<void
     r.clock_mhz = t.gpu.clock_mhz;
   }
   r.tile_size = ro.tile_size;
+  // From a capture, frames skipped since the last one timed warm it from their history; alone,
+  // each frame gets a fresh GPU warmed by the history of every frame before it.
+  std::function<void(size_t)> before;
+  if (gpu && s.alone)
+    before = [&](size_t p) {
+      gpu = std::make_unique<timing::Gpu>(t.gpu);
+      warm_before(t, *gpu, p);
+    };
+  else if (gpu)
+    before = capture_warming(t, *gpu);
   auto frame = [&](const gfx::FrameStats& st, const gfx::Renderer& rd) {
     report::FrameRecord f;
     f.counts = st;
@@ -171,11 +183,12 @@ report::FrameRun run_frames(const ValidatedFrameRun& v, const std::function<void
     on_frame(f);
     r.frames.push_back(std::move(f));
   };
-  gfx::render_trace(t.trace, t.ranges, ro, frame, t.warm,
-                    // In timing mode warm frames are timed too, unreported, so that they warm the caches.
-                    [&](const gfx::FrameStats&, const gfx::Renderer& rd) {
-                      if (gpu) gpu->run_frame(rd.recording()->work);
-                    });
+  render_frames(t, t.ranges, ro, frame, t.warm,
+                // In timing mode warm frames are timed too, unreported, so that they warm the caches.
+                [&](const gfx::FrameStats&, const gfx::Renderer& rd) {
+                  if (gpu) gpu->run_frame(rd.recording()->work);
+                },
+                before);
   if (s.sampling == "megsim") r.sampling = megsim_selection(counted, s.sampling_sets, r.selection_text);
   return r;
 }

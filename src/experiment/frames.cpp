@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "experiment/run_spec.h"
 #include "gfx/pipeline/renderer.h"
+#include "capture/replay.h"
 #include "gfx/stream/captured.h"
 
 namespace strobe::experiment {
@@ -18,6 +19,32 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+bool is_frames_capture(const std::string& path) {
+  if (path.size() <= 4 || !path.ends_with(".cap")) return false;
+  try {
+    return capture::CaptureFile::open(path)->index().kind == "frames";
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+namespace {
+
+/// The capture's frame ranges: --frames, each frame named by a closed range captured (an open
+/// range runs to the capture's last frame).
+std::vector<gfx::FrameRange> capture_ranges(const FrameSpec& s, const capture::FrameReplayer& r) {
+  const std::vector<uint64_t>& n = r.frame_numbers();
+  if (s.frames.empty()) return {{n.front(), n.back()}};
+  std::vector<gfx::FrameRange> ranges = gfx::parse_frame_ranges(s.frames, "--frames");
+  for (gfx::FrameRange& g : ranges) {
+    if (g.last == std::numeric_limits<uint64_t>::max()) g.last = n.back();
+    r.position(g.first), r.position(std::max(g.first, g.last));  // InputError for a frame not captured
+  }
+  return ranges;
 }
 
 }  // namespace
@@ -36,10 +63,49 @@ FrameTarget resolve(const FrameSpec& s, bool all_warm) {
   }
   t.gpu = resolve_gpu_config(s.arch, s.sets);
   timing::check_runnable(t.gpu, {.graphics = true});
+  if (s.warm_state != "history" && s.warm_state != "fitted" && s.warm_state != "none")
+    throw InputError(fmt::format("--warm-state {}: expected history, fitted or none", s.warm_state));
+  t.warm_state = s.warm_state;
+  if (s.workload.size() > 4 && s.workload.ends_with(".cap")) {
+    auto src = std::make_shared<FrameCaptureSource>();
+    src->file = capture::CaptureFile::open(s.workload);
+    src->replayer = std::make_unique<capture::FrameReplayer>(*src->file);
+    src->replayer->check(t.gpu);
+    if (t.warm != 0)
+      throw InputError(fmt::format("--warm-frames {}: the frames of capture {} start warm from its history "
+                                   "(--warm-state); --warm-frames applies to traces",
+                                   s.warm_frames, s.workload));
+    t.ranges = capture_ranges(s, *src->replayer);
+    for (const std::string& p : src->file->index().params)
+      if (p.rfind("trace=", 0) == 0) t.trace = p.substr(6);
+    t.capture = std::move(src);
+    return t;
+  }
+  if (s.warm_state != "history") throw InputError("--warm-state: only for a capture (FILE.cap)");
   t.trace = gfx::resolve_trace(s.workload);
   t.ranges = s.frames.empty() ? std::vector<gfx::FrameRange>{{0, std::numeric_limits<uint64_t>::max()}}
                               : gfx::parse_frame_ranges(s.frames, "--frames");
   return t;
+}
+
+void render_frames(const FrameTarget& t, const std::vector<gfx::FrameRange>& ranges, const gfx::RendererOptions& ro,
+                   const std::function<void(const gfx::FrameStats&, const gfx::Renderer&)>& on_frame,
+                   uint64_t warm_frames,
+                   const std::function<void(const gfx::FrameStats&, const gfx::Renderer&)>& on_warm_frame,
+                   const std::function<void(size_t)>& before) {
+  if (!t.capture) {
+    gfx::render_trace(t.trace, ranges, ro, on_frame, warm_frames, on_warm_frame);
+    return;
+  }
+  capture::FrameReplayer& r = *t.capture->replayer;
+  gfx::Renderer renderer(ro);
+  const std::vector<uint64_t>& n = r.frame_numbers();
+  for (size_t p = 0; p < n.size(); ++p) {
+    if (std::none_of(ranges.begin(), ranges.end(), [&](const gfx::FrameRange& g) { return g.first <= n[p] && n[p] <= g.last; }))
+      continue;
+    if (before) before(p);
+    on_frame(renderer.render(r.frame(p), n[p]), renderer);
+  }
 }
 
 sampling::FrameMeasure frame_measure(const timing::FrameTiming& t) {
@@ -71,12 +137,45 @@ CountedFrames render_counts(const FrameTarget& t, const std::vector<gfx::FrameRa
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = process_cpu_seconds();
   CountedFrames c;
-  gfx::RendererOptions ro;
-  ro.tile_size = int(t.gpu.gfx_tile_size);
-  gfx::render_trace(t.trace, ranges, ro, [&](const gfx::FrameStats& s, const gfx::Renderer&) { c.frames.push_back(s); });
+  if (t.capture) {
+    const capture::FrameReplayer& r = *t.capture->replayer;
+    const std::vector<uint64_t>& n = r.frame_numbers();
+    for (size_t p = 0; p < n.size(); ++p)
+      if (std::any_of(ranges.begin(), ranges.end(), [&](const gfx::FrameRange& g) { return g.first <= n[p] && n[p] <= g.last; }))
+        c.frames.push_back(r.counts(p));
+  } else {
+    gfx::RendererOptions ro;
+    ro.tile_size = int(t.gpu.gfx_tile_size);
+    gfx::render_trace(t.trace, ranges, ro, [&](const gfx::FrameStats& s, const gfx::Renderer&) { c.frames.push_back(s); });
+  }
   c.seconds = seconds_since(t0);
   c.cpu_seconds = process_cpu_seconds() - cpu0;
   return c;
+}
+
+namespace {
+
+/// The distinct granules a capture's warm state walks back on `cfg` (0: the capture's bound).
+uint64_t warm_window(const FrameTarget& t, const timing::GpuConfig& cfg) {
+  return t.warm_state == "fitted" ? capture::fitted_granules(cfg, t.capture->file->index().granule_bytes) : 0;
+}
+
+}  // namespace
+
+void warm_before(const FrameTarget& t, timing::Gpu& gpu, size_t p) {
+  if (t.capture && t.warm_state != "none") t.capture->replayer->warm(gpu, 0, p, warm_window(t, gpu.config()));
+}
+
+std::function<void(size_t)> capture_warming(const FrameTarget& t, timing::Gpu& gpu) {
+  if (!t.capture || t.warm_state == "none") return {};
+  const uint64_t window = warm_window(t, gpu.config());
+  // Frames since the last one this GPU timed warm it from their history (none between
+  // consecutive frames: the GPU's own state is then the reference's).
+  auto next = std::make_shared<size_t>(0);
+  return [&t, &gpu, window, next](size_t p) {
+    t.capture->replayer->warm(gpu, *next, p, window);
+    *next = p + 1;
+  };
 }
 
 sampling::TimedFrames render_and_time(const FrameTarget& t, const std::vector<gfx::FrameRange>& ranges,
@@ -88,8 +187,8 @@ sampling::TimedFrames render_and_time(const FrameTarget& t, const std::vector<gf
   gfx::RendererOptions ro;
   ro.tile_size = int(t.gpu.gfx_tile_size);
   ro.record = true;
-  gfx::render_trace(
-      t.trace, ranges, ro,
+  render_frames(
+      t, ranges, ro,
       [&](const gfx::FrameStats& s, const gfx::Renderer& r) {
         const timing::FrameTiming ft = gpu.run_frame(r.recording()->work);
         out.by_frame[s.frame] = {frame_measure(ft), frame_activity(ft, s)};
@@ -99,7 +198,8 @@ sampling::TimedFrames render_and_time(const FrameTarget& t, const std::vector<gf
       warm,
       // Warm frames are timed too, unreported: their accesses leave the caches as the frames
       // before a sampled frame left them in the reference.
-      [&](const gfx::FrameStats&, const gfx::Renderer& r) { gpu.run_frame(r.recording()->work); });
+      [&](const gfx::FrameStats&, const gfx::Renderer& r) { gpu.run_frame(r.recording()->work); },
+      capture_warming(t, gpu));
   out.seconds = seconds_since(t0);
   out.cpu_seconds = process_cpu_seconds() - cpu0;
   return out;

@@ -37,6 +37,9 @@ struct FrameMethodComparison {
   std::vector<double> speedups;         ///< per repeat
   double speedup_detailed_only = 0;     ///< reference seconds / detailed seconds (medians)
   double speedup_cpu = 0;               ///< reference CPU seconds / total CPU seconds (medians)
+  /// From a capture: reference seconds / (total seconds + the capture's), the cost of a study of
+  /// one configuration (0 without a capture).
+  double speedup_one_shot = 0;
   /// Analyses of the comparison beside the method's own (e.g. random-frames' sample size for
   /// MEGsim's error), merged into its JSON.
   nlohmann::json analysis = nlohmann::json::object();
@@ -54,6 +57,9 @@ struct FrameComparison {
   sampling::FrameMeasure totals{};      ///< the reference's
   std::vector<std::pair<uint64_t, sampling::FrameMeasure>> per_frame;  ///< in trace order
   nlohmann::json profile_source;        ///< {"runs": [...]} where the profile came from files, else null
+  /// From a frames capture: {"file", "warm_state", "capture_seconds", "bytes"}; else null.
+  nlohmann::json capture;
+  double capture_seconds = 0;           ///< the capture's own time (one-shot costs include it)
   std::vector<FrameMethodComparison> methods;  ///< in the order asked
 };
 

@@ -43,6 +43,7 @@ nlohmann::json method_json(const FrameMethodComparison& m, const FrameComparison
   j["speedup_spread"] = {{"median", m.speedup.median}, {"min", m.speedup.min}, {"max", m.speedup.max}};
   j["speedup_detailed_only"] = m.speedup_detailed_only;
   j["speedup_cpu"] = m.speedup_cpu;
+  if (!c.capture.is_null()) j["speedup_one_shot"] = m.speedup_one_shot;
   if (!r.intervals.empty()) {
     nlohmann::json intervals;
     for (const auto& [stat, i] : r.intervals)
@@ -76,7 +77,7 @@ nlohmann::json to_json(const FrameComparison& c) {
     methods[m.name] = method_json(m, c);
     if (m.reads_profile && !c.profile_source.is_null()) methods[m.name]["profile_source"] = c.profile_source;
   }
-  return {{"workload", c.workload},
+  nlohmann::json out = {{"workload", c.workload},
           {"trace", c.trace},
           {"config", c.config},
           {"frames", c.per_frame.size()},
@@ -88,6 +89,8 @@ nlohmann::json to_json(const FrameComparison& c) {
                          {"totals", frame_measure_json(c.totals)},
                          {"per_frame", std::move(per_frame)}}},
           {"methods", std::move(methods)}};
+  if (!c.capture.is_null()) out["capture"] = c.capture;
+  return out;
 }
 
 std::string frame_comparison_text(const FrameComparison& c) {
@@ -99,12 +102,15 @@ std::string frame_comparison_text(const FrameComparison& c) {
     const auto err = [&](size_t i) { return 100 * m.errors[i]; };
     const size_t k = m.result.frames_simulated.size();
     text += fmt::format("{}: {} of {} frames in detail ({:.1f}x fewer): cycles {:.0f} ({:+.2f}%), DRAM bytes {:+.2f}%, "
-                        "L2 accesses {:+.2f}%, tile-buffer accesses {:+.2f}%; {:.2f} s ({:.2f}x{}{})\n",
+                        "L2 accesses {:+.2f}%, tile-buffer accesses {:+.2f}%; {:.2f} s ({:.2f}x{}{}{})\n",
                         m.name, k, n, double(n) / double(k), m.result.estimate[0], err(0), err(1), err(2), err(3),
                         m.total.seconds, m.speedup.median,
                         c.repeat > 1 ? fmt::format(", {:.2f}-{:.2f}x over {} repeats", m.speedup.min, m.speedup.max, c.repeat)
                                      : std::string(),
-                        m.reads_profile ? fmt::format(", profiling {:.2f} s included", m.profile.seconds) : std::string());
+                        m.reads_profile ? fmt::format(", profiling {:.2f} s included", m.profile.seconds) : std::string(),
+                        c.capture.is_null() ? std::string()
+                                            : fmt::format("; one-shot {:.2f}x with the capture's {:.2f} s",
+                                                          m.speedup_one_shot, c.capture_seconds));
     for (const std::string& note : m.result.notes) text += m.name + ": " + note + "\n";
     if (!m.result.intervals.empty()) text += interval_text(m, c) + "\n";
   }

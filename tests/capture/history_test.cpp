@@ -87,7 +87,7 @@ TEST(CaptureHistory, MalformedBytesAreAnInputErrorNamingTheirOwner) {
   EXPECT_THROW(decode_history(bytes, 3, "launch 7"), InputError);                       // wrong count
   EXPECT_THROW(decode_history(bytes.substr(0, bytes.size() - 1), 2, "launch 7"), InputError);  // truncated
   std::string bad = bytes;
-  bad[bad.size() - 2] = char(0x03 | 0x04);  // the last entry's path and flags: path 3 does not exist
+  bad[bad.size() - 2] = char(0x01);  // the last entry's path and flags: an entry with no access
   try {
     decode_history(bad, 2, "launch 7");
     FAIL();

@@ -99,5 +99,45 @@ TEST(CaptureCli, StemTakesGpuMechsCyclesAsItsSignatureFromACaptureWithTraces) {
   EXPECT_NE(bad.err.find("strobe capture --gpumech"), std::string::npos) << bad.err;
 }
 
+TEST(CaptureCli, AGraphicsCaptureReplaysItsFramesAndServesFrameSampling) {
+  TempDir t;
+  const std::string f = (t.path / "g.cap").string();
+  const std::string trace = "gfx:" STROBE_BUILD_DIR "/gfx-traces/glmark2-small.trace";
+  auto c = run_strobe("capture " + trace + " --frames 2-9 -o " + f);
+  ASSERT_EQ(c.rc, 0) << c.err;
+  EXPECT_NE(c.out.find("8 frames of " + trace), std::string::npos) << c.out;
+  // In order, the capture's frames take the trace's cycles.
+  auto cycles = [](const std::string& json) {
+    std::vector<uint64_t> out;
+    const nlohmann::json j = nlohmann::json::parse(json);
+    for (const auto& fr : j["frames"]) out.push_back(fr["timing"]["cycles"]);
+    return out;
+  };
+  auto from_trace = run_strobe("run " + trace + " --frames 2-9 --mode timing --json -");
+  auto from_capture = run_strobe("run " + f + " --mode timing --json -");
+  ASSERT_EQ(from_trace.rc, 0) << from_trace.err;
+  ASSERT_EQ(from_capture.rc, 0) << from_capture.err;
+  EXPECT_EQ(cycles(from_capture.out), cycles(from_trace.out));
+  auto alone = run_strobe("run " + f + " --frames 5,8 --mode timing --alone --json -");
+  ASSERT_EQ(alone.rc, 0) << alone.err;
+  EXPECT_EQ(cycles(alone.out).size(), 2u);
+  auto cmp = run_strobe("compare " + f + " --sampling megsim --json -");
+  ASSERT_EQ(cmp.rc, 0) << cmp.err;
+  const auto j = nlohmann::json::parse(cmp.out);
+  EXPECT_EQ(j["capture"]["file"], f);
+  EXPECT_TRUE(j["methods"]["megsim"].contains("speedup_one_shot"));
+  auto expect = [&](const std::string& args, const std::string& reason) {
+    auto r = run_strobe(args);
+    EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << args << ": " << r.err;
+  };
+  expect("run " + f + " --launches 1", "--launches");
+  expect("run " + f + " --frames 1 --mode timing", "frame 1 was not captured");
+  expect("run " + f + " --alone", "--alone");
+  expect("compare " + f + " --sampling megsim --warm-frames 2", "--warm-frames 2");
+  expect("compare " + trace + " --sampling megsim --warm-state fitted", "--warm-state");
+  expect("run " + f + " --mode timing --set gfx.tile_size=32", "gfx.tile_size=32");
+}
+
 }  // namespace
 }  // namespace strobe::clitest

@@ -34,6 +34,8 @@ constexpr int kVersion = 1;
 // ---- writing: shared contents go to pools once, referred to by index.
 
 struct Pools {
+  /// Where byte contents go when they are not kept in the file's own pool (a capture's blobs).
+  const PutContent* put = nullptr;
   std::map<const std::vector<uint8_t>*, size_t> blob_index;
   std::map<const GlProgram*, size_t> program_index;
   std::map<const std::map<std::string, std::vector<uint8_t>>*, size_t> uniform_index;
@@ -42,8 +44,13 @@ struct Pools {
 
   json blob(const Bytes& b) {
     if (!b) return nullptr;
-    auto [it, fresh] = blob_index.try_emplace(b.get(), blobs.size());
-    if (fresh) blobs.push_back(json::binary(std::vector<uint8_t>(*b)));
+    auto [it, fresh] = blob_index.try_emplace(b.get(), put ? 0 : blobs.size());
+    if (fresh) {
+      if (put)
+        it->second = (*put)(*b);
+      else
+        blobs.push_back(json::binary(std::vector<uint8_t>(*b)));
+    }
     return it->second;
   }
   json program(const std::shared_ptr<const GlProgram>& p) {
@@ -106,6 +113,8 @@ json op_json(const GlBlit& b, Pools&) {
 // ---- reading: the pools become shared objects again.
 
 struct Shared {
+  /// Where byte contents come from when the file's own pool does not hold them.
+  const GetContent* get = nullptr;
   std::vector<Bytes> blobs;
   std::vector<std::shared_ptr<const GlProgram>> programs;
   std::vector<std::shared_ptr<const std::map<std::string, std::vector<uint8_t>>>> uniforms;
@@ -117,13 +126,18 @@ struct Shared {
     if (i >= v.size()) throw InputError(fmt::format("{} {} of {}", what, i, v.size()));
     return v[i];
   }
-  Bytes blob(const json& j) const { return j.is_null() ? nullptr : at(blobs, j, "blob"); }
+  Bytes blob(const json& j) const {
+    if (j.is_null()) return nullptr;
+    return get ? (*get)(j.get<uint64_t>()) : at(blobs, j, "blob");
+  }
 };
 
-Shared shared_of(const json& file) {
+Shared shared_of(const json& file, const GetContent* get = nullptr) {
   Shared s;
-  for (const json& b : file.at("blobs"))
-    s.blobs.push_back(std::make_shared<const std::vector<uint8_t>>(b.get_binary()));
+  s.get = get;
+  if (!get)
+    for (const json& b : file.at("blobs"))
+      s.blobs.push_back(std::make_shared<const std::vector<uint8_t>>(b.get_binary()));
   for (const json& p : file.at("programs")) {
     auto g = std::make_shared<GlProgram>();
     g->id = p.at("id");
@@ -214,7 +228,44 @@ std::variant<GlClear, GlDraw, GlBlit> op_of(const json& j, const Shared& s) {
   return d;
 }
 
+json frame_json(const GlFrame& f, uint64_t index, Pools& pools) {
+  json ops = json::array();
+  for (const auto& op : f.ops) ops.push_back(std::visit([&](const auto& o) { return op_json(o, pools); }, op));
+  return {{"index", index}, {"first_call", f.first_call}, {"ops", std::move(ops)}};
+}
+
+GlFrame frame_of(const json& f, const Shared& shared) {
+  GlFrame frame;
+  frame.first_call = f.at("first_call");
+  for (const json& op : f.at("ops")) frame.ops.push_back(op_of(op, shared));
+  return frame;
+}
+
 }  // namespace
+
+std::string encode_frame(const GlFrame& frame, uint64_t index, const PutContent& put) {
+  Pools pools;
+  pools.put = &put;
+  json j = frame_json(frame, index, pools);
+  j["programs"] = std::move(pools.programs);
+  j["uniforms"] = std::move(pools.uniforms);
+  j["textures"] = std::move(pools.textures);
+  const std::vector<uint8_t> bytes = json::to_msgpack(j);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+std::pair<uint64_t, GlFrame> decode_frame(std::string_view bytes, const GetContent& get, const std::string& what) {
+  try {
+    const json j = json::from_msgpack(bytes.begin(), bytes.end());
+    const Shared shared = shared_of(j, &get);
+    return {j.at("index").get<uint64_t>(), frame_of(j, shared)};
+  } catch (const InputError& e) {
+    if (std::string_view(e.what()).rfind(what, 0) == 0) throw;
+    throw InputError(fmt::format("{}: malformed frame: {}", what, e.what()));
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: malformed frame: {}", what, e.what()));
+  }
+}
 
 size_t write_frame_file(const std::string& out, const std::string& trace, const std::vector<FrameRange>& ranges) {
   Pools pools;
@@ -222,11 +273,7 @@ size_t write_frame_file(const std::string& out, const std::string& trace, const 
   FrameStream stream(trace, ranges);
   GlFrame f;
   uint64_t index = 0;
-  while (stream.next(f, index)) {
-    json ops = json::array();
-    for (const auto& op : f.ops) ops.push_back(std::visit([&](const auto& o) { return op_json(o, pools); }, op));
-    frames.push_back({{"index", index}, {"first_call", f.first_call}, {"ops", std::move(ops)}});
-  }
+  while (stream.next(f, index)) frames.push_back(frame_json(f, index, pools));
   const FrameRange& last = ranges.back();
   if (last.last != UINT64_MAX && stream.frames_seen() <= last.last)
     throw InputError(fmt::format("{}: frames up to {} asked for, but the trace has {} frames", trace, last.last,
@@ -263,9 +310,7 @@ FrameFile read_frame_file(const std::string& path) {
     FrameFile out;
     out.trace = file.at("trace");
     for (const json& f : file.at("frames")) {
-      GlFrame frame;
-      frame.first_call = f.at("first_call");
-      for (const json& op : f.at("ops")) frame.ops.push_back(op_of(op, shared));
+      GlFrame frame = frame_of(f, shared);
       const uint64_t index = f.at("index");
       if (!out.frames.empty() && index <= out.frames.back().first)
         throw InputError(fmt::format("frame {} after frame {}", index, out.frames.back().first));

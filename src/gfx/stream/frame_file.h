@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,5 +31,18 @@ FrameFile read_frame_file(const std::string& path);
 
 /// True if `path` starts as a frame file does (whatever the name).
 bool is_frame_file(const std::string& path);
+
+/// Stores one byte content a frame reads (a buffer's, an index list's, a texture level's) and
+/// returns the number a decoder will ask for it by.
+using PutContent = std::function<uint64_t(const std::vector<uint8_t>&)>;
+/// The content a PutContent stored under a number; throws InputError for an unknown number.
+using GetContent = std::function<Bytes(uint64_t)>;
+
+/// One frame (number `index` of its trace) as bytes, its contents stored through `put` rather
+/// than in the bytes: a workload capture keeps each content once, however many frames read it.
+std::string encode_frame(const GlFrame& frame, uint64_t index, const PutContent& put);
+/// Reads what encode_frame() wrote, its contents through `get`: the frame's index and the frame.
+/// InputError naming `what` for malformed bytes.
+std::pair<uint64_t, GlFrame> decode_frame(std::string_view bytes, const GetContent& get, const std::string& what);
 
 }  // namespace strobe::gfx

@@ -15,11 +15,11 @@
 namespace strobe::timing {
 
 /// One line access of functionally executed work: which cache it starts in (the CU's L1V, its
-/// shader array's scalar cache or L1I), the unit that made it (a CU when warming, a work-group
+/// shader array's scalar cache or L1I, or the L2 for the graphics fixed-function stages), the unit that made it (a CU when warming, a work-group
 /// when capturing), the line and the access kind, and how far its wave was into the launch (its
 /// instructions executed before the access: where the access falls in the group's lifetime).
 struct WarmAccess {
-  enum Path : uint8_t { L1v, Scalar, L1i };
+  enum Path : uint8_t { L1v, Scalar, L1i, L2 };
   uint64_t line;
   uint32_t unit;
   Path path;

@@ -21,8 +21,11 @@ Warmer::Warmer(std::vector<Cache*> l1v, std::vector<Cache*> scache, std::vector<
 }
 
 void Warmer::access(Cache& l1, uint64_t line, ReqKind kind) {
-  if (!l1.warm(line, kind)) return;
   // The L1 fetched or forwarded the line: the L2 sees a read for a fill, else the write or atomic.
+  if (l1.warm(line, kind)) l2_access(line, kind);
+}
+
+void Warmer::l2_access(uint64_t line, ReqKind kind) {
   Cache& l2 = *l2_[l2_pow2_ ? line & l2_mask_ : line % l2_.size()];
   if (!dram_) {
     l2.warm(line, kind);
@@ -34,6 +37,10 @@ void Warmer::access(Cache& l1, uint64_t line, ReqKind kind) {
 }
 
 void Warmer::apply(const WarmAccess& a) {
+  if (a.path == WarmAccess::L2) {
+    l2_access(a.line, a.kind);
+    return;
+  }
   Cache* l1 = a.path == WarmAccess::L1v      ? l1v_[a.unit]
               : a.path == WarmAccess::Scalar ? scache_[a.unit / cus_per_array_]
                                              : l1i_[a.unit / cus_per_array_];

@@ -55,7 +55,7 @@ class Warmer {
   /// Instruction line `line` (address / line size) fetched by a wave of CU `cu`.
   void instruction_line(uint32_t cu, uint64_t line);
   /// Warms the caches with one access of CU `a.unit` (a recorded one, or one a capture's warm
-  /// state rebuilds for this GPU).
+  /// state rebuilds for this GPU); a WarmAccess::L2 access goes straight to its L2 bank.
   void apply(const WarmAccess& a);
   /// Warms `dram`'s open rows too (null: not; the default): every line the L2 fetches or writes
   /// back opens its row, as it would have. A capture's warm state does this; the sampling
@@ -65,6 +65,8 @@ class Warmer {
  private:
   /// `line` through `l1` and, where the L1 passes it on, the L2.
   void access(Cache& l1, uint64_t line, ReqKind kind);
+  /// `line` at its L2 bank (and DRAM's rows, when set_dram() asked for them).
+  void l2_access(uint64_t line, ReqKind kind);
   std::vector<Cache*> l1v_, scache_, l1i_, l2_;
   Dram* dram_ = nullptr;
   uint32_t cus_per_array_;
