@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -15,6 +14,7 @@
 #include "capture/history.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "sampling/numeric/key_set.h"
 #include "timing/gpu/gpu.h"
 #include "timing/gpu/placement.h"
 
@@ -174,7 +174,7 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
   // Newest first, until the bound's distinct granules are found; each launch keeps its newest part.
   uint64_t budget = std::max<uint64_t>(1, x.history_bytes / x.granule_bytes);
   if (max_granules > 0) budget = std::min(budget, max_granules);
-  std::unordered_set<uint64_t> seen;
+  sampling::KeySet seen(budget);
   std::vector<std::pair<uint64_t, std::vector<HistoryEntry>>> window;  // newest launch first
   for (uint64_t j = to; j-- > from && seen.size() < budget;) {
     const LaunchRecord& l = cap_.launch(j);
@@ -212,7 +212,7 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
   // before the data window, the code lines of older launches, back to `from`, to their own bound.
   const uint64_t oldest = window.empty() ? to : window.back().first;
   const uint64_t code_budget = std::max<uint64_t>(1, kCodeHistoryBytes / x.granule_bytes);
-  std::unordered_set<uint64_t> code_seen;
+  sampling::KeySet code_seen;
   std::vector<uint64_t> code_window;  // newest launch first
   for (uint64_t j = oldest; j-- > from && code_seen.size() < code_budget;) {
     code_window.push_back(j);
