@@ -108,9 +108,10 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
     else sampling::check_sampling_sets(s.methods, s.sampling_sets);
   }
   if (s.graphics)
-    for (const char* key : {"warming", "profile", "capture", "warm_state"})
+    for (const char* key : {"warming", "profile"})
       if (doc.get(key))
-        throw InputError(fmt::format("{}: {}: not for graphics workloads (frames are rendered for each task)",
+        throw InputError(fmt::format("{}: {}: not for graphics workloads (their counts come from a rendering pass "
+                                     "or a capture, and their warm state from frames rendered or a capture)",
                                      source, key));
   if (const toml::node* w = doc.get("warming")) {
     const auto v = w->value<std::string>();
@@ -302,7 +303,9 @@ void graphics_row(nlohmann::json& row, const nlohmann::json& r, const SweepSpec&
     row[m + ".error_pct"] = 100 * e.at("errors").at("cycles").get<double>();
     row[m + ".speedup"] = e.at("speedup");
     row[m + ".fallback"] = false;
+    if (spec.capture) row[m + ".one_shot_speedup"] = e.value("speedup_one_shot", nlohmann::json());
   }
+  if (spec.capture && r.contains("capture")) row["capture_seconds"] = r["capture"].value("capture_seconds", 0.0);
 }
 
 }  // namespace

@@ -87,7 +87,8 @@ Job prepare_job(const SweepSpec& spec, const SweepLayout& layout, size_t w) {
   const workloads::SetRun& r = spec.workloads[w];
   Job j;
   j.args = {spec.capture ? "capture" : "profile", r.benchmark};
-  for (const std::string& p : r.params) j.args.insert(j.args.end(), {"--param", p});
+  // A graphics workload's one "parameter" is its frames.
+  for (const std::string& p : r.params) j.args.insert(j.args.end(), {spec.graphics ? "--frames" : "--param", p});
   j.args.insert(j.args.end(), {"-o", layout.prepared(spec, w)});
   if (profile_with_traces(spec)) j.args.push_back("--gpumech");  // a capture holds them as a profile does
   j.err = layout.prepared(spec, w) + ".err";
