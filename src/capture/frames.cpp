@@ -105,18 +105,14 @@ gfx::GlFrame FrameReplayer::frame(size_t i) {
   return std::move(frame);
 }
 
+static_assert(sizeof(HistoryEntry) == 24, "FrameReplayer::kKeptEntries' memory bound assumes 24-byte entries");
+
 const std::vector<HistoryEntry>& FrameReplayer::history(size_t i) {
   auto it = histories_.find(i);
   if (it != histories_.end()) return it->second;
   const FrameRecord& r = cap_.index().frames.at(i);
   std::vector<HistoryEntry> h = decode_history(cap_.blob(r.history, BlobKind::History), r.history_entries,
                                                fmt::format("capture {}: frame {}", cap_.path(), r.frame));
-  // Decoded histories are kept for the next warm (a sampled run warms frame after frame, each
-  // walk reaching back over the last one's), up to a bound on their memory.
-  if (kept_entries_ + h.size() > kKeptEntries) {
-    histories_.clear();
-    kept_entries_ = 0;
-  }
   kept_entries_ += h.size();
   return histories_.emplace(i, std::move(h)).first->second;
 }
@@ -159,9 +155,15 @@ void FrameReplayer::warm(timing::Gpu& gpu, size_t from, size_t to, uint64_t max_
   const uint32_t shift = uint32_t(std::countr_zero(uint32_t(cfg.line_bytes)) - std::countr_zero(x.granule_bytes));
   uint64_t budget = std::max<uint64_t>(1, x.history_bytes / x.granule_bytes);
   if (max_granules > 0) budget = std::min(budget, max_granules);
-  // Newest first, until the bound's distinct granules are found; each frame keeps its newest part.
   sampling::KeySet seen(budget);
   std::vector<std::span<const HistoryEntry>> window;  // newest frame first, each its newest part
+  // Decoded histories are kept for the next warm (a sampled run warms frame after frame, each
+  // walk reaching back over the last one's), dropped between walks past a bound on their memory
+  // (never during one: the window refers to them).
+  if (kept_entries_ > kKeptEntries) {
+    histories_.clear();
+    kept_entries_ = 0;
+  }
   // Newest first, until the bound's distinct granules are found; each frame keeps its newest part.
   for (size_t j = to; j-- > from && seen.size() < budget;) {
     const std::vector<HistoryEntry>& all = history(j);

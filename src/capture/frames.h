@@ -68,9 +68,9 @@ class FrameReplayer {
   double warm_seconds() const { return warm_seconds_; }
 
  private:
-  /// Frame `i`'s history, decoded (kept for later walks).
+  /// Frame `i`'s history, decoded (kept for later walks; valid until the next warm() starts).
   const std::vector<HistoryEntry>& history(size_t i);
-  /// Decoded history entries kept at most (16 bytes each).
+  /// Decoded history entries kept from one walk to the next at most (24 bytes each: 384 MiB).
   static constexpr uint64_t kKeptEntries = uint64_t{1} << 24;
   const CaptureFile& cap_;
   std::vector<uint64_t> numbers_;
