@@ -31,7 +31,7 @@ namespace {
 /// selects a set or concerns output.
 struct CompareOptions {
   experiment::RunSpec run;
-  std::string csv, set_file, size = workloads::kDefaultSetSize, json, journal;
+  std::string csv, set_file, size = workloads::kDefaultSetSize, json, journal, captures;
   std::string frames, warm_frames;  // gfx: workloads only
   std::vector<std::string> reference_runs, profile_runs;  // gfx: workloads only
   int repeat = -1;  // unset: 1 for one benchmark, 3 for a set
@@ -81,7 +81,7 @@ int compare_set(const experiment::ValidatedCompare& c, const workloads::BenchSet
         fmt::print(stderr, "compare: [{}/{}] {} {}{}\n", i + 1, n, r.benchmark, fmt::join(r.params, " "),
                    from_journal ? " (from the journal)" : "");
       },
-      journal ? &*journal : nullptr);
+      journal ? &*journal : nullptr, o.captures);
   const nlohmann::json rep = report::to_json(sc);
   if (!o.json.empty()) write_output(o.json, rep.dump(2) + "\n");
   if (!o.csv.empty()) write_output(o.csv, report::set_comparison_csv(rep));
@@ -105,6 +105,7 @@ int run_compare_program(CompareOptions o, std::vector<std::string> program) {
   refuse(o.size != workloads::kDefaultSetSize, "--size");
   refuse(o.dry_run, "--dry-run");
   refuse(!o.journal.empty(), "--journal");
+  refuse(!o.captures.empty(), "--captures");
   refuse(o.run.verify, "--verify");
   refuse(o.run.skip_functional, "--sampling-skip-functional");
   o.run.workload = experiment::Workload::Program;
@@ -131,6 +132,7 @@ int compare_graphics_workload(const CompareOptions& o) {
   refuse(o.size != workloads::kDefaultSetSize, "--size");
   refuse(o.dry_run, "--dry-run");
   refuse(!o.journal.empty(), "--journal");
+  refuse(!o.captures.empty(), "--captures");
   refuse(s.verify, "--verify");
   refuse(!s.params.empty(), "--param");
   refuse(s.skip_functional, "--sampling-skip-functional");
@@ -164,6 +166,8 @@ int run_compare(CompareOptions o) {
   if (!is_set && o.size != workloads::kDefaultSetSize) throw InputError("--size: only for --set or --set-file");
   if (!is_set && o.dry_run) throw InputError("--dry-run: only for --set or --set-file");
   if (!is_set && !o.journal.empty()) throw InputError("--journal: only for --set or --set-file");
+  if (!is_set && !o.captures.empty())
+    throw InputError("--captures: only for --set or --set-file (capture one benchmark with strobe capture)");
   if (o.json == "-" && o.csv == "-") throw InputError("--json - and --csv -: only one can go to stdout");
   const int repeat = o.repeat != -1 ? o.repeat : is_set ? 3 : 1;
   if (!is_set && o.run.benchmark.size() > 4 && o.run.benchmark.ends_with(".cap")) {
@@ -174,8 +178,8 @@ int run_compare(CompareOptions o) {
   if (o.run.warm_state == "none")
     throw InputError("--warm-state none: a method's launches would start as the last simulated one left the caches; "
                      "give history or fitted");
-  if (o.run.warm_state != "history" && o.run.workload != experiment::Workload::Capture)
-    throw InputError("--warm-state: only for a capture (FILE.cap)");
+  if (o.run.warm_state != "history" && o.run.workload != experiment::Workload::Capture && o.captures.empty())
+    throw InputError("--warm-state: only for a capture (FILE.cap, or a set with --captures)");
   const experiment::ValidatedCompare c = experiment::validate(experiment::CompareSpec{o.run, repeat});
   if (!is_set) return compare_one(c, o);
   const workloads::BenchSet set = set_name.empty() ? workloads::load_set_file(o.set_file, o.size)
@@ -215,6 +219,9 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
                   "Run the reference and each method N times in this process; report the median speedup and its "
                   "spread (default 1 for one benchmark, 3 for a set)");
   add_method_options(*cmd, s);
+  cmd->add_option("--captures", o->captures,
+                  "With a set: compare each run from its capture in DIR, captured there first when it is not (one "
+                  "capture per run serves every later configuration); adds one-shot speedups, captures counted");
   cmd->add_option("--journal", o->journal,
                   "With a set: keep each finished run in FILE (JSON Lines) and take the runs FILE already holds "
                   "for this comparison instead of simulating them again, so an interrupted set resumes");

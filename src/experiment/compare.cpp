@@ -1,15 +1,16 @@
 // The repeated, determinism-checked comparison behind `strobe compare` (see compare.h).
 #include "experiment/compare.h"
 
-#include "experiment/profile.h"
+#include <filesystem>
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
-#include "common/error.h"
 #include "capture/capture_file.h"
+#include "common/error.h"
 #include "experiment/capture.h"
 #include "experiment/cpi_compare.h"
+#include "experiment/profile.h"
 #include "experiment/run.h"
 #include "report/json.h"
 #include "workloads/verify.h"
@@ -319,8 +320,40 @@ report::AggregateRow aggregate_row(const sampling::Aggregate& a) {
           a.sample_size};
 }
 
+std::string set_capture_path(const std::string& dir, const workloads::SetRun& r) {
+  std::string joined = r.benchmark;
+  for (const std::string& p : r.params) joined += '\0' + p;
+  return fmt::format("{}/{}-{:016x}.cap", dir, r.benchmark, sampling::profile::fnv1a(joined));
+}
+
+namespace {
+
+/// Run `r` of a set compared from its capture in `dir` (captured first when absent), with each
+/// method's one-shot speedup; the row's capture_seconds is set.
+ComparedRun compare_captured(const ValidatedCompare& c, const workloads::SetRun& r, const std::string& dir,
+                             double& capture_seconds) {
+  const std::string path = set_capture_path(dir, r);
+  if (!std::filesystem::exists(path)) {
+    std::filesystem::create_directories(dir);
+    CaptureSpec s;
+    s.run.benchmark = r.benchmark;
+    s.run.params = r.params;
+    s.run.threads = c.spec.run.threads;
+    s.output = path;
+    capture(s);
+  }
+  capture_seconds = capture::CaptureFile::open(path)->index().capture_seconds;
+  ValidatedCompare v = c;
+  v.spec.run.workload = Workload::Capture;
+  v.spec.run.capture = path;
+  v.spec.run.params.clear();
+  return compare_runs(v, capture_runs(v), true);
+}
+
+}  // namespace
+
 report::SetComparison compare_set(const ValidatedCompare& c, const workloads::BenchSet& set, const SetProgress& on_run,
-                                  RunJournal* journal) {
+                                  RunJournal* journal, const std::string& captures) {
   if (c.profile) throw InputError("--profile: a profile is of one workload, and a set runs several");
   report::SetComparison rep;
   rep.set = set.name;
@@ -330,22 +363,46 @@ report::SetComparison compare_set(const ValidatedCompare& c, const workloads::Be
   rep.methods = c.methods;
   rep.repeat = c.spec.repeat;
   std::vector<std::vector<sampling::RunScore>> scores(c.methods.size());
+  // One-shot totals over the runs a method did not fail: full detail's seconds, and the method's
+  // with every capture's.
+  std::vector<double> full_total(c.methods.size(), 0), one_shot_total(c.methods.size(), 0);
   for (size_t i = 0; i < set.runs.size(); ++i) {
     const workloads::SetRun& r = set.runs[i];
-    std::optional<JournalEntry> e = journal ? journal->find(c, r) : std::nullopt;
+    // A run compared from its capture is journaled apart from one compared from the benchmark.
+    ValidatedCompare keyed = c;
+    if (!captures.empty()) keyed.spec.run.workload = Workload::Capture;
+    std::optional<JournalEntry> e = journal ? journal->find(keyed, r) : std::nullopt;
     if (on_run) on_run(i, set.runs.size(), r, e.has_value());
     if (!e) {
-      const ComparedRun run = compare_run(c, r.benchmark, r.params, true);
+      double capture_seconds = 0;
+      const ComparedRun run =
+          captures.empty() ? compare_run(c, r.benchmark, r.params, true) : compare_captured(c, r, captures, capture_seconds);
       e.emplace();
       for (size_t m = 0; m < c.methods.size(); ++m) e->scores.push_back(score(run, m));
       e->row = set_row(run, r.params);
-      if (journal) journal->record(c, r, *e);
+      if (!captures.empty()) {
+        e->row.capture_seconds = capture_seconds;
+        for (report::MethodComparison& mc : e->row.methods)
+          if (mc.failure.empty())
+            mc.one_shot_speedup = mc.full_wall_seconds / (mc.sampled_wall_seconds + capture_seconds);
+      }
+      if (journal) journal->record(keyed, r, *e);
     }
-    for (size_t m = 0; m < c.methods.size(); ++m) scores[m].push_back(e->scores[m]);
+    for (size_t m = 0; m < c.methods.size(); ++m) {
+      scores[m].push_back(e->scores[m]);
+      const report::MethodComparison& mc = e->row.methods.at(m);
+      if (e->row.capture_seconds && mc.failure.empty()) {
+        full_total[m] += mc.full_wall_seconds;
+        one_shot_total[m] += mc.sampled_wall_seconds + *e->row.capture_seconds;
+      }
+    }
     rep.runs.push_back(std::move(e->row));
   }
-  for (size_t m = 0; m < c.methods.size(); ++m)
-    rep.aggregates.emplace_back(c.methods[m], aggregate_row(sampling::aggregate(scores[m])));
+  for (size_t m = 0; m < c.methods.size(); ++m) {
+    report::AggregateRow a = aggregate_row(sampling::aggregate(scores[m]));
+    if (!captures.empty() && one_shot_total[m] > 0) a.one_shot_total_speedup = full_total[m] / one_shot_total[m];
+    rep.aggregates.emplace_back(c.methods[m], a);
+  }
   return rep;
 }
 

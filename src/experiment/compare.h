@@ -69,9 +69,17 @@ report::SetRunRow set_row(const ComparedRun& run, const std::vector<std::string>
 using SetProgress = std::function<void(size_t, size_t, const workloads::SetRun&, bool from_journal)>;
 
 /// Every run of `set` compared, then the per-method aggregates. With a `journal`, runs it holds
-/// are taken from it and every run finished is recorded in it as soon as it finishes.
+/// are taken from it and every run finished is recorded in it as soon as it finishes. With a
+/// `captures` directory, each run is compared from its capture there (made first if it is not
+/// there: one capture per run serves every configuration compared later), and the report adds
+/// each run's capture time and each method's one-shot speedups.
 report::SetComparison compare_set(const ValidatedCompare& c, const workloads::BenchSet& set,
-                                  const SetProgress& on_run = {}, RunJournal* journal = nullptr);
+                                  const SetProgress& on_run = {}, RunJournal* journal = nullptr,
+                                  const std::string& captures = "");
+
+/// Where compare_set() keeps run `r`'s capture in directory `dir`: named by its benchmark and a
+/// hash of its parameters.
+std::string set_capture_path(const std::string& dir, const workloads::SetRun& r);
 
 /// A one-run set (for CSV of a single comparison): the run's row and its aggregates.
 report::SetComparison one_run_set(const ComparedRun& run, const ValidatedCompare& c);

@@ -90,6 +90,8 @@ nlohmann::json RunJournal::key(const ValidatedCompare& c, const workloads::SetRu
   // Only a warming run names its warming, so the entries journalled before the option existed
   // (all without warming) still match, and runs with and without warming never do.
   if (c.warming != sampling::Warming::None) k["warming"] = sampling::warming_name(c.warming);
+  // Runs compared from captures (compare_set with a captures directory) cost otherwise.
+  if (s.workload == Workload::Capture) k["capture_warm_state"] = s.warm_state;
   return k;
 }
 

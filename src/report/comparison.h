@@ -98,6 +98,7 @@ struct SetRunRow {
   size_t repeats = 0;
   std::vector<MethodComparison> methods;  ///< launches left empty: a set row has no per-launch detail
   nlohmann::json provenance;              ///< the build and host that measured the row, and when
+  std::optional<double> capture_seconds;  ///< compared from a capture: the capture's own time
 };
 
 /// One method's aggregates over a set (see sampling/eval/compare_stats.h for their meaning).
@@ -108,6 +109,9 @@ struct AggregateRow {
   size_t fallback_runs = 0, sampled_runs = 0;
   double mean_abs_error_pct_sampled = 0;
   double geomean_ipc_error_pct = 0, sample_size = 0;
+  /// Compared from captures: full detail's total seconds over the method's plus every capture's,
+  /// the set's study of one configuration.
+  std::optional<double> one_shot_total_speedup;
 };
 
 /// A benchmark set compared: every run, then per-method aggregates.

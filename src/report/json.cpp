@@ -161,6 +161,7 @@ nlohmann::json set_method_json(const MethodComparison& m) {
                         {"verified", m.verified}},
                        m.speedup);
   if (m.mean_abs_cpi_error_pct) j["mean_abs_cpi_error_pct"] = *m.mean_abs_cpi_error_pct;
+  if (m.one_shot_speedup) j["one_shot_speedup"] = *m.one_shot_speedup;
   if (!m.failure.empty()) j["failure"] = m.failure;
   return j;
 }
@@ -168,7 +169,7 @@ nlohmann::json set_method_json(const MethodComparison& m) {
 nlohmann::json set_run_json(const SetRunRow& r) {
   nlohmann::json methods = nlohmann::json::object();
   for (const auto& m : r.methods) methods[m.name] = set_method_json(m);
-  return {{"benchmark", r.benchmark},
+  nlohmann::json out = {{"benchmark", r.benchmark},
           {"args", r.args},
           {"params", r.params},
           {"launches", r.launches},
@@ -178,10 +179,12 @@ nlohmann::json set_run_json(const SetRunRow& r) {
           {"repeats", r.repeats},
           {"methods", methods},
           {"provenance", r.provenance}};
+  if (r.capture_seconds) out["capture_seconds"] = *r.capture_seconds;
+  return out;
 }
 
 nlohmann::json aggregate_json(const AggregateRow& a) {
-  return {{"runs", a.runs},
+  nlohmann::json out = {{"runs", a.runs},
           {"failed_runs", a.failed_runs},
           {"total_speedup", a.total_speedup},
           {"geomean_speedup", a.geomean_speedup},
@@ -193,6 +196,8 @@ nlohmann::json aggregate_json(const AggregateRow& a) {
           {"mean_abs_error_pct_sampled", a.mean_abs_error_pct_sampled},
           {"geomean_ipc_error_pct", a.geomean_ipc_error_pct},
           {"sample_size", a.sample_size}};
+  if (a.one_shot_total_speedup) out["one_shot_total_speedup"] = *a.one_shot_total_speedup;
+  return out;
 }
 
 }  // namespace
@@ -212,6 +217,7 @@ SetRunRow set_run_row_from_json(const nlohmann::json& j) {
     r.full_seconds = {fs.at("median").get<double>(), fs.at("min").get<double>(), fs.at("max").get<double>()};
     r.repeats = j.at("repeats").get<size_t>();
     r.provenance = j.value("provenance", nlohmann::json());
+    if (j.contains("capture_seconds")) r.capture_seconds = j.at("capture_seconds").get<double>();
     for (const auto& [name, m] : j.at("methods").items()) {
       MethodComparison mc;
       mc.name = name;
@@ -229,6 +235,7 @@ SetRunRow set_run_row_from_json(const nlohmann::json& j) {
       mc.speedup = {m.at("speedup").get<double>(), m.at("speedup_min").get<double>(), m.at("speedup_max").get<double>()};
       if (m.contains("mean_abs_cpi_error_pct")) mc.mean_abs_cpi_error_pct = m.at("mean_abs_cpi_error_pct").get<double>();
       mc.failure = m.value("failure", std::string());
+      if (m.contains("one_shot_speedup")) mc.one_shot_speedup = m.at("one_shot_speedup").get<double>();
       r.methods.push_back(std::move(mc));
     }
     return r;

@@ -231,6 +231,10 @@ std::string set_comparison_text(const nlohmann::json& rep) {
                        a["mean_abs_error_pct_sampled"].get<double>(), a["geomean_ipc_error_pct"].get<double>(),
                        100 * a["sample_size"].get<double>(), a.value("failed_runs", size_t{0}));
   }
+  for (const auto& m : methods)
+    if (rep["aggregates"][m].contains("one_shot_total_speedup"))
+      out += fmt::format("{}: one-shot, every capture counted: {:.2f}x total speedup\n", m,
+                         rep["aggregates"][m]["one_shot_total_speedup"].get<double>());
   return out;
 }
 

@@ -139,5 +139,34 @@ TEST(CaptureCli, AGraphicsCaptureReplaysItsFramesAndServesFrameSampling) {
   expect("run " + f + " --mode timing --set gfx.tile_size=32", "gfx.tile_size=32");
 }
 
+TEST(CaptureCli, ASetComparedFromCapturesTakesTheBenchmarksCyclesAndCapturesEachRunOnce) {
+  TempDir t;
+  const std::string dir = (t.path / "caps").string();
+  const std::string args = "compare --set smoke --size ci --sampling photon --repeat 1 --json -";
+  auto captured = run_strobe(args + " --captures " + dir);
+  ASSERT_EQ(captured.rc, 0) << captured.err;
+  auto plain = run_strobe(args);
+  ASSERT_EQ(plain.rc, 0) << plain.err;
+  const nlohmann::json a = nlohmann::json::parse(captured.out), b = nlohmann::json::parse(plain.out);
+  ASSERT_EQ(a["runs"].size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(a["runs"][i]["full_cycles"], b["runs"][i]["full_cycles"]) << i;
+    EXPECT_EQ(a["runs"][i]["methods"]["photon"]["estimated_cycles"], b["runs"][i]["methods"]["photon"]["estimated_cycles"]);
+    EXPECT_GT(a["runs"][i]["capture_seconds"].get<double>(), 0);
+    EXPECT_TRUE(a["runs"][i]["methods"]["photon"].contains("one_shot_speedup"));
+    EXPECT_FALSE(b["runs"][i].contains("capture_seconds"));
+  }
+  EXPECT_GT(a["aggregates"]["photon"]["one_shot_total_speedup"].get<double>(), 0);
+  // A second comparison reuses the captures it finds.
+  std::vector<std::pair<std::string, std::filesystem::file_time_type>> made;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) made.emplace_back(f.path().string(), f.last_write_time());
+  ASSERT_EQ(made.size(), 2u);
+  ASSERT_EQ(run_strobe(args + " --captures " + dir).rc, 0);
+  for (const auto& [f, when] : made) EXPECT_EQ(std::filesystem::last_write_time(f), when) << f;
+  auto one = run_strobe("compare relu --sampling photon --captures " + dir);
+  EXPECT_EQ(one.rc, 2);
+  EXPECT_NE(one.err.find("--captures: only for --set"), std::string::npos) << one.err;
+}
+
 }  // namespace
 }  // namespace strobe::clitest
