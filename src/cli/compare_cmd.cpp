@@ -140,7 +140,8 @@ int compare_graphics_workload(const CompareOptions& o) {
   experiment::FrameCompareSpec g;
   // A trace's sampled frames are warmed by 2 frames rendered before them; a capture's, by its history.
   const bool captured = experiment::is_frames_capture(s.benchmark);
-  if (!captured && s.warm_state != "history") throw InputError("--warm-state: only for a capture (FILE.cap)");
+  if (!captured && s.warm_state != experiment::kDefaultWarmState)
+    throw InputError("--warm-state: only for a capture (FILE.cap)");
   g.frames = {s.benchmark, o.frames, o.warm_frames.empty() ? (captured ? "0" : "2") : o.warm_frames, s.arch, s.sets,
               s.warm_state};
   g.reference_runs = o.reference_runs;
@@ -178,7 +179,8 @@ int run_compare(CompareOptions o) {
   if (o.run.warm_state == "none")
     throw InputError("--warm-state none: a method's launches would start as the last simulated one left the caches; "
                      "give history or fitted");
-  if (o.run.warm_state != "history" && o.run.workload != experiment::Workload::Capture && o.captures.empty())
+  if (o.run.warm_state != experiment::kDefaultWarmState && o.run.workload != experiment::Workload::Capture &&
+      o.captures.empty())
     throw InputError("--warm-state: only for a capture (FILE.cap, or a set with --captures)");
   const experiment::ValidatedCompare c = experiment::validate(experiment::CompareSpec{o.run, repeat});
   if (!is_set) return compare_one(c, o);
@@ -209,9 +211,9 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
                  "KEY=VALUE: override a GPU configuration parameter (repeatable); NAME (no '='): compare the "
                  "benchmark set configs/sets/NAME.toml (tuning, evaluation, tbpoint, smoke)");
   cmd->add_option("--warm-state", s.warm_state,
-                  "FILE.cap: how each launch a method simulates starts: history (default; its caches rebuilt from "
-                  "the capture's history) or fitted (the same, walking back only 4x the lines the configuration's "
-                  "data caches hold)");
+                  "FILE.cap (or a set with --captures): how each launch or frame a method simulates starts: fitted "
+                  "(default; its caches rebuilt from the capture's history, walking back 4x the lines the "
+                  "configuration's data caches hold) or history (the same, to the capture's whole bound)");
   cmd->add_option("--set-file", o->set_file,
                   "Compare the runs of FILE: FILE.toml as configs/sets, else one 'BENCH [--param K=V]...' a line");
   cmd->add_option("--size", o->size, "Size variant of the set: eval (default) or ci (each benchmark at its small sizes)");

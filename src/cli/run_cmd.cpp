@@ -129,10 +129,10 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   auto* launches = cmd->add_option("--launches", s.launches,
                                    "FILE.cap: the launches to replay, like 3,17,40-45 (default: all, in order)");
   auto* warm_state = cmd->add_option("--warm-state", s.warm_state,
-                                     "FILE.cap: how a replayed launch's (or frame's) caches start: history (default; "
-                                     "rebuilt from the capture's history of the launches or frames before it), fitted "
-                                     "(the same, walking back only 4x the lines the configuration's data caches "
-                                     "hold) or none");
+                                     "FILE.cap: how a replayed launch's (or frame's) caches start: fitted (default; "
+                                     "rebuilt from the capture's history of the launches or frames before it, walking "
+                                     "back 4x the lines the configuration's data caches hold), history (the same, to "
+                                     "the capture's whole bound) or none");
   auto* alone = cmd->add_flag("--alone", s.alone,
                               "FILE.cap, timing: each replayed launch (or frame) on a fresh GPU, warmed only by "
                               "--warm-state");

@@ -81,7 +81,7 @@ FrameTarget resolve(const FrameSpec& s, bool all_warm) {
     t.capture = std::move(src);
     return t;
   }
-  if (s.warm_state != "history") throw InputError("--warm-state: only for a capture (FILE.cap)");
+  if (s.warm_state != kDefaultWarmState) throw InputError("--warm-state: only for a capture (FILE.cap)");
   t.trace = gfx::resolve_trace(s.workload);
   t.ranges = s.frames.empty() ? std::vector<gfx::FrameRange>{{0, std::numeric_limits<uint64_t>::max()}}
                               : gfx::parse_frame_ranges(s.frames, "--frames");

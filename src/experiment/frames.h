@@ -12,6 +12,7 @@
 
 #include "capture/capture_file.h"
 #include "capture/frames.h"
+#include "experiment/run_spec.h"
 #include "gfx/pipeline/frame_stats.h"
 #include "gfx/pipeline/renderer.h"
 #include "gfx/stream/frame_stream.h"
@@ -29,7 +30,7 @@ struct FrameSpec {
   std::string arch = "r9nano";      ///< the GPU preset or TOML file
   std::vector<std::string> sets;    ///< KEY=VALUE configuration overrides
   /// A capture's: how a frame timed after frames that were not starts (history, fitted, none).
-  std::string warm_state = "history";
+  std::string warm_state = kDefaultWarmState;
 };
 
 /// A frames capture opened for replay.
@@ -48,7 +49,7 @@ struct FrameTarget {
   /// A frames capture: its frames are rendered from it rather than from the trace, their counts
   /// read from it, and a frame timed after frames that were not is warmed from their history.
   std::shared_ptr<FrameCaptureSource> capture;
-  std::string warm_state = "history";   ///< a capture's: history, fitted or none
+  std::string warm_state = kDefaultWarmState;  ///< a capture's: history, fitted or none
 };
 
 /// True if `path` names a capture of graphics frames (false for anything else, a missing file

@@ -31,6 +31,12 @@ bool models_timing(const std::string& mode);
 uint32_t host_threads(uint32_t requested);
 
 /// One run as asked for, before validation.
+/// A capture's warm state when none is asked (`--warm-state`): the fitted window, which gave the
+/// cycles of the capture's whole bound on every launch of the suite but one, and on every graphics
+/// frame measured (docs/capture-results.md, docs/frame-capture-results.md), at a fraction of its
+/// walk on long workloads.
+inline constexpr const char* kDefaultWarmState = "fitted";
+
 struct RunSpec {
   Workload workload = Workload::Benchmark;
   std::string benchmark;                ///< Benchmark: its registered name
@@ -39,10 +45,10 @@ struct RunSpec {
   std::string capture;                  ///< Capture: the capture file
   std::string launches;                 ///< Capture: the launches to replay ("3,17,40-45"; empty: all)
   /// Capture: how a replayed launch's caches start: `history` (rebuilt from the capture's
-  /// configuration-free history of the launches since the last one replayed), `fitted` (the same,
-  /// the walk back stopped at four times the distinct lines the configuration's data caches hold)
-  /// or `none` (as the last replayed launch left them).
-  std::string warm_state = "history";
+  /// configuration-free history of the launches since the last one replayed, to the capture's
+  /// bound), `fitted` (the default: the same, the walk back stopped at four times the distinct
+  /// lines the configuration's data caches hold) or `none` (as the last replayed launch left them).
+  std::string warm_state = kDefaultWarmState;
   /// Capture: each replayed launch on a fresh GPU, its caches, DRAM and clock those of a new
   /// machine and its warm state only what `warm_state` rebuilds (as a sampled run's far-apart
   /// launches would start); otherwise the GPU carries its state from one replayed launch to the next.

@@ -236,8 +236,9 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
         t.args.insert(t.args.end(), {"--sampling", fmt::format("{}", fmt::join(spec.methods, ","))});
         for (const std::string& s : spec.sampling_sets) t.args.insert(t.args.end(), {"--sampling-set", s});
         if (!spec.capture && !spec.graphics) t.args.insert(t.args.end(), {"--sampling-warming", spec.warming});
-        // Only when asked: a task's arguments name its result, which history runs already have.
-        if (spec.capture && spec.warm_state != "history") t.args.insert(t.args.end(), {"--warm-state", spec.warm_state});
+        // Only when not the default: a task's arguments name its result.
+        if (spec.capture && spec.warm_state != kDefaultWarmState)
+          t.args.insert(t.args.end(), {"--warm-state", spec.warm_state});
         t.args.insert(t.args.end(), {"--repeat", std::to_string(spec.repeat)});
       }
       std::string joined;

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiment/run_spec.h"
 #include "workloads/bench_set.h"
 
 namespace strobe::experiment {
@@ -42,7 +43,7 @@ struct SweepSpec {
   bool capture = false;
   /// With a capture: how each simulated launch's caches are rebuilt (`--warm-state`: history,
   /// the capture's bound, or fitted, four times the configuration's data-cache lines).
-  std::string warm_state = "history";
+  std::string warm_state = kDefaultWarmState;
   /// Whether the workloads are graphics captures ("gfx:NAME [--frames A-B]", the frames kept as
   /// the run's one parameter): its methods are then frame-sampling methods and each task is
   /// `strobe run|compare gfx:NAME` (all of a sweep's workloads are captures or none are).

@@ -74,7 +74,7 @@ TEST(CaptureCli, AFittedWarmWindowGivesTheHistorysCyclesWhereTheHistoryFits) {
   auto bad = run_strobe("run " + f + " --warm-state tepid");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.err.find("history, fitted or none"), std::string::npos) << bad.err;
-  auto cmp = run_strobe("compare relu --sampling sieve --warm-state fitted");
+  auto cmp = run_strobe("compare relu --sampling sieve --warm-state history");
   EXPECT_EQ(cmp.rc, 2);
   EXPECT_NE(cmp.err.find("only for a capture"), std::string::npos) << cmp.err;
 }
@@ -135,7 +135,7 @@ TEST(CaptureCli, AGraphicsCaptureReplaysItsFramesAndServesFrameSampling) {
   expect("run " + f + " --frames 1 --mode timing", "frame 1 was not captured");
   expect("run " + f + " --alone", "--alone");
   expect("compare " + f + " --sampling megsim --warm-frames 2", "--warm-frames 2");
-  expect("compare " + trace + " --sampling megsim --warm-state fitted", "--warm-state");
+  expect("compare " + trace + " --sampling megsim --warm-state history", "--warm-state");
   expect("run " + f + " --mode timing --set gfx.tile_size=32", "gfx.tile_size=32");
 }
 

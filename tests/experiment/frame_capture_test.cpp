@@ -39,7 +39,8 @@ const std::string& small_capture() {
   return c.path;
 }
 
-FrameTarget target(const std::string& workload, std::vector<std::string> sets = {}, std::string warm_state = "history",
+FrameTarget target(const std::string& workload, std::vector<std::string> sets = {},
+                   std::string warm_state = kDefaultWarmState,
                    std::string frames = "") {
   FrameSpec s;
   s.workload = workload;
@@ -124,7 +125,7 @@ TEST(FrameCapture, WhatTheCaptureCannotServeIsRefusedByName) {
   refused([] { target(small_capture(), {"gfx.bin_entry_bytes=16"}); }, "gfx.bin_entry_bytes=16");
   refused([] { target(small_capture(), {}, "history", "12"); }, "frame 12 was not captured");
   refused([] { target(small_capture(), {}, "sometimes"); }, "--warm-state sometimes");
-  refused([] { target(kTrace, {}, "fitted"); }, "only for a capture");
+  refused([] { target(kTrace, {}, "history"); }, "only for a capture");
   refused(
       [] {
         FrameSpec s;

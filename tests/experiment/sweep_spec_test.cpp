@@ -90,16 +90,19 @@ TEST(SweepSpec, EveryMistakeNamesTheFileAndTheKey) {
             std::string::npos);
 }
 
-TEST(SweepSpec, AFittedWarmStateIsPassedToEveryTaskAndNamesOtherResults) {
+TEST(SweepSpec, AHistoryWarmStateIsPassedToEveryTaskAndNamesOtherResults) {
+  // The fitted window is the default and names no argument; the capture's whole bound does.
   const std::string base = "workloads = [\"relu\"]\nmethods = [\"sieve\"]\ncapture = true\n";
-  const std::vector<SweepTask> history = expand(parse_sweep(base, "s.toml"));
-  const std::vector<SweepTask> fitted = expand(parse_sweep(base + "warm_state = \"fitted\"\n", "s.toml"));
+  const std::vector<SweepTask> fitted = expand(parse_sweep(base, "s.toml"));
+  const std::vector<SweepTask> history = expand(parse_sweep(base + "warm_state = \"history\"\n", "s.toml"));
+  const std::vector<SweepTask> named = expand(parse_sweep(base + "warm_state = \"fitted\"\n", "s.toml"));
   ASSERT_EQ(history.size(), 1u);
   ASSERT_EQ(fitted.size(), 1u);
-  EXPECT_EQ(std::count(history[0].args.begin(), history[0].args.end(), "--warm-state"), 0);
-  const auto at = std::find(fitted[0].args.begin(), fitted[0].args.end(), "--warm-state");
-  ASSERT_NE(at, fitted[0].args.end());
-  EXPECT_EQ(*(at + 1), "fitted");
+  EXPECT_EQ(std::count(fitted[0].args.begin(), fitted[0].args.end(), "--warm-state"), 0);
+  EXPECT_EQ(named[0].id, fitted[0].id);
+  const auto at = std::find(history[0].args.begin(), history[0].args.end(), "--warm-state");
+  ASSERT_NE(at, history[0].args.end());
+  EXPECT_EQ(*(at + 1), "history");
   EXPECT_NE(history[0].id, fitted[0].id);
   EXPECT_NE(error_of(base + "warm_state = \"tepid\"\n").find("warm_state must be"), std::string::npos);
   EXPECT_NE(error_of("workloads = [\"relu\"]\nmethods = [\"sieve\"]\nwarm_state = \"fitted\"\n").find("capture sweep"),
