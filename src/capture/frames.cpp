@@ -10,6 +10,7 @@
 
 #include "capture/history.h"
 #include "common/error.h"
+#include "emu/workgroup_threads.h"
 #include "sampling/numeric/key_set.h"
 #include "gfx/pipeline/renderer.h"
 #include "gfx/stream/frame_file.h"
@@ -24,6 +25,39 @@ double since(std::chrono::steady_clock::time_point t0) {
 }
 
 std::string_view view(const std::vector<uint8_t>& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+
+/// A recorded frame's history: its walk's steps in runs on `pool`'s threads, each run's accesses
+/// folded apart and the runs joined in order (the history one walk in order gives). Sets
+/// `wave_instructions` to the instructions its waves ran.
+std::vector<HistoryEntry> walk_history(const timing::FrameWork& work, const FrameRecorderOptions& o,
+                                       emu::HostThreads& pool, uint64_t& wave_instructions) {
+  const std::vector<timing::FrameWalkStep> steps = timing::frame_walk_steps(work, o.bin_entry_bytes);
+  const uint64_t runs =
+      pool.threads() > 1 ? std::max<uint64_t>(1, std::min<uint64_t>(steps.size(), uint64_t(pool.threads()) * emu::kChunksPerThread))
+                         : 1;
+  std::vector<HistoryBuilder> parts;
+  for (uint64_t c = 0; c < runs; ++c) parts.emplace_back(0, o.granule_bytes);
+  std::vector<uint64_t> instructions(runs, 0);
+  auto run = [&](uint64_t c, uint32_t) {
+    const size_t a = steps.size() * c / runs, b = steps.size() * (c + 1) / runs;
+    instructions[c] = timing::walk_frame_steps(std::span(steps).subspan(a, b - a), o.granule_bytes,
+                                               [&](const timing::WarmAccess& x) { parts[c].add(x); })
+                          .wave_instructions;
+  };
+  if (runs == 1) {
+    run(0, 0);
+  } else {
+    std::exception_ptr fault;
+    pool.run(runs, run, &fault);
+    if (fault) std::rethrow_exception(fault);
+  }
+  wave_instructions = 0;
+  for (uint64_t c = 0; c < runs; ++c) {
+    wave_instructions += instructions[c];
+    if (c > 0) parts[0].append(parts[c]);
+  }
+  return parts[0].entries();
+}
 
 }  // namespace
 
@@ -41,6 +75,7 @@ CaptureIndex record_frames(const std::string& path, const std::vector<gfx::Frame
   ro.record = true;
   ro.threads = o.threads;
   gfx::Renderer renderer(ro);
+  emu::HostThreads pool(o.threads);
   gfx::FrameStream stream(path, ranges);
   const gfx::PutContent put = [&](const std::vector<uint8_t>& b) -> uint64_t {
     return writer.put(BlobKind::FrameContent, view(b));
@@ -55,13 +90,9 @@ CaptureIndex record_frames(const std::string& path, const std::vector<gfx::Frame
     const gfx::FrameStats stats = renderer.render(f, index);
     const std::vector<uint8_t> counts = nlohmann::json::to_msgpack(gfx::to_json(stats));
     r.counts = writer.put(BlobKind::FrameCounts, view(counts));
-    HistoryBuilder history(0, o.granule_bytes);
-    const timing::FrameWalk walk = timing::walk_frame_accesses(renderer.recording()->work, o.granule_bytes, o.bin_entry_bytes,
-                                                               [&](const timing::WarmAccess& a) { history.add(a); });
-    const std::vector<HistoryEntry> entries = history.entries();
+    const std::vector<HistoryEntry> entries = walk_history(renderer.recording()->work, o, pool, r.wave_instructions);
     r.history = writer.put(BlobKind::History, encode_history(entries));
     r.history_entries = entries.size();
-    r.wave_instructions = walk.wave_instructions;
     r.seconds = since(t0);
     x.frames.push_back(r);
   }

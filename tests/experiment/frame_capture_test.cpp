@@ -112,6 +112,33 @@ TEST(FrameCapture, MegsimFromTheCaptureChoosesTheSameFramesAsFromTheTrace) {
   EXPECT_LT(b.methods[0].speedup_one_shot, b.methods[0].speedup.median);
 }
 
+TEST(FrameCapture, AFramesHistoryIsTheSameWalkedOnOneThreadOrThree) {
+  auto made = [](uint32_t threads) {
+    const std::string p = std::filesystem::temp_directory_path().string() + "/strobe-frames-t" +
+                          std::to_string(threads) + "-" + std::to_string(::getpid()) + ".cap";
+    CaptureSpec s;
+    s.run.benchmark = kTrace;
+    s.run.threads = threads;
+    s.output = p;
+    capture(s);
+    auto f = capture::CaptureFile::open(p);
+    std::filesystem::remove(p);  // the open file stays readable
+    return f;
+  };
+  const auto a = made(1), b = made(3);
+  EXPECT_EQ(a->index().threads, 1u);
+  EXPECT_EQ(b->index().threads, 3u);
+  ASSERT_EQ(a->index().frames.size(), b->index().frames.size());
+  for (size_t i = 0; i < a->index().frames.size(); ++i) {
+    const capture::FrameRecord &x = a->index().frames[i], &y = b->index().frames[i];
+    EXPECT_EQ(x.history_entries, y.history_entries) << "frame " << x.frame;
+    EXPECT_EQ(a->blob(x.history, capture::BlobKind::History), b->blob(y.history, capture::BlobKind::History))
+        << "frame " << x.frame;
+    EXPECT_EQ(x.wave_instructions, y.wave_instructions);
+    EXPECT_GT(x.history_entries, 0u);
+  }
+}
+
 TEST(FrameCapture, WhatTheCaptureCannotServeIsRefusedByName) {
   auto refused = [](const std::function<void()>& f, const std::string& words) {
     try {

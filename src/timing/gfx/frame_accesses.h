@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "timing/gfx/frame_work.h"
 #include "timing/gpu/access_walk.h"
@@ -24,6 +26,25 @@ struct FrameWalk {
   uint64_t waves = 0;              ///< vertex and pixel waves run
   uint64_t wave_instructions = 0;  ///< their instructions
 };
+
+/// One step of a frame's walk: a shader wave (`shader` set: wave `wave` of that stage, its
+/// accesses given `unit`) or a fixed-function range of lines [addr, addr + bytes).
+struct FrameWalkStep {
+  const ShaderWork* shader = nullptr;
+  uint64_t wave = 0;
+  uint32_t unit = 0;
+  uint64_t addr = 0, bytes = 0;
+  ReqKind kind = ReqKind::Read;
+};
+
+/// The steps of walk_frame_accesses() in its order, so that runs of them can be walked apart (on
+/// host threads: each wave's accesses depend on nothing before it) and their accesses joined in
+/// order. Fixed-function accesses are at step 0 of their unit.
+std::vector<FrameWalkStep> frame_walk_steps(const FrameWork& f, uint32_t bin_entry_bytes);
+
+/// The accesses of `steps`, in order, to `emit` (lines of `line_bytes`).
+FrameWalk walk_frame_steps(std::span<const FrameWalkStep> steps, uint32_t line_bytes,
+                           const std::function<void(const WarmAccess&)>& emit);
 
 /// Hands every line access of frame `f` to `emit`, lines being `line_bytes` wide (a power of
 /// two), in the pipeline's order: pass after pass, each pass's vertex waves draw by draw, each
