@@ -138,12 +138,7 @@ int compare_graphics_workload(const CompareOptions& o) {
   refuse(s.skip_functional, "--sampling-skip-functional");
   refuse(!s.profile.empty(), "--profile");
   experiment::FrameCompareSpec g;
-  // A trace's sampled frames are warmed by 2 frames rendered before them; a capture's, by its history.
-  const bool captured = experiment::is_frames_capture(s.benchmark);
-  if (!captured && s.warm_state != experiment::kDefaultWarmState)
-    throw InputError("--warm-state: only for a capture (FILE.cap)");
-  g.frames = {s.benchmark, o.frames, o.warm_frames.empty() ? (captured ? "0" : "2") : o.warm_frames, s.arch, s.sets,
-              s.warm_state};
+  g.frames = {s.benchmark, o.frames, o.warm_frames, s.arch, s.sets, s.warm_state};
   g.reference_runs = o.reference_runs;
   g.profile_runs = o.profile_runs;
   g.methods = experiment::parse_methods(s.sampling);

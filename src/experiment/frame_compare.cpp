@@ -102,7 +102,9 @@ void add_baseline_analysis(report::FrameComparison& out) {
 
 }  // namespace
 
-ValidatedFrameCompare validate(const FrameCompareSpec& s) {
+ValidatedFrameCompare validate(const FrameCompareSpec& given) {
+  FrameCompareSpec s = given;
+  if (s.frames.warm_frames.empty()) s.frames.warm_frames = is_frames_capture(s.frames.workload) ? "0" : "2";
   if (s.methods.empty()) throw InputError("--sampling: name at least one frame-sampling method");
   for (const std::string& m : s.methods) sampling::make_frame_method(m, s.sampling_sets);  // unknown names fail here
   sampling::check_frame_sampling_sets(s.methods, s.sampling_sets);

@@ -16,7 +16,9 @@ namespace strobe::experiment {
 
 /// What a graphics comparison was asked.
 struct FrameCompareSpec {
-  FrameSpec frames;                          ///< the sequence; warm_frames: before each sampled frame
+  /// The sequence; warm_frames: before each sampled frame (empty: 2 for a trace, 0 for a capture,
+  /// whose frames start warm from its history).
+  FrameSpec frames;
   std::vector<std::string> methods;          ///< registered frame methods, in order
   std::vector<std::string> sampling_sets;    ///< the methods' KEY=VALUE parameters
   std::vector<std::string> reference_runs;   ///< timing runs' JSON standing in for the reference
