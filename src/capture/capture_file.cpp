@@ -54,7 +54,7 @@ static_assert(sizeof(PageBin) == 16);
 std::string pack_index(const CaptureIndex& x) {
   msgpack::sbuffer buf;
   Packer pk(buf);
-  pk.pack_map(18);
+  pk.pack_map(19);
   pack_str(pk, "version");
   pk.pack(kFormatVersion);
   pack_str(pk, "kind");
@@ -76,16 +76,20 @@ std::string pack_index(const CaptureIndex& x) {
   pk.pack(x.capture_seconds);
   pack_str(pk, "peak_device_bytes");
   pk.pack(x.peak_device_bytes);
+  pack_str(pk, "host_addresses");
+  pk.pack(x.host_addresses);
   pack_str(pk, "profile");
   pk.pack(x.profile);
   pack_str(pk, "code_objects");
   pk.pack_array(uint32_t(x.code_objects.size()));
   for (const auto& c : x.code_objects) {
-    pk.pack_array(4);
+    pk.pack_array(6);
     pack_str(pk, c.name);
     pk.pack(c.load_base);
     pk.pack(c.blob);
     pack_id(pk, c.image_id);
+    pk.pack(c.loaded);
+    pk.pack(c.load_bias);
   }
   pack_str(pk, "allocation_maps");
   pk.pack_array(uint32_t(x.allocation_maps.size()));
@@ -101,7 +105,7 @@ std::string pack_index(const CaptureIndex& x) {
   pack_str(pk, "launches");
   pk.pack_array(uint32_t(x.launches.size()));
   for (const auto& l : x.launches) {
-    pk.pack_array(21);
+    pk.pack_array(24);
     const emu::Dispatch& d = l.dispatch;
     pack_str(pk, d.kernel_name);
     pk.pack(l.code_object);
@@ -133,6 +137,15 @@ std::string pack_index(const CaptureIndex& x) {
     pk.pack(d.dispatch_id);
     pk.pack(l.code);
     pk.pack(l.code_entries);
+    pk.pack(d.entry_address);
+    const loader::KernelDescriptor& kd = d.kd;
+    pk.pack_array(8);
+    for (uint64_t v : {uint64_t(kd.group_segment_fixed_size), uint64_t(kd.private_segment_fixed_size),
+                       uint64_t(kd.kernarg_size), uint64_t(kd.kernel_code_entry_byte_offset),
+                       uint64_t(kd.compute_pgm_rsrc3), uint64_t(kd.compute_pgm_rsrc1), uint64_t(kd.compute_pgm_rsrc2),
+                       uint64_t(kd.kernel_code_properties)})
+      pk.pack(v);
+    pk.pack(l.calls_host);
   }
   pack_str(pk, "tile_size");
   pk.pack(x.tile_size);
@@ -202,6 +215,7 @@ struct IndexReader : MsgpackReader {
     x.threads = u32(field(root, "threads", "the index"), "threads");
     x.capture_seconds = f64(field(root, "capture_seconds", "the index"), "capture_seconds");
     x.peak_device_bytes = u64(field(root, "peak_device_bytes", "the index"), "peak_device_bytes");
+    x.host_addresses = boolean(field(root, "host_addresses", "the index"), "host_addresses");
     // Blobs first: everything else refers to them by index.
     for (const auto& b : arr(root, "blobs")) {
       const auto& t = tuple(b, 5, "a blob");
@@ -222,10 +236,11 @@ struct IndexReader : MsgpackReader {
     x.profile = u32(field(root, "profile", "the index"), "profile");
     if (x.profile != kNoBlob) x.profile = blob_ref(field(root, "profile", "the index"), "the profile", BlobKind::Profile);
     for (const auto& c : arr(root, "code_objects")) {
-      const auto& t = tuple(c, 4, "a code object");
+      const auto& t = tuple(c, 6, "a code object");
       x.code_objects.push_back(CodeObjectRecord{str(t.ptr[0], "code object name"), u64(t.ptr[1], "load base"),
                                                 blob_ref(t.ptr[2], "a code object", BlobKind::CodeObject),
-                                                id(t.ptr[3], "code object id")});
+                                                id(t.ptr[3], "code object id"), boolean(t.ptr[4], "code object kind"),
+                                                u64(t.ptr[5], "code object load bias")});
     }
     for (const auto& m : arr(root, "allocation_maps")) {
       std::vector<AllocationRecord>& map = x.allocation_maps.emplace_back();
@@ -237,7 +252,7 @@ struct IndexReader : MsgpackReader {
     }
     for (const auto& o : arr(root, "launches")) {
       const std::string what = fmt::format("launch {}", x.launches.size());
-      const auto& t = tuple(o, 21, what);
+      const auto& t = tuple(o, 24, what);
       LaunchRecord l;
       emu::Dispatch& d = l.dispatch;
       d.kernel_name = str(t.ptr[0], what + " kernel");
@@ -287,6 +302,19 @@ struct IndexReader : MsgpackReader {
       d.dispatch_id = u64(t.ptr[18], what + " dispatch id");
       l.code = blob_ref(t.ptr[19], what + " code lines", BlobKind::History);
       l.code_entries = u64(t.ptr[20], what + " code lines");
+      d.entry_address = u64(t.ptr[21], what + " entry address");
+      const auto& k = tuple(t.ptr[22], 8, what + " kernel descriptor");
+      d.kd.group_segment_fixed_size = u32(k.ptr[0], what + " kernel descriptor");
+      d.kd.private_segment_fixed_size = u32(k.ptr[1], what + " kernel descriptor");
+      d.kd.kernarg_size = u32(k.ptr[2], what + " kernel descriptor");
+      d.kd.kernel_code_entry_byte_offset = int64_t(u64(k.ptr[3], what + " kernel descriptor"));
+      d.kd.compute_pgm_rsrc3 = u32(k.ptr[4], what + " kernel descriptor");
+      d.kd.compute_pgm_rsrc1 = u32(k.ptr[5], what + " kernel descriptor");
+      d.kd.compute_pgm_rsrc2 = u32(k.ptr[6], what + " kernel descriptor");
+      const uint64_t props = u64(k.ptr[7], what + " kernel descriptor");
+      if (props > 0xffff) fail(fmt::format("{} kernel descriptor is malformed (corrupt file)", what));
+      d.kd.kernel_code_properties = uint16_t(props);
+      l.calls_host = boolean(t.ptr[23], what + " host calls");
       x.launches.push_back(std::move(l));
     }
     x.tile_size = u32(field(root, "tile_size", "the index"), "tile_size");

@@ -24,7 +24,7 @@
 namespace strobe::capture {
 
 /// The capture format's version; a file of another version is refused by name.
-inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kFormatVersion = 3;
 /// Bytes of a checkpoint page: the device memory's host page (emu::GlobalMemory::kPageSize).
 inline constexpr uint64_t kPageBytes = uint64_t{1} << 16;
 /// The blob id of a page that reads as zero (never stored).
@@ -60,12 +60,17 @@ struct BlobInfo {
   BlobKind kind = BlobKind::Page;
 };
 
-/// A code object the workload loaded, at the device address it was loaded to.
+/// A code object the workload loaded, at the device address it was loaded to; or, for code a host
+/// program's GPU runtime loaded itself (HIP), the code's bytes as they lay in device memory.
 struct CodeObjectRecord {
   std::string name;        ///< the code object's file name (its identity in a benchmark's build)
-  uint64_t load_base = 0;  ///< device address of its ELF address 0
-  uint32_t blob = 0;       ///< its ELF image
+  uint64_t load_base = 0;  ///< device address of its ELF address 0 (loaded: of its first byte)
+  uint32_t blob = 0;       ///< its ELF image (loaded: the code bytes)
   ContentId image_id;      ///< of the image (the definition check compares it)
+  /// The blob is code as loaded, not an ELF image: its launches keep their entry address and
+  /// kernel descriptor in their dispatch.
+  bool loaded = false;
+  uint64_t load_bias = 0;  ///< loaded: the code's address minus its ELF address (isa::Program)
 };
 
 /// One live allocation of the map at a launch.
@@ -86,8 +91,8 @@ struct PageRef {
 /// One launch: its dispatch, its checkpoint and its history.
 struct LaunchRecord {
   /// The dispatch as the captured run made it: kernel name, geometry, packet, kernarg and queue
-  /// addresses, LDS and private sizes, dispatch id. Its code (program, entry, descriptor) is
-  /// not kept here: a replay takes it from the code object.
+  /// addresses, LDS and private sizes, dispatch id, entry address and kernel descriptor. Its
+  /// program is not kept here: a replay decodes it from the code object.
   emu::Dispatch dispatch;
   uint32_t code_object = 0;  ///< index into CaptureIndex::code_objects
   uint32_t allocations = 0;             ///< index into CaptureIndex::allocation_maps
@@ -98,6 +103,9 @@ struct LaunchRecord {
   /// Its work-groups depend on each other's results (global atomics): every page of the
   /// allocations it touched is in the checkpoint, and its groups are always emulated.
   bool dependent_groups = false;
+  /// It called the host while it ran (s_sendmsg MSG_INTERRUPT: ockl's hostcall, behind device
+  /// printf and malloc) and waited for the answer, which a replay has no host program to give.
+  bool calls_host = false;
   uint32_t history = 0;                 ///< blob of its access summary (history.h)
   uint64_t history_entries = 0;
   /// Blob of the instruction lines it fetched, in last-fetch order (its history's L1I entries
@@ -134,6 +142,9 @@ struct CaptureIndex {
   uint32_t threads = 1;               ///< host threads of the capture run
   double capture_seconds = 0;         ///< the whole capture run, setup and writing included
   uint64_t peak_device_bytes = 0;     ///< the most device memory allocated at any launch
+  /// The run's device memory was the program's own (a HIP program): its allocations lie at the
+  /// program's addresses, which a replay places wherever its own pages are.
+  bool host_addresses = false;
   /// The functional profile of every launch (sampling/profile/profile_file.h), collected in the
   /// same run at granule_bytes lines: what profile-driven sampling methods read (kNoBlob: none).
   uint32_t profile = kNoBlob;

@@ -8,9 +8,12 @@ uint64_t written_digest(const emu::GlobalMemory& mem, const std::vector<PageRef>
   static const uint8_t kZeros[kPageBytes] = {};
   XXH3_state_t* s = XXH3_createState();
   XXH3_64bits_reset(s);
+  std::vector<uint8_t> copy(mem.host_addresses() ? kPageBytes : 0);
   for (const PageRef& p : pages) {
     if (!p.written) continue;
-    const uint8_t* bytes = mem.page_bytes(p.addr);
+    const uint8_t* bytes = nullptr;
+    if (mem.host_addresses()) bytes = mem.copy_host_page(p.addr, copy.data()) ? copy.data() : nullptr;
+    else bytes = mem.page_bytes(p.addr);
     XXH3_64bits_update(s, &p.addr, sizeof p.addr);
     XXH3_64bits_update(s, bytes ? bytes : kZeros, kPageBytes);
   }

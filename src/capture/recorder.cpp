@@ -11,12 +11,14 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <xxhash.h>
 
 #include <tbb/task_arena.h>
 
 #include "capture/checkpoint.h"
 #include "capture/history.h"
 #include "common/error.h"
+#include "common/resident_pages.h"
 #include "emu/executor.h"
 #include "sampling/gpumech/launch_model.h"
 #include "sampling/gpumech/saved_trace.h"
@@ -59,7 +61,11 @@ struct CaptureCollector : sampling::profile::Collector {
   }
   uint32_t access_line_bytes() const { return granule; }
   void access(const timing::WarmAccess& a) { history.add(a); }
+  bool calls_host = false;  ///< a wave sent MSG_INTERRUPT (LaunchRecord::calls_host)
+
   void instruction(const sampling::profile::Instruction& i) {
+    if (i.inst->op == isa::Op::S_SENDMSG && (i.inst->simm16 & 0xF) == 1) [[unlikely]]
+      calls_host = true;
     columns.instruction(i);
     pka.instruction(i);
     if (trace) trace->instruction(i);
@@ -78,6 +84,7 @@ struct CaptureCollector : sampling::profile::Collector {
   void join(CaptureCollector&& part) {
     columns.join(std::move(part.columns));
     pka.join(std::move(part.pka));
+    calls_host |= part.calls_host;
     history.append(part.history);
     if (trace) trace->join(std::move(*part.trace));
   }
@@ -90,8 +97,7 @@ Recorder::Recorder(runtime::Device& dev, CaptureWriter& writer, RecorderOptions 
   if (opt_.granule_bytes < 16 || opt_.granule_bytes > 1024 || !std::has_single_bit(opt_.granule_bytes))
     throw InputError(fmt::format("capture granule {} bytes: a power of two from 16 to 1024", opt_.granule_bytes));
   emu::GlobalMemory& mem = dev.memory();
-  if (mem.host_addresses())
-    throw NotImplementedError("capturing a device whose memory is the host process's (HIP programs)");
+  index_.host_addresses = mem.host_addresses();
   index_.granule_bytes = opt_.granule_bytes;
   index_.history_bytes = opt_.history_bytes;
   profile_.line_bytes = opt_.granule_bytes;
@@ -100,8 +106,12 @@ Recorder::Recorder(runtime::Device& dev, CaptureWriter& writer, RecorderOptions 
   };
   // What the device holds before recording starts (its queue descriptor, code objects already
   // loaded) is as good as written by the host.
-  for (const auto& a : mem.allocations()) mark(a.addr, a.bytes);
-  mem.set_host_write_hook(mark);
+  // In host addressing the program writes its memory directly: changes are found by content
+  // before each launch instead (find_host_changes).
+  if (!index_.host_addresses) {
+    for (const auto& a : mem.allocations()) mark(a.addr, a.bytes);
+    mem.set_host_write_hook(mark);
+  }
   dev.set_functional_runner(this);
 }
 
@@ -110,11 +120,43 @@ Recorder::~Recorder() {
   dev_.set_functional_runner(nullptr);
 }
 
+void Recorder::find_host_changes(const emu::GlobalMemory& mem) {
+  // Only pages the process ever backed can hold data; and any page stored before is looked at
+  // again, since it may now read as zero (freed, or no longer mapped).
+  constexpr uint64_t kSmall = emu::GlobalMemory::kGpuPageSize;
+  std::set<uint64_t> candidates;
+  for (const auto& [page, hash] : host_hash_) candidates.insert(page);
+  for (const auto& a : mem.allocations()) {
+    const uint64_t lo = a.addr & ~(kSmall - 1);
+    const std::vector<bool> resident = resident_pages(lo, a.addr + a.bytes - lo);
+    for (uint64_t i = 0; i < resident.size(); ++i)
+      if (resident[i]) candidates.insert((lo + i * kSmall) & ~(kPageBytes - 1));
+  }
+  std::vector<uint8_t> buf(kPageBytes);
+  for (uint64_t page : candidates) {
+    mem.copy_host_page(page, buf.data());
+    const uint64_t h = XXH3_64bits(buf.data(), kPageBytes);
+    auto [it, fresh] = host_hash_.try_emplace(page, h);
+    if (fresh ? all_zero(buf.data()) : it->second == h) continue;
+    it->second = h;
+    dirty_.insert(page);
+  }
+}
+
 void Recorder::store_dirty_pages(emu::GlobalMemory& mem, uint32_t threads) {
+  const bool host = mem.host_addresses();
+  if (host) find_host_changes(mem);
   std::vector<uint64_t> pages;
   std::vector<std::string_view> contents;
+  std::vector<std::unique_ptr<uint8_t[]>> copies;  // host addressing: the pages' bytes
   for (uint64_t page : dirty_) {
-    const uint8_t* bytes = mem.page_bytes(page);
+    const uint8_t* bytes = nullptr;
+    if (host) {
+      auto& copy = copies.emplace_back(new uint8_t[kPageBytes]);
+      if (mem.copy_host_page(page, copy.get())) bytes = copy.get();
+    } else {
+      bytes = mem.page_bytes(page);
+    }
     if (!bytes || all_zero(bytes)) {
       page_blob_.erase(page);
       continue;
@@ -127,9 +169,38 @@ void Recorder::store_dirty_pages(emu::GlobalMemory& mem, uint32_t threads) {
   dirty_.clear();
 }
 
-uint32_t Recorder::code_object_of(const emu::Dispatch& d) {
+uint32_t Recorder::loaded_code_of(const emu::Dispatch& d, const emu::GlobalMemory& mem) {
+  const isa::Program& p = *d.program;
+  uint64_t size = 0;
+  if (!p.insts.empty()) {
+    const uint32_t last = uint32_t(p.insts.size() - 1);
+    size = p.offsets[last] + (p.is_end_marker(last) ? 0 : p.insts[last].size);
+  }
+  std::string bytes(size, '\0');
+  mem.read(p.base_address, bytes.data(), size);
+  const ContentId id = content_id(bytes);
+  for (size_t i = 0; i < index_.code_objects.size(); ++i) {
+    const CodeObjectRecord& c = index_.code_objects[i];
+    if (c.loaded && c.load_base == p.base_address && c.image_id == id && c.load_bias == p.load_bias)
+      return uint32_t(i);
+  }
+  CodeObjectRecord c;
+  c.name = d.kernel_name;
+  c.load_base = p.base_address;
+  c.blob = writer_.put(BlobKind::CodeObject, bytes);
+  c.image_id = id;
+  c.loaded = true;
+  c.load_bias = p.load_bias;
+  index_.code_objects.push_back(std::move(c));
+  modules_.push_back(nullptr);
+  return uint32_t(index_.code_objects.size() - 1);
+}
+
+uint32_t Recorder::code_object_of(const emu::Dispatch& d, const emu::GlobalMemory& mem) {
   for (size_t i = 0; i < modules_.size(); ++i)
-    if (modules_[i]->owns(d.program)) return uint32_t(i);
+    if (modules_[i] && modules_[i]->owns(d.program)) return uint32_t(i);
+  // A host program's GPU runtime loaded this code itself (HIP): it is kept as the bytes it runs.
+  if (mem.host_addresses()) return loaded_code_of(d, mem);
   for (const auto& m : dev_.modules()) {
     if (!m->owns(d.program)) continue;
     const loader::CodeObject& co = m->code_object();
@@ -158,7 +229,7 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
   LaunchRecord l;
   l.dispatch = d;
   l.dispatch.program = nullptr;  // the code object holds the code
-  l.code_object = code_object_of(d);
+  l.code_object = code_object_of(d, mem);
   l.allocations = allocation_map(mem);
   l.next_address = mem.next_address();
   l.dependent_groups = emu::has_global_atomics(*d.program);
@@ -181,6 +252,7 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
   }
   sampling::profile::Profiler profiler(opt_.granule_bytes);
   l.stats = profiler.run_launch(d, mem, c, threads);
+  l.calls_host = c.calls_host;
   c.columns.finish(*d.program);
   profile.blobs[sampling::kPkaBlob] = sampling::encode_counts(c.pka.counts);
   if (opt_.gpumech) {
@@ -208,19 +280,21 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
   std::set<const AllocationRecord*> touched_allocations;
   const uint32_t shift = uint32_t(std::countr_zero(opt_.granule_bytes));
   for (const HistoryEntry& e : entries) {
-    const uint64_t page = (e.granule << shift) & ~(kPageBytes - 1);
-    const AllocationRecord* a = allocation_of(page);
+    const uint64_t addr = e.granule << shift, page = addr & ~(kPageBytes - 1);
+    // Managed allocations start on a page of their own; a host program's ranges may not.
+    const AllocationRecord* a = allocation_of(index_.host_addresses ? addr : page);
     if (!a) continue;  // the launch's own scratch, made after the map was taken
     touched[page] |= (e.flags & (kWrite | kAtomic)) != 0;
     touched_allocations.insert(a);
   }
   if (l.dependent_groups)  // a replay's groups may touch other pages of what they share
     for (const AllocationRecord* a : touched_allocations)
-      for (uint64_t p = a->addr; p < a->addr + a->bytes; p += kPageBytes) touched.try_emplace(p, false);
+      for (uint64_t p = a->addr & ~(kPageBytes - 1); p < a->addr + a->bytes; p += kPageBytes)
+        touched.try_emplace(p, false);
   for (const auto& [page, written] : touched) {
     auto it = page_blob_.find(page);
     l.pages.push_back(PageRef{page, it == page_blob_.end() ? kZeroPage : it->second, written});
-    if (written) dirty_.insert(page);
+    if (written && !index_.host_addresses) dirty_.insert(page);  // host addressing: found by content
   }
   l.written_digest = written_digest(mem, l.pages);
 

@@ -4,7 +4,8 @@
 // touches as the page was before the launch, a digest of the pages it wrote, its history
 // (history.h) and its functional profile (sampling/profile/profile_file.h), all from one walk of
 // its instructions. Pages the host or a launch changed are stored before the next launch starts,
-// content-addressed, so each distinct page content is written once.
+// content-addressed, so each distinct page content is written once. A host program whose memory
+// is its own (HIP) writes it unseen: its changed pages are found by content before each launch.
 #pragma once
 
 #include <cstdint>
@@ -59,7 +60,13 @@ class Recorder final : public runtime::FunctionalRunner {
   /// content's blob, compressing on up to `threads` host threads.
   void store_dirty_pages(emu::GlobalMemory& mem, uint32_t threads);
   /// The index of the code object `d` runs from, stored on first use.
-  uint32_t code_object_of(const emu::Dispatch& d);
+  uint32_t code_object_of(const emu::Dispatch& d, const emu::GlobalMemory& mem);
+  /// The index of the loaded code `d` runs from, for code no module holds (a host program's
+  /// runtime loaded it: CodeObjectRecord::loaded), stored on first use.
+  uint32_t loaded_code_of(const emu::Dispatch& d, const emu::GlobalMemory& mem);
+  /// Host addressing: marks dirty every page whose content changed since it was last stored (the
+  /// program writes its memory directly, unseen), by comparing each mapped page's hash.
+  void find_host_changes(const emu::GlobalMemory& mem);
   /// The index of the current allocation map (the last one when unchanged).
   uint32_t allocation_map(const emu::GlobalMemory& mem);
 
@@ -70,7 +77,8 @@ class Recorder final : public runtime::FunctionalRunner {
   /// Instruction classes for PKA's counts (the types are the ISA's; any configuration's will do).
   sampling::ProgramTableCache tables_{timing::GpuConfig{}};
   sampling::profile::ProfileFile profile_;
-  std::vector<const runtime::Module*> modules_;         // code object i's module
+  std::vector<const runtime::Module*> modules_;         // code object i's module (nullptr: loaded code)
+  std::unordered_map<uint64_t, uint64_t> host_hash_;    // host addressing: page -> hash of its last stored content
   std::unordered_map<uint64_t, uint32_t> page_blob_;    // page address -> content blob (absent: zero)
   std::set<uint64_t> dirty_;                            // pages changed since they were stored
   std::map<std::string, size_t> lines_of_;              // distinct lines of each kernel's last launch

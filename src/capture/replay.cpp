@@ -64,9 +64,22 @@ std::vector<uint64_t> parse_launch_list(const std::string& list, uint64_t count)
 }
 
 Replayer::Replayer(const CaptureFile& cap, runtime::Device& dev)
-    : cap_(cap), dev_(dev), modules_(cap.index().code_objects.size(), nullptr) {
-  if (dev.memory().host_addresses())
-    throw NotImplementedError("replaying a capture on a device whose memory is the host process's");
+    : cap_(cap), dev_(dev), modules_(cap.index().code_objects.size(), nullptr),
+      programs_(cap.index().code_objects.size()) {
+  // A host program's capture lies at that program's addresses: the device places them.
+  if (dev.memory().host_addresses() != cap.index().host_addresses) dev.reset_memory(cap.index().host_addresses);
+}
+
+const isa::Program& Replayer::loaded_program(uint32_t i) {
+  if (!programs_[i]) {
+    const CodeObjectRecord& c = cap_.index().code_objects[i];
+    const std::string bytes = cap_.blob(c.blob, BlobKind::CodeObject);
+    const isa::ByteRange all{0, bytes.size()};
+    programs_[i] = std::make_unique<isa::Program>(isa::decode_program(
+        std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), c.load_base, std::span(&all, 1)));
+    programs_[i]->load_bias = c.load_bias;
+  }
+  return *programs_[i];
 }
 
 runtime::Module& Replayer::module(uint32_t i) {
@@ -82,6 +95,11 @@ runtime::Module& Replayer::module(uint32_t i) {
 
 emu::Dispatch Replayer::dispatch(uint64_t i) {
   const LaunchRecord& l = cap_.launch(i);
+  if (cap_.index().code_objects[l.code_object].loaded) {
+    emu::Dispatch d = l.dispatch;  // its entry and descriptor as the runtime gave them
+    d.program = &loaded_program(l.code_object);
+    return d;
+  }
   runtime::Module& m = module(l.code_object);
   const loader::KernelInfo& k = m.code_object().kernel(l.dispatch.kernel_name);
   emu::Dispatch d = l.dispatch;
@@ -110,12 +128,18 @@ void Replayer::install_page_source() {
 void Replayer::prepare(uint64_t i, bool fresh_memory) {
   const auto t0 = std::chrono::steady_clock::now();
   const LaunchRecord& l = cap_.launch(i);
+  if (l.calls_host)
+    throw NotImplementedError(fmt::format("replaying launch {} ({}) of capture {}: it called the host while it ran "
+                                          "(device printf or malloc through hostcall), and a replay has no host "
+                                          "program to answer",
+                                          i, l.dispatch.kernel_name, cap_.path()));
+  const bool host = cap_.index().host_addresses;
   if (fresh_memory) {
-    dev_.reset_memory();
+    dev_.reset_memory(host);
     current_.clear();
     pending_.clear();
   }
-  install_page_source();
+  if (!host) install_page_source();
   emu::GlobalMemory& mem = dev_.memory();
   // The allocation map: what the launch saw live, at the same addresses.
   const std::vector<AllocationRecord>& map = cap_.index().allocation_maps[l.allocations];
@@ -128,13 +152,33 @@ void Replayer::prepare(uint64_t i, bool fresh_memory) {
   for (const auto& a : live) {
     if (in_map(a)) continue;
     mem.free(a.addr);
-    for (uint64_t p = a.addr; p < a.addr + a.bytes; p += kPageBytes) current_.erase(p), pending_.erase(p);
+    for (uint64_t p = a.addr & ~(kPageBytes - 1); p < a.addr + a.bytes; p += kPageBytes)
+      current_.erase(p), pending_.erase(p);
   }
   live = mem.allocations();
   for (const AllocationRecord& r : map) {
     auto it = std::lower_bound(live.begin(), live.end(), r.addr,
                                [](const emu::GlobalMemory::LiveAllocation& a, uint64_t addr) { return a.addr < addr; });
     if (it == live.end() || it->addr != r.addr) mem.allocate_at(r.addr, r.bytes, r.tag);
+  }
+  if (host) {
+    // A host program's ranges need not start on a page of their own, so a page may be shared:
+    // each is written whole, now, the parts its ranges map.
+    std::vector<uint8_t> zeros;
+    for (const PageRef& p : l.pages) {
+      auto it = current_.find(p.addr);
+      if (it != current_.end() && it->second == p.blob) continue;
+      if (p.blob == kZeroPage) {
+        zeros.resize(kPageBytes);
+        mem.write_host_page(p.addr, zeros.data());
+      } else {
+        const std::string bytes = cap_.blob(p.blob, BlobKind::Page);
+        mem.write_host_page(p.addr, reinterpret_cast<const uint8_t*>(bytes.data()));
+      }
+      current_[p.addr] = p.blob;
+    }
+    restore_seconds_ += since(t0);
+    return;
   }
   mem.set_next_address(l.next_address);
   // The checkpoint's pages, fetched when first touched; pages already holding (or about to

@@ -2,6 +2,8 @@
 // detail or through a sampling method's runner. The launches that are not chosen are neither
 // emulated nor simulated; a chosen launch's caches start from the configuration-free history of
 // the launches before it (history.h), from the caches the previous replayed launch left, or cold.
+// A host program's capture (HIP: memory at the program's own addresses) is replayed with its
+// ranges placed at those addresses and its pages written when the launch is prepared.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 
 #include "capture/capture_file.h"
 #include "capture/history.h"
+#include "isa/program.h"
 #include "runtime/device.h"
 #include "sampling/profile/profile_file.h"
 
@@ -63,6 +66,8 @@ class Replayer {
 
  private:
   runtime::Module& module(uint32_t code_object);
+  /// Code object `i`'s program, for code kept as loaded (CodeObjectRecord::loaded), decoded once.
+  const isa::Program& loaded_program(uint32_t i);
   const CaptureFile& cap_;
   runtime::Device& dev_;
   /// Makes the device's memory fetch checkpoint pages from the capture on first touch.
@@ -71,6 +76,7 @@ class Replayer {
   const std::vector<HistoryEntry>& code_lines(uint64_t i);
   std::unordered_map<uint32_t, std::vector<HistoryEntry>> code_;  // code blob -> its lines
   std::vector<runtime::Module*> modules_;            // per code object, adopted on first use
+  std::vector<std::unique_ptr<isa::Program>> programs_;  // per loaded code object, decoded on first use
   std::unordered_map<uint64_t, uint32_t> current_;    // page -> checkpoint blob it holds, or will hold when touched
   std::unordered_map<uint64_t, uint32_t> pending_;    // page -> blob it gets when first touched
   const emu::GlobalMemory* sourced_ = nullptr;        // the memory the page source is installed on

@@ -32,7 +32,7 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string tag)
     void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw InputError(fmt::format("device allocation of {} bytes ({}): out of memory", bytes, tag));
     const uint64_t a = reinterpret_cast<uint64_t>(p);
-    host_regions_.emplace(a, HostRegion{bytes, true, std::move(tag)});
+    host_regions_.emplace(a, HostRegion{bytes, true, std::move(tag), static_cast<uint8_t*>(p)});
     bytes_allocated_ += bytes;
     return a;
   }
@@ -89,7 +89,7 @@ void GlobalMemory::free(uint64_t addr) {
     auto it = host_regions_.find(addr);
     if (it == host_regions_.end() || !it->second.owned)
       throw InputError(fmt::format("free of 0x{:x}: not the start of a live allocation", addr));
-    ::munmap(reinterpret_cast<void*>(addr), it->second.size);
+    ::munmap(it->second.data - (addr & (kGpuPageSize - 1)), mapped_bytes(addr, it->second.size));
     bytes_allocated_ -= it->second.size;
     host_regions_.erase(it);
     hit_lo_ = hit_size_ = 0;
@@ -115,13 +115,20 @@ void GlobalMemory::free(uint64_t addr) {
 
 std::vector<GlobalMemory::LiveAllocation> GlobalMemory::allocations() const {
   std::vector<LiveAllocation> v;
+  if (host_) {
+    for (const auto& [start, r] : host_regions_) v.push_back(LiveAllocation{start, r.size, r.tag});
+    return v;
+  }
   for (auto it = allocs_.lower_bound(kBase); it != allocs_.end(); ++it)
     v.push_back(LiveAllocation{it->first, it->second.size, it->second.tag});
   return v;
 }
 
 void GlobalMemory::allocate_at(uint64_t addr, uint64_t bytes, std::string tag) {
-  if (host_) throw InputError("device memory: allocate_at needs strobe-managed addresses");
+  if (host_) {
+    place_host(addr, bytes, std::move(tag));
+    return;
+  }
   if (bytes == 0 || bytes > kMaxAllocation || addr < kBase || (addr & (kPageSize - 1)) != 0 ||
       addr + bytes < addr)
     throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}): not a page-aligned range above 4 GiB "
@@ -234,7 +241,7 @@ void GlobalMemory::write(uint64_t addr, const void* src, uint64_t bytes) {
     throw InputError(fmt::format("host write of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));
   if (write_hook_) write_hook_(addr, bytes);
   if (host_) {
-    std::memcpy(reinterpret_cast<void*>(addr), src, bytes);
+    std::memcpy(host_bytes(addr), src, bytes);
     return;
   }
   auto* s = static_cast<const uint8_t*>(src);
@@ -249,7 +256,7 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
   if (!is_mapped(addr, bytes))
     throw InputError(fmt::format("host read of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));
   if (host_) {
-    std::memcpy(dst, reinterpret_cast<const void*>(addr), bytes);
+    std::memcpy(dst, host_bytes(addr), bytes);
     return;
   }
   auto* d = static_cast<uint8_t*>(dst);
@@ -275,7 +282,7 @@ void GlobalMemory::fill(uint64_t addr, uint8_t value, uint64_t bytes) {
     throw InputError(fmt::format("host fill of {} bytes at 0x{:x}: not inside a live device allocation", bytes, addr));
   if (write_hook_) write_hook_(addr, bytes);
   if (host_) {
-    std::memset(reinterpret_cast<void*>(addr), value, bytes);
+    std::memset(host_bytes(addr), value, bytes);
     return;
   }
   while (bytes) {
@@ -335,8 +342,65 @@ void GlobalMemory::map_host(uint64_t addr, uint64_t bytes, std::string tag) {
   if (overlaps_next || overlaps_prev)
     throw InputError(fmt::format("device memory: {} bytes at 0x{:x} ({}) overlap a range already mapped", bytes,
                                  addr, tag));
-  host_regions_.emplace(addr, HostRegion{bytes, false, std::move(tag)});
+  host_regions_.emplace(addr, HostRegion{bytes, false, std::move(tag), reinterpret_cast<uint8_t*>(addr)});
   bytes_allocated_ += bytes;
+}
+
+void GlobalMemory::place_host(uint64_t addr, uint64_t bytes, std::string tag) {
+  if (bytes == 0 || bytes > kMaxAllocation || addr + bytes < addr)
+    throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}): not a range of at most {} GiB", bytes,
+                                 addr, tag, kMaxAllocation >> 30));
+  auto next = host_regions_.lower_bound(addr);
+  const bool overlaps_next = next != host_regions_.end() && next->first < addr + bytes;
+  const bool overlaps_prev = next != host_regions_.begin() && addr - std::prev(next)->first < std::prev(next)->second.size;
+  if (overlaps_next || overlaps_prev)
+    throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}) overlaps a live allocation", bytes,
+                                 addr, tag));
+  // The bytes keep addr's offset in its 4 KiB page, so the region's mapped tail (to the end of
+  // its last 4 KiB page, which kernels may reach) is backed as it was where it was captured.
+  void* p = ::mmap(nullptr, mapped_bytes(addr, bytes), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw InputError(fmt::format("device allocation of {} bytes ({}): out of memory", bytes, tag));
+  host_regions_.emplace(addr,
+                        HostRegion{bytes, true, std::move(tag), static_cast<uint8_t*>(p) + (addr & (kGpuPageSize - 1))});
+  bytes_allocated_ += bytes;
+}
+
+uint64_t GlobalMemory::mapped_bytes(uint64_t addr, uint64_t bytes) {
+  return ((addr & (kGpuPageSize - 1)) + bytes + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
+}
+
+uint8_t* GlobalMemory::host_bytes(uint64_t addr) const {
+  const auto* r = host_region(addr);
+  return r ? r->second.data + (addr - r->first) : nullptr;
+}
+
+bool GlobalMemory::copy_host_page(uint64_t page_addr, uint8_t* dst) const {
+  // Every region's part of the page up to the end of its last 4 KiB page, which is mapped.
+  std::memset(dst, 0, kPageSize);
+  bool any = false;
+  const uint64_t page_hi = page_addr + kPageSize;
+  auto r = host_regions_.upper_bound(page_addr);
+  if (r != host_regions_.begin()) --r;
+  for (; r != host_regions_.end() && r->first < page_hi; ++r) {
+    const uint64_t end = (r->first + r->second.size + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
+    const uint64_t a = std::max(page_addr, r->first), b = std::min(page_hi, end);
+    if (a >= b) continue;
+    std::memcpy(dst + (a - page_addr), r->second.data + (a - r->first), b - a);
+    any = true;
+  }
+  return any;
+}
+
+void GlobalMemory::write_host_page(uint64_t page_addr, const uint8_t* bytes) {
+  const uint64_t page_hi = page_addr + kPageSize;
+  auto r = host_regions_.upper_bound(page_addr);
+  if (r != host_regions_.begin()) --r;
+  for (; r != host_regions_.end() && r->first < page_hi; ++r) {
+    const uint64_t end = (r->first + r->second.size + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
+    const uint64_t a = std::max(page_addr, r->first), b = std::min(page_hi, end);
+    if (a < b) std::memcpy(r->second.data + (a - r->first), bytes + (a - page_addr), b - a);
+  }
 }
 
 void GlobalMemory::unmap_host(uint64_t addr) {
@@ -363,8 +427,8 @@ uint8_t* GlobalMemory::translate_host_slow(uint64_t addr, uint64_t bytes, bool p
   // Past the end: up to the end of the region's last 4 KiB page, which is mapped in this process.
   const uint64_t hi = past_end ? ((lo + size + kGpuPageSize - 1) & ~(kGpuPageSize - 1)) : lo + size;
   if (addr < lo || addr >= hi || bytes > hi - addr) return nullptr;
-  if (!past_end && !concurrent_) hit_lo_ = lo, hit_size_ = size;
-  return overlay_ ? overlay_host(addr, bytes) : reinterpret_cast<uint8_t*>(addr);
+  if (!past_end && !concurrent_) hit_lo_ = lo, hit_size_ = size, hit_delta_ = it->second.data - reinterpret_cast<uint8_t*>(lo);
+  return overlay_ ? overlay_host(addr, bytes) : it->second.data + (addr - lo);
 }
 
 uint8_t* GlobalMemory::overlay_host(uint64_t addr, uint64_t bytes) {
@@ -375,18 +439,7 @@ uint8_t* GlobalMemory::overlay_host(uint64_t addr, uint64_t bytes) {
   auto [it, fresh] = overlay_pages_.try_emplace(page_lo >> kPageBits);
   if (fresh) {
     it->second = std::make_unique<uint8_t[]>(kPageSize);
-    for (auto r = host_regions_.upper_bound(page_lo); r != host_regions_.begin();) {
-      --r;
-      const uint64_t end = (r->first + r->second.size + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
-      if (end <= page_lo) break;
-      const uint64_t a = std::max(page_lo, r->first), b = std::min(page_hi, end);
-      if (a < b) std::memcpy(it->second.get() + (a - page_lo), reinterpret_cast<const void*>(a), b - a);
-    }
-    for (auto r = host_regions_.upper_bound(page_lo); r != host_regions_.end() && r->first < page_hi; ++r) {
-      const uint64_t end = (r->first + r->second.size + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
-      const uint64_t b = std::min(page_hi, end);
-      std::memcpy(it->second.get() + (r->first - page_lo), reinterpret_cast<const void*>(r->first), b - r->first);
-    }
+    copy_host_page(page_lo, it->second.get());
   }
   return it->second.get() + (addr - page_lo);
 }

@@ -2,6 +2,7 @@
 // pointer is reported as a fault instead of silently reading zeros or corrupting another buffer.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -55,7 +56,9 @@ struct OverrunLog {
 /// Two addressing modes, chosen once before the first allocation:
 /// - managed (the default): strobe hands out addresses from 4 GiB up and backs them itself;
 /// - host identity (use_host_addresses): a device address is an address of this process, so a
-///   program, its GPU runtime and the simulator share one address space (the HIP path). Only
+///   program, its GPU runtime and the simulator share one address space (the HIP path); a
+///   replayed capture of such a program places its ranges at their captured addresses with
+///   bytes elsewhere (allocate_at), so translation adds a per-range offset. Only
 ///   ranges made known with map_host() or allocate() are reachable; the managed page table stays
 ///   empty, so identity lookups run only where a managed lookup has already missed and the
 ///   managed mode's hot path is unchanged.
@@ -173,12 +176,14 @@ class GlobalMemory {
     std::string tag;
     bool operator==(const LiveAllocation&) const = default;
   };
-  /// Every live allocation of the managed mode above 4 GiB, in address order (a capture's
-  /// allocation map; the 32-bit window and host-identity ranges are not listed).
+  /// Every live allocation in address order (a capture's allocation map): of the managed mode,
+  /// those above 4 GiB (the 32-bit window is not listed); in host addressing, every range.
   std::vector<LiveAllocation> allocations() const;
-  /// Recreates an allocation at `addr` exactly (replaying a capture's allocation map): `addr` must
-  /// start a page above 4 GiB and the range must overlap no live allocation. Its pages read as
-  /// zero. Throws InputError naming the range otherwise. Managed mode only.
+  /// Recreates an allocation at `addr` exactly (replaying a capture's allocation map); its pages
+  /// read as zero. Managed mode: `addr` must start a page above 4 GiB. Host addressing: any
+  /// address, backed by fresh pages of this process wherever they lie (a host program's capture
+  /// replayed in another process). The range must overlap no live allocation. Throws InputError
+  /// naming the range otherwise.
   void allocate_at(uint64_t addr, uint64_t bytes, std::string tag);
   /// Where the next allocate() places its allocation (page-aligned; managed mode).
   uint64_t next_address() const { return next_; }
@@ -189,6 +194,13 @@ class GlobalMemory {
   /// The 64 KiB host page holding managed address `addr` (of a live allocation), or nullptr
   /// when that page was never touched (it reads as zero) or is not mapped.
   const uint8_t* page_bytes(uint64_t addr) const;
+  /// Host addressing: copies the 64 KiB page at `page_addr` into `dst`, the parts no range maps
+  /// as zero (a range's tail to the end of its last 4 KiB page included); false when no range
+  /// maps any of it.
+  bool copy_host_page(uint64_t page_addr, uint8_t* dst) const;
+  /// Host addressing: writes the parts of the 64 KiB page at `page_addr` that ranges map from
+  /// `bytes` (copy_host_page's inverse).
+  void write_host_page(uint64_t page_addr, const uint8_t* bytes);
   /// Overwrites the whole 64 KiB page starting at `page_addr` (page-aligned, of a live managed
   /// allocation) with `bytes`, the tail past the allocation's end included (a checkpoint's page).
   /// Throws InputError otherwise.
@@ -237,11 +249,21 @@ class GlobalMemory {
 
   // Host-identity mode. A region is a range of this process that kernels may reach; owned
   // regions were mmap'd by allocate() and are unmapped by free().
-  struct HostRegion { uint64_t size; bool owned; std::string tag; };
+  // Its bytes are at `data`: the address itself for the process's own ranges, elsewhere for a
+  // range placed at a captured address (allocate_at).
+  struct HostRegion { uint64_t size; bool owned; std::string tag; uint8_t* data; };
   bool host_ = false;
   bool concurrent_ = false;                      // begin_concurrent(): the caches below are read-only
   std::map<uint64_t, HostRegion> host_regions_;  // start -> region
   uint64_t hit_lo_ = 0, hit_size_ = 0;           // the region of the last lookup
+  ptrdiff_t hit_delta_ = 0;                      // its bytes' host address minus its device address
+  /// allocate_at() in host addressing: an owned region at device address `addr` whose bytes are
+  /// fresh pages of this process wherever they lie.
+  void place_host(uint64_t addr, uint64_t bytes, std::string tag);
+  /// Bytes of the mapping that backs a placed region of `bytes` at `addr`.
+  static uint64_t mapped_bytes(uint64_t addr, uint64_t bytes);
+  /// The host bytes behind device address `addr` of a region (nullptr: none holds it).
+  uint8_t* host_bytes(uint64_t addr) const;
   const std::pair<const uint64_t, HostRegion>* host_region(uint64_t addr) const;
   uint8_t* translate_host_slow(uint64_t addr, uint64_t bytes, bool past_end);
   uint8_t* overlay_host(uint64_t addr, uint64_t bytes);
@@ -250,7 +272,7 @@ class GlobalMemory {
   uint8_t* translate_host(uint64_t addr, uint64_t bytes, bool past_end) {
     // The last region hit is checked inline: a kernel's accesses mostly stay in one buffer.
     if (!overlay_ && addr >= hit_lo_ && addr + bytes <= hit_lo_ + hit_size_ && addr + bytes > addr)
-      return reinterpret_cast<uint8_t*>(addr);
+      return reinterpret_cast<uint8_t*>(addr) + hit_delta_;
     return translate_host_slow(addr, bytes, past_end);
   }
   uint8_t* overlay_page(uint64_t index, const uint8_t* original);

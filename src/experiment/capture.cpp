@@ -59,7 +59,7 @@ CaptureResult capture_program(const CaptureSpec& spec) {
   if (status != 0)
     throw InputError(fmt::format("{}: exited with status {} while it was captured", v.spec.program[0], status));
   if (!std::filesystem::exists(spec.output))
-    throw InputError(fmt::format("{}: made no use of the strobe OpenCL platform (no capture was written)",
+    throw InputError(fmt::format("{}: made no use of the strobe OpenCL platform or HIP (no capture was written)",
                                  v.spec.program[0]));
   const auto cap = capture::CaptureFile::open(spec.output);
   const capture::CaptureIndex& x = cap->index();

@@ -90,8 +90,7 @@ void write_program_report(const ProgramSettings& s, const std::string& fallback_
 class ProgramCapture {
  public:
   /// Starts recording `dev`'s launches when `s.capture` names a file (null otherwise); the
-  /// device must be fresh. Throws InputError when the file cannot be written, NotImplementedError
-  /// for a device whose memory is the host's (HIP).
+  /// device must be fresh. Throws InputError when the file cannot be written.
   static std::unique_ptr<ProgramCapture> start(const ProgramSettings& s, runtime::Device& dev);
   ~ProgramCapture();
   /// Writes the capture, named after the program's command line; once, at exit. A failure is

@@ -57,7 +57,7 @@ Simulator::Simulator(Settings s)
   device_->set_threads(settings_.threads);
   if (timing_mode()) device_->enable_timing(settings_.config);
   method_ = experiment::start_program_method(settings_, *device_);
-  capture_ = experiment::ProgramCapture::start(settings_, *device_);  // refused: HIP memory is the host's
+  capture_ = experiment::ProgramCapture::start(settings_, *device_);
 }
 
 uint64_t Simulator::host_now_ns() {

@@ -34,9 +34,9 @@ Device::Device(bool host_addresses) : memory_(std::make_unique<emu::GlobalMemory
 
 Device::~Device() = default;
 
-void Device::reset_memory() {
+void Device::reset_memory(bool host_addresses) {
   auto fresh = std::make_unique<emu::GlobalMemory>();
-  if (memory_->host_addresses()) fresh->use_host_addresses();
+  if (host_addresses) fresh->use_host_addresses();
   fresh->set_check(memory_->check());
   memory_ = std::move(fresh);
   queue_address_ = 0;

@@ -161,8 +161,9 @@ class Device {
 
   emu::GlobalMemory& memory() { return *memory_; }
   /// Replaces device memory with an empty one, the queue descriptor included: a replayed capture
-  /// rebuilds memory from a checkpoint alone, then only uses run().
-  void reset_memory();
+  /// rebuilds memory from a checkpoint alone, then only uses run(). With `host_addresses`, the
+  /// new memory is in host addressing (a host program's capture: emu::GlobalMemory).
+  void reset_memory(bool host_addresses = false);
   /// The dispatch id run() gives the next dispatch (a replayed launch keeps its captured id).
   void set_next_dispatch_id(uint64_t id) { dispatch_count_ = id; }
 

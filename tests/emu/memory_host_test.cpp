@@ -99,5 +99,47 @@ TEST(GlobalMemoryHost, OverlayKeepsTheProgramsMemoryUnchanged) {
   EXPECT_EQ(*reinterpret_cast<uint32_t*>(m.translate(a + 8, 4)), 5u);
 }
 
+TEST(GlobalMemoryHost, APlacedRangeLiesAtItsCapturedAddressWithItsBytesElsewhere) {
+  // A HIP program's capture replayed in another process: the ranges keep the program's
+  // addresses (kernel arguments hold them), and nothing of this process need lie there.
+  GlobalMemory m;
+  m.use_host_addresses();
+  const uint64_t a = 0x7f0000001e00, b = 0x7f0000003000;  // a shares its last 64 KiB page with b
+  m.allocate_at(a, 0x100, "kernarg");
+  m.allocate_at(b, 0x2000, "buffer");
+  const uint32_t v = 0x12345678;
+  m.write(a + 8, &v, 4);
+  uint8_t* p = m.translate(a + 8, 4);
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(reinterpret_cast<uint64_t>(p), a + 8) << "the bytes are this process's, not at the device address";
+  uint32_t got = 0;
+  std::memcpy(&got, p, 4);
+  EXPECT_EQ(got, v);
+  EXPECT_EQ(m.translate(a + 0x100, 4), nullptr) << "past the end is refused as for any range";
+  EXPECT_NE(m.translate_mapped(a + 0x100, 4), nullptr) << "but the tail of its last 4 KiB page is mapped";
+  EXPECT_THROW(m.allocate_at(b + 0x1000, 16, "overlap"), InputError);
+  const std::vector<GlobalMemory::LiveAllocation> live = m.allocations();
+  ASSERT_EQ(live.size(), 2u);
+  EXPECT_EQ(live[0].addr, a);
+  EXPECT_EQ(live[1].bytes, 0x2000u);
+
+  // A 64 KiB checkpoint page covers parts of both ranges; what no range maps reads as zero.
+  const uint64_t page = a & ~(GlobalMemory::kPageSize - 1);
+  std::vector<uint8_t> bytes(GlobalMemory::kPageSize);
+  ASSERT_TRUE(m.copy_host_page(page, bytes.data()));
+  std::memcpy(&got, bytes.data() + (a + 8 - page), 4);
+  EXPECT_EQ(got, v);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7 + 1);
+  m.write_host_page(page, bytes.data());
+  std::vector<uint8_t> back(GlobalMemory::kPageSize);
+  m.copy_host_page(page, back.data());
+  for (uint64_t off : {a - page, a + 0xff - page, b - page, b + 0x1fff - page})
+    EXPECT_EQ(back[off], bytes[off]) << "offset " << off;
+  EXPECT_EQ(back[0], 0) << "nothing maps the page's start";
+  m.free(a);
+  EXPECT_EQ(m.translate(a + 8, 4), nullptr);
+  EXPECT_FALSE(m.copy_host_page(0x7e0000000000, bytes.data())) << "no range maps it";
+}
+
 }  // namespace
 }  // namespace strobe::emu
