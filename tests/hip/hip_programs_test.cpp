@@ -173,6 +173,28 @@ TEST(HipPrograms, CompareGivesPkaAndTbpointAProfilingRunOfTheProgramEach) {
   }
 }
 
+TEST(HipPrograms, DeviceMemoryFreedAndAllocatedAgainAroundStreamsAndPinnedCopies) {
+  // The thunk once kept pageable memory HIP had pinned and the program then freed: the kernel
+  // handed the address out again for device memory, and hipStreamCreate stopped with "overlap a
+  // range already mapped".
+  REQUIRE_PROGRAM("alloc_reuse");
+  expect_passes_in_both_modes("alloc_reuse");
+}
+
+TEST(HipPrograms, TenThousandRandomAllocateFreeAndStreamOperations) {
+  REQUIRE_PROGRAM("alloc_reuse");
+  const CliResult r = run_strobe("run -- " + program("alloc_reuse") + " 10000");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("PASS"));
+}
+
+TEST(HipPrograms, AQueueTakesMorePacketsThanItsRingHolds) {
+  // ROCr's gfx8 rings are double-mapped: past the ring's size, packets are read from the upper
+  // half, which must alias the lower (it once read another allocation: "AQL: packet type 127").
+  REQUIRE_PROGRAM("queue_wrap");
+  expect_passes("queue_wrap", "functional");
+}
+
 /// Every launch's kernel name in the report at `json`, in launch order.
 std::vector<std::string> kernel_names(const std::string& json) {
   std::vector<std::string> names;
