@@ -16,6 +16,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/msgpack_reader.h"
 #include "common/msgpack_writer.h"
@@ -378,10 +379,7 @@ ContentId content_id(std::string_view bytes) {
 
 // ------------------------------------------------------------------------------------ writer
 
-CaptureWriter::CaptureWriter(std::string path) : path_(std::move(path)) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path_, ec))
-    throw InputError(fmt::format("cannot write capture '{}': it is a directory", path_));
+CaptureWriter::CaptureWriter(std::string path) : path_(replaced_file(path)) {
   tmp_ = path_ + ".tmp." + std::to_string(::getpid());
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw InputError(fmt::format("cannot write capture '{}': {}", path_, std::strerror(errno)));

@@ -22,7 +22,7 @@ void add_capture_command(CLI::App& app, Action& action, std::vector<std::string>
                                             "checkpoint, on any GPU configuration");
   cmd->add_option("benchmark", s->run.benchmark, "Benchmark name or gfx:TRACE (omit with -- PROGRAM)");
   add_param_option(*cmd, s->run);
-  cmd->add_option("-o,--output", s->output, "Capture file to write (atomically)")->required();
+  cmd->add_option("-o,--output", s->output, "Capture file to write (atomically)")->required()->check(output_file());
   cmd->add_option("--frames", s->frames,
                   "gfx: workloads: the frames to capture: A-B, A, or a list like 0-9,20 (default: all); --arch and "
                   "--set give the tile size they are recorded at");

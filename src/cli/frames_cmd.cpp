@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/spec_options.h"
 #include "common/error.h"
 #include "gfx/stream/captured.h"
 #include "gfx/stream/frame_file.h"
@@ -55,7 +56,7 @@ void add_frames_command(CLI::App& app, Action& action) {
                                  "strobe's own frame file (run and compare read it as gfx:FILE)");
   cmd->add_option("workload", o->workload, "gfx:NAME (strobe list) or gfx:PATH of an apitrace capture")->required();
   cmd->add_option("--frames", o->frames, "The frames: A-B, A, or a list like 0-9,20");
-  cmd->add_option("-o,--output", o->out, "The frame file to write (atomically)");
+  cmd->add_option("-o,--output", o->out, "The frame file to write (atomically)")->check(output_file());
   cmd->add_flag("--count", o->count, "Print how many frames the trace holds, and write nothing");
   cmd->callback([o, &action] { action = [o] { return run_frames(*o); }; });
 }

@@ -147,7 +147,7 @@ void add_launch_command(CLI::App& app, Action& action) {
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
                   "warning) or strict (every such access is a fault)");
   add_threads_option(*cmd, o->threads);
-  cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout");
+  cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout")->check(output_file());
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->callback([o, &action] { action = [o] { return run_launch(*o); }; });
 }

@@ -23,7 +23,7 @@ void add_profile_command(CLI::App& app, Action& action, std::vector<std::string>
   cmd->add_option("benchmark", s->run.benchmark, "Benchmark name");
   add_param_option(*cmd, s->run);
   add_arch_option(*cmd, s->run);
-  cmd->add_option("-o,--output", s->output, "Profile file to write (atomically)");
+  cmd->add_option("-o,--output", s->output, "Profile file to write (atomically)")->check(output_file());
   cmd->add_option("--check", s->check, "Check that an existing profile matches the workload (exit 2 if not)");
   cmd->add_flag("--gpumech", s->gpumech,
                 "Also save every launch's GPUMech wave traces (about 13 bytes per wave instruction), for "

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/spec_options.h"
 #include "cli/report.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
@@ -56,7 +57,9 @@ void add_report_command(CLI::App& app, Action& action) {
       "report", "Write one self-contained HTML page (offline, nothing fetched) of result files: runs and compares "
                 "(--json), set comparisons, sweep tables (strobe sweep --collect)");
   cmd->add_option("results", o->results, "Result JSON files")->required()->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output", o->out, "The HTML file to write (replaced atomically), or - for stdout")->required();
+  cmd->add_option("-o,--output", o->out, "The HTML file to write (replaced atomically), or - for stdout")
+      ->required()
+      ->check(output_file());
   cmd->add_option("--title", o->title, "The page's title (default: the result files' names)");
   cmd->callback([o, &action] { action = [o] { return run_report(*o); }; });
 }

@@ -1,6 +1,9 @@
 // Shared option declarations (see spec_options.h).
 #include "cli/spec_options.h"
 
+#include "common/atomic_file.h"
+#include "common/error.h"
+
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
@@ -50,7 +53,21 @@ void add_verify_flag(CLI::App& cmd, experiment::RunSpec& spec, const std::string
 }
 
 void add_json_option(CLI::App& cmd, std::string& json) {
-  cmd.add_option("--json", json, "Write the JSON report to FILE, or - for stdout");
+  cmd.add_option("--json", json, "Write the JSON report to FILE, or - for stdout")->check(output_file());
+}
+
+CLI::Validator output_file() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        if (path == "-") return {};
+        try {
+          check_output_path(path);
+        } catch (const Error& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "FILE");
 }
 
 }  // namespace strobe::cli

@@ -6,9 +6,7 @@
 
 #include "experiment/run_spec.h"
 
-namespace CLI {
-class App;
-}
+#include <CLI/CLI.hpp>
 
 namespace strobe::cli {
 
@@ -28,5 +26,9 @@ void add_threads_option(CLI::App& cmd, uint32_t& threads);
 void add_verify_flag(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help);
 /// --json FILE|-.
 void add_json_option(CLI::App& cmd, std::string& json);
+/// Checks an output FILE (or -) when the command line is parsed, before any work: its
+/// directory exists and takes new files, or it is a FIFO or device open for writing
+/// (strobe::check_output_path).
+CLI::Validator output_file();
 
 }  // namespace strobe::cli

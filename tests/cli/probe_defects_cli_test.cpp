@@ -1,0 +1,47 @@
+// Regression tests for the defects an outside probe found (each named after its number in the
+// probe's list): bad input and odd outputs get one clear error or the right behaviour.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cli/cli_runner.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using strobe::clitest::CliResult;
+using strobe::clitest::run_strobe;
+using strobe::clitest::TempDir;
+using ::testing::HasSubstr;
+
+TEST(ProbeDefects, B01_ADeviceFifoOrSymlinkGivenAsJsonIsWrittenToNotReplaced) {
+  TempDir t;
+  const fs::path link = t.path / "link.json", target = t.path / "target.json";
+  fs::create_symlink(target, link);
+  const CliResult r = run_strobe("run vecadd --param n=1024 --json " + link.string());
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(link)) << "the link was replaced by a regular file";
+  EXPECT_GT(fs::file_size(target), 0u);
+  const CliResult null = run_strobe("run vecadd --param n=1024 --json /dev/null");
+  EXPECT_EQ(null.rc, 0) << null.err;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
+TEST(ProbeDefects, B15_AnOutputPathThatCannotBeWrittenFailsBeforeAnyWork) {
+  TempDir t;
+  const std::string csv = (t.path / "missing_dir" / "x.csv").string();
+  const CliResult r = run_strobe("compare vecadd --sampling pka --csv " + csv);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_THAT(r.err, HasSubstr("--csv"));
+  EXPECT_THAT(r.err, HasSubstr("does not exist"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("vecadd"))) << "nothing ran";
+  const CliResult cap = run_strobe("capture vecadd -o " + (t.path / "no" / "w.cap").string());
+  EXPECT_EQ(cap.rc, 2);
+  EXPECT_THAT(cap.err, HasSubstr("does not exist"));
+}
+
+}  // namespace
