@@ -16,6 +16,7 @@
 #include "common/build_info.h"
 #include "common/error.h"
 #include "report/json.h"
+#include "report/json_read.h"
 
 namespace strobe::experiment {
 
@@ -33,10 +34,11 @@ nlohmann::json score_json(const sampling::RunScore& s) {
 }
 
 sampling::RunScore score_from_json(const nlohmann::json& j) {
-  return {j.at("full_cycles").get<uint64_t>(),  j.at("estimated_cycles").get<uint64_t>(),
-          j.at("full_seconds").get<double>(),   j.at("sampled_seconds").get<double>(),
-          j.at("speedup").get<double>(),        j.at("fallback").get<bool>(),
-          j.at("detailed_insts").get<uint64_t>(), j.at("timed_insts").get<uint64_t>(),
+  using report::read_number, report::read_u64;
+  return {read_u64(j, "full_cycles"),       read_u64(j, "estimated_cycles"),
+          read_number(j, "full_seconds"),   read_number(j, "sampled_seconds"),
+          read_number(j, "speedup"),        j.at("fallback").get<bool>(),
+          read_u64(j, "detailed_insts"),    read_u64(j, "timed_insts"),
           j.value("failure", std::string())};
 }
 

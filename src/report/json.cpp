@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include "common/error.h"
+#include "report/json_read.h"
 #include "report/timing_json.h"
 
 namespace strobe::report {
@@ -210,18 +211,18 @@ SetRunRow set_run_row_from_json(const nlohmann::json& j) {
     r.benchmark = j.at("benchmark").get<std::string>();
     r.args = j.at("args").get<std::vector<std::string>>();
     r.params = j.at("params");
-    r.launches = j.at("launches").get<size_t>();
-    r.wave_instructions = j.at("wave_instructions").get<uint64_t>();
-    r.full_cycles = j.at("full_cycles").get<uint64_t>();
+    r.launches = read_u64(j, "launches");
+    r.wave_instructions = read_u64(j, "wave_instructions");
+    r.full_cycles = read_u64(j, "full_cycles");
     const auto& fs = j.at("full_seconds");
-    r.full_seconds = {fs.at("median").get<double>(), fs.at("min").get<double>(), fs.at("max").get<double>()};
-    r.repeats = j.at("repeats").get<size_t>();
+    r.full_seconds = {read_number(fs, "median"), read_number(fs, "min"), read_number(fs, "max")};
+    r.repeats = read_u64(j, "repeats");
     r.provenance = j.value("provenance", nlohmann::json());
     if (j.contains("capture_seconds")) r.capture_seconds = j.at("capture_seconds").get<double>();
     for (const auto& [name, m] : j.at("methods").items()) {
       MethodComparison mc;
       mc.name = name;
-      mc.estimated_cycles = m.at("estimated_cycles").get<uint64_t>();
+      mc.estimated_cycles = read_u64(m, "estimated_cycles");
       mc.full_cycles = r.full_cycles;
       mc.error_pct = m.at("error_pct").get<double>();
       mc.ipc_error_pct = m.at("ipc_error_pct").get<double>();
@@ -240,6 +241,8 @@ SetRunRow set_run_row_from_json(const nlohmann::json& j) {
     }
     return r;
   } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("set run row: {}", e.what()));
+  } catch (const InputError& e) {
     throw InputError(fmt::format("set run row: {}", e.what()));
   }
 }

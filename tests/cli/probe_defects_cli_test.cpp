@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cli/cli_runner.h"
@@ -29,6 +30,25 @@ TEST(ProbeDefects, B01_ADeviceFifoOrSymlinkGivenAsJsonIsWrittenToNotReplaced) {
   const CliResult null = run_strobe("run vecadd --param n=1024 --json /dev/null");
   EXPECT_EQ(null.rc, 0) << null.err;
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
+TEST(ProbeDefects, B07_ADirectoryGivenAsArchIsRefusedNotReadAsTheDefaults) {
+  TempDir t;
+  const fs::path dir = t.path / "a.toml";
+  fs::create_directory(dir);
+  const CliResult r = run_strobe("run vecadd --param n=1024 --mode timing --arch " + dir.string());
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_THAT(r.err, HasSubstr("it is a directory"));
+}
+
+TEST(ProbeDefects, B24_AnOutOfRangeValueInAnArchFileNamesTheFile) {
+  TempDir t;
+  const std::string toml = (t.path / "odd.toml").string();
+  std::ofstream(toml) << "[gpu]\nnum_cus = 7\ncus_per_shader_array = 4\n";
+  const CliResult r = run_strobe("run vecadd --param n=1024 --mode timing --arch " + toml);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_THAT(r.err, HasSubstr("GPU configuration " + toml));
+  EXPECT_THAT(r.err, HasSubstr("gpu.cus_per_shader_array"));
 }
 
 TEST(ProbeDefects, B15_AnOutputPathThatCannotBeWrittenFailsBeforeAnyWork) {

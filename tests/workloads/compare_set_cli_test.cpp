@@ -259,6 +259,27 @@ TEST(CompareSet, CorruptJournalExitsTwoNamingFileAndLine) {
   EXPECT_NE(r.err.find("no 'row'"), std::string::npos) << r.err;
 }
 
+TEST(CompareSet, B08_ANegativeNumberInAJournalIsRefusedNotWrapped) {
+  // A negative cycle count once read back as 18446744073709551611.
+  TempDir t;
+  const std::string set = (t.path / "one.txt").string(), journal = (t.path / "runs.jsonl").string();
+  std::ofstream(set) << "vecadd --param n=4096\n";
+  ASSERT_EQ(run_strobe("compare --set-file " + set + " --sampling photon --repeat 1 --journal " + journal).rc, 0);
+  for (const char* field : {"full_cycles", "estimated_cycles"}) {
+    SCOPED_TRACE(field);
+    std::vector<nlohmann::json> lines = journal_lines(journal);
+    ASSERT_EQ(lines.size(), 1u);
+    nlohmann::json edited = lines[0];
+    edited["scores"][0][field] = -5;
+    std::ofstream(journal) << edited.dump() << "\n";
+    CliResult r = run_strobe("compare --set-file " + set + " --sampling photon --repeat 1 --journal " + journal);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find(journal + ", line 1"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(std::string("'") + field + "' is -5, not a non-negative integer"), std::string::npos) << r.err;
+    std::ofstream(journal) << lines[0].dump() << "\n";
+  }
+}
+
 TEST(CompareSet, ConflictingArgumentsExitTwo) {
   EXPECT_EQ(run_strobe("compare relu --set smoke --sampling photon").rc, 2);
   EXPECT_EQ(run_strobe("compare --set smoke --size huge --sampling photon").rc, 2);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
+#include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/number_text.h"
 #include "common/toml_doc.h"
@@ -214,13 +215,16 @@ GpuConfig load_config(std::string_view preset_or_path) {
       throw InputError(fmt::format("unknown GPU preset '{}' (presets: {})", preset_or_path,
                                    fmt::join(preset_names(), ", ")));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("cannot read GPU configuration {}", path.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
+  // read_file refuses a directory by name: opened as a stream it reads as empty, and the
+  // defaults would have passed for the file's contents.
+  const std::string text = read_file(path.string());
   GpuConfig cfg;
-  apply_toml(cfg, ss.str(), path.string());
-  validate(cfg);
+  apply_toml(cfg, text, path.string());
+  try {
+    validate(cfg);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("GPU configuration {}: {}", path.string(), e.what()));
+  }
   return cfg;
 }
 

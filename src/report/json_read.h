@@ -1,0 +1,33 @@
+// Strict reads of the numbers in a result file strobe wrote: a count or cycle total must be a
+// non-negative integer, a time or ratio a number. nlohmann's get<uint64_t>() wraps a negative
+// integer and truncates a fraction, so an edited or damaged file would read as a wrong value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+
+namespace strobe::report {
+
+/// The non-negative integer at `key` of object `j`; InputError naming the key otherwise.
+inline uint64_t read_u64(const nlohmann::json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key)) throw InputError(fmt::format("'{}' is missing", key));
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+    throw InputError(fmt::format("'{}' is {}, not a non-negative integer", key, v.dump()));
+  return v.get<uint64_t>();
+}
+
+/// The number at `key` of object `j`; InputError naming the key otherwise.
+inline double read_number(const nlohmann::json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key)) throw InputError(fmt::format("'{}' is missing", key));
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_number()) throw InputError(fmt::format("'{}' is {}, not a number", key, v.dump()));
+  return v.get<double>();
+}
+
+}  // namespace strobe::report
