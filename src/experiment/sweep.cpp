@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -165,6 +166,9 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
       for (size_t i = 0; i < a->size(); ++i) {
         const auto text = scalar_text((*a)[i]);
         if (!text) throw InputError(fmt::format("{}: grid.{}[{}] is not a number, string or bool", source, axis.key, i));
+        // A value listed twice would make two tasks of one point, with one id.
+        if (std::find(axis.values.begin(), axis.values.end(), *text) != axis.values.end())
+          throw InputError(fmt::format("{}: grid.{} lists {} twice", source, axis.key, *text));
         axis.values.push_back(*text);
       }
       s.grid.push_back(std::move(axis));
@@ -177,9 +181,19 @@ SweepSpec load_sweep(const std::string& path) { return parse_sweep(read_file(pat
 
 std::vector<SweepTask> expand(const SweepSpec& spec) {
   std::vector<SweepTask> out;
-  // Grid points in mixed radix, the last axis fastest.
-  size_t points = 1;
-  for (const SweepAxis& a : spec.grid) points *= a.values.size();
+  // Grid points in mixed radix, the last axis fastest. The count is checked before anything is
+  // expanded (each task is validated, so a runaway grid would take minutes to be refused).
+  uint64_t points = 1;
+  for (const SweepAxis& a : spec.grid) {
+    points *= a.values.size();
+    if (points > kMaxSweepTasks) break;
+  }
+  if (points > kMaxSweepTasks || points * spec.workloads.size() > kMaxSweepTasks)
+    throw InputError(fmt::format("{}: {} workload{} at {}{} grid point{} make more than {} tasks; split the study",
+                                 spec.source, spec.workloads.size(), spec.workloads.size() == 1 ? "" : "s",
+                                 points > kMaxSweepTasks ? "over " : "", std::min<uint64_t>(points, kMaxSweepTasks),
+                                 points == 1 ? "" : "s", kMaxSweepTasks));
+  std::map<std::string, std::string> labels;  // id -> label, to refuse two tasks of one id
   for (size_t w = 0; w < spec.workloads.size(); ++w) {
     const workloads::SetRun& run = spec.workloads[w];
     for (size_t p = 0; p < points; ++p) {
@@ -250,6 +264,9 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
         for (const std::string& p2 : run.params) joined += std::string(1, '\0') + p2;
       }
       t.id = hex(sampling::profile::fnv1a(joined));
+      if (auto [it, fresh] = labels.emplace(t.id, t.label); !fresh)
+        throw InputError(fmt::format("{}: tasks '{}' and '{}' are the same run (a workload listed twice?)", spec.source,
+                                     it->second, t.label));
       out.push_back(std::move(t));
     }
   }

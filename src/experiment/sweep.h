@@ -25,6 +25,10 @@ struct SweepAxis {
   std::vector<std::string> values;
 };
 
+/// The most tasks (workloads times grid points) one sweep may have: a larger study is split
+/// into several specs (a spec this size already names 100,000 result files).
+inline constexpr uint64_t kMaxSweepTasks = 100000;
+
 /// A sweep as its spec file states it.
 struct SweepSpec {
   std::string source;                        ///< the spec file, named in errors

@@ -51,6 +51,37 @@ TEST(ProbeDefects, B24_AnOutOfRangeValueInAnArchFileNamesTheFile) {
   EXPECT_THAT(r.err, HasSubstr("gpu.cus_per_shader_array"));
 }
 
+TEST(ProbeDefects, B10_ASweepOfMoreThanItsTaskLimitIsRefusedAtOnce) {
+  // A million-point grid was accepted, and even --dry-run ran for minutes.
+  TempDir t;
+  const std::string spec = (t.path / "big.toml").string();
+  std::ofstream f(spec);
+  f << "workloads = [\"vecadd --param n=1024\"]\n[grid]\n";
+  for (const char* key : {"l2.size_kb", "gpu.num_cus", "dram.channels", "l1v.size_kb", "l2.ways", "l1v.ways"}) {
+    f << "\"" << key << "\" = [";
+    for (int v = 1; v <= 10; ++v) f << (v > 1 ? ", " : "") << (1 << v);
+    f << "]\n";
+  }
+  f.close();
+  const CliResult r = run_strobe("sweep " + spec + " --dry-run");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_THAT(r.err, HasSubstr("more than 100000 tasks"));
+}
+
+TEST(ProbeDefects, B11_DuplicateGridValuesOrWorkloadsAreRefusedNotRunTwiceUnderOneId) {
+  TempDir t;
+  const std::string values = (t.path / "values.toml").string(), runs = (t.path / "runs.toml").string();
+  std::ofstream(values) << "workloads = [\"vecadd --param n=1024\"]\n[grid]\n\"l2.size_kb\" = [256, 256]\n";
+  std::ofstream(runs) << "workloads = [\"vecadd --param n=1024\", \"vecadd --param n=1024\"]\n[grid]\n"
+                         "\"l2.size_kb\" = [256, 512]\n";
+  const CliResult a = run_strobe("sweep " + values + " --dry-run");
+  EXPECT_EQ(a.rc, 2);
+  EXPECT_THAT(a.err, HasSubstr("grid.l2.size_kb lists 256 twice"));
+  const CliResult b = run_strobe("sweep " + runs + " --dry-run");
+  EXPECT_EQ(b.rc, 2);
+  EXPECT_THAT(b.err, HasSubstr("are the same run"));
+}
+
 TEST(ProbeDefects, B15_AnOutputPathThatCannotBeWrittenFailsBeforeAnyWork) {
   TempDir t;
   const std::string csv = (t.path / "missing_dir" / "x.csv").string();
