@@ -380,6 +380,7 @@ ContentId content_id(std::string_view bytes) {
 // ------------------------------------------------------------------------------------ writer
 
 CaptureWriter::CaptureWriter(std::string path) : path_(replaced_file(path)) {
+  remove_stale_temporaries(path_);  // a capture killed before its rename
   tmp_ = path_ + ".tmp." + std::to_string(::getpid());
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw InputError(fmt::format("cannot write capture '{}': {}", path_, std::strerror(errno)));

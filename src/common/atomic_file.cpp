@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <fmt/core.h>
@@ -124,6 +125,23 @@ void check_output_path(const std::string& path) {
     throw InputError(fmt::format("cannot write '{}': directory '{}' does not exist", path, dir.string()));
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw InputError(fmt::format("cannot write '{}': directory '{}': {}", path, dir.string(), std::strerror(errno)));
+}
+
+void remove_stale_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  const std::string prefix = fs::path(path).filename().string() + ".tmp.";
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string pid_text = name.substr(prefix.size());
+    if (pid_text.find_first_not_of("0123456789") != std::string::npos || pid_text.size() > 9) continue;
+    const pid_t pid = pid_t(std::stol(pid_text));
+    // ESRCH: no such process, so no write of it is under way.
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove(it->path(), ec), ec.clear();
+  }
 }
 
 std::string read_file(const std::string& path) {

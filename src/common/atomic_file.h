@@ -23,6 +23,11 @@ std::string replaced_file(const std::string& path);
 /// it cannot keep. Writes nothing.
 void check_output_path(const std::string& path);
 
+/// Removes the temporary files that writes of `path` by processes no longer running left
+/// (`PATH.tmp.PID`, a write killed before its rename); never another live process's. Errors are
+/// ignored: the files are only litter.
+void remove_stale_temporaries(const std::string& path);
+
 /// Reads a whole file; throws InputError naming the path and the reason on failure.
 std::string read_file(const std::string& path);
 

@@ -66,6 +66,7 @@ void check_entry(const nlohmann::json& j) {
 }  // namespace
 
 RunJournal::RunJournal(std::string path) : path_(std::move(path)) {
+  remove_stale_temporaries(path_);  // a rewrite killed before its rename
   if (!std::filesystem::exists(path_)) return;
   std::istringstream in(read_file(path_));
   size_t n = 0;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -89,6 +90,24 @@ TEST(OutputFile, ADirectoryOrAMissingDirectoryIsRefusedNamingThePath) {
   }
   EXPECT_THROW(replaced_file("/dev/null"), InputError) << "a capture must be a regular file";
   EXPECT_EQ(replaced_file((d.path / "new.cap").string()), (d.path / "new.cap").string());
+}
+
+TEST(OutputFile, B13_AWriteKilledBeforeItsRenameLeavesNothingForeverBehind) {
+  // A journal rewrite killed by SIGKILL left J.jsonl.tmp.PID for good.
+  Dir d;
+  const fs::path journal = d.path / "runs.jsonl";
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);  // reaped: no process has its id now
+  const fs::path dead = d.path / ("runs.jsonl.tmp." + std::to_string(child));
+  const fs::path live = d.path / ("runs.jsonl.tmp." + std::to_string(::getpid()));
+  const fs::path other = d.path / "other.jsonl.tmp.1";
+  for (const fs::path& p : {dead, live, other}) std::ofstream(p) << "partial";
+  remove_stale_temporaries(journal.string());
+  EXPECT_FALSE(fs::exists(dead)) << "a dead writer's temporary stays";
+  EXPECT_TRUE(fs::exists(live)) << "a live writer's temporary was removed";
+  EXPECT_TRUE(fs::exists(other)) << "another file's temporary was removed";
 }
 
 }  // namespace
