@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_runner.h"
 
 namespace {
@@ -80,6 +82,21 @@ TEST(ProbeDefects, B11_DuplicateGridValuesOrWorkloadsAreRefusedNotRunTwiceUnderO
   const CliResult b = run_strobe("sweep " + runs + " --dry-run");
   EXPECT_EQ(b.rc, 2);
   EXPECT_THAT(b.err, HasSubstr("are the same run"));
+}
+
+TEST(ProbeDefects, B14_TheWatchdogsDocumentedMinimumLetsEveryLaunchRun) {
+  // sim.watchdog_cycles = 1000 once failed every launch: the 1,000-cycle launch overhead, and
+  // the cycles before the first instruction issues, counted as no progress.
+  for (const char* bench : {"vecadd --param n=4096", "hotspot --param rows=64 --param cols=64 --param iterations=3"}) {
+    SCOPED_TRACE(bench);
+    const CliResult low =
+        run_strobe(std::string("run ") + bench + " --mode timing --set sim.watchdog_cycles=1000 --json -");
+    ASSERT_EQ(low.rc, 0) << low.err;
+    const CliResult dflt = run_strobe(std::string("run ") + bench + " --mode timing --json -");
+    ASSERT_EQ(dflt.rc, 0) << dflt.err;
+    EXPECT_EQ(nlohmann::json::parse(low.out)["cycles"], nlohmann::json::parse(dflt.out)["cycles"])
+        << "the watchdog changed the cycles";
+  }
 }
 
 TEST(ProbeDefects, B15_AnOutputPathThatCannotBeWrittenFailsBeforeAnyWork) {

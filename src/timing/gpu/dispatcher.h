@@ -46,6 +46,9 @@ class Dispatcher final : public WaveSource {
   bool finished() const { return done_; }
   /// True between the last work-group's retirement and the launch's completion.
   bool completing() const { return retired_ == total_ && !done_; }
+  /// True from the launch until its first work-group is dispatched: the launch overhead, a wait
+  /// the model schedules, not a hang.
+  bool starting() const { return kernel_.id == 0 && total_ > 0 && !done_; }
   /// Work-groups retired so far in this launch.
   uint64_t retired() const { return retired_; }
   /// Running counts the timeline reads: work-groups dispatched (the next group's id) and

@@ -208,6 +208,8 @@ struct Gpu::Impl {
   /// is a deadlock, and `watchdog_cycles` without `w.progress()` moving is a hang unless
   /// `w.excused()` (a launch completing, a predicted group's retirement still to come). Both
   /// throw FaultError naming `w.what` and the machine's state.
+  /// DRAM requests serviced so far (part of what the watchdog counts as progress).
+  uint64_t dram_serviced() const { return dram->counters().reads + dram->counters().writes; }
   template <class Watch>
   void drive(const Watch& w, WindowThreads* threads) {
     const uint64_t watchdog = uint64_t(cfg.watchdog_cycles);
@@ -400,8 +402,13 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
     const uint64_t& predicted;
     std::string what;
     bool finished() const { return g.dispatcher->finished(); }
-    uint64_t progress() const { return g.wave_instructions + g.dispatcher->retired(); }
-    bool excused() const { return g.dispatcher->completing() || predicted != 0; }
+    // DRAM service counts too: a launch's start (code and arguments fetched cold) and a wave
+    // burst stalled on a saturated DRAM can issue no instruction for thousands of cycles while
+    // the memory system is busy, which is no hang.
+    uint64_t progress() const {
+      return g.wave_instructions + *g.dispatcher->dispatched_counter() + g.dispatcher->retired() + g.dram_serviced();
+    }
+    bool excused() const { return g.dispatcher->starting() || g.dispatcher->completing() || predicted != 0; }
   } watch{g, predicted_outstanding, "kernel " + d.kernel_name};
   recovering([&] {
     if (!g.runner) return g.drive(watch, nullptr);
@@ -453,7 +460,7 @@ FrameTiming Gpu::run_frame(const FrameWork& f) {
     Impl& g;
     std::string what;
     bool finished() const { return g.gfx->finished(); }
-    uint64_t progress() const { return g.gfx->progress() + g.wave_instructions; }
+    uint64_t progress() const { return g.gfx->progress() + g.wave_instructions + g.dram_serviced(); }
     bool excused() const { return false; }
   } watch{g, fmt::format("frame {}", f.frame)};
   recovering([&] {
