@@ -2,6 +2,7 @@
 // exit statuses (1 failure/fault, 2 bad usage or input) with one clear message on stderr.
 #include "cli/app.h"
 
+#include <algorithm>
 #include <new>
 #include <string>
 #include <string_view>
@@ -49,6 +50,16 @@ int run_main(int argc, char** argv) {
   add_report_command(app, action);
   add_shader_command(app, action);
   add_frames_command(app, action);
+  // A first word that is neither an option nor a command is named, with the commands there are
+  // (CLI11 would only say a subcommand is required).
+  const std::vector<CLI::App*> commands = app.get_subcommands({});
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(commands.begin(), commands.end(), [&](const CLI::App* c) { return c->check_name(argv[1]); })) {
+    std::string names;
+    for (const CLI::App* c : commands) names += (names.empty() ? "" : ", ") + c->get_name();
+    fmt::print(stderr, "strobe: error: unknown command '{}' (commands: {})\n", argv[1], names);
+    return static_cast<int>(ExitCode::BadInput);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
 
 #include "cli/commands.h"
 #include "common/atomic_file.h"
@@ -45,6 +46,15 @@ int run_disasm(const DisasmOptions& o) {
   if (o.raw) {
     std::string bytes = read_file(o.file);
     std::fputs(isa::disassemble({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, 0).c_str(), stdout);
+    // Instructions are whole 32-bit words: a tail shorter than one is shown, never dropped.
+    if (const size_t tail = bytes.size() % 4) {
+      std::string hex;
+      for (size_t i = bytes.size() - tail; i < bytes.size(); ++i) hex += fmt::format(" {:02x}", uint8_t(bytes[i]));
+      fmt::print("\t// {:012X}: {} trailing byte{} (not a whole instruction word):{}\n", bytes.size() - tail, tail,
+                 tail == 1 ? "" : "s", hex);
+      fmt::print(stderr, "strobe: warning: {}: its last {} byte{} do{} not make a whole instruction word\n", o.file,
+                 tail, tail == 1 ? "" : "s", tail == 1 ? "es" : "");
+    }
     return 0;
   }
   // Validate first, so a foreign or broken file gets the loader's one clear error.

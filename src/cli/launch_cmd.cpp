@@ -91,7 +91,15 @@ int run_launch(const LaunchOptions& o) {
   dev.set_threads(experiment::host_threads(o.threads));
   if (o.mode == "timing") dev.enable_timing(gpu_cfg);
   runtime::Module& mod = dev.load(o.file);
-  mod.code_object().kernel(o.kernel);  // a missing kernel is reported before any buffer is read
+  // A missing kernel, or a scalar of another type than the kernel declares, is reported before
+  // any buffer is read.
+  const loader::KernelInfo& kernel = mod.code_object().kernel(o.kernel);
+  size_t explicit_index = 0;
+  for (const loader::KernelArg& ka : kernel.args) {
+    if (ka.is_hidden()) continue;
+    if (explicit_index < specs.size()) check_scalar_type(specs[explicit_index], ka, explicit_index);
+    ++explicit_index;
+  }
 
   std::vector<Materialised> args;
   for (const auto& s : specs) {

@@ -1,11 +1,14 @@
 // Shared option declarations (see spec_options.h).
 #include "cli/spec_options.h"
 
-#include "common/atomic_file.h"
-#include "common/error.h"
+#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "common/number_text.h"
 
 namespace strobe::cli {
 
@@ -45,7 +48,21 @@ void add_threads_option(CLI::App& cmd, uint32_t& threads) {
                  "Host threads a functional launch's work-groups run on, a gfx: workload's shader waves, or "
                  "the partitions of a detailed launch under --set sim.engine=quantum (default 0: every core); "
                  "results are identical for any count, and a kernel with global atomics runs on one")
+      ->check(whole_number())  // first, so "abc" is called what it is, not out of range
       ->check(CLI::Range(0u, experiment::RunSpec::kMaxThreads));
+}
+
+CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::optional<int64_t> v = parse_integer(text);
+        if (v && *v >= 0) return {};
+        // A pasted run of digits is shortened, not echoed whole.
+        const std::string shown = text.size() > 24 ? text.substr(0, 24) + "..." : text;
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        return "'" + shown + (digits ? "' is too large" : "' is not a whole number");
+      },
+      "N");
 }
 
 void add_verify_flag(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help) {

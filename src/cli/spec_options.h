@@ -30,5 +30,8 @@ void add_json_option(CLI::App& cmd, std::string& json);
 /// directory exists and takes new files, or it is a FIFO or device open for writing
 /// (strobe::check_output_path).
 CLI::Validator output_file();
+/// Checks that an option's value is a whole number (0, 1, 2, ...) before any range check, so a
+/// word is called what it is.
+CLI::Validator whole_number();
 
 }  // namespace strobe::cli

@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/spec_options.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "experiment/sweep.h"
@@ -61,11 +62,15 @@ void add_sweep_command(CLI::App& app, Action& action) {
   cmd->add_option("-j,--jobs", o->jobs, "Processes at once (default: every core)")->check(CLI::Range(1, 1024));
   auto* slurm = cmd->add_flag("--slurm", o->slurm, "Submit the tasks without a result as a Slurm job array");
   auto* collect = cmd->add_flag("--collect", o->collect, "Merge the results into OUT/results.csv and .json");
+  // A sweep has at most kMaxSweepTasks tasks, so a longer index is refused as such.
+  const auto index_range = CLI::Range(0L, long(experiment::kMaxSweepTasks));
   auto* task = cmd->add_option("--task", o->task, "Run task INDEX only (what a Slurm array element runs)")
-                   ->check(CLI::NonNegativeNumber);
+                   ->check(whole_number())
+                   ->check(index_range);
   auto* profile_of = cmd->add_option("--profile-of", o->profile_of,
                                      "Make workload INDEX's profile if missing (what a profile array element runs)")
-                         ->check(CLI::NonNegativeNumber);
+                         ->check(whole_number())
+                         ->check(index_range);
   auto* dry = cmd->add_flag("--dry-run", o->dry_run, "List the tasks and whether each has a result; run nothing");
   slurm->excludes(collect)->excludes(task)->excludes(dry);
   collect->excludes(task)->excludes(dry);

@@ -108,7 +108,8 @@ ValidatedFrameCompare validate(const FrameCompareSpec& given) {
   if (s.methods.empty()) throw InputError("--sampling: name at least one frame-sampling method");
   for (const std::string& m : s.methods) sampling::make_frame_method(m, s.sampling_sets);  // unknown names fail here
   sampling::check_frame_sampling_sets(s.methods, s.sampling_sets);
-  if (s.repeat < 1) throw InputError(fmt::format("--repeat {}: expected at least 1", s.repeat));
+  if (s.repeat < 1 || s.repeat > CompareSpec::kMaxRepeat)
+    throw InputError(fmt::format("--repeat {}: must be 1 to {}", s.repeat, CompareSpec::kMaxRepeat));
   ValidatedFrameCompare v{s, resolve(s.frames)};
   if (v.target.capture && (!s.reference_runs.empty() || !s.profile_runs.empty()))
     throw InputError("--reference-runs and --profile-runs: a capture's reference and counts come from the capture");

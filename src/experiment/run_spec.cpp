@@ -159,9 +159,15 @@ bool models_timing(const std::string& mode) { return mode == "timing" || mode ==
 
 void require_timing_for_sets(const std::vector<std::string>& sets, const std::string& mode, Spelling s) {
   // Fail loudly rather than silently run something other than what was asked for.
-  if (!sets.empty() && !models_timing(mode))
+  if (!sets.empty() && !models_timing(mode)) {
+    // --timeline-interval is a --set of its own; name the option that was given.
+    const bool only_timeline = std::all_of(sets.begin(), sets.end(), [](const std::string& kv) {
+      return kv.rfind("sim.timeline_interval=", 0) == 0;
+    });
+    if (only_timeline && !env(s)) throw InputError("--timeline-interval times the timing model; it needs --mode timing");
     throw InputError(env(s) ? "STROBE_SET configures the timing model; it needs STROBE_MODE=timing"
                             : "--set configures the timing model; it needs --mode timing");
+  }
 }
 
 timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<std::string>& sets) {
@@ -244,7 +250,8 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
 }
 
 ValidatedCompare validate(CompareSpec spec) {
-  if (spec.repeat < 1) throw InputError(fmt::format("--repeat {}: must be at least 1", spec.repeat));
+  if (spec.repeat < 1 || spec.repeat > CompareSpec::kMaxRepeat)
+    throw InputError(fmt::format("--repeat {}: must be 1 to {}", spec.repeat, CompareSpec::kMaxRepeat));
   ValidatedCompare v;
   v.methods = parse_methods(spec.run.sampling);
   v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);

@@ -102,7 +102,10 @@ struct CompareSpec {
   /// Workload, arch, sets, sampling_sets, verify, skip_functional; `sampling` is the
   /// comma-separated list of methods as given.
   RunSpec run;
-  int repeat = 1;  ///< runs of the reference and of each method
+  int repeat = 1;  ///< runs of the reference and of each method (1 to kMaxRepeat)
+  /// The most repeats a comparison takes: enough for any spread, and a typo's extra digits are
+  /// refused instead of running for days.
+  static constexpr int kMaxRepeat = 1000;
 };
 
 /// A comparison whose rules hold.

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/core.h>
@@ -76,11 +77,14 @@ std::string valid_names(const std::vector<ParamSpec>& specs) {
 Params resolve_params(const std::string& bench, const std::vector<ParamSpec>& specs,
                       const std::vector<std::string>& assignments) {
   Params p(specs);
+  std::set<std::string> given;
   for (const auto& a : assignments) {
     auto eq = a.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError(fmt::format("--param '{}': expected NAME=VALUE", a));
     std::string key = a.substr(0, eq), text = a.substr(eq + 1);
+    // Silently taking the last of two would run something the first did not ask for.
+    if (!given.insert(key).second) throw InputError(fmt::format("--param '{}': {} is given twice", a, key));
     const ParamSpec* spec = nullptr;
     for (const auto& s : specs)
       if (s.name == key) spec = &s;

@@ -99,6 +99,58 @@ TEST(ProbeDefects, B14_TheWatchdogsDocumentedMinimumLetsEveryLaunchRun) {
   }
 }
 
+TEST(ProbeDefects, B16_ScalarKernelArgumentsOfAnotherTypeAreRefusedNamingTheArgument) {
+  // f32:1.5 for a uint was passed as its bit pattern, silently.
+  const std::string saxpy = strobe::clitest::kernel("saxpy") + " --kernel saxpy --grid 64 ";
+  const CliResult f = run_strobe("launch " + saxpy + "--arg f32:2 --arg zeros:256 --arg zeros:256 --arg f32:1.5");
+  EXPECT_EQ(f.rc, 2);
+  EXPECT_THAT(f.err, HasSubstr("--arg 'f32:1.5': the kernel's argument 3 (uint"));
+  EXPECT_THAT(f.err, HasSubstr("takes u32:V"));
+  const CliResult i = run_strobe("launch " + saxpy + "--arg i32:2 --arg zeros:256 --arg zeros:256 --arg u32:64");
+  EXPECT_EQ(i.rc, 2);
+  EXPECT_THAT(i.err, HasSubstr("takes f32:V"));
+  EXPECT_EQ(run_strobe("launch " + saxpy + "--arg f32:2 --arg zeros:256 --arg zeros:256 --arg u32:64").rc, 0);
+}
+
+TEST(ProbeDefects, B17_SmallCommandLineDefectsGetOneClearError) {
+  // --timeline-interval without timing blamed --set.
+  const CliResult timeline = run_strobe("run vecadd --param n=1024 --timeline-interval 100");
+  EXPECT_EQ(timeline.rc, 2);
+  EXPECT_THAT(timeline.err, HasSubstr("--timeline-interval times the timing model"));
+  // An unknown command was not named.
+  const CliResult unknown = run_strobe("frobnicate");
+  EXPECT_EQ(unknown.rc, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("unknown command 'frobnicate' (commands: launch"));
+  // --repeat had no cap.
+  const CliResult repeat = run_strobe("compare vecadd --param n=1024 --sampling pka --repeat 100000");
+  EXPECT_EQ(repeat.rc, 2);
+  EXPECT_THAT(repeat.err, HasSubstr("--repeat 100000: must be 1 to 1000"));
+  // A duplicate --param silently took the last.
+  const CliResult param = run_strobe("run vecadd --param n=1024 --param n=2048");
+  EXPECT_EQ(param.rc, 2);
+  EXPECT_THAT(param.err, HasSubstr("n is given twice"));
+  // --threads abc said "not in range".
+  const CliResult threads = run_strobe("run vecadd --param n=1024 --threads abc");
+  EXPECT_EQ(threads.rc, 2);
+  EXPECT_THAT(threads.err, HasSubstr("'abc' is not a whole number"));
+  // A 300-digit --task was echoed whole, as a clamped number.
+  const CliResult task = run_strobe("sweep x.toml --task " + std::string(300, '9'));
+  EXPECT_EQ(task.rc, 2);
+  EXPECT_THAT(task.err, HasSubstr("'999999999999999999999999...' is too large"));
+  EXPECT_LT(task.err.size(), 200u);
+}
+
+TEST(ProbeDefects, B18_DisasmRawShowsTrailingBytesInsteadOfDroppingThem) {
+  TempDir t;
+  const std::string raw = (t.path / "code.bin").string();
+  std::ofstream(raw, std::ios::binary).write("\x01\x00\x00\xbf\x01\x02", 6);
+  const CliResult r = run_strobe("disasm --raw " + raw);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("s_cmp_eq_i32 s1, s0"));
+  EXPECT_THAT(r.out, HasSubstr("2 trailing bytes (not a whole instruction word): 01 02"));
+  EXPECT_THAT(r.err, HasSubstr("its last 2 bytes do not make a whole instruction word"));
+}
+
 TEST(ProbeDefects, B15_AnOutputPathThatCannotBeWrittenFailsBeforeAnyWork) {
   TempDir t;
   const std::string csv = (t.path / "missing_dir" / "x.csv").string();
