@@ -1,9 +1,13 @@
 // The set comparison's run journal (see journal.h).
 #include "experiment/journal.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -67,6 +71,11 @@ void check_entry(const nlohmann::json& j) {
 
 RunJournal::RunJournal(std::string path) : path_(std::move(path)) {
   remove_stale_temporaries(path_);  // a rewrite killed before its rename
+  load();
+}
+
+void RunJournal::load() {
+  lines_.clear();
   if (!std::filesystem::exists(path_)) return;
   std::istringstream in(read_file(path_));
   size_t n = 0;
@@ -136,6 +145,18 @@ void RunJournal::record(const ValidatedCompare& c, const workloads::SetRun& r, c
                       {"key", key(c, r)},
                       {"row", report::to_json(e.row)},
                       {"scores", scores}};
+  // Another comparison may share the journal: under the lock, its entries are read again and
+  // kept. flock() is released when the descriptor closes, even if this process is killed.
+  const std::string lock_path = path_ + ".lock";
+  const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw InputError(fmt::format("journal {}: cannot open its lock {}: {}", path_, lock_path, std::strerror(errno)));
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }
+  } unlock{fd};
+  while (::flock(fd, LOCK_EX) != 0)
+    if (errno != EINTR) throw InputError(fmt::format("journal {}: cannot lock {}: {}", path_, lock_path, std::strerror(errno)));
+  load();
   bool replaced = false;
   for (auto& old : lines_)
     if (old["key"] == j["key"]) old = j, replaced = true;

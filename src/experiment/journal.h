@@ -37,7 +37,9 @@ class RunJournal {
 
   /// The entry of run `r` under comparison `c`, if the journal has one.
   std::optional<JournalEntry> find(const ValidatedCompare& c, const workloads::SetRun& r) const;
-  /// Adds (or replaces) run `r`'s entry and rewrites the file atomically.
+  /// Adds (or replaces) run `r`'s entry and rewrites the file atomically. Comparisons sharing
+  /// the journal at once each keep every entry: the rewrite holds an exclusive lock on PATH.lock
+  /// and first reads again what the others recorded since.
   void record(const ValidatedCompare& c, const workloads::SetRun& r, const JournalEntry& e);
   /// Entries in the file (of any comparison).
   size_t size() const { return lines_.size(); }
@@ -49,6 +51,8 @@ class RunJournal {
 
  private:
   void save() const;
+  /// Reads the file's entries into lines_ (none when it does not exist).
+  void load();
 
   std::string path_;
   std::vector<nlohmann::json> lines_;  // {"version", "key", "row", "scores"}

@@ -60,6 +60,11 @@ TEST_F(ErrorCodes, HandlesOfTheWrongTypeAreRejected) {
             CL_INVALID_CONTEXT);
   cl_mem not_a_buffer = reinterpret_cast<cl_mem>(prog_);
   EXPECT_EQ(clSetKernelArg(scale_, 0, sizeof not_a_buffer, &not_a_buffer), CL_INVALID_MEM_OBJECT);
+  // B19 of the probe: a garbage handle, no object at all, is refused too (never dereferenced).
+  for (uintptr_t garbage : {uintptr_t(0x1234), uintptr_t(0xdeadbeefcafe), ~uintptr_t(0)}) {
+    cl_mem g = reinterpret_cast<cl_mem>(garbage);
+    EXPECT_EQ(clSetKernelArg(scale_, 0, sizeof g, &g), CL_INVALID_MEM_OBJECT) << garbage;
+  }
   EXPECT_EQ(clGetDeviceInfo(nullptr, CL_DEVICE_NAME, 0, nullptr, nullptr), CL_INVALID_DEVICE);
 }
 

@@ -280,6 +280,25 @@ TEST(CompareSet, B08_ANegativeNumberInAJournalIsRefusedNotWrapped) {
   }
 }
 
+TEST(CompareSet, B02_TwoComparisonsSharingAJournalAtOnceKeepEveryEntry) {
+  // Each rewrote the file from what it had read at its start, so one lost the other's entries.
+  TempDir t;
+  const std::string a = (t.path / "a.txt").string(), b = (t.path / "b.txt").string(),
+                    journal = (t.path / "runs.jsonl").string();
+  std::ofstream fa(a), fb(b);
+  for (int n = 1; n <= 4; ++n) {
+    fa << "vecadd --param n=" << 1024 * n << "\n";
+    fb << "relu --param n=" << 1024 * n << "\n";
+  }
+  fa.close();
+  fb.close();
+  const std::string common = " --sampling photon --repeat 1 --journal " + journal + " >/dev/null 2>&1";
+  const std::string both = std::string(STROBE_BINARY) + " compare --set-file " + a + common + " & " + STROBE_BINARY +
+                           " compare --set-file " + b + common + " & wait";
+  ASSERT_EQ(std::system(both.c_str()), 0);
+  EXPECT_EQ(journal_lines(journal).size(), 8u) << "entries were lost";
+}
+
 TEST(CompareSet, ConflictingArgumentsExitTwo) {
   EXPECT_EQ(run_strobe("compare relu --set smoke --sampling photon").rc, 2);
   EXPECT_EQ(run_strobe("compare --set smoke --size huge --sampling photon").rc, 2);
