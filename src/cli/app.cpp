@@ -14,10 +14,12 @@
 #include "cli/commands.h"
 #include "common/build_info.h"
 #include "common/error.h"
+#include "experiment/sweep_run.h"
 
 namespace strobe::cli {
 
 int run_main(int argc, char** argv) {
+  experiment::bind_to_sweep_parent();  // a sweep's task ends with its sweep
   CLI::App app{"strobe: a GCN3 (gfx803) GPU simulator with sampled simulation"};
   app.require_subcommand(1);
   // The build that made a result: evaluation scripts record it beside every run.

@@ -2,7 +2,9 @@
 #include "experiment/sweep_run.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +16,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -47,8 +50,15 @@ pid_t spawn(const std::string& strobe, const Job& j) {
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, j.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // The child ends with this process, however it ends (bind_to_sweep_parent).
+  std::vector<std::string> env = {std::string(kSweepParentVariable) + "=" + std::to_string(::getpid())};
+  for (char** e = environ; *e; ++e)
+    if (std::string_view(*e).rfind(std::string(kSweepParentVariable) + "=", 0) != 0) env.emplace_back(*e);
+  std::vector<char*> cenv;
+  for (std::string& e : env) cenv.push_back(e.data());
+  cenv.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, strobe.c_str(), &fa, nullptr, cargv.data(), environ);
+  const int rc = posix_spawn(&pid, strobe.c_str(), &fa, nullptr, cargv.data(), cenv.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw Error(ExitCode::Failure, fmt::format("sweep: cannot start {}: {}", strobe, std::strerror(rc)));
   return pid;
@@ -303,6 +313,16 @@ SlurmJobs submit_slurm(const SlurmPlan& plan) {
   if (!plan.profile_script.empty()) jobs.profiles = sbatch("", plan.profile_script);
   jobs.tasks = sbatch(jobs.profiles.empty() ? "" : "--dependency=afterok:" + jobs.profiles, plan.script);
   return jobs;
+}
+
+void bind_to_sweep_parent() {
+  const char* parent = std::getenv(kSweepParentVariable);
+  if (!parent) return;
+  // Linux sends the signal when the parent thread that started this process dies; SIGKILL of
+  // the sweep included. A parent already gone before the request took effect is checked after.
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (std::to_string(::getppid()) != parent) std::_Exit(static_cast<int>(ExitCode::Failure));
+  ::unsetenv(kSweepParentVariable);  // not for processes this task starts (a host program)
 }
 
 }  // namespace strobe::experiment

@@ -38,6 +38,13 @@ int run_one(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const Sw
 /// process: what one element of a sweep's profile array does. Returns the child's exit status.
 int make_profile(const SweepSpec& spec, const SweepLayout& layout, size_t w, const std::string& strobe);
 
+/// The variable a local pool's children find the sweep's process id in.
+inline constexpr const char* kSweepParentVariable = "STROBE_SWEEP_PARENT";
+/// In a task a local pool started (kSweepParentVariable set): ends this process with the sweep,
+/// however the sweep ends (killed included), so no task runs on and writes after it; a task
+/// whose sweep is already gone exits at once. Nothing otherwise.
+void bind_to_sweep_parent();
+
 /// A Slurm submission of the tasks without a result.
 struct SlurmPlan {
   std::string script;          ///< the tasks' sbatch file

@@ -3,11 +3,20 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -82,6 +91,46 @@ TEST(ProbeDefects, B11_DuplicateGridValuesOrWorkloadsAreRefusedNotRunTwiceUnderO
   const CliResult b = run_strobe("sweep " + runs + " --dry-run");
   EXPECT_EQ(b.rc, 2);
   EXPECT_THAT(b.err, HasSubstr("are the same run"));
+}
+
+TEST(ProbeDefects, B12_KillingASweepEndsItsRunningTasks) {
+  // Killed, a sweep left its children running and writing results.
+  TempDir t;
+  const std::string spec = (t.path / "s.toml").string(), out = (t.path / "s.sweep").string();
+  // Tasks of many seconds each, so that one outliving the sweep is seen.
+  std::ofstream(spec) << "workloads = [\"mm --param m=768 --param n=768 --param k=768\"]\n[grid]\n"
+                         "\"l2.size_kb\" = [256, 512]\n";
+  const pid_t sweep = ::fork();
+  if (sweep == 0) {
+    ::setpgid(0, 0);  // the test's own process group is not signalled with it
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    ::execl(STROBE_BINARY, STROBE_BINARY, "sweep", spec.c_str(), "-j", "2", "--out", out.c_str(), nullptr);
+    ::_exit(127);
+  }
+  ASSERT_GT(sweep, 0);
+  // Its tasks, once they run.
+  std::vector<pid_t> tasks;
+  for (int i = 0; i < 200 && tasks.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::istringstream in(strobe::clitest::shell("pgrep -P " + std::to_string(sweep)));
+    for (pid_t p; in >> p;) tasks.push_back(p);
+  }
+  ASSERT_FALSE(tasks.empty()) << "no task started";
+  ::kill(sweep, SIGKILL);
+  ::waitpid(sweep, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 250 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    gone = std::none_of(tasks.begin(), tasks.end(), [](pid_t p) {
+      // A zombie has ended; whoever adopted it may not reap it at once.
+      const std::string stat = strobe::clitest::slurp("/proc/" + std::to_string(p) + "/stat");
+      const size_t paren = stat.rfind(')');
+      return ::kill(p, 0) == 0 && paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
+    });
+  }
+  EXPECT_TRUE(gone) << "a task outlived its sweep by 5 s";
 }
 
 TEST(ProbeDefects, B14_TheWatchdogsDocumentedMinimumLetsEveryLaunchRun) {
