@@ -225,6 +225,7 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
   cmd->add_flag("--dry-run", o->dry_run, "With a set: print its runs (BENCH K=V...) and exit without running them");
   add_verify_flag(*cmd, s, "Check every run's results against the CPU reference");
   add_json_option(*cmd, o->json);
+  add_wave_budget_option(*cmd);
   cmd->add_option("--csv", o->csv, "Write the per-run rows and aggregates as CSV to FILE, or - for stdout")
       ->check(output_file());
   cmd->add_option("--frames", o->frames, "gfx: workloads: the frames to compare over: A-B, A, or a list (default: all)");

@@ -156,6 +156,7 @@ void add_launch_command(CLI::App& app, Action& action) {
                   "warning) or strict (every such access is a fault)");
   add_threads_option(*cmd, o->threads);
   cmd->add_option("--json", o->json, "Write the JSON report to FILE, or - for stdout")->check(output_file());
+  add_wave_budget_option(*cmd);
   cmd->add_flag("--counters", o->counters, "Timing mode: include every raw counter of each launch in the JSON");
   cmd->callback([o, &action] { action = [o] { return run_launch(*o); }; });
 }

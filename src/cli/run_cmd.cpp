@@ -122,6 +122,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   add_method_options(*cmd, s);
   add_verify_flag(*cmd, s, "Check the results against the CPU reference (exit 1 on mismatch)");
   add_json_option(*cmd, o->json);
+  add_wave_budget_option(*cmd);
   cmd->add_option("--memory-check", s.memory_check,
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "
                   "warning) or strict (every such access is a fault)");

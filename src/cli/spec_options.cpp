@@ -1,6 +1,7 @@
 // Shared option declarations (see spec_options.h).
 #include "cli/spec_options.h"
 
+#include <cstdlib>
 #include <optional>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +10,7 @@
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/number_text.h"
+#include "emu/dispatch.h"
 
 namespace strobe::cli {
 
@@ -50,6 +52,19 @@ void add_threads_option(CLI::App& cmd, uint32_t& threads) {
                  "results are identical for any count, and a kernel with global atomics runs on one")
       ->check(whole_number())  // first, so "abc" is called what it is, not out of range
       ->check(CLI::Range(0u, experiment::RunSpec::kMaxThreads));
+}
+
+void add_wave_budget_option(CLI::App& cmd) {
+  // Set in the environment at parse time, before any wave runs: the emulator reads it once, and
+  // host programs started by this process inherit it.
+  cmd.add_option_function<std::string>(
+         "--max-wave-instructions",
+         [](const std::string& n) { ::setenv("STROBE_MAX_WAVE_INSTRUCTIONS", n.c_str(), 1); },
+         fmt::format("Instructions one wave may execute before it is taken for a wave that never ends and "
+                     "faults (default {})",
+                     emu::kDefaultMaxWaveInstructions))
+      ->check(whole_number())
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
 }
 
 CLI::Validator whole_number() {

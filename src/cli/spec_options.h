@@ -30,6 +30,9 @@ void add_json_option(CLI::App& cmd, std::string& json);
 /// directory exists and takes new files, or it is a FIFO or device open for writing
 /// (strobe::check_output_path).
 CLI::Validator output_file();
+/// --max-wave-instructions N: the process's budget of instructions per wave before a wave is
+/// taken for one that never ends (emu::max_wave_instructions), exported to the programs it runs.
+void add_wave_budget_option(CLI::App& cmd);
 /// Checks that an option's value is a whole number (0, 1, 2, ...) before any range check, so a
 /// word is called what it is.
 CLI::Validator whole_number();

@@ -12,6 +12,15 @@ namespace strobe::emu {
 
 class GlobalMemory;
 
+/// The most instructions one wave may execute before it is taken for a wave that never ends
+/// (a `while (1)` kernel): a fault naming the wave, in functional and timing mode alike. No
+/// wave of a real kernel comes near 2^30; `--max-wave-instructions` or the environment's
+/// STROBE_MAX_WAVE_INSTRUCTIONS changes it for the process.
+inline constexpr uint64_t kDefaultMaxWaveInstructions = uint64_t{1} << 30;
+/// The process's budget per wave: STROBE_MAX_WAVE_INSTRUCTIONS when set (a positive whole
+/// number, else InputError naming it), kDefaultMaxWaveInstructions otherwise.
+uint64_t max_wave_instructions();
+
 /// Everything needed to execute one dispatch functionally. The runtime builds it: it has
 /// already written the AQL packet and the kernarg segment into device memory.
 struct Dispatch {

@@ -88,6 +88,7 @@ void init_wave(Wave& w, const Dispatch& d, const ScratchLayout& scratch, const W
   w.v.assign(size_t(std::max(w.num_vgprs, vgpr_storage)) * kWaveSize, 0);
   w.scc = 0;
   w.halted = false;
+  w.executed = 0;
   w.at_barrier = false;
   w.wave_id = slot.wave_in_group;
   w.scratch_bytes_per_lane = scratch.bytes_per_lane;

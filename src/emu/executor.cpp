@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -119,10 +121,16 @@ void Executor::run_wave(Wave& w, WorkGroup& wg, DispatchStats& stats) const {
   const uint32_t n = uint32_t(d_.program->insts.size());
   ExecContext& ctx = wg.ctx;
   uint64_t wi = 0, ti = 0, cls[4] = {0, 0, 0, 0};
+  const uint64_t left = wave_budget_ > w.executed ? wave_budget_ - w.executed : 0;
   while (!w.halted && !w.at_barrier) {
     if (w.pc >= n) [[unlikely]] {
       stats.wave_instructions += wi;
       fault(w, isa::Inst{}, ctx, "program counter left the kernel's code");
+    }
+    if (wi == left) [[unlikely]] {
+      stats.wave_instructions += wi;
+      w.executed += wi;
+      over_budget(w, insts[w.pc], ctx);
     }
     const isa::Inst& in = insts[w.pc];
     ++wi;
@@ -132,6 +140,7 @@ void Executor::run_wave(Wave& w, WorkGroup& wg, DispatchStats& stats) const {
     fn[size_t(in.op)](w, in, ctx);
     w.pc = ctx.branch_taken ? ctx.branch_target : w.pc + 1;
   }
+  w.executed += wi;
   stats.wave_instructions += wi;
   stats.thread_instructions += ti;
   stats.vector_memory_instructions += cls[1];
@@ -148,11 +157,17 @@ void Executor::run_wave_blocks(Wave& w, WorkGroup& wg, DispatchStats& stats, con
   ExecContext& ctx = wg.ctx;
   uint64_t wi = 0, ti = 0, cls[4] = {0, 0, 0, 0};
   uint32_t start = w.pc, len = 0;
+  const uint64_t left = wave_budget_ > w.executed ? wave_budget_ - w.executed : 0;
   while (!w.halted && !w.at_barrier) {
     const uint32_t pc = w.pc;
     if (pc >= n) [[unlikely]] {
       stats.wave_instructions += wi;
       fault(w, isa::Inst{}, ctx, "program counter left the kernel's code");
+    }
+    if (wi == left) [[unlikely]] {
+      stats.wave_instructions += wi;
+      w.executed += wi;
+      over_budget(w, insts[pc], ctx);
     }
     const isa::Inst& in = insts[pc];
     if (len == 0) start = pc;
@@ -168,6 +183,7 @@ void Executor::run_wave_blocks(Wave& w, WorkGroup& wg, DispatchStats& stats, con
     }
   }
   if (len) on_block(block_ctx, start, len);
+  w.executed += wi;
   stats.wave_instructions += wi;
   stats.thread_instructions += ti;
   stats.vector_memory_instructions += cls[1];
@@ -175,10 +191,34 @@ void Executor::run_wave_blocks(Wave& w, WorkGroup& wg, DispatchStats& stats, con
   stats.lds_instructions += cls[3];
 }
 
+void Executor::over_budget(Wave& w, const isa::Inst& next, ExecContext& ctx) const {
+  fault(w, next, ctx,
+        fmt::format("the wave executed {} instructions without ending (a kernel that never ends?); a longer one "
+                    "needs --max-wave-instructions or STROBE_MAX_WAVE_INSTRUCTIONS above {}",
+                    w.executed, wave_budget_));
+}
+
+uint64_t max_wave_instructions() {
+  // Read once: every executor of the process takes the same budget.
+  static const uint64_t budget = [] {
+    const char* text = std::getenv("STROBE_MAX_WAVE_INSTRUCTIONS");
+    if (!text) return kDefaultMaxWaveInstructions;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v == 0 || text[0] == '-')
+      throw InputError(fmt::format("STROBE_MAX_WAVE_INSTRUCTIONS '{}': expected a positive whole number", text));
+    return uint64_t(v);
+  }();
+  return budget;
+}
+
 void Executor::step(Wave& w, WorkGroup& wg, DispatchStats& stats) const {
   if (w.halted || w.at_barrier) return;
   if (w.pc >= d_.program->insts.size()) fault(w, isa::Inst{}, wg.ctx, "program counter left the kernel's code");
   const isa::Inst& in = d_.program->insts[w.pc];
+  if (w.executed == wave_budget_) [[unlikely]] over_budget(w, in, wg.ctx);
+  ++w.executed;
   ++stats.wave_instructions;
   stats.thread_instructions += std::popcount(w.exec());
   switch (kMemClass[size_t(in.enc)]) {

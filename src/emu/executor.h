@@ -91,6 +91,10 @@ class Executor {
   uint32_t waves_per_group_ = 0, slots_ = 1, lds_bytes_ = 0, entry_pc_ = 0, vgpr_storage_ = 0;
   ScratchLayout scratch_;
   uint64_t owned_packet_ = 0, owned_queue_ = 0;
+  uint64_t wave_budget_ = max_wave_instructions();  // instructions a wave may execute
+  /// Faults `w`, which has executed its whole budget and would run `next`, naming the budget and
+  /// its option.
+  [[noreturn]] void over_budget(Wave& w, const isa::Inst& next, ExecContext& ctx) const;
   /// run() on `threads` threads (workgroup_threads.cpp).
   DispatchStats run_threads(uint32_t threads);
 };

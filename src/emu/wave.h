@@ -31,6 +31,7 @@ struct Wave {
   uint32_t wave_id = 0;              ///< wave index within its work-group
   uint32_t lane_count = kWaveSize;   ///< work-items present in this wave (partial waves < 64)
   bool halted = false;               ///< executed s_endpgm (or faulted)
+  uint64_t executed = 0;             ///< instructions executed (checked against the wave budget)
   bool at_barrier = false;           ///< waiting at s_barrier
   uint64_t scratch_base = 0;         ///< device address of this wave's private segment
   uint32_t scratch_bytes_per_lane = 0;

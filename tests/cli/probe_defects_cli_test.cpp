@@ -43,6 +43,26 @@ TEST(ProbeDefects, B01_ADeviceFifoOrSymlinkGivenAsJsonIsWrittenToNotReplaced) {
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
 }
 
+TEST(ProbeDefects, B03_AWaveThatNeverEndsFaultsAfterItsInstructionBudget) {
+  // A while (1) kernel ran forever in both modes, with no watchdog in functional mode and none
+  // in timing mode either, since its instructions counted as progress.
+  const std::string spin = "launch " + strobe::clitest::kernel("spin_forever") +
+                           " --kernel spin_forever --grid 64 --arg zeros:4 --max-wave-instructions 100000";
+  for (const char* mode : {"functional", "timing"}) {
+    SCOPED_TRACE(mode);
+    const CliResult r = run_strobe(spin + " --mode " + mode);
+    EXPECT_EQ(r.rc, 1);
+    EXPECT_THAT(r.err, HasSubstr("kernel spin_forever: work-group (0,0,0) wave 0"));
+    EXPECT_THAT(r.err, HasSubstr("executed 100000 instructions without ending"));
+  }
+  // A budget below what a real kernel's waves execute faults it too.
+  const CliResult var = run_strobe("launch " + strobe::clitest::kernel("vecadd") +
+                                   " --kernel vecadd --grid 64 --arg zeros:256 --arg zeros:256 --arg zeros:256 "
+                                   "--arg u32:64 --max-wave-instructions 3");
+  EXPECT_EQ(var.rc, 1);
+  EXPECT_THAT(var.err, HasSubstr("executed 3 instructions"));
+}
+
 TEST(ProbeDefects, B07_ADirectoryGivenAsArchIsRefusedNotReadAsTheDefaults) {
   TempDir t;
   const fs::path dir = t.path / "a.toml";
