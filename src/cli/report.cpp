@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.h"
+#include "experiment/program_env.h"
 #include "report/json.h"
 #include "report/text.h"
 
@@ -21,17 +22,17 @@ void emit_report(const report::RunReport& r, const std::string& json_target) {
   fmt::print("{}", report::run_text(r));
 }
 
-void summarize_program_report(const std::string& program, const std::string& mode, const std::string& json_path,
+bool summarize_program_report(const std::string& program, const std::string& mode, const std::string& json_path,
                               const std::string& shown_path) {
   std::ifstream in(json_path);
   if (!in) {
-    fmt::print(stderr, "strobe: {} made no use of the strobe OpenCL platform (no report was written)\n", program);
-    return;
+    fmt::print(stderr, "strobe: {}\n", experiment::missing_report_error(program, json_path));
+    return false;
   }
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   if (j.is_discarded()) {
     fmt::print(stderr, "strobe: the report {} is not valid JSON\n", json_path);
-    return;
+    return false;
   }
   const size_t launches = j.value("kernels", nlohmann::json::array()).size();
   std::string line = fmt::format("strobe: {}: {} mode, {} kernel launch{}, {} wave instructions", j.value("benchmark", ""),
@@ -40,6 +41,7 @@ void summarize_program_report(const std::string& program, const std::string& mod
     line += fmt::format(", {} cycles ({:.6f} ms simulated)", j["cycles"].get<uint64_t>(), j["sim_seconds"].get<double>() * 1e3);
   if (!shown_path.empty()) line += "; report: " + shown_path;
   fmt::print(stderr, "{}\n", line);
+  return true;
 }
 
 void write_output(const std::string& where, const std::string& content) {

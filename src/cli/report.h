@@ -12,9 +12,9 @@ namespace strobe::cli {
 /// human summary on stdout unless the JSON went there.
 void emit_report(const report::RunReport& r, const std::string& json_target);
 
-/// One line on stderr about the report an OpenCL program's platform wrote to `json_path`
-/// (naming `shown_path` when not empty), or why there is none.
-void summarize_program_report(const std::string& program, const std::string& mode, const std::string& json_path,
+/// One line on stderr about the report an OpenCL or HIP program wrote to `json_path` (naming
+/// `shown_path` when not empty), or why there is none; false when there is none.
+bool summarize_program_report(const std::string& program, const std::string& mode, const std::string& json_path,
                               const std::string& shown_path);
 
 /// Writes `content` to `where`: "-" for stdout, else a file replaced atomically.

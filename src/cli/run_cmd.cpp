@@ -19,6 +19,7 @@
 #include "cli/gfx_run.h"
 #include "experiment/frames.h"
 #include "cli/report.h"
+#include "experiment/program_env.h"
 #include "cli/spec_options.h"
 #include "experiment/program.h"
 #include "experiment/run.h"
@@ -101,7 +102,9 @@ int run_program(RunOptions o) {
     std::ifstream in(json);
     if (in) std::cout << in.rdbuf();
   }
-  summarize_program_report(v.spec.program[0], v.spec.mode, json, keep ? json : "");
+  const bool reported = summarize_program_report(v.spec.program[0], v.spec.mode, json, keep ? json : "");
+  // A program that launched work and ended without its report failed, whatever its status.
+  if (!reported && exit_status == 0 && fs::exists(experiment::launch_log_path(json))) return 1;
   return exit_status;
 }
 

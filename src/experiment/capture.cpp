@@ -16,6 +16,7 @@
 #include "experiment/passes.h"
 #include "experiment/program.h"
 #include "experiment/profile.h"
+#include "experiment/program_env.h"
 #include "workloads/benchmark.h"
 #include "workloads/verify.h"
 
@@ -58,9 +59,13 @@ CaptureResult capture_program(const CaptureSpec& spec) {
   const int status = run_program(v.spec, scratch.path() + "/report.json", /*stdout_to_stderr=*/true);
   if (status != 0)
     throw InputError(fmt::format("{}: exited with status {} while it was captured", v.spec.program[0], status));
-  if (!std::filesystem::exists(spec.output))
+  if (!std::filesystem::exists(spec.output)) {
+    const std::string report = scratch.path() + "/report.json";
+    if (std::filesystem::exists(launch_log_path(report)))  // it launched work, then ended without its exit handlers
+      throw Error(ExitCode::Failure, missing_report_error(v.spec.program[0], report) + "; no capture was written");
     throw InputError(fmt::format("{}: made no use of the strobe OpenCL platform or HIP (no capture was written)",
                                  v.spec.program[0]));
+  }
   const auto cap = capture::CaptureFile::open(spec.output);
   const capture::CaptureIndex& x = cap->index();
   CaptureResult r;

@@ -12,6 +12,7 @@
 #include "experiment/compare.h"
 #include "experiment/cpi_compare.h"
 #include "experiment/program.h"
+#include "experiment/program_env.h"
 #include "common/error.h"
 #include "sampling/method.h"
 #include "sampling/eval/compare_stats.h"
@@ -36,7 +37,7 @@ struct ProgramRun {
 nlohmann::json read_report(const std::string& program, const std::string& json, const std::string& what) {
   std::ifstream in(json);
   if (!in)
-    throw InputError(fmt::format("{}: made no use of the strobe OpenCL platform (no report was written)", program));
+    throw InputError(missing_report_error(program, json));
   nlohmann::json r = nlohmann::json::parse(in, nullptr, false);
   if (r.is_discarded() || !r.contains("kernels"))
     throw Error(ExitCode::Failure, fmt::format("the report {} of {} is not valid", json, what));

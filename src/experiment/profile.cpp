@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "experiment/program.h"
+#include "experiment/program_env.h"
 #include "sampling/gpumech/launch_model.h"
 #include "sampling/profile/functional_profile.h"
 #include "workloads/benchmark.h"
@@ -65,9 +66,13 @@ ProfileResult collect_program_profile(const ProfileSpec& spec, uint32_t line) {
   const int status = run_program(p, scratch.path() + "/report.json", /*stdout_to_stderr=*/true);
   if (status != 0)
     throw InputError(fmt::format("{}: exited with status {} while it was profiled", p.program[0], status));
-  if (!std::filesystem::exists(p.pass_state))
+  if (!std::filesystem::exists(p.pass_state)) {
+    const std::string report = scratch.path() + "/report.json";
+    if (std::filesystem::exists(launch_log_path(report)))  // it launched work, then ended without its exit handlers
+      throw Error(ExitCode::Failure, missing_report_error(p.program[0], report) + "; no profile was written");
     throw InputError(fmt::format("{}: made no use of the strobe OpenCL platform or HIP (no profile was written)",
                                  p.program[0]));
+  }
   ProfileResult r;
   r.profile = sp::load(p.pass_state);
   r.seconds = r.profile.seconds;

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "experiment/hip_program.h"
+#include "experiment/program_env.h"
 
 extern char** environ;
 
@@ -130,10 +131,11 @@ ProgramPasses run_program_passes(RunSpec spec, int passes, const std::string& js
       return out;
     }
     if (!last && !fs::exists(spec.pass_state)) {
-      if (!fs::exists(report))
+      if (!fs::exists(report) && !fs::exists(launch_log_path(report)))
         throw Error(ExitCode::Failure, fmt::format("{}: made no use of the strobe OpenCL platform or HIP, so pass {} "
                                                    "of {} left no state for the next (no report was written)",
                                                    spec.program[0], p, spec.sampling));
+      if (!fs::exists(report)) throw Error(ExitCode::Failure, missing_report_error(spec.program[0], report));
       throw Error(ExitCode::Failure, fmt::format("{}: pass {} of {} left no pass state in {} (see the errors above)",
                                                  spec.program[0], p, spec.sampling, spec.pass_state));
     }

@@ -1,6 +1,7 @@
 // Reading a host program's STROBE_* settings and writing its exit report (see program_env.h).
 #include "experiment/program_env.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <string_view>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "capture/capture_file.h"
 #include "capture/recorder.h"
@@ -193,6 +195,42 @@ report::RunReport program_report(const ProgramSettings& s, const std::vector<std
   return rep;
 }
 
+std::string launch_log_path(const std::string& report) { return report + ".partial"; }
+
+void start_launch_log(const ProgramSettings& s) {
+  if (s.json.empty()) return;
+  try {
+    write_file_atomic(launch_log_path(s.json), "");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "strobe: warning: cannot start the launch log: %s\n", e.what());
+  }
+}
+
+void log_launch(const ProgramSettings& s, const report::LaunchRecord& r) {
+  if (s.json.empty()) return;
+  // One short line per launch, appended: a crash after it loses nothing that had finished.
+  nlohmann::json j = {{"kernel", r.result.kernel},
+                      {"grid", r.grid},
+                      {"local", r.local},
+                      {"wave_instructions", r.result.stats.wave_instructions}};
+  if (r.result.timing) j["cycles"] = r.result.timing->cycles;
+  const std::string line = j.dump() + "\n";
+  const int fd = ::open(launch_log_path(s.json).c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || ::write(fd, line.data(), line.size()) != ssize_t(line.size()))
+    std::fprintf(stderr, "strobe: warning: cannot append to the launch log %s\n", launch_log_path(s.json).c_str());
+  if (fd >= 0) ::close(fd);
+}
+
+std::string missing_report_error(const std::string& program, const std::string& report) {
+  std::ifstream log(launch_log_path(report));
+  if (!log) return fmt::format("{}: made no use of the strobe OpenCL platform or HIP (no report was written)", program);
+  size_t launches = 0;
+  for (std::string line; std::getline(log, line);) launches += !line.empty();
+  return fmt::format("{}: ended before its exit handlers ran (it crashed, was killed or called _exit), so it wrote no "
+                     "report; {} launch{} had finished, listed in {}",
+                     program, launches, launches == 1 ? "" : "es", launch_log_path(report));
+}
+
 void write_program_report(const ProgramSettings& s, const std::string& fallback_name,
                           std::chrono::steady_clock::time_point started,
                           const std::vector<report::LaunchRecord>& launches, runtime::Device& dev) {
@@ -201,6 +239,8 @@ void write_program_report(const ProgramSettings& s, const std::string& fallback_
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const report::RunReport rep = program_report(s, program_command_line(), fallback_name, wall, launches, dev);
     write_file_atomic(s.json, report::to_json(rep).dump(2) + "\n");
+    std::error_code ec;
+    std::filesystem::remove(launch_log_path(s.json), ec);  // the report holds every launch
   } catch (const std::exception& e) {
     std::fprintf(stderr, "strobe: error: cannot write the report: %s\n", e.what());
   }

@@ -78,6 +78,19 @@ report::RunReport program_report(const ProgramSettings& s, const std::vector<std
                                  const std::string& fallback_name, double wall_seconds,
                                  const std::vector<report::LaunchRecord>& launches, runtime::Device& dev);
 
+/// The file beside a program's report that lists, one JSON line each, the launches finished
+/// so far: what is left of a run whose program ended without its exit handlers (a crash, a kill,
+/// `_exit`), which never writes its report. A report written at exit removes it.
+std::string launch_log_path(const std::string& report);
+/// Starts `s.json`'s launch log (nothing when s.json is empty); once, when the platform starts.
+void start_launch_log(const ProgramSettings& s);
+/// Appends launch `r` to `s.json`'s launch log (nothing when s.json is empty). A failure is
+/// printed on stderr, never thrown: the launch itself succeeded.
+void log_launch(const ProgramSettings& s, const report::LaunchRecord& r);
+/// The error for a program that left no report at `report`: it made no use of the platform, or,
+/// when its launch log is there, it ended before its exit handlers ran after N launches.
+std::string missing_report_error(const std::string& program, const std::string& report);
+
 /// Writes program_report() for this process's command line to s.json atomically, its wall time
 /// running from `started` (no-op when s.json is empty). A failure is printed on stderr, never
 /// thrown: it runs at exit and on fatal errors, where nothing could handle it.

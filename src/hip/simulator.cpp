@@ -58,6 +58,7 @@ Simulator::Simulator(Settings s)
   if (timing_mode()) device_->enable_timing(settings_.config);
   method_ = experiment::start_program_method(settings_, *device_);
   capture_ = experiment::ProgramCapture::start(settings_, *device_);
+  experiment::start_launch_log(settings_);
 }
 
 uint64_t Simulator::host_now_ns() {
@@ -88,6 +89,7 @@ std::pair<uint64_t, uint64_t> Simulator::record_launch(report::LaunchRecord rec,
   } else {
     span = {host_start_ns, host_now_ns()};
   }
+  experiment::log_launch(settings_, rec);
   launches_.push_back(std::move(rec));
   return span;
 }

@@ -41,6 +41,7 @@ Platform::Platform(Settings s)
   if (timing_mode()) device_->enable_timing(settings_.config);
   method_ = experiment::start_program_method(settings_, *device_);
   capture_ = experiment::ProgramCapture::start(settings_, *device_);
+  experiment::start_launch_log(settings_);
   register_object(&platform_);
   register_object(&device_id_);
 }
@@ -58,6 +59,7 @@ uint64_t Platform::now_ns() const {
 
 void Platform::record_launch(report::LaunchRecord rec) {
   if (rec.result.timing) sim_ns_ += uint64_t(rec.result.timing->sim_seconds * 1e9 + 0.5);
+  experiment::log_launch(settings_, rec);
   launches_.push_back(std::move(rec));
 }
 

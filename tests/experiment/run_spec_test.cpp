@@ -239,10 +239,12 @@ TEST(CompareSpecValidation, ABadMethodListIsAnInputErrorNamingTheProblem) {
   EXPECT_EQ(err(""), "--sampling: name at least one method");
 }
 
-TEST(CompareSpecValidation, RepeatMustBeAtLeastOne) {
+TEST(CompareSpecValidation, RepeatMustBeOneToItsCap) {
   CompareSpec c{bench("timing"), 0};
   c.run.sampling = "photon";
-  EXPECT_EQ(error_of<InputError>([&] { validate(c); }), "--repeat 0: must be at least 1");
+  EXPECT_EQ(error_of<InputError>([&] { validate(c); }), "--repeat 0: must be 1 to 1000");
+  c.repeat = CompareSpec::kMaxRepeat + 1;
+  EXPECT_EQ(error_of<InputError>([&] { validate(c); }), "--repeat 1001: must be 1 to 1000");
 }
 
 TEST(CompareSpecValidation, SkipFunctionalForbidsVerifyAsForARun) {

@@ -188,6 +188,28 @@ TEST(HipPrograms, TenThousandRandomAllocateFreeAndStreamOperations) {
   EXPECT_THAT(r.out, HasSubstr("PASS"));
 }
 
+TEST(HipPrograms, B06_AProgramEndingWithoutItsExitHandlersIsToldSoAndLosesNoFinishedLaunch) {
+  // It was told it "made no use of the strobe OpenCL platform", no report was written, and
+  // after _exit(0) strobe exited 0 with the --json file missing.
+  REQUIRE_PROGRAM("exit_early");
+  TempDir t;
+  const std::string json = (t.path / "report.json").string();
+  const CliResult exited = run_strobe("run --json " + json + " -- " + program("exit_early") + " exit");
+  EXPECT_EQ(exited.rc, 1) << exited.err;
+  EXPECT_THAT(exited.err, HasSubstr("ended before its exit handlers ran (it crashed, was killed or called _exit)"));
+  EXPECT_THAT(exited.err, Not(HasSubstr("made no use")));
+  const std::string log = strobe::clitest::slurp(json + ".partial");
+  EXPECT_THAT(log, HasSubstr("\"kernel\":\"_Z5twicePi\"")) << "the finished launch was lost";
+  const CliResult aborted = run_strobe("run --mode timing --json " + json + " -- " + program("exit_early") + " abort");
+  EXPECT_EQ(aborted.rc, 128 + 6) << aborted.err;
+  EXPECT_THAT(aborted.err, HasSubstr("ended before its exit handlers ran"));
+  EXPECT_THAT(strobe::clitest::slurp(json + ".partial"), HasSubstr("\"cycles\""));
+  // A run that ends normally keeps its report and no launch log.
+  const CliResult normal = run_strobe("run --json " + json + " -- " + program("vector_ops"));
+  ASSERT_EQ(normal.rc, 0) << normal.err;
+  EXPECT_FALSE(std::filesystem::exists(json + ".partial"));
+}
+
 TEST(HipPrograms, AQueueTakesMorePacketsThanItsRingHolds) {
   // ROCr's gfx8 rings are double-mapped: past the ring's size, packets are read from the upper
   // half, which must alias the lower (it once read another allocation: "AQL: packet type 127").

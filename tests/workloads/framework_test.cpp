@@ -32,11 +32,13 @@ TEST(Params, DefaultsApplyWhenNothingIsGiven) {
   EXPECT_DOUBLE_EQ(p.f("alpha"), 0.5);
 }
 
-TEST(Params, AssignmentsOverrideAndLaterOnesWin) {
-  Params p = resolve_params("demo", specs(), {"n=7", "alpha=0.25", "n=1e2"});
+TEST(Params, AssignmentsOverrideTheDefaultsAndANameGivenTwiceIsRefused) {
+  Params p = resolve_params("demo", specs(), {"alpha=0.25", "n=1e2"});
   EXPECT_EQ(p.i("n"), 100);
   EXPECT_DOUBLE_EQ(p.f("alpha"), 0.25);
   EXPECT_EQ(p.to_json()["n"], 100);
+  // Taking the last of two silently would run what the first did not ask for.
+  EXPECT_NE(input_error({"n=7", "alpha=0.25", "n=1e2"}).find("n is given twice"), std::string::npos);
 }
 
 TEST(Params, UnknownNameListsTheValidOnes) {
