@@ -13,8 +13,19 @@
 namespace strobe::emu {
 
 namespace {
+
+/// True if [addr, addr + bytes) overlaps a range of `ranges` (start -> something with `size`,
+/// the ranges disjoint).
+template <class Ranges>
+bool overlaps(const Ranges& ranges, uint64_t addr, uint64_t bytes) {
+  auto next = ranges.lower_bound(addr);
+  return (next != ranges.end() && next->first < addr + bytes) ||
+         (next != ranges.begin() && addr - std::prev(next)->first < std::prev(next)->second.size);
+}
+
 // A request this large is a host bug or a hostile input, not a workload (keeps the page table sane).
 constexpr uint64_t kMaxAllocation = uint64_t{64} << 30;
+
 }  // namespace
 
 uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string tag) {
@@ -134,10 +145,7 @@ void GlobalMemory::allocate_at(uint64_t addr, uint64_t bytes, std::string tag) {
     throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}): not a page-aligned range above 4 GiB "
                                  "of at most {} GiB",
                                  bytes, addr, tag, kMaxAllocation >> 30));
-  auto next = allocs_.lower_bound(addr);
-  const bool overlaps_next = next != allocs_.end() && next->first < addr + bytes;
-  const bool overlaps_prev = next != allocs_.begin() && addr - std::prev(next)->first < std::prev(next)->second.size;
-  if (overlaps_next || overlaps_prev)
+  if (overlaps(allocs_, addr, bytes))
     throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}) overlaps a live allocation", bytes,
                                  addr, tag));
   map_pages(addr, bytes, std::move(tag));
@@ -336,10 +344,7 @@ void GlobalMemory::map_host(uint64_t addr, uint64_t bytes, std::string tag) {
   if (!host_) throw InputError("device memory: map_host needs host-identity addressing");
   if (bytes == 0 || addr + bytes < addr)
     throw InputError(fmt::format("device memory: cannot map {} bytes at 0x{:x} ({})", bytes, addr, tag));
-  auto next = host_regions_.lower_bound(addr);
-  const bool overlaps_next = next != host_regions_.end() && next->first < addr + bytes;
-  const bool overlaps_prev = next != host_regions_.begin() && addr - std::prev(next)->first < std::prev(next)->second.size;
-  if (overlaps_next || overlaps_prev)
+  if (overlaps(host_regions_, addr, bytes))
     throw InputError(fmt::format("device memory: {} bytes at 0x{:x} ({}) overlap a range already mapped", bytes,
                                  addr, tag));
   host_regions_.emplace(addr, HostRegion{bytes, false, std::move(tag), reinterpret_cast<uint8_t*>(addr)});
@@ -350,10 +355,7 @@ void GlobalMemory::place_host(uint64_t addr, uint64_t bytes, std::string tag) {
   if (bytes == 0 || bytes > kMaxAllocation || addr + bytes < addr)
     throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}): not a range of at most {} GiB", bytes,
                                  addr, tag, kMaxAllocation >> 30));
-  auto next = host_regions_.lower_bound(addr);
-  const bool overlaps_next = next != host_regions_.end() && next->first < addr + bytes;
-  const bool overlaps_prev = next != host_regions_.begin() && addr - std::prev(next)->first < std::prev(next)->second.size;
-  if (overlaps_next || overlaps_prev)
+  if (overlaps(host_regions_, addr, bytes))
     throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}) overlaps a live allocation", bytes,
                                  addr, tag));
   // The bytes keep addr's offset in its 4 KiB page, so the region's mapped tail (to the end of
