@@ -377,32 +377,32 @@ uint8_t* GlobalMemory::host_bytes(uint64_t addr) const {
   return r ? r->second.data + (addr - r->first) : nullptr;
 }
 
-bool GlobalMemory::copy_host_page(uint64_t page_addr, uint8_t* dst) const {
+template <class Fn>
+void GlobalMemory::for_each_host_part(uint64_t page_addr, Fn&& fn) const {
   // Every region's part of the page up to the end of its last 4 KiB page, which is mapped.
-  std::memset(dst, 0, kPageSize);
-  bool any = false;
   const uint64_t page_hi = page_addr + kPageSize;
   auto r = host_regions_.upper_bound(page_addr);
   if (r != host_regions_.begin()) --r;
   for (; r != host_regions_.end() && r->first < page_hi; ++r) {
     const uint64_t end = (r->first + r->second.size + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
     const uint64_t a = std::max(page_addr, r->first), b = std::min(page_hi, end);
-    if (a >= b) continue;
-    std::memcpy(dst + (a - page_addr), r->second.data + (a - r->first), b - a);
-    any = true;
+    if (a < b) fn(a - page_addr, r->second.data + (a - r->first), b - a);
   }
+}
+
+bool GlobalMemory::copy_host_page(uint64_t page_addr, uint8_t* dst) const {
+  std::memset(dst, 0, kPageSize);
+  bool any = false;
+  for_each_host_part(page_addr, [&](uint64_t offset, const uint8_t* bytes, uint64_t n) {
+    std::memcpy(dst + offset, bytes, n);
+    any = true;
+  });
   return any;
 }
 
 void GlobalMemory::write_host_page(uint64_t page_addr, const uint8_t* bytes) {
-  const uint64_t page_hi = page_addr + kPageSize;
-  auto r = host_regions_.upper_bound(page_addr);
-  if (r != host_regions_.begin()) --r;
-  for (; r != host_regions_.end() && r->first < page_hi; ++r) {
-    const uint64_t end = (r->first + r->second.size + kGpuPageSize - 1) & ~(kGpuPageSize - 1);
-    const uint64_t a = std::max(page_addr, r->first), b = std::min(page_hi, end);
-    if (a < b) std::memcpy(r->second.data + (a - r->first), bytes + (a - page_addr), b - a);
-  }
+  for_each_host_part(page_addr,
+                     [&](uint64_t offset, uint8_t* part, uint64_t n) { std::memcpy(part, bytes + offset, n); });
 }
 
 void GlobalMemory::unmap_host(uint64_t addr) {

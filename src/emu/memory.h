@@ -264,6 +264,10 @@ class GlobalMemory {
   static uint64_t mapped_bytes(uint64_t addr, uint64_t bytes);
   /// The host bytes behind device address `addr` of a region (nullptr: none holds it).
   uint8_t* host_bytes(uint64_t addr) const;
+  /// Calls fn(offset in the page, the part's host bytes, length) for each region's part of the
+  /// 64 KiB page at `page_addr`, up to the end of the region's last 4 KiB page.
+  template <class Fn>
+  void for_each_host_part(uint64_t page_addr, Fn&& fn) const;
   const std::pair<const uint64_t, HostRegion>* host_region(uint64_t addr) const;
   uint8_t* translate_host_slow(uint64_t addr, uint64_t bytes, bool past_end);
   uint8_t* overlay_host(uint64_t addr, uint64_t bytes);
