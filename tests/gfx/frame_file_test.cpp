@@ -91,5 +91,33 @@ TEST(FrameFile, FramesOutsideTheWindowAndBadFilesAreRefusedByName) {
   EXPECT_THROW(write_frame_file(temp("past.frames"), kTrace, {{10, 40}}), InputError);
 }
 
+TEST(FrameFile, B04_ARenderTargetOrTextureLargerThanAnyGpuTakesIsRefusedNamingIt) {
+  // A damaged file's 65535x65535 target grew host memory without bound.
+  std::vector<std::vector<uint8_t>> store;
+  const PutContent put = [&](const std::vector<uint8_t>& b) {
+    store.push_back(b);
+    return uint64_t(store.size() - 1);
+  };
+  const GetContent get = [&](uint64_t i) { return std::make_shared<const std::vector<uint8_t>>(store.at(i)); };
+  GlFrame frame;
+  GlClear clear;
+  clear.fixed.target.width = 65535;
+  clear.fixed.target.height = 65535;
+  frame.ops.push_back(clear);
+  const std::string bytes = encode_frame(frame, 0, put);
+  try {
+    decode_frame(bytes, get, "frame 0 of w.cap");
+    FAIL() << "a 65535x65535 target was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("frame 0 of w.cap"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a clear's render target 65535x65535: larger than 16384x16384"),
+              std::string::npos)
+        << e.what();
+  }
+  std::get<GlClear>(frame.ops[0]).fixed.target.width = 800;
+  std::get<GlClear>(frame.ops[0]).fixed.target.height = 600;
+  EXPECT_EQ(decode_frame(encode_frame(frame, 3, put), get, "frame 3").first, 3u);
+}
+
 }  // namespace
 }  // namespace strobe::gfx

@@ -132,6 +132,18 @@ struct Shared {
   }
 };
 
+/// The largest render target or texture side a frame may have (GL_MAX_TEXTURE_SIZE and
+/// GL_MAX_RENDERBUFFER_SIZE of the GPUs captured, RADV's included): a larger one is a damaged
+/// file, whose buffers would otherwise grow host memory without bound.
+constexpr uint32_t kMaxSide = 16384;
+
+/// Refuses a target of `what` larger than kMaxSide on a side, naming it and its size.
+const GlTarget& checked(const GlTarget& t, const char* what) {
+  if (t.width > kMaxSide || t.height > kMaxSide)
+    throw InputError(fmt::format("{} {}x{}: larger than {}x{}", what, t.width, t.height, kMaxSide, kMaxSide));
+  return t;
+}
+
 Shared shared_of(const json& file, const GetContent* get = nullptr) {
   Shared s;
   s.get = get;
@@ -160,6 +172,9 @@ Shared shared_of(const json& file, const GetContent* get = nullptr) {
       GlTexLevel v;
       v.width = l.at("width");
       v.height = l.at("height");
+      if (v.width > kMaxSide || v.height > kMaxSide)
+        throw InputError(fmt::format("texture {} level {}: {}x{} is larger than {}x{}", x->name, x->levels.size(),
+                                     v.width, v.height, kMaxSide, kMaxSide));
       v.format = l.at("format");
       v.type = l.at("type");
       v.unpack_alignment = l.at("unpack_alignment");
@@ -184,6 +199,7 @@ std::variant<GlClear, GlDraw, GlBlit> op_of(const json& j, const Shared& s) {
     c.call = j.at("call");
     c.mask = j.at("mask");
     c.fixed = j.at("fixed").get<GlFixed>();
+    checked(c.fixed.target, "a clear's render target");
     return c;
   }
   if (kind == "blit") {
@@ -193,8 +209,9 @@ std::variant<GlClear, GlDraw, GlBlit> op_of(const json& j, const Shared& s) {
     b.dst = j.at("dst");
     b.mask = j.at("mask");
     b.linear = j.at("linear");
-    b.read = j.at("read").get<GlTarget>();
+    b.read = checked(j.at("read").get<GlTarget>(), "a blit's source");
     b.fixed = j.at("fixed").get<GlFixed>();
+    checked(b.fixed.target, "a blit's destination");
     return b;
   }
   if (kind != "draw") throw InputError(fmt::format("an operation '{}'", kind));
@@ -225,6 +242,7 @@ std::variant<GlClear, GlDraw, GlBlit> op_of(const json& j, const Shared& s) {
     d.textures[t.at("unit").get<int>()] =
         t.at("texture").is_null() ? nullptr : Shared::at(s.textures, t.at("texture"), "texture");
   d.fixed = j.at("fixed").get<GlFixed>();
+  checked(d.fixed.target, "a draw's render target");
   return d;
 }
 
