@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "common/error.h"
+#include "report/json_read.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::report {
@@ -324,6 +325,39 @@ json frame_compare_section(const std::string& name, const json& r) {
   return out;
 }
 
+namespace {
+
+/// Refuses a run or compare report whose counts or mode no strobe run writes: a cycle total of
+/// "many" or -5 would otherwise be drawn as 0, and an unknown mode as if it were one.
+void check_run_result(const json& r) {
+  const std::string mode = r.at("mode").is_string() ? r.at("mode").get<std::string>() : r.at("mode").dump();
+  if (mode != "functional" && mode != "timing" && mode != "analytical")
+    throw InputError(fmt::format("mode '{}' is not functional, timing or analytical", mode));
+  for (const char* key : {"cycles", "wave_instructions"})
+    if (r.contains(key)) read_u64(r, key);
+  for (size_t i = 0; i < r.at("kernels").size(); ++i) {
+    const json& k = r.at("kernels")[i];
+    try {
+      if (!k.is_object()) throw InputError("not an object");
+      for (const char* key : {"cycles", "wave_instructions", "workgroups"})
+        if (k.contains(key)) read_u64(k, key);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("kernels[{}]: {}", i, e.what()));
+    }
+  }
+  if (r.contains("methods") && r.at("methods").is_object())
+    for (const auto& [name, m] : r.at("methods").items())
+      if (m.is_object() && m.contains("estimated_cycles")) {
+        try {
+          read_u64(m, "estimated_cycles");
+        } catch (const InputError& e) {
+          throw InputError(fmt::format("method {}: {}", name, e.what()));
+        }
+      }
+}
+
+}  // namespace
+
 json report_page(const std::vector<PageInput>& inputs) {
   json sections = json::array();
   for (const PageInput& in : inputs) {
@@ -340,6 +374,7 @@ json report_page(const std::vector<PageInput>& inputs) {
       } else if (r.contains("rows") && r.contains("spec")) {
         sections.push_back(sweep_section(in.name, r));
       } else if (r.contains("kernels") && r.contains("mode") && r["kernels"].is_array()) {
+        check_run_result(r);
         if (r.contains("methods") && r["methods"].is_object()) {
           // The reference names the methods compared with it, but ran none of them.
           json full = r;

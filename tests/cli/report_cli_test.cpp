@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -64,6 +65,37 @@ TEST(ReportCli, BadInputsAreRefusedByNameWithoutAPage) {
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.err.find("--output"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(page));
+}
+
+TEST(ReportCli, B09_MalformedCountsAndUnknownModesAreRefusedNotDrawn) {
+  // "many" cycles were drawn as 0, negative cycles and unknown modes as if valid, exit 0.
+  TempDir t;
+  const std::string run = (t.path / "run.json").string(), page = (t.path / "r.html").string();
+  ASSERT_EQ(run_strobe("run vecadd --param n=1024 --mode timing --json " + run).rc, 0);
+  const nlohmann::json good = nlohmann::json::parse(slurp(run));
+  struct Case {
+    const char* name;
+    std::function<void(nlohmann::json&)> edit;
+    const char* error;
+  };
+  const Case cases[] = {
+      {"many", [](nlohmann::json& j) { j["cycles"] = "many"; }, "'cycles' is \"many\", not a non-negative integer"},
+      {"negative", [](nlohmann::json& j) { j["kernels"][0]["cycles"] = -5; },
+       "kernels[0]: 'cycles' is -5, not a non-negative integer"},
+      {"mode", [](nlohmann::json& j) { j["mode"] = "warp"; }, "mode 'warp' is not functional, timing or analytical"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    nlohmann::json bad = good;
+    c.edit(bad);
+    const std::string file = (t.path / (std::string(c.name) + ".json")).string();
+    std::ofstream(file) << bad.dump();
+    const CliResult r = run_strobe("report " + file + " -o " + page);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find(c.error), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(page));
+  }
+  EXPECT_EQ(run_strobe("report " + run + " -o " + page).rc, 0);
 }
 
 TEST(ReportCli, AMissingChartJsIsNamedWithThePackageThatProvidesIt) {

@@ -22,7 +22,8 @@ json detailed_launch(const std::string& name, double cycles, size_t samples, uin
   json wi = json::array(), d = json::array(), r = json::array(), cu = json::array();
   for (size_t i = 0; i < samples; ++i) wi.push_back(per), d.push_back(1), r.push_back(1), cu.push_back({per / 2, per - per / 2});
   json cpi = {{"issue", {{"cycles", 30}}}, {"dram", {{"cycles", 70}}}};
-  return {{"name", name}, {"cycles", cycles}, {"wave_instructions", per * samples},
+  // Integral, as every run writes its cycles (the page refuses a count that is not).
+  return {{"name", name}, {"cycles", uint64_t(std::llround(cycles))}, {"wave_instructions", per * samples},
           {"timing", {{"cpi_stack", cpi},
                       {"caches", {{"l2", {{"reads", 10}, {"read_hits", 4}}}}},
                       {"timeline", {{"interval_cycles", interval}, {"wave_instructions", wi}, {"dispatched", d},
