@@ -295,7 +295,10 @@ void GlobalMemory::fill(uint64_t addr, uint8_t value, uint64_t bytes) {
   }
   while (bytes) {
     uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
-    std::memset(translate(addr, n), value, n);
+    // A page never touched reads as zero: zeroing it needs no bytes, so a huge zero-filled
+    // buffer costs host memory only where kernels write it.
+    const bool untouched = addr >= kBase && !source_ && !table_[(addr - kBase) >> kPageBits].data;
+    if (!(value == 0 && untouched)) std::memset(translate(addr, n), value, n);
     addr += n, bytes -= n;
   }
 }

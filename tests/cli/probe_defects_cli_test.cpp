@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -61,6 +62,15 @@ TEST(ProbeDefects, B03_AWaveThatNeverEndsFaultsAfterItsInstructionBudget) {
                                    "--arg u32:64 --max-wave-instructions 3");
   EXPECT_EQ(var.rc, 1);
   EXPECT_THAT(var.err, HasSubstr("executed 3 instructions"));
+}
+
+TEST(ProbeDefects, B05_AHugeZeroFilledBufferCostsNoHostMemoryUntilWritten) {
+  // zeros:60000000000 was backed in host RAM at once, about 200 MB/s until the OOM killer.
+  // Under a 4 GiB address-space limit it must run, touching only the pages the kernel writes.
+  const std::string launch = std::string(STROBE_BINARY) + " launch " + strobe::clitest::kernel("vecadd") +
+                             " --kernel vecadd --grid 64 --arg zeros:60000000000 --arg zeros:256 --arg zeros:256"
+                             " --arg u32:64";
+  EXPECT_EQ(std::system(("sh -c 'ulimit -v 4000000; " + launch + "' >/dev/null 2>&1").c_str()), 0);
 }
 
 TEST(ProbeDefects, B07_ADirectoryGivenAsArchIsRefusedNotReadAsTheDefaults) {
