@@ -296,7 +296,7 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
     l.pages.push_back(PageRef{page, it == page_blob_.end() ? kZeroPage : it->second, written});
     if (written && !index_.host_addresses) dirty_.insert(page);  // host addressing: found by content
   }
-  l.written_digest = written_digest(mem, l.pages);
+  l.written_digest = written_digest(mem, l.pages, written_granules(entries), opt_.granule_bytes);
 
   l.history = writer_.put(BlobKind::History, encode_history(entries));
   l.history_entries = entries.size();

@@ -334,7 +334,10 @@ runtime::LaunchResult Replayer::run(uint64_t i) {
 
 bool Replayer::verify(uint64_t i) {
   const LaunchRecord& l = cap_.launch(i);
-  return written_digest(dev_.memory(), l.pages) == l.written_digest;
+  const std::vector<HistoryEntry> entries = decode_history(
+      cap_.blob(l.history, BlobKind::History), l.history_entries, fmt::format("capture {}: launch {}", cap_.path(), i));
+  return written_digest(dev_.memory(), l.pages, written_granules(entries), cap_.index().granule_bytes) ==
+         l.written_digest;
 }
 
 std::shared_ptr<const sampling::profile::ProfileFile> method_profile(const CaptureFile& cap, uint32_t line_bytes) {

@@ -256,6 +256,15 @@ TEST(HipPrograms, ACaptureReplaysEveryLaunchWithTheValuesItWroteWithoutTheProgra
   const double b = double(nlohmann::json::parse(strobe::clitest::slurp(direct))["cycles"].get<uint64_t>());
   EXPECT_NEAR(a / b, 1.0, 0.03) << a << " replayed against " << b << " run";
 
+  // Copies through pageable memory HIP pins: heap pages that other threads write while a copy
+  // runs. Only the lines a launch wrote are verified, so every launch verifies (this failed about
+  // every second capture when whole pages were).
+  REQUIRE_PROGRAM("alloc_reuse");
+  const std::string reuse = (t.path / "reuse.cap").string();
+  ASSERT_EQ(run_strobe("capture -o " + reuse + " -- " + program("alloc_reuse") + " 400").rc, 0);
+  const CliResult rv = run_strobe("run " + reuse + " --verify");
+  EXPECT_EQ(rv.rc, 0) << rv.err;
+
   // Any launch alone, from its checkpoint and its warm state.
   const size_t last = kernel_names(direct).size() - 1;
   const CliResult alone =
