@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <map>
 
 #include <fmt/core.h>
 
 #include "common/error.h"
+#include "runtime/kernel_args.h"
 
 namespace strobe::cli {
 
@@ -100,17 +100,11 @@ ArgSpec parse_arg_spec(const std::string& spec) {
 
 void check_scalar_type(const ArgSpec& a, const loader::KernelArg& arg, size_t index) {
   // Another size is the runtime's to report ("takes N bytes"); this check is for same-size types.
-  if (a.kind != ArgSpec::Kind::Scalar || arg.kind != loader::ArgKind::ByValue || a.value.size() != arg.size) return;
-  // OpenCL C's and HIP's scalar spellings in the metadata's type names.
-  static const std::map<std::string, std::string> kinds = {
-      {"int", "i32"},    {"uint", "u32"},  {"unsigned int", "u32"},  {"long", "i64"},
-      {"ulong", "u64"},  {"unsigned long", "u64"}, {"size_t", "u64"}, {"float", "f32"},
-      {"double", "f64"}, {"int32_t", "i32"}, {"uint32_t", "u32"},  {"int64_t", "i64"},
-      {"uint64_t", "u64"}};
-  const auto it = kinds.find(arg.type_name);
-  if (it == kinds.end() || it->second == a.scalar) return;
+  if (a.kind != ArgSpec::Kind::Scalar || a.value.size() != arg.size) return;
+  const std::string declared = runtime::scalar_kind(arg);
+  if (declared.empty() || declared == a.scalar) return;
   throw InputError(fmt::format("--arg '{}': the kernel's argument {} ({}{}{}) takes {}:V", a.text, index,
-                               arg.type_name, arg.name.empty() ? "" : " ", arg.name, it->second));
+                               arg.type_name, arg.name.empty() ? "" : " ", arg.name, declared));
 }
 
 std::array<uint32_t, 3> parse_dims(const std::string& text, const std::string& what, uint32_t* dims) {

@@ -1,4 +1,5 @@
 // `strobe launch`: run any kernel of any gfx803 code object with arguments from the command line.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "runtime/device.h"
+#include "runtime/kernel_args.h"
 
 namespace strobe::cli {
 
@@ -93,13 +95,8 @@ int run_launch(const LaunchOptions& o) {
   runtime::Module& mod = dev.load(o.file);
   // A missing kernel, or a scalar of another type than the kernel declares, is reported before
   // any buffer is read.
-  const loader::KernelInfo& kernel = mod.code_object().kernel(o.kernel);
-  size_t explicit_index = 0;
-  for (const loader::KernelArg& ka : kernel.args) {
-    if (ka.is_hidden()) continue;
-    if (explicit_index < specs.size()) check_scalar_type(specs[explicit_index], ka, explicit_index);
-    ++explicit_index;
-  }
+  const std::vector<const loader::KernelArg*> formals = runtime::explicit_args(mod.code_object().kernel(o.kernel));
+  for (size_t i = 0; i < std::min(formals.size(), specs.size()); ++i) check_scalar_type(specs[i], *formals[i], i);
 
   std::vector<Materialised> args;
   for (const auto& s : specs) {

@@ -2,6 +2,8 @@
 #include "runtime/kernel_args.h"
 
 #include <cstring>
+#include <map>
+#include <string>
 
 #include <fmt/core.h>
 
@@ -121,6 +123,16 @@ KernargLayout build_kernargs(const KernelInfo& kernel, const std::vector<ArgValu
   for (const auto& a : kernel.args)
     if (a.is_hidden()) put(out.bytes, a, hidden_value(a.kind, h), kernel.name);
   return out;
+}
+
+std::string scalar_kind(const loader::KernelArg& arg) {
+  if (arg.kind != loader::ArgKind::ByValue) return {};
+  static const std::map<std::string, std::string> kinds = {
+      {"int", "i32"},    {"uint", "u32"},     {"unsigned int", "u32"}, {"long", "i64"},     {"ulong", "u64"},
+      {"unsigned long", "u64"}, {"size_t", "u64"}, {"float", "f32"},    {"double", "f64"},   {"int32_t", "i32"},
+      {"uint32_t", "u32"}, {"int64_t", "i64"}, {"uint64_t", "u64"}};
+  const auto it = kinds.find(arg.type_name);
+  return it == kinds.end() ? std::string() : it->second;
 }
 
 }  // namespace strobe::runtime

@@ -61,4 +61,9 @@ KernargLayout build_kernargs(const loader::KernelInfo& kernel, const std::vector
 /// The kernel's explicit (non-hidden) arguments, in declaration order.
 std::vector<const loader::KernelArg*> explicit_args(const loader::KernelInfo& kernel);
 
+/// The scalar type a by-value argument's metadata declares, as "i32", "u32", "i64", "u64",
+/// "f32" or "f64" (OpenCL C's and HIP's spellings of them); empty for anything else (vectors,
+/// structs, pointers, a type the metadata does not name).
+std::string scalar_kind(const loader::KernelArg& arg);
+
 }  // namespace strobe::runtime
