@@ -22,6 +22,7 @@ PassState sample_state() {
   l.profile.stats.thread_instructions = 106496;
   l.profile.stats.workgroups = 64;
   l.profile.stats.wavefronts = 64;
+  l.profile.lines = 4097;
   s.launches = {l, l};
   return s;
 }
@@ -48,6 +49,7 @@ TEST(PkaPassState, RoundTripsIdentitiesFeaturesAndCountersExactly) {
   EXPECT_EQ(out.launches[1].profile.features, in.launches[1].profile.features);
   EXPECT_EQ(out.launches[1].profile.stats.thread_instructions, 106496u);
   EXPECT_EQ(out.launches[1].profile.stats.wavefronts, 64u);
+  EXPECT_EQ(out.launches[1].profile.lines, 4097u);
 }
 
 TEST(PkaPassState, ACorruptTruncatedOrForeignFileIsRefusedNamingIt) {
@@ -55,8 +57,8 @@ TEST(PkaPassState, ACorruptTruncatedOrForeignFileIsRefusedNamingIt) {
   EXPECT_EQ(error_of(good.substr(0, good.size() / 2)), "pass state state.json: not valid JSON (corrupt or truncated file)");
   EXPECT_EQ(error_of("{\"format\": \"strobe-profile\"}"), "pass state state.json: not a PKA pass state");
   std::string other = good;
-  other.replace(other.find("\"version\":1"), 11, "\"version\":9");
-  EXPECT_EQ(error_of(other), "pass state state.json: format version 9, this strobe reads version 1");
+  other.replace(other.find("\"version\":2"), 11, "\"version\":9");
+  EXPECT_EQ(error_of(other), "pass state state.json: format version 9, this strobe reads version 2");
   std::string missing = good;
   missing.replace(missing.find("\"features\""), 10, "\"featurez\"");
   EXPECT_EQ(error_of(missing), "pass state state.json: launch 0 has no 'features' (corrupt file)");

@@ -29,9 +29,17 @@ bool dispatch(RegionObserver& o, Fixture& f, uint64_t id, uint64_t cycle, emu::D
   return f.dispatch(o, id, cycle, stats);
 }
 
+/// The paper's rule: warming may begin at the first unit's end (no generations awaited).
+Params paper_rule() {
+  Params p;
+  p.open_generations = 0;
+  p.open_after_l2_fill = false;
+  return p;
+}
+
 TEST(RegionObserver, FastForwardsARegionOnceTwoUnitsAgreeAndEmulatesTheSkippedGroups) {
   Fixture f;
-  const Params p;
+  const Params p = paper_rule();
   RegionObserver o(find_regions(f.profile(), 2, p), f.groups, p, /*skip=*/false);
   uint64_t issued = 0;
   o.issue_counter(&issued);
@@ -62,7 +70,7 @@ TEST(RegionObserver, FastForwardsARegionOnceTwoUnitsAgreeAndEmulatesTheSkippedGr
 
 TEST(RegionObserver, WithSkipTheSkippedGroupsAreNotRun) {
   Fixture f;
-  Params p;
+  Params p = paper_rule();
   p.ipc_stability = 10.0;  // any two units agree
   RegionObserver o(find_regions(f.profile(), 2, p), f.groups, p, /*skip=*/true);
   uint64_t issued = 0;

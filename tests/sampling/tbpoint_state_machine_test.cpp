@@ -21,6 +21,14 @@ LaunchProfile three_region_launch() {
   return l;
 }
 
+/// The paper's rule: warming may begin at the first unit's end (no generations awaited).
+Params paper_rule() {
+  Params p;
+  p.open_generations = 0;
+  p.open_after_l2_fill = false;
+  return p;
+}
+
 /// Runs the launch on `slots` slots, each simulated group taking `duration` cycles, skipped
 /// groups taking none; `issued(cycle)` is the GPU-wide issued count. Returns the end cycle.
 /// Retirements at one cycle are handled in group order, each followed by refilling its slot.
@@ -59,7 +67,7 @@ uint64_t warming_issue(uint64_t c) {
 
 TEST(TbpointStateMachine, WalksDetailedWarmingFastForwardAndExitOnAConstructedLaunch) {
   const LaunchProfile l = three_region_launch();
-  const Params p;
+  const Params p = paper_rule();
   RegionSampler s(find_regions(l, 4, p), l.groups, p);
   ASSERT_EQ(s.table().regions.size(), 3u);
   const uint64_t end = drive(s, l.groups.size(), 4, 100, warming_issue);
@@ -112,7 +120,7 @@ TEST(TbpointStateMachine, WalksDetailedWarmingFastForwardAndExitOnAConstructedLa
 
 TEST(TbpointStateMachine, SkippedGroupsArePredictedAtTheRegionIpc) {
   const LaunchProfile l = three_region_launch();
-  const Params p;
+  const Params p = paper_rule();
   RegionSampler s(find_regions(l, 4, p), l.groups, p);
   // Constant IPC 2: region 1 settles on its second warming unit.
   drive(s, l.groups.size(), 4, 100, [](uint64_t c) { return 2 * c; });
@@ -126,7 +134,7 @@ TEST(TbpointStateMachine, SkippedGroupsArePredictedAtTheRegionIpc) {
 TEST(TbpointStateMachine, AnIpcChangeOfExactlyTenPercentIsNotStable) {
   LaunchProfile l;
   for (int i = 0; i < 8; ++i) l.groups.push_back({64, 1, 0});
-  const Params p;
+  const Params p = paper_rule();
   RegionSampler s(find_regions(l, 1, p), l.groups, p);  // occupancy 1: one group at a time
   ASSERT_EQ(s.table().regions.size(), 1u);
   // Unit 1 (group 0) ends with nothing resident, so warming cannot start yet: dispatch group 1
@@ -154,7 +162,7 @@ TEST(TbpointStateMachine, OutlierRegionsAreNeverEntered) {
   // Every epoch mixes tiny and huge groups: all outliers, nothing samplable.
   LaunchProfile l;
   for (int i = 0; i < 40; ++i) l.groups.push_back({6400, i % 2 ? 100u : 10u, 10});
-  const Params p;
+  const Params p = paper_rule();
   RegionSampler s(find_regions(l, 2, p), l.groups, p);
   for (const Region& r : s.table().regions) ASSERT_FALSE(r.samplable);
   drive(s, l.groups.size(), 2, 100, [](uint64_t c) { return c; });
@@ -162,9 +170,39 @@ TEST(TbpointStateMachine, OutlierRegionsAreNeverEntered) {
   EXPECT_EQ(s.estimate(2000).detailed_insts, s.estimate(2000).insts);
 }
 
+/// Forty groups of one region, run 4 at a time for 100 cycles each, while the GPU issues 2
+/// instructions a cycle until 300 and 1 from then on: the first generations run ahead, as a
+/// bandwidth-bound launch's do while DRAM's queues fill. Returns the IPC the region was
+/// fast-forwarded at.
+double fast_head_region_ipc(const Params& p, uint64_t l2_lines = 0) {
+  LaunchProfile l;
+  for (int i = 0; i < 40; ++i) l.groups.push_back({6400, 100, 80});
+  RegionSampler s(find_regions(l, 4, p), l.groups, p, l2_lines);
+  drive(s, l.groups.size(), 4, 100, [](uint64_t c) { return c < 300 ? 2 * c : 600 + (c - 300); });
+  return s.sampled_regions().empty() ? 0 : s.sampled_regions()[0].ipc;
+}
+
+// The paper's rule warms on the units right after the initial fill, which agree at the fast
+// IPC; waiting for the first generation to retire puts the units in the steady state.
+TEST(TbpointStateMachine, WarmingAfterTheFirstGenerationMissesTheFastHead) {
+  EXPECT_DOUBLE_EQ(fast_head_region_ipc(paper_rule()), 2.0);
+  Params p;
+  p.open_generations = 1;
+  EXPECT_DOUBLE_EQ(fast_head_region_ipc(p), 1.0);
+}
+
+// Groups of 80 lines fill a 640-line L2 after 8 of them, two generations: warming waits for
+// them, so it too misses the fast head. A launch that never fills the L2 waits for nothing.
+TEST(TbpointStateMachine, WarmingAfterTheGroupsThatFillTheL2MissesTheFastHead) {
+  Params p = paper_rule();
+  p.open_after_l2_fill = true;
+  EXPECT_DOUBLE_EQ(fast_head_region_ipc(p, 640), 1.0);
+  EXPECT_DOUBLE_EQ(fast_head_region_ipc(p, 40 * 80), 2.0);
+}
+
 TEST(TbpointStateMachine, RejectsATableOfAnotherLaunch) {
   const LaunchProfile l = three_region_launch();
-  const Params p;
+  const Params p = paper_rule();
   const std::vector<WorkGroupCounts> fewer(l.groups.begin(), l.groups.begin() + 10);
   EXPECT_THROW(RegionSampler(find_regions(l, 4, p), fewer, p), std::invalid_argument);
 }

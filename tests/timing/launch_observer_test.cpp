@@ -74,6 +74,24 @@ TEST(LaunchObserver, PredictedWorkGroupsHoldTheirSlotForThePredictedTime) {
   EXPECT_LT(t.cycles, 4u * 10000 + 2000);  // plus launch overhead and dispatch
 }
 
+// Regression: a group skipped with no duration (TBPoint's fast-forward) still took the
+// dispatcher's interval, so every skipped group added a cycle to the launch's simulated time.
+TEST(LaunchObserver, GroupsSkippedWithNoDurationCostTheDispatcherNoTime) {
+  KernelHarness h("valu_peak", "fma_peak");
+  const uint32_t items = 4096 * 64;
+  const uint64_t out = h.zeros(items * 4);
+  auto cycles = [&](const char* interval) {
+    Gpu gpu(r9nano({"gpu.num_cus=4", interval}));
+    CountingObserver obs;
+    obs.predict = [](uint64_t g) { return g > 0; };  // the first group runs, 4,095 are skipped
+    const LaunchTiming t = gpu.run(h.dispatch(items, 64, {out, 2}), h.mem, &obs);
+    EXPECT_EQ(obs.predicted_groups, 4095u);
+    return t.cycles;
+  };
+  // 4,095 skipped groups at 8 cycles each would add 32,760 cycles; they add none.
+  EXPECT_EQ(cycles("dispatch.workgroup_interval_cycles=8"), cycles("dispatch.workgroup_interval_cycles=1"));
+}
+
 TEST(LaunchObserver, PredictedWorkGroupsStillComputeTheirResults) {
   KernelHarness ref("valu_peak", "fma_peak"), h("valu_peak", "fma_peak");
   const uint32_t items = 32 * 64;

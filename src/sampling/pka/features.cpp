@@ -41,6 +41,7 @@ PkaProfile pka_profile(const std::string& kernel, const emu::DispatchStats& st, 
   PkaProfile p;
   p.kernel = kernel;
   p.stats = st;
+  p.lines = c.lines;
   const double insts = double(std::max<uint64_t>(st.wave_instructions, 1));
   const uint64_t vm = c.loads + c.stores;
   p.features = {std::log1p(double(st.wave_instructions)),

@@ -25,6 +25,7 @@ struct PkaProfile {
   /// work-groups, waves per work-group.
   std::array<double, kPkaFeatures> features{};
   emu::DispatchStats stats;  ///< the emulator's counters for the launch
+  uint64_t lines = 0;        ///< lines its vector memory instructions request (where its steady state can begin)
 };
 
 /// What PKA counts of a launch's instructions: each by its issue type, and the lines of its

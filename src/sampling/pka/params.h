@@ -13,6 +13,10 @@ namespace strobe::sampling {
   X(double, ipc_variance, 0.25, 0.0, 1e9, "s: IPC variance threshold over the window")                         \
   X(uint64_t, ipc_window, 3000, 1, 1e9, "cycles of IPC history the variance is taken over")                    \
   X(uint64_t, ipc_interval, 100, 1, 1e6, "cycles between IPC samples")                                         \
+  X(uint32_t, open_generations, 1, 0, 1000,                                                                     \
+    "strobe's extension: generations of work-groups that retire before the window opens (0: PKA's rule)")      \
+  X(bool, open_after_l2_fill, 0, 0, 1,                                                                          \
+    "strobe's extension: the window opens only once the groups that fill the L2 have retired (0: PKA's rule)") \
   X(double, pca_variance, 0.95, 0.01, 1.0, "share of feature variance the kept principal components explain")  \
   X(int, max_clusters, 20, 1, 1000, "largest k tried")                                                         \
   X(double, cluster_explained, 0.95, 0.0, 1.0, "smallest k whose clustering explains this share of the variance")

@@ -31,7 +31,7 @@ json launch_json(const ProfiledLaunch& l) {
   for_each_stat(s, [&](const char* name, uint64_t& v) { stats[name] = v; });
   return {{"kernel", l.id.kernel},       {"code_hash", l.id.code_hash}, {"grid", l.id.grid},
           {"local", l.id.local},         {"kernarg_hash", l.id.kernarg_hash},
-          {"features", l.profile.features}, {"stats", stats}};
+          {"features", l.profile.features}, {"stats", stats}, {"lines", l.profile.lines}};
 }
 
 /// Reads the parsed document, naming the file and the field in every error.
@@ -100,6 +100,7 @@ PassState decode(std::string_view text, const std::string& file) {
     const json& stats = r.field(ls[i], "stats", where);
     for_each_stat(l.profile.stats,
                   [&](const char* name, uint64_t& v) { v = r.get<uint64_t>(stats, name, where + " stats"); });
+    l.profile.lines = r.get<uint64_t>(ls[i], "lines", where);
     s.launches.push_back(std::move(l));
   }
   return s;

@@ -17,7 +17,7 @@ namespace strobe::sampling::pka {
 /// First field of every PKA pass state: tells it from any other JSON document.
 inline constexpr std::string_view kPassStateFormat = "strobe-pka-pass-state";
 /// Bumped whenever the layout changes incompatibly; other versions are refused, not guessed at.
-inline constexpr uint32_t kPassStateVersion = 1;
+inline constexpr uint32_t kPassStateVersion = 2;
 
 /// One profiled launch: what identifies it and its PKA profile.
 struct ProfiledLaunch {

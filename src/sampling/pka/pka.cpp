@@ -5,7 +5,9 @@
 // k-means. Pass 2 simulates the first launch of each cluster in detail until its IPC, measured
 // from its first issued instruction, is stable (variance below s over the last 3000 cycles), then
 // extrapolates the rest of it from that IPC (observer.h); every other launch takes its
-// representative's lead and IPC. On a host program each pass is a run of its own: the profiles
+// representative's lead and IPC. strobe's extension (`open_generations`, `open_after_l2_fill`)
+// opens that window only after the first generation of work-groups and those that fill the L2
+// have retired, and keeps the head before it as measured. On a host program each pass is a run of its own: the profiles
 // cross between them in a pass state file (pass_state.h).
 #include <algorithm>
 #include <cmath>
@@ -19,6 +21,7 @@
 #include "emu/executor.h"
 #include "sampling/common/program_tables.h"
 #include "sampling/common/runners.h"
+#include "sampling/common/steady_state.h"
 #include "sampling/method.h"
 #include "sampling/numeric/kmeans.h"
 #include "sampling/numeric/pca.h"
@@ -142,8 +145,7 @@ class Pka final : public SamplingMethod {
     k_ = km.k;
     for (size_t i = 0; i < n; ++i) labels_[i] = km.labels.empty() ? 0 : km.labels[i];
     rep_of_.assign(size_t(std::max(k_, 1)), -1);
-    rep_ipc_.assign(rep_of_.size(), 0.0);
-    rep_lead_.assign(rep_of_.size(), 0);
+    rep_.assign(rep_of_.size(), IpcProjection{});
     representatives_ = nlohmann::json::array();
     for (size_t i = 0; i < n; ++i)
       if (rep_of_[size_t(labels_[i])] < 0) {
@@ -182,7 +184,10 @@ class Pka final : public SamplingMethod {
     runtime::LaunchResult r;
     std::shared_ptr<timing::LaunchTiming> lt;
     if (rep_of_[c] == int(i)) {
-      IpcStabilityObserver obs(p_.ipc_interval, p_.ipc_window, p_.ipc_variance, skip);
+      const uint64_t fill = p_.open_after_l2_fill
+                                ? l2_fill_groups(profiles_[i].lines, profiles_[i].stats.workgroups, l2_lines(o_.gpu))
+                                : 0;
+      IpcStabilityObserver obs(p_.ipc_interval, p_.ipc_window, p_.ipc_variance, p_.open_generations, fill, skip);
       obs.set_warming(warmer_for(gpu, o_.warming));
       lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
       rec->detailed_instructions = lt->detailed_wave_instructions;
@@ -195,18 +200,18 @@ class Pka final : public SamplingMethod {
         lt->cycles = obs.projected_cycles(insts);
         rec->detail["stop_cycle"] = obs.stop_cycles();
         rec->detail["stop_ipc"] = obs.stop_ipc();
-        rep_ipc_[c] = obs.stop_ipc();
+        if (obs.projection().head_cycles > 0) rec->detail["head_cycles"] = obs.projection().head_cycles;
+        rep_[c] = obs.projection();
       } else {
         rec->level = "detailed";
-        rep_ipc_[c] = lt->cycles > lead ? double(insts) / double(lt->cycles - lead) : 0.0;
+        rep_[c] = {lead, 0, 0, lt->cycles > lead ? double(insts) / double(lt->cycles - lead) : 0.0};
       }
       rec->detail["lead_cycles"] = lead;
-      rep_lead_[c] = lead;
       r.stats = lt->functional;
       lt->set_totals(lt->cycles, insts, profiles_[i].stats.thread_instructions, gpu.config().clock_mhz);
     } else {
       if (!skip) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
-      const uint64_t cycles = rep_ipc_[c] > 0 ? rep_lead_[c] + uint64_t(std::llround(double(insts) / rep_ipc_[c])) : 0;
+      const uint64_t cycles = rep_[c].cycles(insts);
       lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
           d.kernel_name, cycles, insts, profiles_[i].stats.thread_instructions, r.stats, gpu.config().clock_mhz));
       rec->level = "cluster";
@@ -228,8 +233,7 @@ class Pka final : public SamplingMethod {
   std::string state_file_;  ///< the pass state the profiles came from (empty: this process's pass 0)
   bool kernargs_comparable_ = true;  ///< whether its kernarg hashes are this run's to compare
   std::vector<int> labels_, rep_of_;
-  std::vector<double> rep_ipc_;   ///< each cluster's representative's IPC after its first issue
-  std::vector<uint64_t> rep_lead_;  ///< each representative's cycles from launch to first issue
+  std::vector<IpcProjection> rep_;  ///< each cluster's representative's lead, head and IPC
   int k_ = 0, components_ = 0;
   bool from_profile_ = false;  ///< the counts came with the functional profile: no profiling pass
   size_t launch_ = 0;

@@ -17,8 +17,10 @@ namespace strobe::sampling::tbpoint {
 class RegionObserver final : public SkippingObserver {
  public:
   /// `table` must be built from `groups`, the launch's profile; `skip`: skipped groups are not
-  /// emulated (the results are then unverifiable).
-  RegionObserver(RegionTable table, std::span<const WorkGroupCounts> groups, const Params& params, bool skip);
+  /// emulated (the results are then unverifiable); `l2_lines`: the configured L2's lines, for
+  /// RegionSampler's wait for the L2 to fill.
+  RegionObserver(RegionTable table, std::span<const WorkGroupCounts> groups, const Params& params, bool skip,
+                 uint64_t l2_lines = 0);
 
   /// The sampler, for its estimate, units, transitions and sampled regions.
   const RegionSampler& sampler() const { return sampler_; }

@@ -17,12 +17,22 @@ namespace strobe::sampling::tbpoint {
 //    the earlier one end warming [T §IV-B2].
 //  - cross_kernel: cluster launches of different kernels together; off in the paper, which
 //    clusters the launches of one kernel [T §I, §V-A]; on, it is strobe's extension.
+//  - open_generations: strobe's extension; warming may begin only once this many generations
+//    of work-groups (the groups dispatched before the first one retired) have retired. A
+//    bandwidth-bound launch's first generations run ahead of DRAM, at up to twice the steady
+//    IPC, and two units there agree within 10% (docs/sampling.md). 0 is the paper's rule.
+//  - open_after_l2_fill: strobe's extension; warming also waits for the groups whose requests
+//    fill the L2 to retire: before that no write-back has begun (sampling/common/steady_state.h).
 #define STROBE_TBPOINT_PARAMS(X)                                                                               \
   X(double, sigma_inter, 0.1, 0.0, 1e6, "inter-launch complete-linkage distance threshold")                   \
   X(double, sigma_intra, 0.2, 0.0, 1e6, "intra-launch (epoch stall probability) linkage threshold")           \
   X(double, variation_factor, 0.3, 0.0, 1e6, "epoch variation factor above which its groups are outliers")    \
   X(double, ipc_stability, 0.10, 0.0, 10.0, "relative IPC change between sampling units that ends warming")   \
-  X(bool, cross_kernel, 0, 0, 1, "1: cluster launches across kernels (strobe's extension; the paper: 0)")
+  X(bool, cross_kernel, 0, 0, 1, "1: cluster launches across kernels (strobe's extension; the paper: 0)")    \
+  X(uint32_t, open_generations, 1, 0, 1000,                                                                   \
+    "generations of work-groups retired before warming may begin (strobe's extension; the paper: 0)")         \
+  X(bool, open_after_l2_fill, 0, 0, 1,                                                                        \
+    "1: warming waits for the groups that fill the L2 to retire (strobe's extension; the paper: 0)")
 
 /// Every tunable of TBPoint (names as --sampling-set spells them).
 STROBE_METHOD_PARAMS(Params, STROBE_TBPOINT_PARAMS);

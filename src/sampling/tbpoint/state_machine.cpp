@@ -1,18 +1,28 @@
 // TBPoint's homogeneous-region sampling at run time.
 #include "sampling/tbpoint/state_machine.h"
 
+#include "sampling/common/steady_state.h"
+
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
 
 namespace strobe::sampling::tbpoint {
 
-RegionSampler::RegionSampler(RegionTable table, std::span<const WorkGroupCounts> groups, const Params& params)
-    : table_(std::move(table)), stability_(params.ipc_stability) {
+RegionSampler::RegionSampler(RegionTable table, std::span<const WorkGroupCounts> groups, const Params& params,
+                             uint64_t l2_lines)
+    : table_(std::move(table)), stability_(params.ipc_stability), open_generations_(params.open_generations) {
   if (table_.regions.empty() ? !groups.empty() : table_.regions.back().last_wg + 1 != groups.size())
     throw std::invalid_argument("tbpoint: the region table does not cover the launch's work-groups");
   wave_insts_.reserve(groups.size());
   for (const auto& g : groups) wave_insts_.push_back(g.wave_insts);
+  if (params.open_after_l2_fill && l2_lines > 0) {
+    std::vector<uint64_t> lines;
+    lines.reserve(groups.size());
+    for (const auto& g : groups) lines.push_back(g.mem_reqs);
+    open_groups_ = l2_fill_groups(lines, l2_lines);
+  }
 }
 
 void RegionSampler::go(SamplerState to, uint64_t cycle, int region) {
@@ -48,6 +58,7 @@ WorkGroupDecision RegionSampler::dispatch(size_t wg, uint64_t cycle, uint64_t is
   }
   resident_.emplace(wg, r);
   ++resident_count_[r];
+  if (retired_ == 0) ++first_generation_;
   detailed_insts_ += wave_insts_[wg];
   if (designated_ == kNone) {
     designated_ = wg;
@@ -66,6 +77,7 @@ void RegionSampler::retire(size_t wg, uint64_t cycle, uint64_t issued) {
   if (it == resident_.end()) return;
   if (--resident_count_[it->second] == 0) resident_count_.erase(it->second);
   resident_.erase(it);
+  ++retired_;
   if (wg != designated_) return;
 
   designated_ = kNone;
@@ -90,7 +102,7 @@ void RegionSampler::retire(size_t wg, uint64_t cycle, uint64_t issued) {
     }
     return;
   }
-  if (state_ == SamplerState::Detailed) {
+  if (state_ == SamplerState::Detailed && retired_ >= std::max(open_generations_ * first_generation_, open_groups_)) {
     const int r = resident_region();
     if (r >= 0 && table_.regions[static_cast<size_t>(r)].samplable) go(SamplerState::Warming, cycle, r);
   }

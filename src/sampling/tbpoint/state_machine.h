@@ -65,7 +65,10 @@ struct LaunchEstimate {
 /// - the first dispatched group is designated; when the designated group retires, its unit ends
 ///   and the next simulated group dispatched is designated;
 /// - at a unit's end in Detailed, if every resident group belongs to one samplable region r,
-///   warming of r begins (the next unit is its first);
+///   warming of r begins (the next unit is its first); with `open_generations` > 0 (strobe's
+///   extension) only once that many generations of groups have retired, a generation being the
+///   groups dispatched before the first one retired, and with `open_after_l2_fill` once the
+///   groups whose requests fill the L2 have;
 /// - a warming unit's IPC within `ipc_stability` of the previous warming unit's (relative to it)
 ///   starts fast-forward at that IPC; a group of another region dispatched while warming ends
 ///   warming (back to Detailed, its units forgotten);
@@ -74,8 +77,10 @@ struct LaunchEstimate {
 /// Events must come in simulated time order; groups are expected in ID (dispatch) order.
 class RegionSampler {
  public:
-  /// `table` must be built from `groups` (the launch's profile); both are copied.
-  RegionSampler(RegionTable table, std::span<const WorkGroupCounts> groups, const Params& params);
+  /// `table` must be built from `groups` (the launch's profile); both are copied. `l2_lines`:
+  /// the configured L2's lines, for `open_after_l2_fill` (0: no such wait).
+  RegionSampler(RegionTable table, std::span<const WorkGroupCounts> groups, const Params& params,
+                uint64_t l2_lines = 0);
 
   /// Group `wg` is about to be dispatched at `cycle`; `issued` is the launch's GPU-wide count of
   /// issued wave instructions so far. Skipped groups must not be reported to retire().
@@ -109,6 +114,10 @@ class RegionSampler {
   RegionTable table_;
   std::vector<uint64_t> wave_insts_;
   double stability_;
+  uint64_t open_generations_;
+  uint64_t open_groups_ = 0;       ///< groups that fill the L2 (0: no wait)
+  uint64_t first_generation_ = 0;  ///< groups dispatched before the first retirement (so far, until it)
+  uint64_t retired_ = 0;           ///< simulated groups retired
   SamplerState state_ = SamplerState::Detailed;
   int region_ = -1;
   uint64_t episode_ = 0;                   ///< bumped on every state change: a unit is a warming unit

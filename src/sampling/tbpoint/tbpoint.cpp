@@ -27,6 +27,7 @@
 #include "common/error.h"
 #include "emu/executor.h"
 #include "sampling/common/representative_method.h"
+#include "sampling/common/steady_state.h"
 #include "sampling/method.h"
 #include "sampling/profile/functional_profile.h"
 #include "sampling/tbpoint/from_profile.h"
@@ -91,7 +92,7 @@ class TbPoint final : public RepresentativeMethod {
     // is rebuilt per configuration from the same profile.
     const timing::Occupancy occ = gpu.occupancy_of(d);
     const uint32_t system = std::max<uint32_t>(1, occ.workgroups_per_cu * uint32_t(gpu.config().num_cus));
-    tb::RegionObserver obs(tb::find_regions(lp, system, p_), lp.groups, p_, skip);
+    tb::RegionObserver obs(tb::find_regions(lp, system, p_), lp.groups, p_, skip, l2_lines(gpu.config()));
     obs.set_warming(warmer_for(gpu, o_.warming));
     auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
     const tb::RegionSampler& s = obs.sampler();

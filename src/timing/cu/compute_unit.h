@@ -69,7 +69,9 @@ class ComputeUnit : public Component {
   bool can_accept(const WorkgroupNeeds& n) const { return res_.fits(n); }
   /// Makes a work-group resident (can_accept(launch.needs) must be true): its resources at
   /// once, its waves at `now`, which may lie ahead of the CU's clock (the quantum runner).
-  void launch_workgroup(Cycle now, const WorkgroupLaunch& launch);
+  /// False when the launch's observer took the group out of simulation with no duration: it
+  /// retires at once and, never really dispatched, costs the dispatcher no time.
+  bool launch_workgroup(Cycle now, const WorkgroupLaunch& launch);
   /// Closes the launch's CPI accounting at `end`; the CU must be idle.
   void end_launch(Cycle end) { cpi_.end(end); }
   /// True if no work-group is resident.

@@ -8,7 +8,7 @@
 
 namespace strobe::timing {
 
-void ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
+bool ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
   const WorkgroupNeeds& n = launch.needs;
   uint32_t gi = 0;
   while (wgs_[gi].active) ++gi;
@@ -33,7 +33,7 @@ void ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
       for (uint32_t i = 0; i < g.live_waves; ++i) g.simds.push_back(uint8_t(res_.take_wave(n)));
       ++*lc_->predicted_outstanding;
       engine_.schedule(now + *cycles, this, kCuPredictedDone, gi);
-      return;
+      return *cycles > 0;
     }
   }
   // The waves' SIMDs are taken now, so the source's next can_accept() sees them.
@@ -41,8 +41,12 @@ void ComputeUnit::launch_workgroup(Cycle now, const WorkgroupLaunch& launch) {
   for (uint32_t i = 0; i < g.live_waves; ++i) g.simds.push_back(uint8_t(res_.take_wave(n)));
   // A launch decided ahead of this CU's clock (the quantum runner's control partition decides
   // a window's dispatches at its start) starts its waves when its cycle comes.
-  if (now > engine_.now()) return engine_.schedule(now, this, kCuLaunch, gi);
+  if (now > engine_.now()) {
+    engine_.schedule(now, this, kCuLaunch, gi);
+    return true;
+  }
   start_waves(gi, now);
+  return true;
 }
 
 void ComputeUnit::start_waves(uint32_t gi, Cycle now) {

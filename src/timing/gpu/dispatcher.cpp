@@ -70,9 +70,12 @@ void Dispatcher::try_dispatch(Cycle now) {
   }
   ComputeUnit* cu = picker_.pick(kernel_.needs);
   if (!cu) return;  // no CU has room: sleep until one retires a work-group
-  cu->launch_workgroup(now, kernel_);
+  // A group the observer skips outright (TBPoint's fast-forward, PKA after its stop) takes no
+  // time: the next may follow in the same cycle, or the launch's cycles would grow by the
+  // dispatch interval for every group a method predicts.
+  const bool timed = cu->launch_workgroup(now, kernel_);
   ++kernel_.id;
-  next_allowed_ = now + uint64_t(p_.interval_cycles);
+  next_allowed_ = timed ? now + uint64_t(p_.interval_cycles) : now;
   if (kernel_.id < total_) {
     try_pending_ = true;
     engine_.schedule(next_allowed_, this, kDispatchTry);
