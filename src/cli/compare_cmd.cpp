@@ -204,7 +204,7 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
   add_arch_option(*cmd, s);
   add_set_option(*cmd, s,
                  "KEY=VALUE: override a GPU configuration parameter (repeatable); NAME (no '='): compare the "
-                 "benchmark set configs/sets/NAME.toml (tuning, evaluation, tbpoint, smoke)");
+                 "benchmark set configs/sets/NAME.toml (tuning, evaluation, ml, heldout, gpumech, tbpoint, smoke)");
   cmd->add_option("--warm-state", s.warm_state,
                   "FILE.cap (or a set with --captures): how each launch or frame a method simulates starts: fitted "
                   "(default; its caches rebuilt from the capture's history, walking back 4x the lines the "

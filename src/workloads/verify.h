@@ -63,6 +63,35 @@ void expect_close(const std::string& output, const std::vector<T>& got, const st
 
 namespace strobe::workloads {
 
+/// Higham's gamma(n) = n u / (1 - n u) for float (u = 2^-24): a float sum whose every term went
+/// through at most `n` roundings lies within gamma(n) * sum |terms| of the exact sum.
+inline double float_rounding_bound(double n) {
+  const double nu = n * 0x1p-24;
+  return nu / (1 - nu);
+}
+
+/// A float matrix product computed in double, with each element's sum of |terms|: the reference
+/// and, scaled by float_rounding_bound(), the bound of a float computation of it.
+struct ExactProduct {
+  std::vector<double> value, magnitude;
+};
+
+/// A (rows x inner) times B (inner x cols), both row-major, in double.
+inline ExactProduct exact_product(const std::vector<float>& a, const std::vector<float>& b, uint32_t rows,
+                                  uint32_t inner, uint32_t cols) {
+  ExactProduct p{std::vector<double>(size_t(rows) * cols, 0.0), std::vector<double>(size_t(rows) * cols, 0.0)};
+  for (uint32_t i = 0; i < rows; ++i)
+    for (uint32_t k = 0; k < inner; ++k) {
+      const double x = a[size_t(i) * inner + k];
+      for (uint32_t j = 0; j < cols; ++j) {
+        const double t = x * b[size_t(k) * cols + j];
+        p.value[size_t(i) * cols + j] += t;
+        p.magnitude[size_t(i) * cols + j] += std::fabs(t);
+      }
+    }
+  return p;
+}
+
 /// Throws VerificationError unless |got[i] - expected[i]| <= bound[i] everywhere; for results
 /// whose error bound depends on the element (e.g. a dot product's sum of |terms|).
 template <typename T>

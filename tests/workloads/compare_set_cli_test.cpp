@@ -133,7 +133,7 @@ std::vector<std::string> set_benchmarks(const std::string& set, const std::strin
   return out;
 }
 
-TEST(CompareSet, TuningEvaluationAndMlSetsCoverEveryRegisteredBenchmarkTuningApart) {
+TEST(CompareSet, TuningEvaluationMlAndHeldOutSetsCoverEveryRegisteredBenchmarkTuningApart) {
   const nlohmann::json list = nlohmann::json::parse(run_strobe("list --json -").out);
   std::set<std::string> all;
   for (const auto& b : list["benchmarks"]) all.insert(b["name"].get<std::string>());
@@ -154,6 +154,14 @@ TEST(CompareSet, TuningEvaluationAndMlSetsCoverEveryRegisteredBenchmarkTuningApa
   for (const auto& b : ml) {
     EXPECT_FALSE(t.contains(b)) << b << " is tuned on and in the ML set";
     both.insert(b);
+  }
+  // The held-out set is new benchmarks, in no other set, and GPT-2 at a shape of its own.
+  const auto heldout = set_benchmarks("heldout", "ci");
+  EXPECT_EQ(set_benchmarks("heldout", "eval").size(), heldout.size());
+  EXPECT_GE(heldout.size(), 10u);
+  for (const auto& b : heldout) {
+    EXPECT_FALSE(t.contains(b) || e.contains(b)) << b << " is in the tuning or validation set and held out";
+    if (b != "gpt2") EXPECT_TRUE(both.insert(b).second) << b << " is in the ML set and held out";
   }
   EXPECT_EQ(both, all);
 }
