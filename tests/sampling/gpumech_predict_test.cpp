@@ -138,9 +138,10 @@ TEST(GpumechPredict, OneRunGivesEveryAblationLevelsCpi) {
   }
 }
 
-TEST(GpumechPredict, TheTailIsTheSlowestWaveAloneAndIsOnlyReported) {
+TEST(GpumechPredict, TheTailIsTheSlowestWaveAloneAndLeavesTheBalancedEstimate) {
   // One long wave among short ones: tail_cycles is its Eq. 13 total in cycles, whichever wave
-  // represents the launch, and the balanced cycle estimate does not change with it.
+  // represents the launch, and the balanced cycle estimate does not change with it (the bound
+  // is applied above the model, bounded_cycles()).
   ModelParams params;
   params.waves_per_cu = 8;
   ModelInputs in = copies(memory_bound_wave(2), 7);
@@ -150,8 +151,9 @@ TEST(GpumechPredict, TheTailIsTheSlowestWaveAloneAndIsOnlyReported) {
   EXPECT_DOUBLE_EQ(p.tail_cycles, longest * params.cycles_per_slot);
   EXPECT_GT(p.tail_cycles, 0);
   EXPECT_NE(p.representative.wave, 7u);
+  EXPECT_DOUBLE_EQ(alone_slots(in, params, 7), longest);  // what a re-run from saved traces profiles
   WaveSurvey s = survey_waves(in, params);
-  s.longest_wave_slots = 0;  // a re-run from saved traces surveys no wave
+  s.longest_wave_slots = 0;  // a survey that measured no wave
   EXPECT_EQ(predict(in, params, Level::MtMshrBand, s).tail_cycles, 0);
   EXPECT_DOUBLE_EQ(predict(in, params, Level::MtMshrBand, s).cycles, p.cycles);
 }

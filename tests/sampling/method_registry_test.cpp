@@ -60,7 +60,9 @@ TEST(MethodRegistry, GpumechIsRegisteredWithMethodsDefaultsAndNamedChoices) {
   EXPECT_EQ(default_of("policy"), "config");
   EXPECT_EQ(default_of("mshr_demand"), "l1_missing_reads");
   EXPECT_EQ(default_of("dram_demand"), "dram_requests");
-  EXPECT_EQ(default_of("rc_normalisation"), "as_written");
+  EXPECT_EQ(default_of("rc_normalisation"), "per_w");
+  EXPECT_EQ(param("gpumech", "dram_bound")->value, 1);
+  EXPECT_EQ(param("gpumech", "tail_bound")->value, 1);
   EXPECT_TRUE(param("gpumech", "max_trace_instructions")->choices.empty());
 }
 

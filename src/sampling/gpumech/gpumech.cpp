@@ -164,7 +164,8 @@ class Gpumech final : public SamplingMethod {
     runtime::LaunchResult r;
     r.stats = m.stats;
     // At least one cycle: a launch takes time even when the model's balanced load rounds to 0.
-    const uint64_t cycles = std::max<uint64_t>(1, uint64_t(std::llround(m.prediction.cycles)));
+    const BoundedCycles b = bounded_cycles(m, gpu.config(), p_.dram_bound, p_.tail_bound);
+    const uint64_t cycles = std::max<uint64_t>(1, uint64_t(std::llround(b.cycles)));
     r.timing = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
         d.kernel_name, cycles, m.stats.wave_instructions, m.stats.thread_instructions, m.stats,
         gpu.config().clock_mhz));
@@ -178,6 +179,8 @@ class Gpumech final : public SamplingMethod {
                    {"policy", policy_name()},
                    {"predicted_cycles", m.prediction.cycles},
                    {"tail_cycles", m.prediction.tail_cycles},
+                   {"dram_cycles", b.dram},
+                   {"bound", b.bound},
                    {"cpi", cpi_record(m)},
                    {"level_cpi", level_cpis(m)},
                    {"occupancy", occupancy_record(m, gpu.config())},

@@ -49,6 +49,12 @@ void model_trace(const emu::Dispatch& d, const LaunchTrace& trace, const std::ve
     s.representative.wave = *representative;
     s.miss_latency = waves.miss_latency(m.params);
     s.wave_insts = trace.instructions;
+    // Only the representative is profiled again; the tail bound takes the longest wave's
+    // instructions to stand for the slowest, without surveying every wave.
+    size_t longest = 0;
+    for (size_t w = 1; w < trace.waves.size(); ++w)
+      if (trace.waves[w].size() > trace.waves[longest].size()) longest = w;
+    s.longest_wave_slots = alone_slots(waves, m.params, longest);
     m.prediction = predict(waves, m.params, o.level, s);
   } else {
     m.prediction = predict(waves, m.params, o.level);
@@ -57,6 +63,18 @@ void model_trace(const emu::Dispatch& d, const LaunchTrace& trace, const std::ve
 }
 
 }  // namespace
+
+BoundedCycles bounded_cycles(const LaunchModel& m, const timing::GpuConfig& cfg, bool dram, bool tail) {
+  BoundedCycles b;
+  b.balanced = b.cycles = m.prediction.cycles;
+  // GB/s over MHz is bytes per thousand core cycles.
+  const double bytes_per_cycle = cfg.dram_bandwidth_gbs * 1e3 / cfg.clock_mhz;
+  b.dram = double(m.cache.l2_misses) * double(cfg.line_bytes) / bytes_per_cycle;
+  b.tail = m.prediction.tail_cycles;
+  if (dram && b.dram > b.cycles) b.cycles = b.dram, b.bound = "dram";
+  if (tail && b.tail > b.cycles) b.cycles = b.tail, b.bound = "tail";
+  return b;
+}
 
 LaunchModelOptions proxy_options(const timing::GpuConfig& cfg) {
   LaunchModelOptions o;

@@ -44,6 +44,20 @@ struct LaunchModel {
   double model_seconds = 0;     ///< inputs and predict()
 };
 
+/// A modelled launch's cycles with strobe's two bounds (neither is the paper's): the balanced
+/// estimate, but at least the time DRAM takes to move the lines the cache-only simulation sent
+/// it at the configured peak bandwidth (`dram`), and at least the slowest wave alone (`tail`).
+struct BoundedCycles {
+  double balanced = 0;  ///< the paper's estimate (Prediction::cycles)
+  double dram = 0;      ///< L2-missing lines x line size / peak bytes per cycle
+  double tail = 0;      ///< Prediction::tail_cycles
+  double cycles = 0;    ///< the largest of those the options enable
+  const char* bound = "balanced";  ///< which one set `cycles`: balanced, dram or tail
+};
+
+/// The bounds of `m` on `cfg`, applied as `dram` and `tail` say.
+BoundedCycles bounded_cycles(const LaunchModel& m, const timing::GpuConfig& cfg, bool dram, bool tail);
+
 /// GPUMech's options when its per-launch prediction stands in for a launch's time inside another
 /// method (SimProf's proxy, STEM's signature): the configured scheduler's policy where GPUMech
 /// models it, else GTO, the closest to strobe's oldest-first; Eq. 26 per W, its better-measured

@@ -48,6 +48,15 @@ WaveSurvey survey_waves(const WaveSource& inputs, const ModelParams& params) {
   return s;
 }
 
+double alone_slots(const WaveSource& inputs, const ModelParams& params, size_t w) {
+  check(params);
+  WaveTrace wave;
+  IntervalProfile profile;
+  inputs.load(w, wave);
+  interval_profile(wave, params, profile);
+  return total_slots(profile.intervals, params.issue_rate);
+}
+
 Prediction predict(const WaveSource& inputs, const ModelParams& params, Level level) {
   return predict(inputs, params, level, survey_waves(inputs, params));
 }

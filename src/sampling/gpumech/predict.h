@@ -56,8 +56,8 @@ struct Prediction {
   uint64_t wave_insts = 0;              ///< Σ instructions over every wave
   double cycles = 0;                    ///< cpi x wave_insts / (cus x simds_per_cu): balanced, no tail (§2.9.7)
   /// The slowest wave running alone (its Eq. 13 total), in cycles: a lower bound on the launch's
-  /// time that the balanced estimate ignores, reported for the tail-bound extension (not the
-  /// paper's); 0 when the waves were not surveyed (a re-run from saved traces).
+  /// time that the balanced estimate ignores (the tail bound, strobe's extension); from a saved
+  /// trace, the wave with the most instructions stands for the slowest.
   double tail_cycles = 0;
 };
 
@@ -76,6 +76,10 @@ struct WaveSurvey {
 
 /// Profiles every wave (Eq. 13), chooses the representative and gathers Eq. 28's latency.
 WaveSurvey survey_waves(const WaveSource& inputs, const ModelParams& params);
+
+/// Wave `w` of `inputs` running alone (its Eq. 13 total), in issue slots: what a re-run from a
+/// saved trace profiles for the tail bound, of the wave with the most instructions.
+double alone_slots(const WaveSource& inputs, const ModelParams& params, size_t w);
 
 /// The model from a survey: only the representative `survey.representative.wave` is loaded and
 /// profiled. With a survey from another configuration's run and this one's miss latency, this is
