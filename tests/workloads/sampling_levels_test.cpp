@@ -224,7 +224,9 @@ TEST(SamplingLevels, TbpointUsesBothLevelsTogether) {
   // the centroid, and ties go to the earlier launch) is sampled inside by regions, the other
   // three extrapolated from it. Bound 15%, as for Photon's kernel level: the representative is
   // the cold first launch (docs/sampling.md, warm state).
-  const std::vector<Launch> l = compare("tbpoint", "fir --param n=2097152 --param blocks=4");
+  // Large enough that the representative has groups left to sample once its first generation
+  // has retired and two units have agreed (open_generations).
+  const std::vector<Launch> l = compare("tbpoint", "fir --param n=4194304 --param blocks=4");
   ASSERT_EQ(l.size(), 4u);
   EXPECT_EQ(l[0].level, "region");
   EXPECT_GT(l[0].predicted, 0u);
