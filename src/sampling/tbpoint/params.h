@@ -23,6 +23,9 @@ namespace strobe::sampling::tbpoint {
 //    IPC, and two units there agree within 10% (docs/sampling.md). 0 is the paper's rule.
 //  - open_after_l2_fill: strobe's extension; warming also waits for the groups whose requests
 //    fill the L2 to retire: before that no write-back has begun (sampling/common/steady_state.h).
+//  - parallelism: strobe's extension; a member is projected from its representative's CPI times
+//    its instructions (the paper) and times min(rep groups, occupancy) / min(member groups,
+//    occupancy): launches smaller than a generation run their groups side by side.
 #define STROBE_TBPOINT_PARAMS(X)                                                                               \
   X(double, sigma_inter, 0.1, 0.0, 1e6, "inter-launch complete-linkage distance threshold")                   \
   X(double, sigma_intra, 0.2, 0.0, 1e6, "intra-launch (epoch stall probability) linkage threshold")           \
@@ -32,7 +35,9 @@ namespace strobe::sampling::tbpoint {
   X(uint32_t, open_generations, 1, 0, 1000,                                                                   \
     "generations of work-groups retired before warming may begin (strobe's extension; the paper: 0)")         \
   X(bool, open_after_l2_fill, 0, 0, 1,                                                                        \
-    "1: warming waits for the groups that fill the L2 to retire (strobe's extension; the paper: 0)")
+    "1: warming waits for the groups that fill the L2 to retire (strobe's extension; the paper: 0)")          \
+  X(bool, parallelism, 1, 0, 1,                                                                               \
+    "1: a member's projection scales by the groups it and its representative hold at once (strobe's; paper: 0)")
 
 /// Every tunable of TBPoint (names as --sampling-set spells them).
 STROBE_METHOD_PARAMS(Params, STROBE_TBPOINT_PARAMS);

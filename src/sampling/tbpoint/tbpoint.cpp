@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,14 +85,15 @@ class TbPoint final : public RepresentativeMethod {
   /// Runs representative launch `i` in detail, with intra-launch sampling when it is on.
   std::shared_ptr<timing::LaunchTiming> simulate(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu,
                                                  size_t i, runtime::SampledLaunch& rec) override {
-    if (!intra()) return RepresentativeMethod::simulate(d, mem, gpu, i, rec);
-    const tb::LaunchProfile& lp = program_.launches[i];
-    const bool skip = skips(d);
-    rec.level = "detailed";
     // Epochs are the work-groups resident at once on this configuration, so the region table
     // is rebuilt per configuration from the same profile.
     const timing::Occupancy occ = gpu.occupancy_of(d);
     const uint32_t system = std::max<uint32_t>(1, occ.workgroups_per_cu * uint32_t(gpu.config().num_cus));
+    system_[i] = system;
+    if (!intra()) return RepresentativeMethod::simulate(d, mem, gpu, i, rec);
+    const tb::LaunchProfile& lp = program_.launches[i];
+    const bool skip = skips(d);
+    rec.level = "detailed";
     tb::RegionObserver obs(tb::find_regions(lp, system, p_), lp.groups, p_, skip, l2_lines(gpu.config()));
     obs.set_warming(warmer_for(gpu, o_.warming));
     auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, &obs));
@@ -121,6 +123,21 @@ class TbPoint final : public RepresentativeMethod {
     return lt;
   }
 
+  /// The representative's CPI times the member's instructions (the paper), and with
+  /// `parallelism` (strobe's extension) times the ratio of the groups each can hold resident at
+  /// once: a launch smaller than one generation runs its groups side by side, so its time does
+  /// not grow with its instructions as a full launch's does (scan's 16-group launch projected
+  /// from its 1-group one took 16 times its cycles).
+  double project(std::span<const RepresentativeRun> runs, size_t launch, uint64_t instructions) const override {
+    const double cycles = RepresentativeMethod::project(runs, launch, instructions);
+    if (!p_.parallelism || runs.size() != 1) return cycles;
+    const auto it = system_.find(runs[0].launch);
+    if (it == system_.end()) return cycles;
+    const double rep = double(std::min<uint64_t>(program_.launches[runs[0].launch].groups.size(), it->second));
+    const double member = double(std::min<uint64_t>(program_.launches[launch].groups.size(), it->second));
+    return rep > 0 && member > 0 ? cycles * rep / member : cycles;
+  }
+
   /// A cluster whose representative never ran takes the CPI of the nearest cluster, by
   /// representative features, whose representative did.
   std::optional<size_t> borrow(size_t c, const std::vector<bool>& ran) const override {
@@ -140,6 +157,7 @@ class TbPoint final : public RepresentativeMethod {
   tb::ProgramProfile program_;
   tb::LaunchClusters clusters_;
   uint64_t intra_skipped_ = 0;
+  std::map<size_t, uint32_t> system_;  ///< each simulated representative's system occupancy, in groups
 };
 
 nlohmann::json TbPoint::summary() const {
