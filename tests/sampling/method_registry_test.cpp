@@ -155,7 +155,7 @@ TEST(MethodRegistry, UnknownParameterErrorListsTheValidNamesInDeclarationOrder) 
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("unknown parameter 'ipc_varaince' (valid: ipc_variance, ipc_window, "
-                                         "ipc_interval, open_generations, open_after_l2_fill, pca_variance, max_clusters, cluster_explained)"),
+                                         "ipc_interval, open_generations, open_after_l2_fill, centroid_representative, pca_variance, max_clusters, cluster_explained)"),
               std::string::npos)
         << e.what();
   }

@@ -254,6 +254,23 @@ TEST(SamplingLevels, TbpointProjectsALaunchSmallerThanAGenerationByTheGroupsItHo
   EXPECT_GE(members, 1u);
 }
 
+// Six identical hotspot steps form one cluster. PKA's first launch is the one that starts cold
+// and was extrapolated to the warm others (33% over the run); with warming the launch nearest
+// the centroid is the middle of the tied ones, warm like the rest.
+TEST(SamplingLevels, PkaRepresentsTiedLaunchesByAWarmOneWhenSomethingWarms) {
+  const std::vector<Launch> l = compare("pka", "hotspot --param iterations=6 --sampling-warming caches");
+  ASSERT_EQ(l.size(), 6u);
+  double full = 0, estimated = 0;
+  for (const Launch& k : l) {
+    EXPECT_EQ(k.detail.value("representative", -1), 3);
+    full += k.full, estimated += k.estimated;
+  }
+  EXPECT_NE(l[3].level, "cluster");
+  EXPECT_EQ(l[0].level, "cluster");  // completed in place once launch 3 had run
+  EXPECT_GT(l[0].estimated, 0);
+  EXPECT_LT(std::abs(estimated - full) / full, 0.05) << estimated << " vs " << full;
+}
+
 // ---- Sieve ----
 
 /// Checks every launch of Sieve's entry `m` against its stratum's representative: detailed

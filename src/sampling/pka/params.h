@@ -17,6 +17,8 @@ namespace strobe::sampling {
     "strobe's extension: generations of work-groups that retire before the window opens (0: PKA's rule)")      \
   X(bool, open_after_l2_fill, 0, 0, 1,                                                                          \
     "strobe's extension: the window opens only once the groups that fill the L2 have retired (0: PKA's rule)") \
+  X(bool, centroid_representative, 1, 0, 1,                                                                     \
+    "strobe's extension: a cluster's representative is its launch nearest the centroid (0: its first, as PKA)") \
   X(double, pca_variance, 0.95, 0.01, 1.0, "share of feature variance the kept principal components explain")  \
   X(int, max_clusters, 20, 1, 1000, "largest k tried")                                                         \
   X(double, cluster_explained, 0.95, 0.0, 1.0, "smallest k whose clustering explains this share of the variance")

@@ -56,6 +56,7 @@ class Pka final : public SamplingMethod {
   }
   void end_pass(int pass) override {
     if (pass == 0 && passes() == 2) cluster();
+    if (pass == passes() - 1) complete_left_over();
   }
   bool carries_passes() const override { return true; }
   void save_passes(int pass, const std::string& path, const profile::WorkloadIdentity& w) const override {
@@ -90,6 +91,7 @@ class Pka final : public SamplingMethod {
   nlohmann::json summary() const override {
     return {{"launches", profiles_.size()}, {"clusters", k_}, {"pca_components", components_},
             {"representatives", representatives_}, {"unprofiled_launches", unprofiled_},
+            {"clusters_timed_from_another", borrowed_},
             {"interval", no_interval("a prediction: one representative launch per cluster, its IPC extrapolated "
                                      "from a stable window; one measurement per cluster gives no variance")}};
   }
@@ -146,12 +148,33 @@ class Pka final : public SamplingMethod {
     for (size_t i = 0; i < n; ++i) labels_[i] = km.labels.empty() ? 0 : km.labels[i];
     rep_of_.assign(size_t(std::max(k_, 1)), -1);
     rep_.assign(rep_of_.size(), IpcProjection{});
+    pending_.assign(rep_of_.size(), {});
+    ran_.assign(rep_of_.size(), false);
+    centroids_ = km.centroids;
+    // PKA takes each cluster's first launch. strobe's extension takes the launch nearest the
+    // centroid: from a capture, or with warming, any launch starts warm, and the first of an
+    // iterative workload's launches is the one that does not (hotspot 37%, pathfinder 36%).
+    std::vector<double> best(rep_of_.size(), 0);
+    std::vector<std::vector<size_t>> tied(rep_of_.size());
+    for (size_t i = 0; i < n; ++i) {
+      const size_t c = size_t(labels_[i]);
+      const double dist = p_.centroid_representative && km.centroids.rows() > Eigen::Index(c)
+                              ? (pc.projected.row(Eigen::Index(i)) - km.centroids.row(Eigen::Index(c))).squaredNorm()
+                              : 0.0;
+      if (tied[c].empty() || dist < best[c] * (1 - 1e-12)) best[c] = dist, tied[c] = {i};
+      else if (dist <= best[c] * (1 + 1e-12)) tied[c].push_back(i);
+    }
+    // Identical launches tie; the middle one starts warm when something warms the caches, and
+    // without that every representative starts cold, so the first is as good and runs earliest.
+    const bool warm = o_.from_capture || o_.warming == Warming::Caches;
+    for (size_t c = 0; c < tied.size(); ++c)
+      if (!tied[c].empty())
+        rep_of_[c] = int(p_.centroid_representative && warm ? tied[c][tied[c].size() / 2] : tied[c].front());
+    std::vector<int> reps(rep_of_);
+    std::sort(reps.begin(), reps.end());
     representatives_ = nlohmann::json::array();
-    for (size_t i = 0; i < n; ++i)
-      if (rep_of_[size_t(labels_[i])] < 0) {
-        rep_of_[size_t(labels_[i])] = int(i);
-        representatives_.push_back(i);
-      }
+    for (int r : reps)
+      if (r >= 0) representatives_.push_back(r);
   }
 
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
@@ -207,6 +230,7 @@ class Pka final : public SamplingMethod {
         rep_[c] = {lead, 0, 0, lt->cycles > lead ? double(insts) / double(lt->cycles - lead) : 0.0};
       }
       rec->detail["lead_cycles"] = lead;
+      ran_[c] = true;
       r.stats = lt->functional;
       lt->set_totals(lt->cycles, insts, profiles_[i].stats.thread_instructions, gpu.config().clock_mhz);
     } else {
@@ -216,11 +240,51 @@ class Pka final : public SamplingMethod {
           d.kernel_name, cycles, insts, profiles_[i].stats.thread_instructions, r.stats, gpu.config().clock_mhz));
       rec->level = "cluster";
       rec->predicted_instructions = insts;
+      // Its representative comes later: the record is completed in place when it has run.
+      if (!ran_[c]) pending_[c].push_back({insts, lt, rec});
     }
     rec->estimated_cycles = lt->cycles;
     r.timing = lt;
     r.sampling = rec;
+    if (rep_of_[c] == int(i)) complete(c, c);
     return r;
+  }
+
+  /// A member that ran before its cluster's representative.
+  struct Pending {
+    uint64_t insts = 0;
+    std::shared_ptr<timing::LaunchTiming> timing;
+    std::shared_ptr<runtime::SampledLaunch> record;
+  };
+
+  /// Gives cluster `c`'s waiting members their time from cluster `from`'s representative.
+  void complete(size_t c, size_t from) {
+    for (Pending& p : pending_[c]) {
+      const uint64_t cycles = rep_[from].cycles(p.insts);
+      p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
+      p.record->estimated_cycles = cycles;
+      if (from != c) p.record->detail["timed_from_cluster"] = from;
+    }
+    pending_[c].clear();
+  }
+
+  /// After the sampled pass, a cluster whose representative never ran (the run left the
+  /// profiled sequence first) takes the nearest cluster's, by centroid, whose did.
+  void complete_left_over() {
+    for (size_t c = 0; c < pending_.size(); ++c) {
+      if (pending_[c].empty()) continue;
+      std::optional<size_t> from;
+      double best = 0;
+      for (size_t k = 0; k < ran_.size(); ++k) {
+        if (!ran_[k] || centroids_.rows() <= Eigen::Index(std::max(c, k))) continue;
+        const double d = (centroids_.row(Eigen::Index(c)) - centroids_.row(Eigen::Index(k))).squaredNorm();
+        if (!from || d < best) from = k, best = d;
+      }
+      if (!from) throw FaultError(fmt::format("pka: no representative ran before the run left its profiled launches, so "
+                                              "{} launches of cluster {} have no time", pending_[c].size(), c));
+      complete(c, *from);
+      ++borrowed_;
+    }
   }
 
 
@@ -234,6 +298,10 @@ class Pka final : public SamplingMethod {
   bool kernargs_comparable_ = true;  ///< whether its kernarg hashes are this run's to compare
   std::vector<int> labels_, rep_of_;
   std::vector<IpcProjection> rep_;  ///< each cluster's representative's lead, head and IPC
+  std::vector<bool> ran_;           ///< whether each cluster's representative has run
+  std::vector<std::vector<Pending>> pending_;  ///< members waiting for their representative
+  Eigen::MatrixXd centroids_;       ///< the clusters' centroids in the PCA space
+  size_t borrowed_ = 0;             ///< clusters timed from another's representative
   int k_ = 0, components_ = 0;
   bool from_profile_ = false;  ///< the counts came with the functional profile: no profiling pass
   size_t launch_ = 0;
