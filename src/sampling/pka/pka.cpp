@@ -5,10 +5,11 @@
 // k-means. Pass 2 simulates the first launch of each cluster in detail until its IPC, measured
 // from its first issued instruction, is stable (variance below s over the last 3000 cycles), then
 // extrapolates the rest of it from that IPC (observer.h); every other launch takes its
-// representative's lead and IPC. strobe's extension (`open_generations`, `open_after_l2_fill`)
-// opens that window only after the first generation of work-groups and those that fill the L2
-// have retired, and keeps the head before it as measured. On a host program each pass is a run of its own: the profiles
-// cross between them in a pass state file (pass_state.h).
+// representative's lead and IPC. strobe's extensions: the window opens only after the first
+// generation of work-groups (and, with `open_after_l2_fill`, those that fill the L2) has retired,
+// keeping the head before it as measured; and a cluster's representative is its launch nearest
+// the centroid (`centroid_representative`). On a host program each pass is a run of its own: the
+// profiles cross between them in a pass state file (pass_state.h).
 #include <algorithm>
 #include <cmath>
 #include <optional>
