@@ -12,6 +12,14 @@
 namespace strobe::sampling::sieve {
 namespace {
 
+/// The paper's Sieve: strobe's adaptations (grouping by geometry, warm representatives) off.
+Params paper() {
+  Params p;
+  p.groups = Groups::Kernel;
+  p.warm_representative = false;
+  return p;
+}
+
 /// launch, kernel, threads, wave instructions: a constant kernel (tier 1), one whose thread count
 /// changes and whose dominant count appears late (tier 2), and one whose counts spread (tier 3)
 /// with duplicates, a first cut at index 0 and a piece cut a second time.
@@ -31,7 +39,7 @@ std::vector<LaunchRow> table() {
 }
 
 TEST(SieveStrata, ReproducesTheReimplementation) {
-  Params p;
+  Params p = paper();
   p.strata = Strata::Reimplementation;
   const std::vector<Stratum> s = stratify(table(), p);
   // The reimplementation's output on this table, in its order (tier 1, tier 2, then tier 3 by
@@ -61,7 +69,7 @@ TEST(SieveStrata, PaperCutsAtValleysAndTakesTheFirstLaunch) {
   std::vector<LaunchRow> t;
   const uint64_t counts[] = {5000, 1010, 990, 5020, 1000, 4980, 995, 5010, 1005};
   for (uint64_t c : counts) t.push_back({"attn", c, 64});
-  Params p;
+  Params p = paper();
   const std::vector<Stratum> s = stratify(t, p);
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].tier, 3);
@@ -79,7 +87,7 @@ TEST(SieveStrata, PaperCutsAtValleysAndTakesTheFirstLaunch) {
 }
 
 TEST(SieveStrata, AWarmRepresentativeIsNeverTheKernelsFirstLaunch) {
-  Params p;
+  Params p = paper();
   p.warm_representative = true;
   const std::vector<Stratum> s = stratify(table(), p);
   // gemm's first launch (0) gives way to its next (3); softmax's representative (6, the first
@@ -97,7 +105,7 @@ TEST(SieveStrata, AWarmRepresentativeIsNeverTheKernelsFirstLaunch) {
 TEST(SieveStrata, TiersFollowTheThresholds) {
   // CoV 0 is tier 1, below tier2_cov tier 2; raising tier2_cov takes a tier-3 kernel into tier 2.
   std::vector<LaunchRow> t{{"k", 100, 1}, {"k", 300, 1}};  // CoV 0.5
-  Params p;
+  Params p = paper();
   EXPECT_EQ(stratify(t, p).front().tier, 3);
   p.tier2_cov = 0.6;
   EXPECT_EQ(stratify(t, p).front().tier, 2);

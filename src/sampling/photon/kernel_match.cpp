@@ -17,7 +17,7 @@ std::optional<KernelMatch> match_kernel(const std::vector<KernelRecord>& history
   const bool small = warps < uint64_t(num_cus);
   for (size_t i = 0; i < history.size(); ++i) {
     const KernelRecord& h = history[i];
-    if (h.ipc <= 0) continue;
+    if (h.ipc <= 0 || h.superseded) continue;
     if (small && h.warps != warps) continue;
     if (ratio(double(h.warps), double(warps)) > max_ratio ||
         ratio(h.insts_per_sampled_warp, insts_per_sampled_warp) > max_ratio)

@@ -18,6 +18,8 @@ struct KernelRecord {
   double insts_per_sampled_warp = 0;  ///< of its online analysis
   uint64_t instructions = 0;          ///< wave instructions it executed
   double ipc = 0;                     ///< wave instructions per cycle it ran at
+  bool first_of_kernel = false;       ///< the first launch of its kernel timed in detail (it may have run cold)
+  bool superseded = false;            ///< replaced by a later detailed launch that matched it; never matches
 };
 
 /// A match: the record's index in the history and its GPU BBV distance.
@@ -32,7 +34,8 @@ struct KernelMatch {
 /// time depends on how few cores it occupies. A record whose warp count or sampled instructions
 /// per warp differ from the launch's by more than a factor `max_ratio` never matches: the BBV
 /// holds instruction fractions, blind to trip counts, and the same loop over a quarter of the
-/// warps or a ninth of the depth runs at another IPC. Records without an IPC never match.
+/// warps or a ninth of the depth runs at another IPC. Records without an IPC, and superseded ones,
+/// never match.
 std::optional<KernelMatch> match_kernel(const std::vector<KernelRecord>& history, const std::vector<double>& gpu_bbv,
                                         uint64_t warps, double insts_per_sampled_warp, uint32_t num_cus,
                                         double threshold, uint32_t dims,

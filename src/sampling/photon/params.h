@@ -24,6 +24,9 @@ namespace strobe::sampling {
   X(uint32_t, bbv_dims, 16, 1, 256, "dimensions of the random projection of a warp's BBV")                            \
   X(double, max_warp_imbalance, 8, 1, 1e9,                                                                             \
     "longest over mean sampled-warp instructions above which basic-block and warp sampling are not used")             \
+  X(bool, retime_first_match, 1, 0, 1,                                                                                 \
+    "1: the first launch matched to its kernel's first timed launch is timed in detail instead, and replaces it as "  \
+    "the record later launches match (strobe's extension; 0: the paper's rule)")                                     \
   X(bool, kernel_level, 1, 0, 1, "1: enable kernel sampling")                                                          \
   X(bool, warp_level, 1, 0, 1, "1: enable warp sampling")                                                              \
   X(bool, bb_level, 1, 0, 1, "1: enable basic-block sampling")

@@ -6,12 +6,20 @@
 // sampled instructions are stable, later work-groups are emulated functionally and timed by
 // their basic blocks; once the dominant warp type is stable, later work-groups take the mean
 // warp time (only the dispatcher is simulated). Resident work-groups finish in detail.
+//
+// strobe's extension (retime_first_match): a kernel's first detailed launch may have run cold
+// (nothing before it had touched its data), so the first launch that matches it is timed in
+// detail too, warm, and later launches match that one instead.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -36,6 +44,7 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
     return {{"launches", launches_},
             {"levels", levels_},
             {"history", history_.size()},
+            {"retimed_matches", retimed_},
             {"interval", no_interval("a prediction: each skipped launch, block or wave takes the IPC of the one "
                                      "earlier sample it matched, a single value with no spread")}};
   }
@@ -54,8 +63,11 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
                    {"dominant_warp_share", a.dominant_share()},
                    {"warp_imbalance", a.warp_imbalance()}};
     runtime::LaunchResult r;
-    if (const KernelRecord* m = p_.kernel_level ? match(a) : nullptr) {
-      predict_kernel(d, mem, gpu, a, *m, *rec, r);
+    std::optional<size_t> m = p_.kernel_level ? match(a) : std::nullopt;
+    std::optional<size_t> retimed;  // the cold record this detailed launch replaces
+    if (m && p_.retime_first_match && history_[*m].first_of_kernel) retimed = std::exchange(m, std::nullopt);
+    if (m) {
+      predict_kernel(d, mem, gpu, a, history_[*m], *rec, r);
     } else {
       PhotonObserver obs(p_, o_.gpu, skip, a, t);
       obs.set_warming(warmer_for(gpu, o_.warming));
@@ -74,8 +86,14 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
       const uint64_t insts = rec->detailed_instructions + rec->predicted_instructions;
       if (skip) lt->wave_instructions = insts;
       lt->ipc = lt->cycles ? double(insts) / double(lt->cycles) : 0.0;
-      history_.push_back(KernelRecord{launch, d.kernel_name, a.gpu_bbv, a.warps, a.instructions_per_warp(), insts,
-                                      lt->ipc});
+      KernelRecord k{launch, d.kernel_name, a.gpu_bbv, a.warps, a.instructions_per_warp(), insts, lt->ipc};
+      k.first_of_kernel = timed_kernels_.insert(d.kernel_name).second;
+      if (retimed) {
+        history_[*retimed].superseded = true;
+        rec->detail["retimed_match"] = history_[*retimed].launch;
+        ++retimed_;
+      }
+      history_.push_back(std::move(k));
       r.stats = lt->functional;
       r.timing = lt;
     }
@@ -85,13 +103,13 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
   }
 
  private:
-  /// The earlier kernel this launch can take its IPC from, or nullptr.
-  const KernelRecord* match(const OnlineAnalysis& a) {
+  /// The index in the history of the earlier kernel this launch can take its IPC from.
+  std::optional<size_t> match(const OnlineAnalysis& a) {
     const auto m = match_kernel(history_, a.gpu_bbv, a.warps, a.instructions_per_warp(), o_.gpu.num_cus,
                                 p_.kernel_distance, p_.bbv_dims, p_.kernel_size_ratio);
-    if (!m) return nullptr;
+    if (!m) return std::nullopt;
     last_distance_ = m->distance;
-    return &history_[m->index];
+    return m->index;
   }
 
   void predict_kernel(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu, const OnlineAnalysis& a,
@@ -121,7 +139,8 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
   PhotonParams p_;
   ProgramTableCache tables_;
   std::vector<KernelRecord> history_;
-  uint32_t launches_ = 0;
+  std::set<std::string> timed_kernels_;  ///< kernels with a launch timed in detail
+  uint32_t launches_ = 0, retimed_ = 0;
   double last_distance_ = 0;
   nlohmann::json levels_ = nlohmann::json::object();
 };

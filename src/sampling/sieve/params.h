@@ -1,6 +1,7 @@
-// Sieve's parameters, declared once with the paper's values (Naderan-Tahan and Eeckhout,
-// ISPASS'23): the struct the method reads and the schema --sampling-set validates both come
-// from this list.
+// Sieve's parameters, declared once (Naderan-Tahan and Eeckhout, ISPASS'23): the struct the
+// method reads and the schema --sampling-set validates both come from this list. The defaults
+// are the paper's except strobe's two adaptations, groups=geometry and warm_representative=1
+// (groups=kernel warm_representative=0 is the paper's Sieve).
 #pragma once
 
 #include <cstdint>
@@ -56,9 +57,9 @@ inline std::vector<std::string> param_choices(Groups) { return {"kernel", "geome
   X(Strata, strata, Strata::Paper, 0, 1, "tier-3 cuts and representatives: paper or reimplementation")         \
   X(Projection, projection, Projection::Instructions, 0, 1,                                                      \
     "a member's time: instructions (rep CPI x its instructions, the paper) or count (rep cycles)")           \
-  X(bool, warm_representative, 0, 0, 1,                                                                         \
+  X(bool, warm_representative, 1, 0, 1,                                                                         \
     "1: a stratum is never represented by its kernel's first launch when it has another (strobe's; paper: 0)") \
-  X(Groups, groups, Groups::Kernel, 0, 1, "what is stratified within: kernel (the paper) or geometry")
+  X(Groups, groups, Groups::Geometry, 0, 1, "what is stratified within: kernel (the paper) or geometry (strobe's)")
 
 /// Every tunable of Sieve (names as --sampling-set spells them).
 STROBE_METHOD_PARAMS(Params, STROBE_SIEVE_PARAMS);

@@ -41,15 +41,17 @@ enum class Signature : uint8_t {
 /// The names of Signature's values, as --sampling-set takes them.
 inline std::vector<std::string> param_choices(Signature) { return {"instructions", "gpumech"}; }
 
-// X(type, name, default, lo, hi, doc).
+// X(type, name, default, lo, hi, doc). The defaults are the paper's except strobe's three
+// adaptations, groups=geometry, estimator=ratio and first_apart=1 (groups=kernel estimator=mean
+// first_apart=0 is the paper's STEM+ROOT).
 #define STROBE_STEM_PARAMS(X)                                                                               \
   X(double, error, 0.05, 1e-6, 1.0, "epsilon: relative error bound the sample sizes are chosen for")       \
   X(double, confidence, 0.95, 0.5, 0.999999, "confidence of the bound")                                     \
   X(bool, root, 1, 0, 1, "1: ROOT splits each group while that lowers the simulated time; 0: STEM alone") \
-  X(Groups, groups, Groups::Kernel, 0, 1, "first grouping: kernel (the paper) or geometry")                \
-  X(Estimator, estimator, Estimator::Mean, 0, 1, "a cluster's total: mean (the paper) or ratio")           \
+  X(Groups, groups, Groups::Geometry, 0, 1, "first grouping: kernel (the paper) or geometry (strobe's)")    \
+  X(Estimator, estimator, Estimator::Ratio, 0, 1, "a cluster's total: mean (the paper) or ratio (strobe's)") \
   X(Signature, signature, Signature::Instructions, 0, 1, "time proxy: instructions or gpumech")             \
-  X(bool, first_apart, 0, 0, 1, "1: each group's first launch is a cluster of its own (strobe's)")     \
+  X(bool, first_apart, 1, 0, 1, "1: each group's first launch is a cluster of its own (strobe's; paper: 0)") \
   X(uint64_t, pilot, 0, 0, 1e6,                                                                             \
     "0: sample sizes from the signature (the paper); N: N of each cluster first, then sizes from the "       \
     "cycles' measured spread (strobe's two-stage)")                                                          \
