@@ -356,6 +356,111 @@ void check_run_result(const json& r) {
       }
 }
 
+/// The non-negative integer at `key` of `j`, or nothing where `j` leaves it out or null.
+void check_u64_if(const json& j, const std::string& key) {
+  if (j.contains(key) && !j.at(key).is_null()) read_u64(j, key.c_str());
+}
+
+/// The number at `key` of `j`, or nothing where `j` leaves it out or null.
+void check_number_if(const json& j, const std::string& key) {
+  if (j.contains(key) && !j.at(key).is_null()) read_number(j, key.c_str());
+}
+
+/// `what` prefixed to an InputError that `check` throws.
+template <class F>
+void within(const std::string& what, F check) {
+  try {
+    check();
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}", what, e.what()));
+  }
+}
+
+/// One method's entry of a comparison row: a failure's reason, or its estimate, error and speedup.
+void check_method_entry(const json& m) {
+  if (!m.is_object()) throw InputError("not an object");
+  if (m.contains("failure")) {
+    if (!m.at("failure").is_string()) throw InputError(fmt::format("'failure' is {}, not text", m.at("failure").dump()));
+    return;
+  }
+  read_number(m, "error_pct");
+  check_u64_if(m, "estimated_cycles");
+  for (const char* key : {"speedup", "speedup_min", "speedup_max", "ipc_error_pct", "detailed_share"})
+    check_number_if(m, key);
+  if (m.contains("fallback") && !m.at("fallback").is_boolean())
+    throw InputError(fmt::format("'fallback' is {}, not true or false", m.at("fallback").dump()));
+}
+
+/// Refuses a set comparison whose runs or methods hold values no set comparison writes.
+void check_set_result(const json& s) {
+  if (!s.at("runs").is_array()) throw InputError("'runs' is not a list");
+  for (size_t i = 0; i < s.at("runs").size(); ++i) {
+    const json& r = s.at("runs")[i];
+    within(fmt::format("runs[{}]", i), [&] {
+      if (!r.is_object()) throw InputError("not an object");
+      if (!r.value("benchmark", json()).is_string()) throw InputError("'benchmark' is missing or not text");
+      read_u64(r, "full_cycles");
+      check_u64_if(r, "launches");
+      check_u64_if(r, "wave_instructions");
+      if (!r.value("methods", json()).is_object()) throw InputError("'methods' is missing or not an object");
+      for (const auto& [name, m] : r.at("methods").items()) within("method " + name, [&] { check_method_entry(m); });
+    });
+  }
+}
+
+/// Refuses a sweep table whose rows hold values no `strobe sweep --collect` writes.
+void check_sweep_table(const json& t) {
+  if (!t.at("rows").is_array()) throw InputError("'rows' is not a list");
+  for (size_t i = 0; i < t.at("rows").size(); ++i) {
+    const json& row = t.at("rows")[i];
+    within(fmt::format("rows[{}]", i), [&] {
+      if (!row.is_object()) throw InputError("not an object");
+      for (const char* key : {"cycles", "wave_instructions"}) check_u64_if(row, key);
+      check_number_if(row, "wall_seconds");
+      for (const auto& [k, v] : row.items()) {
+        const size_t dot = k.rfind('.');
+        if (dot == std::string::npos) continue;
+        const std::string field = k.substr(dot + 1);
+        if (field == "estimated_cycles") check_u64_if(row, k);
+        else if (field == "error_pct" || field == "speedup") check_number_if(row, k);
+      }
+    });
+  }
+}
+
+/// Refuses a graphics run whose frames hold counts no graphics run writes.
+void check_frames_result(const json& r) {
+  for (size_t i = 0; i < r.at("frames").size(); ++i) {
+    const json& f = r.at("frames")[i];
+    within(fmt::format("frames[{}]", i), [&] {
+      if (!f.is_object()) throw InputError("not an object");
+      for (const char* key : {"frame", "fragments", "draws"}) check_u64_if(f, key);
+      if (f.contains("timing") && f.at("timing").contains("cycles")) within("timing", [&] { read_whole(f.at("timing"), "cycles"); });
+    });
+  }
+}
+
+/// Refuses a graphics comparison whose reference frames or methods hold values none writes.
+void check_frame_comparison(const json& r) {
+  const json& per = r.at("reference").at("per_frame");
+  if (!per.is_array()) throw InputError("'reference.per_frame' is not a list");
+  for (size_t i = 0; i < per.size(); ++i)
+    within(fmt::format("reference.per_frame[{}]", i), [&] {
+      read_u64(per[i], "frame");
+      read_whole(per[i], "cycles");
+    });
+  if (!r.at("methods").is_object()) throw InputError("'methods' is not an object");
+  for (const auto& [name, m] : r.at("methods").items())
+    within("method " + name, [&] {
+      if (!m.is_object()) throw InputError("not an object");
+      read_u64(m, "frames_simulated");
+      check_number_if(m, "speedup");
+      for (const json& f : m.value("representative_frames", json::array()))
+        if (!f.is_number_unsigned() && !(f.is_number_integer() && f.get<int64_t>() >= 0))
+          throw InputError(fmt::format("a representative frame is {}, not a frame number", f.dump()));
+    });
+}
+
 }  // namespace
 
 json report_page(const std::vector<PageInput>& inputs) {
@@ -365,13 +470,17 @@ json report_page(const std::vector<PageInput>& inputs) {
     try {
       if (!r.is_object()) throw InputError("not a JSON object");
       if (r.contains("set") && r.contains("runs") && r.contains("aggregates")) {
+        check_set_result(r);
         sections.push_back(set_section(in.name, r));
       } else if (r.contains("frames") && r.contains("workload") && r["frames"].is_array()) {
+        check_frames_result(r);
         sections.push_back(frames_section(in.name, r));
       } else if (r.contains("workload") && r.contains("reference") && r.contains("methods") &&
                  r["reference"].contains("per_frame")) {
+        check_frame_comparison(r);
         sections.push_back(frame_compare_section(in.name, r));
       } else if (r.contains("rows") && r.contains("spec")) {
+        check_sweep_table(r);
         sections.push_back(sweep_section(in.name, r));
       } else if (r.contains("kernels") && r.contains("mode") && r["kernels"].is_array()) {
         check_run_result(r);

@@ -283,6 +283,71 @@ TEST(ReportPage, AFileThatIsNotAStrobeResultIsRefusedByName) {
   }
 }
 
+/// The error report_page gives `input`, or "" when it accepts it.
+std::string refusal(const std::string& name, const json& input) {
+  try {
+    (void)report_page({{name, input}});
+    return "";
+  } catch (const InputError& e) {
+    return e.what();
+  }
+}
+
+TEST(ReportPage, B09_SetsSweepsAndGraphicsResultsWithValuesNoneWritesAreRefusedByFieldNotDrawn) {
+  // A set's, a sweep's or a graphics result's counts were drawn as read: "many" as 0, -5 wrapped.
+  const json method = {{"error_pct", 1.5}, {"estimated_cycles", 90}, {"speedup", 2.0}, {"fallback", false}};
+  const json set = {{"set", "s"}, {"aggregates", json::object()},
+                    {"runs", {{{"benchmark", "b"}, {"full_cycles", 100}, {"launches", 2}, {"methods", {{"pka", method}}}}}}};
+  ASSERT_EQ(refusal("set.json", set), "");
+  json bad = set;
+  bad["runs"][0]["full_cycles"] = "many";
+  EXPECT_EQ(refusal("set.json", bad), "set.json: runs[0]: 'full_cycles' is \"many\", not a non-negative integer");
+  bad = set;
+  bad["runs"][0]["methods"]["pka"]["estimated_cycles"] = -5;
+  EXPECT_EQ(refusal("set.json", bad),
+            "set.json: runs[0]: method pka: 'estimated_cycles' is -5, not a non-negative integer");
+  bad = set;
+  bad["runs"][0]["methods"]["pka"] = {{"failure", 3}};
+  EXPECT_EQ(refusal("set.json", bad), "set.json: runs[0]: method pka: 'failure' is 3, not text");
+  bad = set;
+  bad["runs"][0]["methods"]["pka"] = {{"failure", "no representative ran"}};
+  EXPECT_EQ(refusal("set.json", bad), "") << "a failed method is a row the set writes";
+
+  const json sweep = {{"spec", "s.toml"}, {"rows", {{{"task", "a"}, {"benchmark", "b"}, {"cycles", 10},
+                                                      {"tbpoint.error_pct", 1.5}, {"tbpoint.speedup", nullptr},
+                                                      {"tbpoint.estimated_cycles", 9}}}}};
+  ASSERT_EQ(refusal("t.json", sweep), "") << "a missing speedup is null in the table";
+  json bad_sweep = sweep;
+  bad_sweep["rows"][0]["tbpoint.estimated_cycles"] = 9.5;
+  EXPECT_EQ(refusal("t.json", bad_sweep),
+            "t.json: rows[0]: 'tbpoint.estimated_cycles' is 9.5, not a non-negative integer");
+  bad_sweep = sweep;
+  bad_sweep["rows"][0]["tbpoint.error_pct"] = "small";
+  EXPECT_EQ(refusal("t.json", bad_sweep), "t.json: rows[0]: 'tbpoint.error_pct' is \"small\", not a number");
+
+  const json frames = {{"workload", "gfx:x"}, {"mode", "timing"},
+                       {"frames", {{{"frame", 0}, {"timing", {{"cycles", 100}}}}}}};
+  ASSERT_EQ(refusal("g.json", frames), "");
+  json bad_frames = frames;
+  bad_frames["frames"][0]["timing"]["cycles"] = -1;
+  EXPECT_EQ(refusal("g.json", bad_frames), "g.json: frames[0]: timing: 'cycles' is -1, not a non-negative whole number");
+
+  const json totals = {{"cycles", 100}};
+  // Graphics comparisons write a frame's cycles as a whole number in floating point.
+  const json cmp = {{"workload", "gfx:x"},
+                    {"reference", {{"totals", totals}, {"per_frame", {{{"frame", 0}, {"cycles", 100.0}}}}}},
+                    {"methods", {{"megsim", {{"frames_simulated", 1}, {"representative_frames", {0}},
+                                             {"estimate", totals}, {"errors", totals}}}}}};
+  ASSERT_EQ(refusal("c.json", cmp), "");
+  json bad_cmp = cmp;
+  bad_cmp["reference"]["per_frame"][0]["cycles"] = "lots";
+  EXPECT_EQ(refusal("c.json", bad_cmp),
+            "c.json: reference.per_frame[0]: 'cycles' is \"lots\", not a non-negative whole number");
+  bad_cmp = cmp;
+  bad_cmp["methods"]["megsim"]["representative_frames"] = {-3};
+  EXPECT_EQ(refusal("c.json", bad_cmp), "c.json: method megsim: a representative frame is -3, not a frame number");
+}
+
 TEST(HtmlPage, TheDataCannotCloseItsScriptElement) {
   const std::string page = html_page({{"sections", json::array()}, {"x", "</script><b>"}}, "t <&>", {"/*c*/", "/*s*/", "p{}"});
   EXPECT_EQ(page.find("</script><b>"), std::string::npos);
