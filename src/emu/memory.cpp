@@ -4,11 +4,14 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/host_memory.h"
 
 namespace strobe::emu {
 
@@ -118,6 +121,7 @@ void GlobalMemory::free(uint64_t addr) {
   for (uint64_t a = addr; a < end; a = (a | (kPageSize - 1)) + 1) {
     uint64_t i = (a - kBase) >> kPageBits;
     table_[i] = PageEntry{};
+    if (storage_[i]) --backed_pages_;
     storage_[i].reset();
   }
   bytes_allocated_ -= it->second.size;
@@ -198,7 +202,19 @@ bool GlobalMemory::is_mapped(uint64_t addr, uint64_t bytes) const {
 }
 
 uint8_t* GlobalMemory::page(uint64_t index) {
-  // Pages are created on first touch so a huge, mostly unused buffer costs nothing.
+  // Pages are created on first touch so a huge, mostly unused buffer costs nothing. Every 16 MiB
+  // backed, the host's memory is checked, so a kernel that fills more than the machine has is
+  // stopped by name, not by the OOM killer.
+  const uint64_t backed = std::atomic_ref<uint64_t>(backed_pages_).fetch_add(1, std::memory_order_relaxed) + 1;
+  if (!host_backing_allowed(backed, kPageSize)) [[unlikely]] {
+    std::atomic_ref<uint64_t>(backed_pages_).fetch_sub(1, std::memory_order_relaxed);
+    const uint64_t lo = table_[index].lo;
+    const auto it = allocs_.find(lo);
+    const std::string tag = it != allocs_.end() && !it->second.tag.empty() ? " '" + it->second.tag + "'" : "";
+    throw_host_backing(fmt::format("device memory: the buffer{} at 0x{:x} ({} bytes)", tag, lo,
+                                   it != allocs_.end() ? it->second.size : 0),
+                       backed * kPageSize);
+  }
   storage_[index].reset(new uint8_t[kPageSize]());
   table_[index].data = storage_[index].get();
   if (source_) source_(kBase + (index << kPageBits), table_[index].data);  // false: it stays zero
@@ -209,6 +225,7 @@ void GlobalMemory::drop_page(uint64_t page_addr) {
   const uint64_t i = (page_addr - kBase) >> kPageBits;
   if (host_ || page_addr < kBase || i >= table_.size()) return;
   table_[i].data = nullptr;
+  if (storage_[i]) --backed_pages_;
   storage_[i].reset();
 }
 

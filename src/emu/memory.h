@@ -240,6 +240,7 @@ class GlobalMemory {
   std::vector<std::unique_ptr<uint8_t[]>> storage_;       // owns table_[i].data
   uint64_t next_ = kBase;
   uint64_t bytes_allocated_ = 0;
+  uint64_t backed_pages_ = 0;  // storage_ pages backed, held to the host-memory budget (atomic_ref)
   bool overlay_ = false;
   MemoryCheck check_ = MemoryCheck::Page;
   OverrunLog overruns_;

@@ -4,11 +4,20 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "common/host_memory.h"
 #include "workloads/rng.h"
 
 namespace strobe::workloads {
 
 Csr make_graph(uint32_t rows, uint32_t cols, uint32_t avg_degree, bool power_law, uint64_t seed) {
+  // Its edges (4 bytes each), offsets and degrees, the power law's weights, and the device copy
+  // every benchmark uploads: refused before any is built when they cannot fit, rather than grown
+  // until the OOM killer ends the run.
+  check_host_bytes(fmt::format("a graph of {} rows with {} edges each on average, with its device copy", rows,
+                               avg_degree),
+                   2 * (uint64_t(rows) * avg_degree * 4 + uint64_t(rows) * 4) + uint64_t(rows) * (power_law ? 12 : 4));
   Rng rng(seed);
   std::vector<uint32_t> deg(rows);
   uint64_t target = uint64_t(rows) * avg_degree;

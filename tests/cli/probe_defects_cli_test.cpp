@@ -73,6 +73,31 @@ TEST(ProbeDefects, B05_AHugeZeroFilledBufferCostsNoHostMemoryUntilWritten) {
   EXPECT_EQ(std::system(("sh -c 'ulimit -v 4000000; " + launch + "' >/dev/null 2>&1").c_str()), 0);
 }
 
+TEST(ProbeDefects, B05_DataThatWouldExhaustHostMemoryIsRefusedByNameBeforeTheOomKiller) {
+  // spmv rows=16777216 degree=1024 built its host data until the OOM killer; bfs at 16 M vertices
+  // said "out of host memory", naming nothing. A budget (here set small, as
+  // STROBE_HOST_MEMORY_BYTES allows) refuses a benchmark's graph before it is built, and a kernel
+  // that backs more device memory than the budget, naming the buffer.
+  ::setenv("STROBE_HOST_MEMORY_BYTES", "100000000", 1);
+  const CliResult graph = run_strobe("run spmv --param rows=1048576 --param degree=64");
+  const CliResult buffer = run_strobe("launch " + strobe::clitest::kernel("vecadd") +
+                                      " --kernel vecadd --grid 16777216 --arg zeros:67108864 --arg zeros:67108864"
+                                      " --arg zeros:67108864 --arg u32:16777216");
+  ::setenv("STROBE_HOST_MEMORY_BYTES", "0x10", 1);
+  const CliResult malformed = run_strobe("run spmv --param rows=1024");
+  ::unsetenv("STROBE_HOST_MEMORY_BYTES");
+  EXPECT_EQ(graph.rc, 2);
+  EXPECT_THAT(graph.err, HasSubstr("a graph of 1048576 rows with 64 edges each on average, with its device copy "
+                                   "needs 532.0 MiB of host memory, more than the 95.4 MiB available"));
+  EXPECT_EQ(buffer.rc, 2);
+  EXPECT_THAT(buffer.err, HasSubstr("device memory: the buffer"));
+  EXPECT_THAT(buffer.err, HasSubstr("past the 95.4 MiB budget (STROBE_HOST_MEMORY_BYTES)"));
+  EXPECT_EQ(malformed.rc, 2);
+  EXPECT_THAT(malformed.err, HasSubstr("STROBE_HOST_MEMORY_BYTES '0x10' is not a positive whole number of bytes"));
+  // Within the budget the same launch runs.
+  EXPECT_EQ(run_strobe("run spmv --param rows=1024").rc, 0);
+}
+
 TEST(ProbeDefects, B07_ADirectoryGivenAsArchIsRefusedNotReadAsTheDefaults) {
   TempDir t;
   const fs::path dir = t.path / "a.toml";
