@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <variant>
 
 #include <nlohmann/json.hpp>
@@ -117,6 +118,24 @@ TEST(FrameFile, B04_ARenderTargetOrTextureLargerThanAnyGpuTakesIsRefusedNamingIt
   std::get<GlClear>(frame.ops[0]).fixed.target.width = 800;
   std::get<GlClear>(frame.ops[0]).fixed.target.height = 600;
   EXPECT_EQ(decode_frame(encode_frame(frame, 3, put), get, "frame 3").first, 3u);
+  // A size no 32-bit field holds (1e62, -1) was cast by the reader before the check saw it.
+  for (const nlohmann::json bad : {nlohmann::json(1e62), nlohmann::json(-1), nlohmann::json(600.5)}) {
+    nlohmann::json j = nlohmann::json::from_msgpack(encode_frame(frame, 4, put));
+    const std::function<void(nlohmann::json&)> damage = [&](nlohmann::json& v) {
+      if (v.is_object() && v.contains("height") && v["height"] == 600) v["height"] = bad;
+      if (v.is_structured())
+        for (auto& x : v) damage(x);
+    };
+    damage(j);
+    const std::vector<uint8_t> damaged = nlohmann::json::to_msgpack(j);
+    try {
+      decode_frame({reinterpret_cast<const char*>(damaged.data()), damaged.size()}, get, "frame 4 of w.cap");
+      FAIL() << "a height of " << bad.dump() << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("frame 4 of w.cap"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("'height' is " + bad.dump() + ", not a size"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

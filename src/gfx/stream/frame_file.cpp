@@ -13,10 +13,37 @@
 
 namespace strobe::gfx {
 
+namespace {
+
+/// The unsigned 32-bit integer at `key` of `j`: a size read from a damaged file (1e62, -1) is
+/// refused by name here, where nlohmann's conversion would cast it to an arbitrary value.
+uint32_t strict_u32(const nlohmann::json& j, const char* key) {
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_number_unsigned() || v.get<uint64_t>() > UINT32_MAX)
+    throw InputError(fmt::format("'{}' is {}, not a size", key, v.dump()));
+  return v.get<uint32_t>();
+}
+
+}  // namespace
+
 // Plain state structs convert field by field under their own names (found by ADL, so here in
-// their namespace rather than in the anonymous one).
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlTarget, framebuffer, color_texture, color_level, depth_texture, color, depth, width,
-                                   height, color_float)
+// their namespace rather than in the anonymous one). A target's sizes are read strictly.
+void to_json(nlohmann::json& j, const GlTarget& t) {
+  j = {{"framebuffer", t.framebuffer}, {"color_texture", t.color_texture}, {"color_level", t.color_level},
+       {"depth_texture", t.depth_texture}, {"color", t.color}, {"depth", t.depth}, {"width", t.width},
+       {"height", t.height}, {"color_float", t.color_float}};
+}
+void from_json(const nlohmann::json& j, GlTarget& t) {
+  j.at("framebuffer").get_to(t.framebuffer);
+  j.at("color_texture").get_to(t.color_texture);
+  t.color_level = strict_u32(j, "color_level");
+  j.at("depth_texture").get_to(t.depth_texture);
+  j.at("color").get_to(t.color);
+  j.at("depth").get_to(t.depth);
+  t.width = strict_u32(j, "width");
+  t.height = strict_u32(j, "height");
+  j.at("color_float").get_to(t.color_float);
+}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlFixed, depth_test, blend, cull, scissor_test, depth_func, depth_mask,
                                    blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha, blend_equation,
                                    cull_face, front_face, viewport, depth_range, polygon_offset_fill,
@@ -170,8 +197,8 @@ Shared shared_of(const json& file, const GetContent* get = nullptr) {
     x->version = t.at("version");
     for (const json& l : t.at("levels")) {
       GlTexLevel v;
-      v.width = l.at("width");
-      v.height = l.at("height");
+      v.width = strict_u32(l, "width");
+      v.height = strict_u32(l, "height");
       if (v.width > kMaxSide || v.height > kMaxSide)
         throw InputError(fmt::format("texture {} level {}: {}x{} is larger than {}x{}", x->name, x->levels.size(),
                                      v.width, v.height, kMaxSide, kMaxSide));
