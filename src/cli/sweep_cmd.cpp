@@ -2,6 +2,7 @@
 // processes, submitted to Slurm as a job array (--slurm), one task of it run (--task, what an
 // array element does), or its results merged (--collect) into DIR/results.csv and .json.
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -84,9 +85,16 @@ void add_sweep_command(CLI::App& app, Action& action) {
       layout.dir = !o->out.empty() ? o->out
                                    : (std::filesystem::path(o->spec).replace_extension("").string() + ".sweep");
       if (o->dry_run) {
-        for (size_t i = 0; i < tasks.size(); ++i)
-          fmt::print("{:4} {} {} {}\n", i, tasks[i].id,
-                     std::filesystem::exists(layout.result(tasks[i])) ? "done" : "todo", tasks[i].label);
+        std::map<std::string, size_t> count;
+        // The table on stdout, a line a task (scripts read it); what it means on stderr.
+        fmt::print(stderr, "task id               state  workload and grid point\n");
+        for (size_t i = 0; i < tasks.size(); ++i) {
+          const char* st = layout.status(tasks[i]);
+          ++count[st];
+          fmt::print("{:4} {} {:6} {}\n", i, tasks[i].id, st, tasks[i].label);
+        }
+        fmt::print(stderr, "sweep: {} tasks in {}: {} with a result, {} failed, {} to run; nothing was run\n", tasks.size(), layout.dir,
+                   count["done"], count["failed"], count["todo"]);
         return 0;
       }
       if (o->task >= 0) return experiment::run_one(spec, tasks, layout, size_t(o->task), self());

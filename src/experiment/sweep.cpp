@@ -328,7 +328,16 @@ void graphics_row(nlohmann::json& row, const nlohmann::json& r, const SweepSpec&
 
 }  // namespace
 
+const char* SweepLayout::status(const SweepTask& t) const {
+  if (std::filesystem::exists(result(t))) return "done";
+  return std::filesystem::exists(error(t)) ? "failed" : "todo";
+}
+
 SweepTable collect(const SweepSpec& spec, const std::vector<SweepTask>& tasks, const SweepLayout& layout) {
+  if (!std::filesystem::is_directory(layout.dir))
+    throw InputError(fmt::format("sweep: nothing to collect: {} does not exist, so none of the {} tasks of {} has "
+                                 "run (strobe sweep {} runs them; --out names the directory if it is elsewhere)",
+                                 layout.dir, tasks.size(), spec.source, spec.source));
   SweepTable t;
   for (const SweepTask& task : tasks) {
     const std::string result = layout.result(task);

@@ -102,6 +102,8 @@ struct SweepLayout {
   std::string prepared(const SweepSpec& s, size_t workload) const {
     return s.capture ? capture(s, workload) : profile(s, workload);
   }
+  /// Task `t`'s state: "done" (a result), "failed" (its stderr kept, no result) or "todo".
+  const char* status(const SweepTask& t) const;
 };
 
 /// What the results of a sweep are, merged.

@@ -134,6 +134,31 @@ TEST(ProbeDefects, B10_ASweepOfMoreThanItsTaskLimitIsRefusedAtOnce) {
   EXPECT_THAT(r.err, HasSubstr("more than 100000 tasks"));
 }
 
+TEST(ProbeDefects, B22_SweepCollectAndDryRunSayWhatTheSweepsStateIs) {
+  // --collect before any task ran said "cannot write 's.sweep/results.csv'", and --dry-run
+  // listed "todo" for a task that had failed, with no word on what it had done.
+  TempDir t;
+  const std::string spec = (t.path / "s.toml").string();
+  std::ofstream(spec) << "workloads = [\"vecadd --param n=1024\"]\nmethods = [\"photon\"]\n[grid]\n"
+                         "\"gpu.num_cus\" = [8, 16]\n";
+  const CliResult c = run_strobe("sweep " + spec + " --collect");
+  EXPECT_EQ(c.rc, 2);
+  EXPECT_THAT(c.err, HasSubstr("nothing to collect: " + (t.path / "s.sweep").string() +
+                               " does not exist, so none of the 2 tasks"));
+  // A task that failed (its stderr kept, no result) is "failed", the other still to run.
+  const CliResult d0 = run_strobe("sweep " + spec + " --dry-run");
+  ASSERT_EQ(d0.rc, 0) << d0.err;
+  const std::string first_id = d0.out.substr(5, 16);
+  fs::create_directories(t.path / "s.sweep" / "tasks");
+  std::ofstream(t.path / "s.sweep" / "tasks" / (first_id + ".err")) << "strobe: error: it broke\n";
+  const CliResult d = run_strobe("sweep " + spec + " --dry-run");
+  EXPECT_EQ(d.rc, 0);
+  EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 2) << "stdout stays a line a task";
+  EXPECT_THAT(d.out, HasSubstr(first_id + " failed"));
+  EXPECT_THAT(d.err, HasSubstr("2 tasks in " + (t.path / "s.sweep").string() +
+                               ": 0 with a result, 1 failed, 1 to run; nothing was run"));
+}
+
 TEST(ProbeDefects, B11_DuplicateGridValuesOrWorkloadsAreRefusedNotRunTwiceUnderOneId) {
   TempDir t;
   const std::string values = (t.path / "values.toml").string(), runs = (t.path / "runs.toml").string();
