@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <fstream>
 #include <msgpack.hpp>
@@ -121,6 +123,19 @@ TEST(ProfileFile, ACorruptOrForeignFileIsRejected) {
   msgpack::sbuffer buf;
   msgpack::pack(buf, std::map<std::string, int>{{"magic", 1}});
   EXPECT_NE(decode_error(std::string(buf.data(), buf.size())).find("not a strobe profile"), std::string::npos);
+}
+
+TEST(ProfileFile, B23_ANanOrNegativeCollectionTimeIsNamedAsWhatItIs) {
+  // A NaN collection time was reported as "negative collection time".
+  ProfileFile p = sample();
+  p.seconds = std::nan("");
+  EXPECT_NE(decode_error(encode(p)).find("collection time nan s is not a finite non-negative number"),
+            std::string::npos)
+      << decode_error(encode(p));
+  p.seconds = -1.5;
+  EXPECT_NE(decode_error(encode(p)).find("collection time -1.5 s is not a finite"), std::string::npos);
+  p.seconds = 2.5;
+  EXPECT_EQ(decode_error(encode(p)), "");
 }
 
 TEST(ProfileFile, ColumnsOfTheWrongLengthAreCorrupt) {

@@ -4,6 +4,8 @@
 // faster; the self-describing maps keep named columns extensible as with JSON.
 #include "sampling/profile/profile_file.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <msgpack.hpp>
@@ -185,7 +187,8 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
   if (p.line_bytes == 0 || (p.line_bytes & (p.line_bytes - 1)) != 0)
     r.fail(fmt::format("line size {} is not a power of two (corrupt file)", p.line_bytes));
   p.seconds = r.f64(r.field(root, "seconds", "the header"), "the collection time");
-  if (!(p.seconds >= 0)) r.fail("negative collection time (corrupt file)");
+  if (!(p.seconds >= 0) || !std::isfinite(p.seconds))
+    r.fail(fmt::format("collection time {} s is not a finite non-negative number (corrupt file)", p.seconds));
   const msgpack::object& w = r.field(root, "workload", "the header");
   p.workload.kind = r.str(r.field(w, "kind", "the workload"), "the workload kind");
   p.workload.name = r.str(r.field(w, "name", "the workload"), "the workload name");
