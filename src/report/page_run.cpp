@@ -4,6 +4,10 @@
 #include <cmath>
 #include <map>
 
+#include <fmt/core.h>
+
+#include "common/error.h"
+#include "report/json_read.h"
 #include "report/page.h"
 
 namespace strobe::report {
@@ -93,8 +97,19 @@ json simd_map(const json& run) {
   if (!run.contains("timing") || !run.at("timing").contains("utilisation")) return nullptr;
   const json& u = run.at("timing").at("utilisation");
   const double cycles = num(u, "cycles");
-  const size_t cus = u.value("cus", size_t(0)), simds = u.value("simds", size_t(0));
+  const size_t cus = read_u64(u, "cus"), simds = read_u64(u, "simds");
   if (cus == 0 || simds == 0 || cycles <= 0) return nullptr;
+  // The counts must be the arrays' shape: a damaged count would size the map by itself.
+  for (const char* key : {"valu_busy", "issued"}) {
+    const json& a = u.at(key);
+    if (!a.is_array() || a.size() != cus)
+      throw InputError(fmt::format("timing.utilisation: '{}' holds {} CUs, not the {} 'cus' says", key,
+                                   a.is_array() ? a.size() : 0, cus));
+    for (const json& row : a)
+      if (!row.is_array() || row.size() != simds)
+        throw InputError(fmt::format("timing.utilisation: a CU of '{}' holds {} SIMDs, not the {} 'simds' says", key,
+                                     row.is_array() ? row.size() : 0, simds));
+  }
   std::vector<std::vector<double>> busy(cus, std::vector<double>(simds)), issued = busy;
   for (size_t c = 0; c < cus; ++c)
     for (size_t s = 0; s < simds; ++s) {

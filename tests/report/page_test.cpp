@@ -348,6 +348,20 @@ TEST(ReportPage, B09_SetsSweepsAndGraphicsResultsWithValuesNoneWritesAreRefusedB
   EXPECT_EQ(refusal("c.json", bad_cmp), "c.json: method megsim: a representative frame is -3, not a frame number");
 }
 
+TEST(ReportPage, RegressionAUtilisationCountThatDisagreesWithItsArraysIsRefusedNotAllocated) {
+  // Found by the file fuzz harness: "simds": -1 sized the SIMD map by itself, and strobe report
+  // stopped with "internal error: cannot create std::vector larger than max_size()".
+  json run = run_of({detailed_launch("k", 100, 4, 10)});
+  run["timing"]["utilisation"] = {{"cycles", 100}, {"cus", 1}, {"simds", 2},
+                                  {"valu_busy", {{10, 20}}}, {"issued", {{5, 6}}}};
+  EXPECT_EQ(refusal("u.json", run), "");
+  run["timing"]["utilisation"]["simds"] = -1;
+  EXPECT_EQ(refusal("u.json", run), "u.json: 'simds' is -1, not a non-negative integer");
+  run["timing"]["utilisation"]["simds"] = 4000000000;
+  EXPECT_EQ(refusal("u.json", run),
+            "u.json: timing.utilisation: a CU of 'valu_busy' holds 2 SIMDs, not the 4000000000 'simds' says");
+}
+
 TEST(HtmlPage, TheDataCannotCloseItsScriptElement) {
   const std::string page = html_page({{"sections", json::array()}, {"x", "</script><b>"}}, "t <&>", {"/*c*/", "/*s*/", "p{}"});
   EXPECT_EQ(page.find("</script><b>"), std::string::npos);
