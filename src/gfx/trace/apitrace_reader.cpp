@@ -100,7 +100,15 @@ ApitraceReader::ApitraceReader(std::string path) : path_(std::move(path)) {
   std::error_code ec;
   file_size_ = std::filesystem::file_size(path_, ec);
   if (ec) file_size_ = 0;
-  read_header();
+  try {
+    read_header();
+  } catch (...) {
+    // A constructor that throws runs no destructor: the file is closed here, or a process that
+    // refuses many damaged traces runs out of descriptors.
+    std::fclose(file_);
+    file_ = nullptr;
+    throw;
+  }
 }
 
 ApitraceReader::~ApitraceReader() {
