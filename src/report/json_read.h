@@ -14,11 +14,16 @@
 
 namespace strobe::report {
 
+/// Whether `v` is a non-negative integer (a count, a cycle total, a frame number).
+inline bool is_count(const nlohmann::json& v) {
+  return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+}
+
 /// The non-negative integer at `key` of object `j`; InputError naming the key otherwise.
 inline uint64_t read_u64(const nlohmann::json& j, const char* key) {
   if (!j.is_object() || !j.contains(key)) throw InputError(fmt::format("'{}' is missing", key));
   const nlohmann::json& v = j.at(key);
-  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+  if (!is_count(v))
     throw InputError(fmt::format("'{}' is {}, not a non-negative integer", key, v.dump()));
   return v.get<uint64_t>();
 }

@@ -327,35 +327,6 @@ json frame_compare_section(const std::string& name, const json& r) {
 
 namespace {
 
-/// Refuses a run or compare report whose counts or mode no strobe run writes: a cycle total of
-/// "many" or -5 would otherwise be drawn as 0, and an unknown mode as if it were one.
-void check_run_result(const json& r) {
-  const std::string mode = r.at("mode").is_string() ? r.at("mode").get<std::string>() : r.at("mode").dump();
-  if (mode != "functional" && mode != "timing" && mode != "analytical")
-    throw InputError(fmt::format("mode '{}' is not functional, timing or analytical", mode));
-  for (const char* key : {"cycles", "wave_instructions"})
-    if (r.contains(key)) read_u64(r, key);
-  for (size_t i = 0; i < r.at("kernels").size(); ++i) {
-    const json& k = r.at("kernels")[i];
-    try {
-      if (!k.is_object()) throw InputError("not an object");
-      for (const char* key : {"cycles", "wave_instructions", "workgroups"})
-        if (k.contains(key)) read_u64(k, key);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("kernels[{}]: {}", i, e.what()));
-    }
-  }
-  if (r.contains("methods") && r.at("methods").is_object())
-    for (const auto& [name, m] : r.at("methods").items())
-      if (m.is_object() && m.contains("estimated_cycles")) {
-        try {
-          read_u64(m, "estimated_cycles");
-        } catch (const InputError& e) {
-          throw InputError(fmt::format("method {}: {}", name, e.what()));
-        }
-      }
-}
-
 /// The non-negative integer at `key` of `j`, or nothing where `j` leaves it out or null.
 void check_u64_if(const json& j, const std::string& key) {
   if (j.contains(key) && !j.at(key).is_null()) read_u64(j, key.c_str());
@@ -374,6 +345,28 @@ void within(const std::string& what, F check) {
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", what, e.what()));
   }
+}
+
+/// Refuses a run or compare report whose counts or mode no strobe run writes: a cycle total of
+/// "many" or -5 would otherwise be drawn as 0, and an unknown mode as if it were one.
+void check_run_result(const json& r) {
+  const std::string mode = r.at("mode").is_string() ? r.at("mode").get<std::string>() : r.at("mode").dump();
+  if (mode != "functional" && mode != "timing" && mode != "analytical")
+    throw InputError(fmt::format("mode '{}' is not functional, timing or analytical", mode));
+  for (const char* key : {"cycles", "wave_instructions"})
+    if (r.contains(key)) read_u64(r, key);
+  for (size_t i = 0; i < r.at("kernels").size(); ++i) {
+    const json& k = r.at("kernels")[i];
+    within(fmt::format("kernels[{}]", i), [&] {
+      if (!k.is_object()) throw InputError("not an object");
+      for (const char* key : {"cycles", "wave_instructions", "workgroups"})
+        if (k.contains(key)) read_u64(k, key);
+    });
+  }
+  if (r.contains("methods") && r.at("methods").is_object())
+    for (const auto& [name, m] : r.at("methods").items())
+      if (m.is_object() && m.contains("estimated_cycles"))
+        within("method " + name, [&] { read_u64(m, "estimated_cycles"); });
 }
 
 /// One method's entry of a comparison row: a failure's reason, or its estimate, error and speedup.
@@ -456,7 +449,7 @@ void check_frame_comparison(const json& r) {
       read_u64(m, "frames_simulated");
       check_number_if(m, "speedup");
       for (const json& f : m.value("representative_frames", json::array()))
-        if (!f.is_number_unsigned() && !(f.is_number_integer() && f.get<int64_t>() >= 0))
+        if (!is_count(f))
           throw InputError(fmt::format("a representative frame is {}, not a frame number", f.dump()));
     });
 }
