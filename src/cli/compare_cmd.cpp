@@ -201,6 +201,10 @@ void add_compare_command(CLI::App& app, Action& action, std::vector<std::string>
                                  "; for gfx: workloads, " + experiment::frame_method_names())
       ->required();
   add_param_option(*cmd, s);
+  add_threads_option(*cmd, s.threads,
+                     "Host threads of every run, the detailed reference's and the methods' alike (default 1): "
+                     "functional work-groups, and a detailed launch's partitions under --set sim.engine=quantum; "
+                     "cycles and estimates are identical for any count");
   add_arch_option(*cmd, s);
   add_set_option(*cmd, s,
                  "KEY=VALUE: override a GPU configuration parameter (repeatable); NAME (no '='): compare the "

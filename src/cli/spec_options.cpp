@@ -45,11 +45,13 @@ void add_method_options(CLI::App& cmd, experiment::RunSpec& spec) {
                  "profiling pass; any --arch or --set may reuse it");
 }
 
-void add_threads_option(CLI::App& cmd, uint32_t& threads) {
+void add_threads_option(CLI::App& cmd, uint32_t& threads, const std::string& help) {
   cmd.add_option("--threads", threads,
-                 "Host threads a functional launch's work-groups run on, a gfx: workload's shader waves, or "
-                 "the partitions of a detailed launch under --set sim.engine=quantum (default 0: every core); "
-                 "results are identical for any count, and a kernel with global atomics runs on one")
+                 help.empty()
+                     ? "Host threads a functional launch's work-groups run on, a gfx: workload's shader waves, or "
+                       "the partitions of a detailed launch under --set sim.engine=quantum (default 0: every processor this process may run on); "
+                       "results are identical for any count, and a kernel with global atomics runs on one"
+                     : help)
       ->check(whole_number())  // first, so "abc" is called what it is, not out of range
       ->check(CLI::Range(0u, experiment::RunSpec::kMaxThreads));
 }

@@ -20,8 +20,9 @@ void add_set_option(CLI::App& cmd, experiment::RunSpec& spec, const std::string&
 /// --sampling-set KEY=VALUE (repeatable), --sampling-skip-functional, --sampling-warming and --profile
 /// FILE.
 void add_method_options(CLI::App& cmd, experiment::RunSpec& spec);
-/// --threads N: host threads for a functional launch's work-groups (0: every core).
-void add_threads_option(CLI::App& cmd, uint32_t& threads);
+/// --threads N: host threads for a functional launch's work-groups (0: every core); `help`
+/// replaces the usual text where a command reads the count otherwise.
+void add_threads_option(CLI::App& cmd, uint32_t& threads, const std::string& help = {});
 /// --verify, with the subcommand's help text.
 void add_verify_flag(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help);
 /// --json FILE|-.

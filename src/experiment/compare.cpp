@@ -121,6 +121,7 @@ CompareRuns benchmark_runs(const ValidatedCompare& c, const std::string& bench, 
     req.benchmark = bench;
     req.params = params;
     req.verify = spec.verify;
+    req.threads = spec.threads;
     req.prepare_device = [&c](runtime::Device& dev) { dev.enable_timing(c.gpu); };
     return workloads::run_benchmark(std::move(req));
   };

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <thread>
 
+#include <sched.h>
+
 #include <fmt/core.h>
 
 #include "common/error.h"
@@ -152,7 +154,12 @@ void check_run_mode(const std::string& mode, Spelling s) {
 }
 
 uint32_t host_threads(uint32_t requested) {
-  return requested ? requested : std::max(std::thread::hardware_concurrency(), 1u);
+  if (requested) return requested;
+  // The processors this process may run on (taskset, a cgroup's cpuset, a Slurm allocation),
+  // not every processor the machine has.
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(uint32_t(CPU_COUNT(&set)), 1u);
+  return std::max(std::thread::hardware_concurrency(), 1u);
 }
 
 bool models_timing(const std::string& mode) { return mode == "timing" || mode == "analytical"; }
@@ -175,15 +182,6 @@ timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<
   for (const auto& s : sets) timing::apply_override(cfg, s);
   timing::validate(cfg);
   return cfg;
-}
-
-void check_methods_runnable(const timing::GpuConfig& gpu, const std::vector<std::string>& methods) {
-  for (const std::string& m : methods) {
-    // An unknown name is left to make_method, which names it with the methods there are.
-    const auto it = sampling::methods().find(m);
-    if (it != sampling::methods().end() && it->second.observes)
-      timing::check_runnable(gpu, {.observer = true, .observer_name = m});
-  }
 }
 
 namespace {
@@ -230,7 +228,6 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
   v.warming = check_warming(spec, spec.sampling != "none", spelling);
   if (spec.sampling != "none") {
     sampling::check_sampling_sets({spec.sampling}, spec.sampling_sets);
-    check_methods_runnable(v.gpu, {spec.sampling});
     v.profile = load_profile(spec, {spec.sampling});
     v.method = sampling::make_method(spec.sampling, v.gpu, spec.sampling_sets, spec.skip_functional, v.profile,
                                      spec.profile, v.warming);
@@ -256,14 +253,13 @@ ValidatedCompare validate(CompareSpec spec) {
   v.methods = parse_methods(spec.run.sampling);
   v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
   sampling::check_sampling_sets(v.methods, spec.run.sampling_sets);
-  check_methods_runnable(v.gpu, v.methods);
   v.warming = check_warming(spec.run, true, Spelling::CommandLine);
   if (spec.run.workload == Workload::Capture) check_capture_run(spec.run);
   forbid_verify_when_skipping(spec.run.skip_functional, spec.run.verify);
   v.profile = load_profile(spec.run, v.methods);
-  // The detailed reference runs on one host thread, so the methods do too: a speedup is then
-  // the method's, not the host's extra cores.
-  spec.run.threads = 1;
+  // The detailed reference and the methods run on the same host threads (one unless asked):
+  // a speedup is then the method's, not the host's extra cores.
+  spec.run.threads = std::max(spec.run.threads, 1u);
   v.spec = std::move(spec);
   for (const auto& name : v.methods) {
     const auto m = v.make(name);

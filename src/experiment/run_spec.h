@@ -27,7 +27,8 @@ enum class Workload { Benchmark, Program, Capture };
 /// device runs its timing model and GPU overrides apply.
 bool models_timing(const std::string& mode);
 
-/// The host threads `requested` stands for: itself, or every core for 0.
+/// The host threads `requested` stands for: itself, or for 0 every processor this process may
+/// run on (its affinity mask: taskset, a cgroup cpuset, a Slurm allocation).
 uint32_t host_threads(uint32_t requested);
 
 /// One run as asked for, before validation.
@@ -144,9 +145,6 @@ void require_timing_for_sets(const std::vector<std::string>& sets, const std::st
                              Spelling spelling = Spelling::CommandLine);
 
 /// Loads the preset or FILE.toml named by `arch` and applies each `KEY=VALUE` override, then
-/// Throws InputError where a method of `methods` (registered compute methods) cannot run on
-/// `gpu` (timing::check_runnable): checked with the rest of a spec, before any work.
-void check_methods_runnable(const timing::GpuConfig& gpu, const std::vector<std::string>& methods);
 
 /// validates the result. Throws InputError naming the bad preset, key or value.
 timing::GpuConfig resolve_gpu_config(const std::string& arch, const std::vector<std::string>& sets);

@@ -225,7 +225,6 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
           resolve(FrameSpec{run.benchmark, run.params.empty() ? "" : run.params[0], "0", rs.arch, rs.sets});
         } else {
           validate(rs);  // the preset, every --set key and value, the benchmark's parameters
-          check_methods_runnable(resolve_gpu_config(rs.arch, rs.sets), spec.methods);
         }
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: task '{}': {}", spec.source, t.label, e.what()));

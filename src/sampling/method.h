@@ -137,9 +137,6 @@ struct MethodInfo {
   std::unique_ptr<SamplingMethod> (*make)(const MethodOptions&) = nullptr;
   /// Whether the method can start from a functional profile file (`strobe profile`, --profile).
   bool reads_profile = false;
-  /// Whether it steers detailed launches through a timing::LaunchObserver (which the quantum
-  /// engine cannot run: timing::check_runnable).
-  bool observes = false;
 };
 
 /// Every registered method, by name.

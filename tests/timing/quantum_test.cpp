@@ -3,9 +3,11 @@
 // threads, stay close to the exact engine, and refuse what they do not model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -164,6 +166,45 @@ TEST(WindowThreads, TheLowestFailingTasksExceptionIsRethrownAndThePoolGoesOn) {
   EXPECT_EQ(n.load(), 4u);
 }
 
+/// Feeds `g` one epoch of windows at `rate` events per second in whatever mode it asks for,
+/// or at `other` when it asks for the mode it does not prefer; returns the windows that ran on
+/// threads.
+uint32_t epoch(ThreadGovernor& g, double rate, double other) {
+  uint32_t threaded = 0;
+  const bool preferred = g.prefers_threads();
+  const uint32_t windows = ThreadGovernor::kEpochWindows;
+  const double seconds = ThreadGovernor::kEpochSeconds / windows;
+  for (uint32_t i = 0; i < windows; ++i) {
+    threaded += g.threaded();
+    g.record(uint64_t((g.threaded() == preferred ? rate : other) * seconds), seconds);
+  }
+  return threaded;
+}
+
+TEST(ThreadGovernor, PrefersThreadsProbesOneThreadEarlyAndSwitchesOnlyWhenItIsFaster) {
+  ThreadGovernor quiet;
+  EXPECT_EQ(epoch(quiet, 2e6, 1e6), ThreadGovernor::kEpochWindows);  // threads first
+  EXPECT_EQ(epoch(quiet, 2e6, 1e6), 0u);                             // then the early probe
+  EXPECT_EQ(epoch(quiet, 2e6, 1e6), ThreadGovernor::kEpochWindows);
+  EXPECT_TRUE(quiet.prefers_threads());
+  EXPECT_EQ(quiet.switches(), 0u);
+  // Another process holds a core: one thread runs faster than threads, which are given up...
+  ThreadGovernor busy;
+  epoch(busy, 1e6, 1.5e6), epoch(busy, 1e6, 1.5e6), epoch(busy, 1e6, 1.5e6);
+  EXPECT_FALSE(busy.prefers_threads());
+  EXPECT_EQ(busy.switches(), 1u);
+  // ...until a later probe finds threads faster again.
+  uint32_t probes = 0;
+  for (uint32_t e = 0; e < 2 * ThreadGovernor::kProbeEvery && !busy.prefers_threads(); ++e)
+    probes += epoch(busy, 1.5e6, 3e6) > 0;
+  EXPECT_TRUE(busy.prefers_threads());
+  EXPECT_EQ(probes, 1u);
+  // A probe within the margin changes nothing.
+  ThreadGovernor close;
+  epoch(close, 1e6, 1.04e6), epoch(close, 1e6, 1.04e6), epoch(close, 1e6, 1.04e6);
+  EXPECT_TRUE(close.prefers_threads());
+}
+
 /// stream_read on a 16-CU GPU (four shader arrays, so five partitions besides the control).
 struct Stream {
   KernelHarness h{"stream", "stream_read"};
@@ -240,28 +281,94 @@ TEST(QuantumEngine, AShorterWindowIsAllowedAndALongerOneOrTranslationIsRefused) 
   EXPECT_THROW(Gpu((quantum({"tlb.enabled=on"}))), InputError);
 }
 
-/// An observer that watches and changes nothing.
-struct Watcher : LaunchObserver {
-  void wave_begin(WaveKey, uint64_t) override {}
-  void basic_block(WaveKey, uint32_t, uint32_t, uint64_t, uint64_t) override {}
-  void wave_end(WaveKey, uint64_t) override {}
-  std::optional<uint64_t> predict_workgroup(const emu::Executor&, emu::WorkGroup&, emu::DispatchStats&, uint64_t,
-                                            uint32_t) override {
-    return std::nullopt;
+/// An observer that records what it hears, and from group `predict_from` on predicts every
+/// group at `predicted` cycles without running it (0: never predicts). Each predict call sees
+/// what was heard before it, as a method's decision would.
+struct Listener : LaunchObserver {
+  uint64_t predict_from = 0, predicted = 0;
+  std::vector<std::tuple<char, uint64_t, uint64_t, uint64_t>> heard;  // kind, cycle, a, b
+  uint64_t block_instructions = 0, groups = 0;
+  std::span<const uint64_t> sum;
+  std::span<const uint32_t> count;
+  void wave_begin(WaveKey w, uint64_t c) override { heard.emplace_back('b', c, w, 0); }
+  void basic_block(WaveKey w, uint32_t pc, uint32_t n, uint64_t issue, uint64_t end) override {
+    heard.emplace_back('k', end, w, uint64_t(pc) << 32 | n);
+    block_instructions += n;
+    EXPECT_LE(issue, end);
   }
+  void wave_end(WaveKey w, uint64_t c) override { heard.emplace_back('e', c, w, 0); }
+  void workgroup_end(uint64_t id, uint64_t dispatched, uint64_t c) override { heard.emplace_back('g', c, id, dispatched); }
+  std::optional<uint64_t> predict_workgroup(const emu::Executor&, emu::WorkGroup&, emu::DispatchStats&,
+                                            uint64_t c, uint32_t) override {
+    uint64_t intervals = 0;
+    for (uint32_t n : count) intervals += n;
+    heard.emplace_back('p', c, heard.size(), intervals);  // what it had heard when it decided
+    if (predicted == 0 || groups++ < predict_from) return std::nullopt;
+    return predicted;
+  }
+  void intervals(std::span<const uint64_t> s, std::span<const uint32_t> c) override { sum = s, count = c; }
 };
 
-TEST(QuantumEngine, ALaunchASamplingMethodObservesIsRefusedNamingTheKernel) {
+TEST(QuantumEngine, AnObserverHearsTheSameCallsInTheSameOrderOnAnyThreadsInCycleOrder) {
+  auto run = [](uint32_t threads, uint64_t predicted) {
+    Stream s;
+    Gpu g(quantum());
+    g.set_host_threads(threads);
+    Listener l;
+    l.predict_from = 16, l.predicted = predicted;
+    const LaunchTiming t = g.run(s.d, s.h.mem, &l);
+    return std::make_tuple(t.cycles, l.heard, l.block_instructions, t.detailed_wave_instructions, l.groups);
+  };
+  for (uint64_t predicted : {uint64_t(0), uint64_t(3000)}) {
+    const auto one = run(1, predicted);
+    const auto& heard = std::get<1>(one);
+    ASSERT_FALSE(heard.empty());
+    // Delivered window by window, by cycle: never a call older than one already heard.
+    std::vector<uint64_t> cycles;
+    for (const auto& h : heard)
+      if (std::get<0>(h) != 'p') cycles.push_back(std::get<1>(h));
+    EXPECT_TRUE(std::is_sorted(cycles.begin(), cycles.end())) << predicted;
+    // Every detailed instruction is in exactly one block.
+    EXPECT_EQ(std::get<2>(one), std::get<3>(one)) << predicted;
+    EXPECT_EQ(std::count_if(heard.begin(), heard.end(), [](const auto& h) { return std::get<0>(h) == 'p'; }),
+              int64_t(Stream::kItems / 128)) << predicted;
+    for (uint32_t threads : {2u, 3u}) {
+      const auto many = run(threads, predicted);
+      EXPECT_EQ(std::get<0>(many), std::get<0>(one)) << threads << " threads, predicted " << predicted;
+      EXPECT_TRUE(std::get<1>(many) == std::get<1>(one)) << threads << " threads, predicted " << predicted;
+    }
+  }
+}
+
+TEST(QuantumEngine, AnObserverSeesWhatTheExactEngineShowsItWithinAWindow) {
+  Stream exact_run, quantum_run;
+  Gpu exact(r9nano({"gpu.num_cus=16"})), q(quantum());
+  q.set_host_threads(2);
+  Listener e, t;
+  const LaunchTiming le = exact.run(exact_run.d, exact_run.h.mem, &e), lt = q.run(quantum_run.d, quantum_run.h.mem, &t);
+  // The same waves, blocks and groups, at nearly the same cycles; the intervals add up alike.
+  auto count = [](const Listener& l, char k) {
+    return std::count_if(l.heard.begin(), l.heard.end(), [k](const auto& h) { return std::get<0>(h) == k; });
+  };
+  for (char k : {'b', 'k', 'e', 'g', 'p'}) EXPECT_EQ(count(t, k), count(e, k)) << k;
+  EXPECT_EQ(t.block_instructions, e.block_instructions);
+  uint64_t ne = 0, nt = 0;
+  for (uint32_t n : e.count) ne += n;
+  for (uint32_t n : t.count) nt += n;
+  EXPECT_EQ(nt, ne);
+  EXPECT_LT(std::abs(double(lt.cycles) - double(le.cycles)) / double(le.cycles), 0.01);
+}
+
+TEST(QuantumEngine, PredictedGroupsHoldTheirResourcesAndTheLaunchEndsWithThem) {
   Stream s;
   Gpu g(quantum());
-  Watcher w;
-  try {
-    g.run(s.d, s.h.mem, &w);
-    FAIL() << "an observed launch ran on the quantum engine";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("stream_read"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("sim.engine=exact"), std::string::npos) << e.what();
-  }
+  g.set_host_threads(2);
+  Listener l;
+  l.predict_from = 0, l.predicted = 50000;  // every group, far longer than the launch would take
+  const LaunchTiming t = g.run(s.d, s.h.mem, &l);
+  EXPECT_EQ(t.detailed_wave_instructions, 0u);
+  // 64 groups on 16 CUs, at most the CUs' room at once: several generations of 50,000 cycles.
+  EXPECT_GE(t.cycles, 50000u);
   EXPECT_GT(g.run(s.d, s.h.mem).cycles, 0u);  // the GPU stays usable
 }
 

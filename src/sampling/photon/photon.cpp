@@ -150,6 +150,6 @@ std::unique_ptr<SamplingMethod> make_photon(const MethodOptions& o) { return std
 }  // namespace
 
 STROBE_SAMPLING_METHOD(kPhotonRegistered, "photon", "Photon (MICRO'23): online kernel, warp and basic-block sampling",
-                       PhotonParams::schema(), make_photon, /*reads_profile=*/false, /*observes=*/true);
+                       PhotonParams::schema(), make_photon, /*reads_profile=*/false);
 
 }  // namespace strobe::sampling

@@ -351,16 +351,16 @@ STROBE_SAMPLING_METHOD(kSimProfRegistered, "simprof",
                        "SimProf (Huang's dissertation, ch. 5): launches in phases of their basic-block vectors, a "
                        "Neyman-allocated stratified random sample grown to an error budget, cycles with a confidence "
                        "interval",
-                       Params::schema(), make_simprof, true, /*observes=*/true);
+                       Params::schema(), make_simprof, true);
 STROBE_SAMPLING_METHOD(kSimProfSrsRegistered, "simprof-srs",
                        "SimProf's SRS baseline: a simple random sample of launches grown to the error budget",
-                       Params::schema(), make_srs, true, /*observes=*/true);
+                       Params::schema(), make_srs, true);
 STROBE_SAMPLING_METHOD(kSimProfCodeRegistered, "simprof-code",
                        "SimProf's CODE baseline: SimProf's phases, one launch each (nearest the centre), no interval",
-                       Params::schema(), make_code, true, /*observes=*/true);
+                       Params::schema(), make_code, true);
 STROBE_SAMPLING_METHOD(kSimProfWindowRegistered, "simprof-window",
                        "SimProf's window baseline (the paper's SECOND): one contiguous run of launches at a seeded "
                        "start, grown to the error budget",
-                       Params::schema(), make_window, true, /*observes=*/true);
+                       Params::schema(), make_window, true);
 
 }  // namespace strobe::sampling

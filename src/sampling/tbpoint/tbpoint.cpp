@@ -187,12 +187,12 @@ std::unique_ptr<SamplingMethod> make_intra(const MethodOptions& o) { return std:
 STROBE_SAMPLING_METHOD(kTbPointRegistered, "tbpoint",
                        "TBPoint (IPDPS'14): launch clustering on profiled features, then homogeneous-region "
                        "fast-forward inside each simulated launch",
-                       tb::Params::schema(), make_both, true, /*observes=*/true);
+                       tb::Params::schema(), make_both, true);
 STROBE_SAMPLING_METHOD(kTbPointInterRegistered, "tbpoint-inter",
                        "TBPoint's inter-launch level alone: launch clustering, representatives in full detail",
                        tb::Params::schema(), make_inter, true);
 STROBE_SAMPLING_METHOD(kTbPointIntraRegistered, "tbpoint-intra",
                        "TBPoint's intra-launch level alone: every launch simulated with region fast-forward",
-                       tb::Params::schema(), make_intra, true, /*observes=*/true);
+                       tb::Params::schema(), make_intra, true);
 
 }  // namespace strobe::sampling

@@ -286,11 +286,6 @@ size_t choice_index(const GpuConfig& cfg, std::string_view key) {
 
 void check_runnable(const GpuConfig& c, const ConfigUse& use) {
   if (choice<SimEngine>(c, "sim.engine") != SimEngine::Quantum) return;
-  if (use.observer)
-    throw InputError(fmt::format("not implemented: {} with sim.engine=quantum (its observer sees one global order of "
-                                 "events); use sim.engine=exact",
-                                 use.observer_name.empty() ? std::string("a sampling method's observer")
-                                                           : "--sampling " + use.observer_name));
   if (use.graphics)
     throw InputError("not implemented: graphics frames with sim.engine=quantum (the pipeline's units talk to the "
                      "CUs within a cycle); use sim.engine=exact");

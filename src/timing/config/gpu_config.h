@@ -80,13 +80,11 @@ E choice(const GpuConfig& cfg, std::string_view key) {
 
 /// What a configuration will run, for the rules that depend on it.
 struct ConfigUse {
-  bool observer = false;     ///< a sampling method steers detailed launches through an observer
-  std::string observer_name; ///< that method, named in the error
-  bool graphics = false;     ///< graphics frames on the tile-based pipeline
+  bool graphics = false;  ///< graphics frames on the tile-based pipeline
 };
 
-/// Throws InputError where the model cannot run `cfg` for `use` (the quantum engine runs neither
-/// observers nor graphics): checked by every front end before any work, and by Gpu again.
+/// Throws InputError where the model cannot run `cfg` for `use` (the quantum engine does not run
+/// graphics): checked by every front end before any work, and by Gpu again.
 void check_runnable(const GpuConfig& cfg, const ConfigUse& use);
 /// The fully expanded effective configuration: {"gpu": {"name": ..., ...}, "l2": {...}, ...}.
 nlohmann::json to_json(const GpuConfig& cfg);

@@ -46,6 +46,9 @@ struct LaunchContext {
   /// it to the same wave issuing its next instruction (or retiring), i.e. its interval.
   uint64_t* interval_sum = nullptr;
   uint32_t* interval_count = nullptr;
+  /// Under the quantum runner, a partition's accumulators are added into the launch's at each
+  /// window's end: an instruction index whose count leaves zero is noted here (null: not noted).
+  std::vector<uint32_t>* interval_touched = nullptr;
   /// Work-groups an observer predicted whose retirement is still scheduled: progress the
   /// watchdog must wait for, however long the prediction. The run owns the count, as it owns
   /// wave_instructions; the CUs only read the context. Required with an observer.

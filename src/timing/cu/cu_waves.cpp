@@ -183,7 +183,7 @@ void ComputeUnit::response(Cycle now, uint32_t tag, uint32_t lines) {
 void ComputeUnit::close_interval(WaveState& ws, Cycle now) {
   if (ws.last_pc == UINT32_MAX || !lc_->interval_sum) return;
   lc_->interval_sum[ws.last_pc] += (now - ws.last_issue).value();
-  ++lc_->interval_count[ws.last_pc];
+  if (lc_->interval_count[ws.last_pc]++ == 0 && lc_->interval_touched) lc_->interval_touched->push_back(ws.last_pc);
 }
 
 void ComputeUnit::observe_issue(uint32_t s, uint32_t pc, const InstInfo& in, Cycle now) {

@@ -4,6 +4,7 @@
 #include <deque>
 #include <exception>
 #include <optional>
+#include <span>
 #include <utility>
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "timing/engine/events.h"
 #include "timing/gfx/tbr_pipeline.h"
 #include "timing/gpu/dispatcher.h"
+#include "timing/gpu/observer_log.h"
 #include "timing/gpu/placement.h"
 #include "timing/gpu/quantum.h"
 #include "timing/gpu/window_threads.h"
@@ -367,13 +369,6 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
                                  d.kernel_name, kernel.needs.waves, kernel.needs.vgprs_per_wave,
                                  kernel.needs.sgprs_per_wave, kernel.needs.lds_bytes, lt.occupancy.limiter));
 
-  if (observer) {  // the front ends checked it before any work; a direct caller learns it here
-    try {
-      check_runnable(cfg, {.observer = true});
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("kernel {}: {}", d.kernel_name, e.what()));
-    }
-  }
   const StatsSnapshot before = g.stats.snapshot();
   const uint64_t detailed_before = g.wave_instructions;
   if (g.runner) g.runner->align(g.runner->now());
@@ -386,10 +381,26 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   const bool on_threads = g.runner && host_threads_ > 1 && ex.workgroup_count() > 1 &&
                           mem.concurrent_kernels_allowed() && !emu::uses_scratch(d) &&
                           !emu::has_global_atomics(*d.program);
+  // An observer hears each partition's CUs through that partition's log, delivered in order
+  // at each window's end (observer_log.h); each partition counts the predicted groups it
+  // retires, since the control partition adds to a CU partition's count while none runs.
+  std::vector<std::unique_ptr<ObserverLog>> logs;
+  std::vector<ObserverLog*> log_of;
+  std::vector<uint64_t> part_predicted(g.engines.size(), 0);
   for (size_t p = 0; p < part_lc.size() && g.runner; ++p) {
     part_lc[p].wave_instructions = &part_instructions[p];
     if (on_threads) part_lc[p].overruns = &part_overruns[p];
+    if (!observer) continue;
+    ObserverLog& log = *logs.emplace_back(std::make_unique<ObserverLog>(*observer, info.size()));
+    log_of.push_back(&log);
+    part_lc[p].observer = &log;
+    part_lc[p].interval_sum = log.interval_sum();
+    part_lc[p].interval_count = log.interval_count();
+    part_lc[p].interval_touched = log.interval_touched();
+    part_lc[p].predicted_outstanding = &part_predicted[p];
   }
+  const std::span<const uint64_t> predicted =
+      g.runner ? std::span<const uint64_t>(part_predicted) : std::span<const uint64_t>(&predicted_outstanding, 1);
   for (auto& c : g.cus) c->begin_launch(g.runner ? &part_lc[c->partition()] : &lc);
   ++g.launches;
   g.dispatcher->begin(start, kernel, ex.workgroup_count());
@@ -399,7 +410,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   // retirement is progress still to come, however long the prediction.
   struct {
     Impl& g;
-    const uint64_t& predicted;
+    std::span<const uint64_t> predicted;
     std::string what;
     bool finished() const { return g.dispatcher->finished(); }
     // DRAM service counts too: a launch's start (code and arguments fetched cold) and a wave
@@ -408,8 +419,11 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
     uint64_t progress() const {
       return g.wave_instructions + *g.dispatcher->dispatched_counter() + g.dispatcher->retired() + g.dram_serviced();
     }
-    bool excused() const { return g.dispatcher->starting() || g.dispatcher->completing() || predicted != 0; }
-  } watch{g, predicted_outstanding, "kernel " + d.kernel_name};
+    bool excused() const {
+      return g.dispatcher->starting() || g.dispatcher->completing() ||
+             std::any_of(predicted.begin(), predicted.end(), [](uint64_t n) { return n != 0; });
+    }
+  } watch{g, predicted, "kernel " + d.kernel_name};
   recovering([&] {
     if (!g.runner) return g.drive(watch, nullptr);
     if (on_threads && (!g.threads || g.threads->threads() != host_threads_))
@@ -422,6 +436,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
         part_instructions[p] = 0;
         if (on_threads && part_overruns[p].count) mem.append_overruns(std::exchange(part_overruns[p], {}));
       }
+      if (observer) ObserverLog::deliver(log_of, interval_sum, interval_count);
       g.dispatcher->set_floor(end);
     });
     g.drive(watch, on_threads ? g.threads.get() : nullptr);

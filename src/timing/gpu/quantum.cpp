@@ -1,6 +1,7 @@
 #include "timing/gpu/quantum.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <tuple>
 
@@ -52,13 +53,19 @@ void QuantumRunner::run_window(WindowThreads* threads) {
   // Handing a window to threads costs a little; a window whose predecessor had little work
   // runs on this thread. Either way each partition runs alone, so the choice changes nothing
   // but the time.
+  // Whether threads pay at all is measured as the run goes (ThreadGovernor): on a machine where
+  // another process holds a core, they may not.
   const uint64_t before = events_processed();
-  if (threads && threads->threads() > 1 && last_events_ >= kThreadedEvents) {
+  const bool eligible = threads && threads->threads() > 1 && last_events_ >= kThreadedEvents;
+  const auto t0 = eligible ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  if (eligible && governor_.threaded()) {
     threads->run(parts, [&](uint32_t t) { run(*engines_[1 + t]); });
   } else {
     for (uint32_t p = 1; p <= parts; ++p) run(*engines_[p]);
   }
   last_events_ = events_processed() - before;
+  if (eligible)
+    governor_.record(last_events_, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   if (on_end_) on_end_(end);
   deliver(end);
   now_ = end;

@@ -24,11 +24,11 @@
 #include <vector>
 
 #include "timing/engine/engine.h"
+#include "timing/gpu/window_threads.h"
 #include "timing/mem/mem_req.h"
 
 namespace strobe::timing {
 
-class WindowThreads;
 
 /// Runs partitioned engines window by window (see the file comment).
 class QuantumRunner {
@@ -82,6 +82,7 @@ class QuantumRunner {
   /// Events a window's predecessor must have had for the window to go to threads.
   static constexpr uint64_t kThreadedEvents = 128;
   uint64_t last_events_ = 0;
+  ThreadGovernor governor_;
 };
 
 }  // namespace strobe::timing

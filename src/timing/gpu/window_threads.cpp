@@ -107,4 +107,33 @@ void WindowThreads::worker(bool from_back) {
   }
 }
 
+void ThreadGovernor::record(uint64_t events, double seconds) {
+  events_ += events;
+  seconds_ += seconds;
+  if (++windows_ < kEpochWindows || seconds_ < kEpochSeconds) return;
+  const double rate = double(events_) / seconds_;
+  windows_ = 0, events_ = 0, seconds_ = 0;
+  switch (stage_) {
+    case Stage::Preferred:
+      before_ = rate;
+      // The first probe comes early: a busy machine is usually busy from the start.
+      if (++epochs_ == 1 || epochs_ % kProbeEvery == 0) stage_ = Stage::Probe;
+      return;
+    case Stage::Probe:
+      probe_ = rate;
+      stage_ = Stage::After;
+      return;
+    case Stage::After:
+      // The epochs on either side of the probe, so a kernel's phase changing under the probe
+      // counts half.
+      stage_ = Stage::Preferred;
+      if (probe_ > (before_ + rate) / 2 * kMargin) {
+        prefer_threads_ = !prefer_threads_;
+        ++switches_;
+      }
+      before_ = rate;
+      return;
+  }
+}
+
 }  // namespace strobe::timing

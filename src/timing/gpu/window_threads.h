@@ -57,4 +57,36 @@ class WindowThreads {
   std::vector<std::exception_ptr> errors_;
 };
 
+/// Decides, window by window, whether handing windows to threads pays. On a machine where
+/// another process holds a core, a worker can be preempted holding a task, and the window then
+/// waits for the scheduler: threads can be slower than one. So the runner times its windows
+/// (events per second of their partitions' part) in epochs of at least kEpochWindows windows and
+/// kEpochSeconds, mostly in the mode it prefers. After the first epoch, and then every
+/// kProbeEvery epochs, one epoch runs in the other mode, and the preference changes when that
+/// probe is faster by more than kMargin than the mean of the epochs on either side of it. Threads
+/// are preferred at first. Which mode runs a window changes the time only, never the result.
+class ThreadGovernor {
+ public:
+  static constexpr uint32_t kEpochWindows = 8;
+  static constexpr double kEpochSeconds = 0.02;
+  static constexpr uint32_t kProbeEvery = 16;
+  static constexpr double kMargin = 1.05;
+  /// Whether the next window should go to threads.
+  bool threaded() const { return stage_ == Stage::Probe ? !prefer_threads_ : prefer_threads_; }
+  /// Records a window run as threaded() said: `events` processed in `seconds`.
+  void record(uint64_t events, double seconds);
+  /// Whether threads are preferred now.
+  bool prefers_threads() const { return prefer_threads_; }
+  /// Times the preference changed.
+  uint64_t switches() const { return switches_; }
+
+ private:
+  enum class Stage : uint8_t { Preferred, Probe, After };
+  Stage stage_ = Stage::Preferred;
+  bool prefer_threads_ = true;
+  uint32_t windows_ = 0, epochs_ = 0;
+  uint64_t events_ = 0, switches_ = 0;
+  double seconds_ = 0, before_ = 0, probe_ = 0;
+};
+
 }  // namespace strobe::timing
