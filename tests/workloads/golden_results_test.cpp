@@ -3,8 +3,9 @@
 // after the run. Every value is deterministic, so a refactor that changes any of them changed
 // what strobe computes, not only how the code is arranged. An intended change of results is
 // re-recorded with `scripts/record-golden` and reviewed as a diff of golden_results.json.
-// Functional runs are checked on every core (the default), on one thread and on three: the
-// record holds for any thread count.
+// Functional runs are checked on every core (the default), on one thread and on three, and the
+// quantum engine's runs, alone and under each method that observes launches, on one thread and on
+// three: the record holds for any thread count.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,10 @@ struct Mode {
   std::vector<const char*> fields;  ///< JSON pointers into the run report
 };
 
+/// What a sampled run is pinned by.
+const std::vector<const char*> kSampled = {"/cycles", "/sampling_summary/instructions/detailed",
+                                           "/sampling_summary/launch_levels", "/memory_digest"};
+
 const std::vector<Mode>& modes() {
   static const std::vector<Mode> kModes = {
       {"functional", "", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
@@ -50,6 +55,20 @@ const std::vector<Mode>& modes() {
       // The functional record again, on a thread count given outright.
       {"functional", " --threads 1", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
       {"functional", " --threads 3", {"/wave_instructions", "/thread_instructions", "/memory_digest"}},
+      // The quantum engine, alone and under each method that observes launches: recorded on
+      // one host thread, and checked again on three.
+      {"quantum", " --mode timing --set sim.engine=quantum --threads 1",
+       {"/cycles", "/wave_instructions", "/memory_digest"}},
+      {"quantum-photon", " --sampling photon --set sim.engine=quantum --threads 1", kSampled},
+      {"quantum-pka", " --sampling pka --set sim.engine=quantum --threads 1", kSampled},
+      {"quantum-tbpoint", " --sampling tbpoint --set sim.engine=quantum --threads 1", kSampled},
+      {"quantum-simprof", " --sampling simprof --set sim.engine=quantum --threads 1", kSampled},
+      {"quantum", " --mode timing --set sim.engine=quantum --threads 3",
+       {"/cycles", "/wave_instructions", "/memory_digest"}},
+      {"quantum-photon", " --sampling photon --set sim.engine=quantum --threads 3", kSampled},
+      {"quantum-pka", " --sampling pka --set sim.engine=quantum --threads 3", kSampled},
+      {"quantum-tbpoint", " --sampling tbpoint --set sim.engine=quantum --threads 3", kSampled},
+      {"quantum-simprof", " --sampling simprof --set sim.engine=quantum --threads 3", kSampled},
   };
   return kModes;
 }
@@ -177,6 +196,16 @@ TEST(GoldenResults, TbpointRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes
 TEST(GoldenResults, SimprofRunsKeepEstimatesLevelsAndOutputs) { check_mode(modes()[7]); }
 TEST(GoldenResults, FunctionalRunsOnOneThreadKeepTheRecord) { check_mode(modes()[8]); }
 TEST(GoldenResults, FunctionalRunsOnThreeThreadsKeepTheRecord) { check_mode(modes()[9]); }
+TEST(GoldenResults, QuantumEngineRunsKeepCyclesInstructionCountsAndOutputs) { check_mode(modes()[10]); }
+TEST(GoldenResults, PhotonOnTheQuantumEngineKeepsEstimatesLevelsAndOutputs) { check_mode(modes()[11]); }
+TEST(GoldenResults, PkaOnTheQuantumEngineKeepsEstimatesLevelsAndOutputs) { check_mode(modes()[12]); }
+TEST(GoldenResults, TbpointOnTheQuantumEngineKeepsEstimatesLevelsAndOutputs) { check_mode(modes()[13]); }
+TEST(GoldenResults, SimprofOnTheQuantumEngineKeepsEstimatesLevelsAndOutputs) { check_mode(modes()[14]); }
+TEST(GoldenResults, QuantumEngineRunsOnThreeThreadsKeepTheRecord) { check_mode(modes()[15]); }
+TEST(GoldenResults, PhotonOnTheQuantumEngineOnThreeThreadsKeepsTheRecord) { check_mode(modes()[16]); }
+TEST(GoldenResults, PkaOnTheQuantumEngineOnThreeThreadsKeepsTheRecord) { check_mode(modes()[17]); }
+TEST(GoldenResults, TbpointOnTheQuantumEngineOnThreeThreadsKeepsTheRecord) { check_mode(modes()[18]); }
+TEST(GoldenResults, SimprofOnTheQuantumEngineOnThreeThreadsKeepsTheRecord) { check_mode(modes()[19]); }
 
 }  // namespace
 }  // namespace strobe::clitest
