@@ -62,7 +62,6 @@ FrameTarget resolve(const FrameSpec& s, bool all_warm) {
     t.warm = warm[0].first;
   }
   t.gpu = resolve_gpu_config(s.arch, s.sets);
-  timing::check_runnable(t.gpu, {.graphics = true});
   if (s.warm_state != "history" && s.warm_state != "fitted" && s.warm_state != "none")
     throw InputError(fmt::format("--warm-state {}: expected history, fitted or none", s.warm_state));
   t.warm_state = s.warm_state;

@@ -83,7 +83,6 @@ sampling_sets = ["seed=2"]
       {"workloads = [\"gfx:glmark2-small\", \"relu\"]\n", "graphics captures and benchmarks in one sweep"},
       {"workloads = [\"gfx:glmark2-small --param n=4\"]\n", "expected 'gfx:NAME [--frames A-B]'"},
       {"workloads = [\"gfx:glmark2-small --frames 9-2\"]\n", "--frames '9-2'"},
-      {"workloads = [\"gfx:glmark2-small\"]\n[grid]\n\"sim.engine\" = [\"quantum\"]\n", "graphics frames with sim.engine=quantum"},
   };
   for (const auto& [text, why] : bad) {
     TempDir u;

@@ -145,7 +145,7 @@ TEST(Spi, AWaveThatFindsEveryCuFullWaitsForARetirementWithoutPolling) {
 
 TEST(Spi, AWaveTooLargeForAnyCuIsNeverLaunched) {
   // More VGPRs than a SIMD has: no CU can take it, so it stays queued and nothing is scheduled
-  // (the pipeline's deadlock check reports such a frame; timing::check_runnable refuses it first).
+  // (the pipeline's deadlock check reports such a frame; TbrPipeline::check refuses it first).
   Rig rig(2, 1);
   const isa::Program code = test::shader(1);
   test::UniformStage stage(code, rig.mem);

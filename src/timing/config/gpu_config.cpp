@@ -284,13 +284,6 @@ size_t choice_index(const GpuConfig& cfg, std::string_view key) {
   throw std::logic_error(fmt::format("config key '{}': '{}' is not among its choices {}", key, value, p->info.choices));
 }
 
-void check_runnable(const GpuConfig& c, const ConfigUse& use) {
-  if (choice<SimEngine>(c, "sim.engine") != SimEngine::Quantum) return;
-  if (use.graphics)
-    throw InputError("not implemented: graphics frames with sim.engine=quantum (the pipeline's units talk to the "
-                     "CUs within a cycle); use sim.engine=exact");
-}
-
 nlohmann::json to_json(const GpuConfig& cfg) {
   nlohmann::json j = nlohmann::json::object();
   for (const Param& p : params()) {

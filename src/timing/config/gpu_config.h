@@ -78,14 +78,6 @@ E choice(const GpuConfig& cfg, std::string_view key) {
   return static_cast<E>(choice_index(cfg, key));
 }
 
-/// What a configuration will run, for the rules that depend on it.
-struct ConfigUse {
-  bool graphics = false;  ///< graphics frames on the tile-based pipeline
-};
-
-/// Throws InputError where the model cannot run `cfg` for `use` (the quantum engine does not run
-/// graphics): checked by every front end before any work, and by Gpu again.
-void check_runnable(const GpuConfig& cfg, const ConfigUse& use);
 /// The fully expanded effective configuration: {"gpu": {"name": ..., ...}, "l2": {...}, ...}.
 nlohmann::json to_json(const GpuConfig& cfg);
 

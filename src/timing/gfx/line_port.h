@@ -1,5 +1,6 @@
 // The fixed-function stages' path to memory: requests of whole lines straight to the L2 banks
-// over the NoC's latency, answered to the pipeline with the requester's tag.
+// over the NoC's latency, answered to the pipeline with the requester's tag. Under the quantum
+// runner the banks live in the memory hub's partition, and a request crosses to them.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,12 @@ class LinePort {
     for (uint64_t line = first; line <= last; ++line) {
       const uint32_t r = pool_.make(line, kind, &requester_, tag);
       pool_[r].return_latency = uint16_t(latency_);
-      engine_.schedule(now + uint64_t(latency_), l2_[line % l2_.size()], kMemRequest, r);
+      Component* bank = l2_[line % l2_.size()];
+      // Under the quantum runner the banks are the memory hub's: the request crosses.
+      if (bank->partition() != pool_.partition())
+        pool_.cross(bank->partition(), now, now + uint64_t(latency_), bank, r);
+      else
+        engine_.schedule(now + uint64_t(latency_), bank, kMemRequest, r);
     }
     return uint32_t(last - first + 1);
   }

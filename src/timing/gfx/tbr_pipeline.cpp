@@ -140,7 +140,8 @@ void TbrPipeline::end_pass(Cycle now) {
   engine_.stop();
 }
 
-void TbrPipeline::handle(Cycle now, uint32_t kind, uint32_t arg) {
+void TbrPipeline::handle(Cycle at, uint32_t kind, uint32_t arg) {
+  const Cycle now = max(at, floor_);
   if (is_response(kind)) {
     const uint32_t lines = response_lines(kind);
     ++progress_;

@@ -67,6 +67,10 @@ class TbrPipeline final : public WaveSource {
   const std::vector<uint64_t>& phase_ends() const { return phase_ends_; }
 
   void mark_room(uint32_t cu) override { spi_.mark_room(cu); }
+  /// The earliest cycle the pipeline may act at: under the quantum runner a wave's retirement
+  /// and an L2 response reach it when their window ends, after the CUs and the L2 have run to
+  /// `t`, and what they allow happens then (as for the compute dispatcher). 0 on one engine.
+  void set_floor(Cycle t) { floor_ = t; }
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
   std::string describe_state() const override;
   const GraphicsCounters& counters() const { return c_; }
@@ -84,6 +88,7 @@ class TbrPipeline final : public WaveSource {
   /// The pass's last tile is in memory: the next pass, or the frame's end.
   void end_pass(Cycle now);
 
+  Cycle floor_{0};
   Engine& engine_;
   GraphicsParams p_;
   CuParams cu_;

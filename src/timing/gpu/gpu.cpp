@@ -56,6 +56,44 @@ class ObserverPoller : public Component {
   uint32_t launch_ = UINT32_MAX;
 };
 
+/// What each partition counts apart under the quantum runner (one LaunchContext per partition,
+/// from `base`): its wave instructions and, on threads, the accesses past an allocation's end
+/// its waves logged. collect() adds them up in partition order at each window's end.
+struct PartitionCounts {
+  std::vector<uint64_t> instructions;
+  std::vector<emu::OverrunLog> overruns;
+  std::vector<LaunchContext> lc;
+  PartitionCounts(size_t parts, const LaunchContext& base, bool on_threads)
+      : instructions(parts, 0), overruns(parts), lc(parts, base) {
+    for (size_t p = 0; p < parts; ++p) {
+      lc[p].wave_instructions = &instructions[p];
+      if (on_threads) lc[p].overruns = &overruns[p];
+    }
+  }
+  /// Adds the window's counts into `total` and the logged overruns into `mem`'s log (null: none
+  /// were logged apart).
+  void collect(uint64_t& total, emu::GlobalMemory* mem) {
+    for (size_t p = 0; p < instructions.size(); ++p) {
+      total += std::exchange(instructions[p], 0);
+      if (mem && overruns[p].count) mem->append_overruns(std::exchange(overruns[p], {}));
+    }
+  }
+};
+
+/// The one memory every shader wave of `f` reads, or null when its waves read none or several.
+emu::GlobalMemory* frame_memory(const FrameWork& f) {
+  emu::GlobalMemory* mem = nullptr;
+  for (const PassWork& pass : f.passes)
+    for (const DrawWork& d : pass.draws)
+      for (const ShaderWork* s : {&d.vs, &d.ps}) {
+        if (!s->executor) continue;
+        emu::GlobalMemory* m = &s->executor->memory();
+        if (mem && m != mem) return nullptr;
+        mem = m;
+      }
+  return mem;
+}
+
 }  // namespace
 
 struct Gpu::Impl {
@@ -212,6 +250,24 @@ struct Gpu::Impl {
   /// throw FaultError naming `w.what` and the machine's state.
   /// DRAM requests serviced so far (part of what the watchdog counts as progress).
   uint64_t dram_serviced() const { return dram->counters().reads + dram->counters().writes; }
+  /// drive(): on the exact engine as it is; under the quantum runner on `threads` host threads
+  /// when `shared` (the memory the waves read, then read concurrently) is given, else on one,
+  /// with `at_end(end)` and the wave sources' floors (a retirement reaches them when its window
+  /// ends) at every window's end.
+  template <class Watch, class AtEnd>
+  void drive_windows(const Watch& w, emu::GlobalMemory* shared, uint32_t host_threads, AtEnd&& at_end) {
+    if (!runner) return drive(w, nullptr);
+    if (shared && (!threads || threads->threads() != host_threads)) threads = std::make_unique<WindowThreads>(host_threads);
+    std::optional<emu::ConcurrentScope> concurrent;
+    if (shared) concurrent.emplace(*shared);
+    runner->on_window_end([&](Cycle end) {
+      at_end(end);
+      dispatcher->set_floor(end);
+      gfx->set_floor(end);
+    });
+    drive(w, shared ? threads.get() : nullptr);
+    runner->on_window_end({});
+  }
   template <class Watch>
   void drive(const Watch& w, WindowThreads* threads) {
     const uint64_t watchdog = uint64_t(cfg.watchdog_cycles);
@@ -373,24 +429,18 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   const uint64_t detailed_before = g.wave_instructions;
   if (g.runner) g.runner->align(g.runner->now());
   const Cycle start = g.now();
-  // Under the quantum runner each partition counts its own instructions and, on threads, logs
-  // its own overruns; the window's end adds them up in partition order.
-  std::vector<uint64_t> part_instructions(g.engines.size(), 0);
-  std::vector<emu::OverrunLog> part_overruns(g.engines.size());
-  std::vector<LaunchContext> part_lc(g.engines.size(), lc);
   const bool on_threads = g.runner && host_threads_ > 1 && ex.workgroup_count() > 1 &&
                           mem.concurrent_kernels_allowed() && !emu::uses_scratch(d) &&
                           !emu::has_global_atomics(*d.program);
+  PartitionCounts parts(g.engines.size(), lc, on_threads);
+  std::vector<LaunchContext>& part_lc = parts.lc;
   // An observer hears each partition's CUs through that partition's log, delivered in order
   // at each window's end (observer_log.h); each partition counts the predicted groups it
   // retires, since the control partition adds to a CU partition's count while none runs.
   std::vector<std::unique_ptr<ObserverLog>> logs;
   std::vector<ObserverLog*> log_of;
   std::vector<uint64_t> part_predicted(g.engines.size(), 0);
-  for (size_t p = 0; p < part_lc.size() && g.runner; ++p) {
-    part_lc[p].wave_instructions = &part_instructions[p];
-    if (on_threads) part_lc[p].overruns = &part_overruns[p];
-    if (!observer) continue;
+  for (size_t p = 0; p < part_lc.size() && g.runner && observer; ++p) {
     ObserverLog& log = *logs.emplace_back(std::make_unique<ObserverLog>(*observer, info.size()));
     log_of.push_back(&log);
     part_lc[p].observer = &log;
@@ -425,22 +475,10 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
     }
   } watch{g, predicted, "kernel " + d.kernel_name};
   recovering([&] {
-    if (!g.runner) return g.drive(watch, nullptr);
-    if (on_threads && (!g.threads || g.threads->threads() != host_threads_))
-      g.threads = std::make_unique<WindowThreads>(host_threads_);
-    std::optional<emu::ConcurrentScope> concurrent;
-    if (on_threads) concurrent.emplace(mem);
-    g.runner->on_window_end([&](Cycle end) {
-      for (size_t p = 0; p < part_instructions.size(); ++p) {
-        g.wave_instructions += part_instructions[p];
-        part_instructions[p] = 0;
-        if (on_threads && part_overruns[p].count) mem.append_overruns(std::exchange(part_overruns[p], {}));
-      }
+    g.drive_windows(watch, on_threads ? &mem : nullptr, host_threads_, [&](Cycle) {
+      parts.collect(g.wave_instructions, &mem);
       if (observer) ObserverLog::deliver(log_of, interval_sum, interval_count);
-      g.dispatcher->set_floor(end);
     });
-    g.drive(watch, on_threads ? g.threads.get() : nullptr);
-    g.runner->on_window_end({});
   });
   const Cycle end = g.dispatcher->finish_time();
   for (auto& c : g.cus) {
@@ -462,15 +500,20 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
 FrameTiming Gpu::run_frame(const FrameWork& f) {
   Impl& g = *impl_;
   const GpuConfig& cfg = g.cfg;
-  check_runnable(cfg, {.graphics = true});  // the front ends checked it before any work
   if (choice<FrameCaches>(cfg, "gfx.frame_caches") == FrameCaches::Invalidate)
     for (const auto* level : {&g.l1v, &g.scache, &g.l1i, &g.l2})
       for (const auto& c : *level) c->invalidate_all();
   LaunchContext lc;
   lc.wave_instructions = &g.wave_instructions;
   const StatsSnapshot before = g.stats.snapshot();
-  const Cycle start = g.engine.now();
-  for (auto& c : g.cus) c->begin_launch(&lc);
+  if (g.runner) g.runner->align(g.runner->now());
+  const Cycle start = g.now();
+  // Shader waves read their draws' inputs and write no memory, so a frame's partitions may run
+  // on threads when every wave reads one memory that allows it.
+  emu::GlobalMemory* shared = frame_memory(f);
+  const bool on_threads = g.runner && host_threads_ > 1 && shared && shared->concurrent_kernels_allowed();
+  PartitionCounts parts(g.engines.size(), lc, on_threads);
+  for (auto& c : g.cus) c->begin_launch(g.runner ? &parts.lc[c->partition()] : &lc);
   struct {
     Impl& g;
     std::string what;
@@ -480,7 +523,8 @@ FrameTiming Gpu::run_frame(const FrameWork& f) {
   } watch{g, fmt::format("frame {}", f.frame)};
   recovering([&] {
     g.gfx->begin(start, f);
-    g.drive(watch, nullptr);
+    g.drive_windows(watch, on_threads ? shared : nullptr, host_threads_,
+                    [&](Cycle) { parts.collect(g.wave_instructions, shared); });
   });
   const Cycle end = g.gfx->finish_time();
   FrameTiming ft;

@@ -86,6 +86,7 @@ void QuantumRunner::deliver(Cycle end) {
   // cycles land in different buckets, so only the order among those due together matters.)
   // The key depends on the partitions' own runs alone, so the order is the same on any threads.
   order_.clear();
+  sizes_.clear();
   const uint64_t start = end.value() - window_;
   for (uint32_t p = 0; p < engines_.size(); ++p) {
     const auto& events = engines_[p]->outbox();
@@ -96,6 +97,7 @@ void QuantumRunner::deliver(Cycle end) {
     for (uint32_t i = 0; i < reqs.size(); ++i)
       order_.push_back(Item{key(reqs[i].sent.value(), start, p),
                             uint32_t(order_.size()), p, i, true});
+    sizes_.emplace_back(events.size(), reqs.size());
   }
   // (key, gathering position) is unique, so the sort needs no stability.
   std::sort(order_.begin(), order_.end(),
@@ -108,8 +110,12 @@ void QuantumRunner::deliver(Cycle end) {
   for (const Item& it : order_) {
     if (!it.request) {
       const Engine::Crossing& c = engines_[it.part]->outbox()[it.index];
-      if (c.dest == 0) {  // the control partition: delivered now, naming the cycle it happened at
-        c.target->handle(c.when, c.kind, c.arg);
+      if (c.dest == 0 && c.when < end) {
+        // Into the control partition, due inside the window that ended (a work-group's
+        // retirement): delivered now, naming the cycle it happened at. What is due later (an L2
+        // response to the graphics pipeline) is queued for its cycle like any other crossing.
+        const Engine::Crossing now = c;  // the handler may send crossings of its own
+        now.target->handle(now.when, now.kind, now.arg);
         continue;
       }
       if (c.when < end) throw early(it, c.dest);
@@ -123,9 +129,13 @@ void QuantumRunner::deliver(Cycle end) {
     to[r] = c.req;
     engines_[c.dest]->schedule(c.when, c.target, kMemRequest, r);
   }
+  // What the control partition sent while it handled its crossings (the graphics pipeline's
+  // next requests to the L2) stays for the next window's end.
   for (uint32_t p = 0; p < engines_.size(); ++p) {
-    engines_[p]->outbox().clear();
-    pools_[p]->outbox().clear();
+    auto& events = engines_[p]->outbox();
+    events.erase(events.begin(), events.begin() + ptrdiff_t(sizes_[p].first));
+    auto& reqs = pools_[p]->outbox();
+    reqs.erase(reqs.begin(), reqs.begin() + ptrdiff_t(sizes_[p].second));
     std::vector<RequestPool::Mark>& marks = pools_[p]->marks();
     for (const RequestPool::Mark& m : marks) m.progress->reach(m.stage);
     marks.clear();

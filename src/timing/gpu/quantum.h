@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "timing/engine/engine.h"
@@ -79,6 +80,7 @@ class QuantumRunner {
   Cycle now_{0};
   std::function<void(Cycle)> on_end_;
   std::vector<Item> order_;  // deliver()'s scratch
+  std::vector<std::pair<size_t, size_t>> sizes_;  // deliver()'s: each partition's outboxes as gathered
   /// Events a window's predecessor must have had for the window to go to threads.
   static constexpr uint64_t kThreadedEvents = 128;
   uint64_t last_events_ = 0;
