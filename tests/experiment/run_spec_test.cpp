@@ -297,9 +297,12 @@ TEST(RunSpecRules, MethodsThatObserveLaunchesRunOnTheQuantumEngine) {
 }
 
 TEST(RunSpecRules, TheQuantumEnginesStructuralRulesFailWhenTheConfigurationResolves) {
-  EXPECT_NE(error_of<InputError>([] { resolve_gpu_config("r9nano", {"sim.engine=quantum", "tlb.enabled=on"}); })
-                .find("tlb.enabled=on"),
+  EXPECT_NE(error_of<InputError>([] {
+              resolve_gpu_config("r9nano", {"sim.engine=quantum", "tlb.enabled=on", "tlb.l1_latency=0",
+                                            "tlb.l2_latency=0"});
+            }).find("tlb.l2_latency"),
             std::string::npos);
+  EXPECT_NO_THROW(resolve_gpu_config("r9nano", {"sim.engine=quantum", "tlb.enabled=on"}));
   EXPECT_NE(error_of<InputError>(
                 [] { resolve_gpu_config("r9nano", {"sim.engine=quantum", "noc.latency=10", "sim.quantum_cycles=20"}); })
                 .find("sim.quantum_cycles"),

@@ -272,13 +272,44 @@ TEST(QuantumEngine, TheCpiStackStillCoversEveryCuCycle) {
   EXPECT_EQ(t.wave_instructions, t.stats.sum("cu.", ".wave_instructions"));
 }
 
-TEST(QuantumEngine, AShorterWindowIsAllowedAndALongerOneOrTranslationIsRefused) {
+TEST(QuantumEngine, AShorterWindowIsAllowedAndALongerOneIsRefused) {
   Stream s;
   Gpu g(quantum({"sim.quantum_cycles=8"}));
   EXPECT_GT(g.run(s.d, s.h.mem).cycles, 0u);
   EXPECT_THROW(Gpu((quantum({"sim.quantum_cycles=41"}))), InputError);
   EXPECT_THROW(Gpu((quantum({"noc.latency=0"}))), InputError);
-  EXPECT_THROW(Gpu((quantum({"tlb.enabled=on"}))), InputError);
+  // Translation needs a window that ends before a looked-up translation is due.
+  EXPECT_THROW(Gpu((quantum({"tlb.enabled=on", "tlb.l1_latency=0", "tlb.l2_latency=0"}))), InputError);
+}
+
+TEST(QuantumEngine, TranslationGivesTheSameCyclesOnAnyThreadsNearTheExactEngine) {
+  // Small pages and L1 TLBs, so the shared L2 TLB and its walkers see many misses.
+  const std::initializer_list<const char*> tlb = {"tlb.enabled=on", "tlb.page_bytes=4096", "tlb.l1_entries=4"};
+  auto run = [&](uint32_t threads) {
+    Stream s;
+    Gpu g(quantum(tlb));
+    g.set_host_threads(threads);
+    const LaunchTiming a = g.run(s.d, s.h.mem), b = g.run(s.d, s.h.mem);
+    return std::make_tuple(a.cycles, b.cycles, a.stats, s.h.mem.digest());
+  };
+  const auto one = run(1);
+  EXPECT_GT(std::get<2>(one).get("tlb.l2.misses"), 0u);
+  EXPECT_GT(std::get<2>(one).sum("tlb.vector.", ".misses"), std::get<2>(one).get("tlb.l2.misses"));
+  for (uint32_t t : {2u, 3u}) {
+    const auto many = run(t);
+    EXPECT_EQ(std::get<0>(many), std::get<0>(one)) << t;
+    EXPECT_EQ(std::get<1>(many), std::get<1>(one)) << t;
+    EXPECT_TRUE(std::get<2>(many) == std::get<2>(one)) << t;
+    EXPECT_EQ(std::get<3>(many), std::get<3>(one)) << t;
+  }
+  Stream e;
+  GpuConfig c = r9nano({"gpu.num_cus=16"});
+  for (const char* o : tlb) apply_override(c, o);
+  Gpu exact(c);
+  const LaunchTiming x = exact.run(e.d, e.h.mem);
+  EXPECT_EQ(x.stats.get("tlb.l2.misses"), std::get<2>(one).get("tlb.l2.misses"));
+  EXPECT_LT(std::abs(double(std::get<0>(one)) - double(x.cycles)) / double(x.cycles), 0.01)
+      << std::get<0>(one) << " quantum against " << x.cycles << " exact";
 }
 
 /// An observer that records what it hears, and from group `predict_from` on predicts every

@@ -254,9 +254,12 @@ void validate(const GpuConfig& c) {
   }
   // The quantum engine's partitions: one per shader array, the memory hub and the dispatcher.
   if (choice<SimEngine>(c, "sim.engine") == SimEngine::Quantum) {
+    // An L1 TLB's miss is looked up in the shared L2 TLB at its window's end: the window must
+    // end before the translation is due (timing/mem/tlb.h).
     if (choice<Switch>(c, "tlb.enabled") == Switch::On)
-      throw InputError("not implemented: sim.engine=quantum with tlb.enabled=on (the shared L2 TLB is one "
-                       "partition's state); use sim.engine=exact");
+      check(c.tlb_l1_latency + c.tlb_l2_latency >= 1, "tlb.l2_latency",
+            "sim.engine=quantum with tlb.enabled=on needs tlb.l1_latency + tlb.l2_latency of at least 1 cycle: the "
+            "window ends before a translation is due");
     check(c.num_cus / c.cus_per_shader_array <= 254, "sim.engine",
           fmt::format("quantum runs at most 254 shader arrays, not {} ({} CUs, {} per array); use sim.engine=exact",
                       c.num_cus / c.cus_per_shader_array, c.num_cus, c.cus_per_shader_array));

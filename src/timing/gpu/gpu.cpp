@@ -5,6 +5,7 @@
 #include <exception>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -117,6 +118,12 @@ struct Gpu::Impl {
   std::unique_ptr<TimelineSampler> sampler;
   std::unique_ptr<ObserverPoller> poller;
   std::unique_ptr<Warmer> warmer;
+  /// An L1 TLB's miss in a window, for resolve_translations().
+  struct Miss {
+    uint64_t at;
+    uint32_t part, tlb, id;
+  };
+  std::vector<Miss> misses;  // resolve_translations()' scratch
   CuParams cu_params;
   uint64_t wave_instructions = 0, launches = 0, cycles_total = 0;
   Cycle start{0};
@@ -146,7 +153,11 @@ struct Gpu::Impl {
         p.push_back(pools[i].get());
         pools[i]->set_partition(uint8_t(i), i == kHub);  // the hub's requesters are all elsewhere
       }
-      const int64_t window = cfg.quantum_cycles ? cfg.quantum_cycles : cfg.noc_latency;
+      int64_t window = cfg.quantum_cycles ? cfg.quantum_cycles : cfg.noc_latency;
+      // An L1 TLB's miss is looked up in the shared L2 TLB when its window ends, which must come
+      // before the translation is due (tlb.h).
+      if (choice<Switch>(cfg, "tlb.enabled") == Switch::On)
+        window = std::min<int64_t>(window, cfg.tlb_l1_latency + cfg.tlb_l2_latency);
       runner = std::make_unique<QuantumRunner>(std::move(e), std::move(p), uint64_t(window));
     }
     const uint32_t hub = part_of(-1);
@@ -178,9 +189,13 @@ struct Gpu::Impl {
     // With translation modelled, each CU talks to an L1 TLB in front of each of its L1s.
     const TlbParams tlb = TlbParams::from_config(cfg);
     if (tlb.enabled) shared_tlb = std::make_unique<SharedTlb>(tlb, stats);
+    // Each sits in its cache's partition; under the quantum runner it looks its misses up at
+    // the window's end (Tlb, resolve_translations()).
     auto front = [&](const std::string& name, Cache* cache) -> Component* {
       if (!tlb.enabled) return cache;
-      tlbs.push_back(std::make_unique<Tlb>(name, tlb, *shared_tlb, cache, engine, *pools[0], stats));
+      const uint32_t part = cache->partition();
+      tlbs.push_back(std::make_unique<Tlb>(name, tlb, *shared_tlb, cache, *engines[part], *pools[part], stats));
+      placed(tlbs.back().get(), part)->set_deferred(runner != nullptr);
       return tlbs.back().get();
     };
     std::vector<Component*> scalar_in, instr_in;
@@ -262,11 +277,27 @@ struct Gpu::Impl {
     if (shared) concurrent.emplace(*shared);
     runner->on_window_end([&](Cycle end) {
       at_end(end);
+      resolve_translations();
       dispatcher->set_floor(end);
       gfx->set_floor(end);
     });
     drive(w, shared ? threads.get() : nullptr);
     runner->on_window_end({});
+  }
+  /// Under the quantum runner: looks the window's L1 TLB misses up in the shared L2 TLB, by
+  /// cycle, then partition, TLB and order, and hands each translation back (tlb.h).
+  void resolve_translations() {
+    misses.clear();
+    for (uint32_t t = 0; t < tlbs.size(); ++t)
+      for (uint32_t i = 0; i < tlbs[t]->lookups().size(); ++i)
+        misses.push_back({tlbs[t]->lookups()[i].at, tlbs[t]->partition(), t, i});
+    if (misses.empty()) return;
+    std::sort(misses.begin(), misses.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.at, a.part, a.tlb, a.id) < std::tie(b.at, b.part, b.tlb, b.id);
+    });
+    for (const auto& m : misses)
+      tlbs[m.tlb]->resolve(m.id, shared_tlb->translate(tlbs[m.tlb]->lookups()[m.id].page, Cycle(m.at)));
+    for (const auto& t : tlbs) t->end_window();
   }
   template <class Watch>
   void drive(const Watch& w, WindowThreads* threads) {

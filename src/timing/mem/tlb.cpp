@@ -60,34 +60,55 @@ Tlb::Tlb(std::string name, const TlbParams& p, SharedTlb& shared, Component* nex
     : Component(std::move(name)), p_(p), shared_(shared), next_(next), engine_(engine), pool_(pool),
       entries_(p.l1_entries) {
   const std::string& n = this->name();
-  stats.add(n + ".lookups", &lookups_);
+  stats.add(n + ".lookups", &lookups_count_);
   stats.add(n + ".hits", &hits_);
   stats.add(n + ".misses", &misses_);
   stats.add(n + ".wait_cycles", &wait_cycles_);
 }
 
-Cycle Tlb::translate(uint64_t page, Cycle now) {
-  ++lookups_;
+Tlb::Translation Tlb::translate(uint64_t page, Cycle now) {
+  ++lookups_count_;
+  const uint64_t at = now.value() + p_.l1_latency;
   TlbEntry* victim = entries_.data();
   for (TlbEntry& e : entries_) {
     if (e.page == page) {
       ++hits_;
       e.last_use = ++stamp_;
-      return Cycle(std::max(now.value() + p_.l1_latency, e.ready));
+      if (e.lookup != kNone) return {at, e.lookup};  // its translation is still being looked up
+      return {std::max(at, e.ready), kNone};
     }
     if (e.last_use < victim->last_use) victim = &e;
   }
   ++misses_;
-  const Cycle ready = shared_.translate(page, now + uint64_t(p_.l1_latency));
+  if (deferred_) {
+    lookups_.push_back(Lookup{page, at});
+    *victim = TlbEntry{page, 0, ++stamp_, uint32_t(lookups_.size() - 1)};
+    return {at, victim->lookup};
+  }
+  const Cycle ready = shared_.translate(page, Cycle(at));
   *victim = TlbEntry{page, ready.value(), ++stamp_};
-  return ready;
+  return {ready.value(), kNone};
 }
 
 void Tlb::handle(Cycle now, uint32_t kind, uint32_t arg) {
   if (kind != kMemRequest) unhandled(kind);
   const MemReq& q = pool_[arg];
   const uint32_t shift = p_.page_bits - std::min(p_.page_bits, p_.line_bits);
-  Cycle ready = translate(q.line >> shift, now);
+  uint64_t ready = 0;
+  uint32_t parked = kNone;
+  auto take = [&](uint64_t page) {
+    const Translation t = translate(page, now);
+    ready = std::max(ready, t.ready);
+    if (t.lookup == kNone) return;
+    if (parked == kNone) {
+      parked = uint32_t(parked_.size());
+      parked_.push_back(Parked{arg, now.value(), 0, 0});
+    }
+    links_.push_back(Link{parked, lookups_[t.lookup].first});
+    lookups_[t.lookup].first = uint32_t(links_.size() - 1);
+    ++parked_[parked].pending;
+  };
+  take(q.line >> shift);
   if (q.is_batch()) {
     // The lines come in lane order and mostly share a page: translate each page once.
     const uint64_t* lines = pool_.lines(q.lines);
@@ -96,15 +117,37 @@ void Tlb::handle(Cycle now, uint32_t kind, uint32_t arg) {
       const uint64_t page = lines[i] >> shift;
       if (page == last) continue;
       last = page;
-      ready = max(ready, translate(page, now));
+      take(page);
     }
   }
-  wait_cycles_ += (ready - now).value();
-  engine_.schedule(ready, next_, kMemRequest, arg);
+  if (parked != kNone) {
+    parked_[parked].ready = ready;
+    return;
+  }
+  wait_cycles_ += ready - now.value();
+  engine_.schedule(Cycle(ready), next_, kMemRequest, arg);
+}
+
+void Tlb::resolve(uint32_t id, Cycle ready) {
+  for (TlbEntry& e : entries_)
+    if (e.lookup == id) e.ready = ready.value(), e.lookup = kNone;
+  for (uint32_t l = lookups_[id].first; l != kNone; l = links_[l].next) {
+    Parked& p = parked_[links_[l].parked];
+    p.ready = std::max(p.ready, ready.value());
+    if (--p.pending) continue;
+    wait_cycles_ += p.ready - p.now;
+    engine_.schedule(Cycle(p.ready), next_, kMemRequest, p.arg);
+  }
+}
+
+void Tlb::end_window() {
+  lookups_.clear();
+  parked_.clear();
+  links_.clear();
 }
 
 std::string Tlb::describe_state() const {
-  return fmt::format("{} lookups, {} misses", lookups_, misses_);
+  return fmt::format("{} lookups, {} misses", lookups_count_, misses_);
 }
 
 }  // namespace strobe::timing

@@ -44,6 +44,7 @@ struct TlbEntry {
   uint64_t page = UINT64_MAX;
   uint64_t ready = 0;
   uint64_t last_use = 0;
+  uint32_t lookup = UINT32_MAX;  ///< an L1 entry whose translation is still being looked up (Tlb)
 };
 
 /// The GPU's shared L2 TLB and its page walker (see the file comment).
@@ -63,6 +64,14 @@ class SharedTlb {
 
 /// One L1 TLB in front of `next` (a cache): forwards each request once its pages are
 /// translated (see the file comment).
+///
+/// Under the quantum runner the L1 TLBs of every shader array share the L2 TLB, which no
+/// partition may touch inside a window. A deferred L1 TLB therefore only notes its misses; when
+/// the window ends, the GPU looks them all up in the L2 TLB in the order of their cycles
+/// (then partition, TLB and order: lookups()) and hands each translation back (resolve()), and
+/// the requests that waited for it go on. A window no longer than the L1 and L2 TLB latencies
+/// together makes every translation due in a later window, so the result is the exact engine's
+/// up to lookups of one cycle from different shader arrays.
 class Tlb : public Component {
  public:
   Tlb(std::string name, const TlbParams& p, SharedTlb& shared, Component* next, Engine& engine, RequestPool& pool,
@@ -70,9 +79,43 @@ class Tlb : public Component {
   void handle(Cycle now, uint32_t kind, uint32_t arg) override;
   std::string describe_state() const override;
 
+  /// A miss waiting for the L2 TLB: its page, and the cycle its lookup there starts.
+  struct Lookup {
+    uint64_t page;
+    uint64_t at;
+    uint32_t first = UINT32_MAX;  ///< the first of its waiters (links_)
+  };
+  /// Defers misses to the window's end (see the class comment).
+  void set_deferred(bool on) { deferred_ = on; }
+  /// The misses of the window so far, in order.
+  const std::vector<Lookup>& lookups() const { return lookups_; }
+  /// Lookup `id` translated at `ready`: the entry takes it, and requests waiting only for it go on.
+  void resolve(uint32_t id, Cycle ready);
+  /// Forgets the window's lookups once every one is resolved.
+  void end_window();
+
  private:
-  /// The cycle page `page` is translated, for a lookup at `now`.
-  Cycle translate(uint64_t page, Cycle now);
+  /// A page's translation for a lookup at `now`: the cycle it is usable, or a lookup still to be
+  /// made at the window's end (`lookup`, then `ready` is the earliest the request may go on).
+  struct Translation {
+    uint64_t ready;
+    uint32_t lookup;
+  };
+  Translation translate(uint64_t page, Cycle now);
+  /// A request waiting for `pending` lookups; it goes on at `ready` (the latest of its pages).
+  struct Parked {
+    uint32_t arg;
+    uint64_t now, ready;
+    uint32_t pending;
+  };
+  struct Link {
+    uint32_t parked, next;
+  };
+  static constexpr uint32_t kNone = UINT32_MAX;
+  bool deferred_ = false;
+  std::vector<Lookup> lookups_;
+  std::vector<Parked> parked_;
+  std::vector<Link> links_;
   TlbParams p_;
   SharedTlb& shared_;
   Component* next_;
@@ -80,7 +123,7 @@ class Tlb : public Component {
   RequestPool& pool_;
   std::vector<TlbEntry> entries_;
   uint64_t stamp_ = 0;
-  uint64_t lookups_ = 0, hits_ = 0, misses_ = 0, wait_cycles_ = 0;
+  uint64_t lookups_count_ = 0, hits_ = 0, misses_ = 0, wait_cycles_ = 0;
 };
 
 }  // namespace strobe::timing
