@@ -138,7 +138,7 @@ int compare_graphics_workload(const CompareOptions& o) {
   refuse(s.skip_functional, "--sampling-skip-functional");
   refuse(!s.profile.empty(), "--profile");
   experiment::FrameCompareSpec g;
-  g.frames = {s.benchmark, o.frames, o.warm_frames, s.arch, s.sets, s.warm_state};
+  g.frames = {s.benchmark, o.frames, o.warm_frames, s.arch, s.sets, s.warm_state, std::max(s.threads, 1u)};
   g.reference_runs = o.reference_runs;
   g.profile_runs = o.profile_runs;
   g.methods = experiment::parse_methods(s.sampling);

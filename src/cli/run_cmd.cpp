@@ -196,7 +196,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       g.sampling = s.sampling;
       g.sampling_sets = s.sampling_sets;
       g.profile = s.profile;
-      g.threads = experiment::host_threads(s.threads);
+      g.frames.threads = experiment::host_threads(s.threads);
       o->gfx.json = o->json;
       o->gfx.progress = o->progress;
       action = [o] { return run_graphics(o->gfx); };

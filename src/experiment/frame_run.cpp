@@ -122,7 +122,12 @@ report::FrameRun run_frames(const ValidatedFrameRun& v, const std::function<void
   // Timing: every frame rendered is recorded and timed on one GPU, whose caches carry over from
   // frame to frame (gfx.frame_caches); frames rendered only to warm state are timed unreported.
   std::unique_ptr<timing::Gpu> gpu;
-  if (v.mode == FrameMode::Timing) gpu = std::make_unique<timing::Gpu>(t.gpu);
+  auto fresh_gpu = [&t] {
+    auto g = std::make_unique<timing::Gpu>(t.gpu);
+    g->set_host_threads(t.threads);
+    return g;
+  };
+  if (v.mode == FrameMode::Timing) gpu = fresh_gpu();
   std::vector<gfx::Image> reference;
   if (!s.reference.empty()) reference = gfx::read_pnm_stream(s.reference);
   if (!s.images.empty()) std::filesystem::create_directories(s.images);
@@ -134,7 +139,7 @@ report::FrameRun run_frames(const ValidatedFrameRun& v, const std::function<void
   r.warm_frames = s.frames.warm_frames;
   std::vector<gfx::FrameStats> counted;  // every frame's counts, for MEGsim
   gfx::RendererOptions ro;
-  ro.threads = s.threads;
+  ro.threads = t.threads;
   if (gpu) {
     ro.tile_size = int(t.gpu.gfx_tile_size);
     ro.record = true;
@@ -147,7 +152,7 @@ report::FrameRun run_frames(const ValidatedFrameRun& v, const std::function<void
   std::function<void(size_t)> before;
   if (gpu && s.alone)
     before = [&](size_t p) {
-      gpu = std::make_unique<timing::Gpu>(t.gpu);
+      gpu = fresh_gpu();
       warm_before(t, *gpu, p);
     };
   else if (gpu)

@@ -24,7 +24,6 @@ struct FrameRunSpec {
   std::string images;     ///< a directory for each frame's window as PPM, or empty
   std::string reference;  ///< a PNM stream with one image per rendered frame, or empty
   int threshold = 16;     ///< per-channel difference counted as a bad pixel against the reference
-  uint32_t threads = 1;   ///< host threads pixel waves are shaded on
   /// A capture in timing mode: each frame on a fresh GPU, warmed only by the history of the
   /// frames before it (--alone).
   bool alone = false;

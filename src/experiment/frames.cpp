@@ -65,6 +65,7 @@ FrameTarget resolve(const FrameSpec& s, bool all_warm) {
   if (s.warm_state != "history" && s.warm_state != "fitted" && s.warm_state != "none")
     throw InputError(fmt::format("--warm-state {}: expected history, fitted or none", s.warm_state));
   t.warm_state = s.warm_state;
+  t.threads = std::max(s.threads, 1u);
   if (s.workload.size() > 4 && s.workload.ends_with(".cap")) {
     auto src = std::make_shared<FrameCaptureSource>();
     src->file = capture::CaptureFile::open(s.workload);
@@ -183,9 +184,11 @@ sampling::TimedFrames render_and_time(const FrameTarget& t, const std::vector<gf
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = process_cpu_seconds();
   timing::Gpu gpu(t.gpu);
+  gpu.set_host_threads(t.threads);
   gfx::RendererOptions ro;
   ro.tile_size = int(t.gpu.gfx_tile_size);
   ro.record = true;
+  ro.threads = t.threads;
   render_frames(
       t, ranges, ro,
       [&](const gfx::FrameStats& s, const gfx::Renderer& r) {

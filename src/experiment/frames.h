@@ -31,6 +31,9 @@ struct FrameSpec {
   std::vector<std::string> sets;    ///< KEY=VALUE configuration overrides
   /// A capture's: how a frame timed after frames that were not starts (history, fitted, none).
   std::string warm_state = kDefaultWarmState;
+  /// Host threads a frame's pixel waves are shaded on and, under sim.engine=quantum, its timing
+  /// partitions run on (results are the same for any count).
+  uint32_t threads = 1;
 };
 
 /// A frames capture opened for replay.
@@ -50,6 +53,7 @@ struct FrameTarget {
   /// read from it, and a frame timed after frames that were not is warmed from their history.
   std::shared_ptr<FrameCaptureSource> capture;
   std::string warm_state = kDefaultWarmState;  ///< a capture's: history, fitted or none
+  uint32_t threads = 1;                        ///< FrameSpec::threads
 };
 
 /// True if `path` names a capture of graphics frames (false for anything else, a missing file
