@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <tuple>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "timing/gpu/window_threads.h"
 #include "timing/engine/events.h"
@@ -21,6 +25,22 @@ QuantumRunner::QuantumRunner(std::vector<Engine*> engines, std::vector<RequestPo
     engines_[p]->set_partition(p);
     now_ = max(now_, engines_[p]->now());
   }
+  if (const char* f = std::getenv("STROBE_QUANTUM_PROFILE"); f && *f) {
+    profile_ = std::make_unique<Profile>();
+    profile_->file = f;
+    profile_->part.assign(engines_.size(), 0);
+    profile_->scratch.assign(engines_.size(), 0);
+    profile_->model.assign(std::size(kModelThreads), 0);
+  }
+}
+
+QuantumRunner::~QuantumRunner() {
+  if (!profile_ || profile_->windows == 0) return;
+  const Profile& p = *profile_;
+  nlohmann::json j{{"windows", p.windows}, {"window_cycles", window_}, {"seconds", p.total},
+                   {"serial_seconds", p.serial}, {"partition_seconds", p.part}};
+  for (size_t i = 0; i < std::size(kModelThreads); ++i) j["model_seconds"][std::to_string(kModelThreads[i])] = p.model[i];
+  std::ofstream(p.file, std::ios::app) << j.dump() << "\n";
 }
 
 void QuantumRunner::align(Cycle t) {
@@ -41,6 +61,7 @@ uint64_t QuantumRunner::events_processed() const {
 }
 
 void QuantumRunner::run_window(WindowThreads* threads) {
+  if (profile_) return run_profiled_window();
   const Cycle end = now_ + window_, last = end - Cycle(1);
   // run() returns true early when a component stopped its engine (the dispatcher, when a
   // launch completes); the window still runs to its end.
@@ -70,6 +91,38 @@ void QuantumRunner::run_window(WindowThreads* threads) {
   deliver(end);
   now_ = end;
   for (Engine* e : engines_) e->advance_to(end);
+}
+
+void QuantumRunner::run_profiled_window() {
+  using Clock = std::chrono::steady_clock;
+  Profile& p = *profile_;
+  const Cycle end = now_ + window_, last = end - Cycle(1);
+  auto run = [last](Engine& e) {
+    while (e.run(last) && !e.empty()) {
+    }
+  };
+  const auto t0 = Clock::now();
+  run(*engines_[0]);
+  double sum = 0, longest = 0;
+  for (uint32_t q = 1; q < engines_.size(); ++q) {
+    const auto a = Clock::now();
+    run(*engines_[q]);
+    const double s = std::chrono::duration<double>(Clock::now() - a).count();
+    p.part[q] += s;
+    sum += s;
+    longest = std::max(longest, s);
+  }
+  if (on_end_) on_end_(end);
+  deliver(end);
+  now_ = end;
+  for (Engine* e : engines_) e->advance_to(end);
+  const double total = std::chrono::duration<double>(Clock::now() - t0).count(), serial = total - sum;
+  ++p.windows;
+  p.total += total;
+  p.serial += serial;
+  p.part[0] += serial;
+  for (size_t i = 0; i < std::size(kModelThreads); ++i)
+    p.model[i] += serial + std::max(longest, sum / double(kModelThreads[i]));
 }
 
 uint64_t QuantumRunner::key(uint64_t sent, uint64_t start, uint32_t part) {

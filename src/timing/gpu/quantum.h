@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -38,6 +40,10 @@ class QuantumRunner {
   /// partition. `window` cycles (at least 1) must not exceed the shortest latency of any
   /// crossing.
   QuantumRunner(std::vector<Engine*> engines, std::vector<RequestPool*> pools, uint64_t window);
+  /// Appends the scaling profile (below) to its file, when one was asked for.
+  ~QuantumRunner();
+  QuantumRunner(const QuantumRunner&) = delete;
+  QuantumRunner& operator=(const QuantumRunner&) = delete;
 
   /// Called when the partitions have run a window, before its crossings are delivered, with
   /// the window's end (the GPU sums its partitions' counters and sets the dispatcher's floor).
@@ -58,6 +64,8 @@ class QuantumRunner {
   uint64_t events_processed() const;
 
  private:
+  /// run_window() with the scaling profile's timers, on this thread.
+  void run_profiled_window();
   /// Delivers every partition's crossings of the window that ended at `end`.
   void deliver(Cycle end);
 
@@ -79,6 +87,22 @@ class QuantumRunner {
   uint64_t window_;
   Cycle now_{0};
   std::function<void(Cycle)> on_end_;
+  /// The scaling profile: with STROBE_QUANTUM_PROFILE=FILE in the environment, every window runs
+  /// on this thread and is timed, each partition apart, and when the runner goes a JSON line is
+  /// appended to FILE with the serial part (the control partition, the window's end and the
+  /// deliveries), each partition's total, and the time the same windows would take on N threads
+  /// by the list-scheduling bound: per window, its serial part plus the larger of its longest
+  /// partition and its partitions' sum over N (docs/timing-model.md, "Scaling").
+  struct Profile {
+    std::string file;
+    uint64_t windows = 0;
+    double serial = 0, total = 0;
+    std::vector<double> part;   ///< seconds per partition
+    std::vector<double> model;  ///< modelled seconds on kModelThreads[i] threads
+    std::vector<double> scratch;
+  };
+  static constexpr uint32_t kModelThreads[] = {1, 2, 4, 8, 16, 32};
+  std::unique_ptr<Profile> profile_;
   std::vector<Item> order_;  // deliver()'s scratch
   std::vector<std::pair<size_t, size_t>> sizes_;  // deliver()'s: each partition's outboxes as gathered
   /// Events a window's predecessor must have had for the window to go to threads.
