@@ -121,8 +121,7 @@ void GlobalMemory::free(uint64_t addr) {
   for (uint64_t a = addr; a < end; a = (a | (kPageSize - 1)) + 1) {
     uint64_t i = (a - kBase) >> kPageBits;
     table_[i] = PageEntry{};
-    if (storage_[i]) --backed_pages_;
-    storage_[i].reset();
+    unback(i);
   }
   bytes_allocated_ -= it->second.size;
   allocs_.erase(it);
@@ -221,12 +220,18 @@ uint8_t* GlobalMemory::page(uint64_t index) {
   return table_[index].data;
 }
 
+void GlobalMemory::unback(uint64_t i) {
+  // The count is kept with atomic_ref wherever it changes, so a release beside a first touch
+  // on another thread (not a pattern the runtime makes today) cannot lose one.
+  if (storage_[i]) std::atomic_ref<uint64_t>(backed_pages_).fetch_sub(1, std::memory_order_relaxed);
+  storage_[i].reset();
+}
+
 void GlobalMemory::drop_page(uint64_t page_addr) {
   const uint64_t i = (page_addr - kBase) >> kPageBits;
   if (host_ || page_addr < kBase || i >= table_.size()) return;
   table_[i].data = nullptr;
-  if (storage_[i]) --backed_pages_;
-  storage_[i].reset();
+  unback(i);
 }
 
 void GlobalMemory::begin_concurrent() {

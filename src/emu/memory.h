@@ -240,6 +240,8 @@ class GlobalMemory {
   std::vector<std::unique_ptr<uint8_t[]>> storage_;       // owns table_[i].data
   uint64_t next_ = kBase;
   uint64_t bytes_allocated_ = 0;
+  /// Releases the storage of page `i` of the table, if it has any, and counts it off.
+  void unback(uint64_t i);
   uint64_t backed_pages_ = 0;  // storage_ pages backed, held to the host-memory budget (atomic_ref)
   bool overlay_ = false;
   MemoryCheck check_ = MemoryCheck::Page;
