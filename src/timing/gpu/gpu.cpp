@@ -468,12 +468,11 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   // An observer hears each partition's CUs through that partition's log, delivered in order
   // at each window's end (observer_log.h); each partition counts the predicted groups it
   // retires, since the control partition adds to a CU partition's count while none runs.
-  std::vector<std::unique_ptr<ObserverLog>> logs;
-  std::vector<ObserverLog*> log_of;
+  std::optional<ObserverLogs> logs;
+  if (g.runner && observer) logs.emplace(*observer, part_lc.size(), info.size());
   std::vector<uint64_t> part_predicted(g.engines.size(), 0);
-  for (size_t p = 0; p < part_lc.size() && g.runner && observer; ++p) {
-    ObserverLog& log = *logs.emplace_back(std::make_unique<ObserverLog>(*observer, info.size()));
-    log_of.push_back(&log);
+  for (size_t p = 0; p < part_lc.size() && logs; ++p) {
+    ObserverLog& log = (*logs)[p];
     part_lc[p].observer = &log;
     part_lc[p].interval_sum = log.interval_sum();
     part_lc[p].interval_count = log.interval_count();
@@ -508,7 +507,7 @@ LaunchTiming Gpu::run(const emu::Dispatch& d, emu::GlobalMemory& mem, LaunchObse
   recovering([&] {
     g.drive_windows(watch, on_threads ? &mem : nullptr, host_threads_, [&](Cycle) {
       parts.collect(g.wave_instructions, &mem);
-      if (observer) ObserverLog::deliver(log_of, interval_sum, interval_count);
+      if (logs) logs->deliver(interval_sum, interval_count);
     });
   });
   const Cycle end = g.dispatcher->finish_time();

@@ -14,8 +14,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "timing/gpu/launch_observer.h"
@@ -51,12 +53,8 @@ class ObserverLog final : public LaunchObserver {
   /// window's end adds only the entries that moved.
   std::vector<uint32_t>* interval_touched() { return &touched_; }
 
-  /// Delivers the records of every log in `logs` (partition order) to their real observer, in
-  /// the order the file comment gives, adds their intervals into `sum` and `count`, and empties
-  /// them.
-  static void deliver(std::span<ObserverLog* const> logs, std::span<uint64_t> sum, std::span<uint32_t> count);
-
  private:
+  friend class ObserverLogs;
   enum class Kind : uint8_t { WaveBegin, BasicBlock, WaveEnd, WorkgroupEnd };
   /// One call, its arguments packed: `a` is the wave (or unused), `b`/`c` a block's start and
   /// length, `x` a block's issue or a group's dispatch cycle, `id` a group's id.
@@ -79,6 +77,22 @@ class ObserverLog final : public LaunchObserver {
   std::vector<uint64_t> sum_;
   std::vector<uint32_t> count_;
   std::vector<uint32_t> touched_;
+};
+
+/// One ObserverLog per partition of a launch, and their delivery at each window's end.
+class ObserverLogs {
+ public:
+  /// `partitions` logs recording for `real`, whose interval accumulators have `instructions` entries.
+  ObserverLogs(LaunchObserver& real, size_t partitions, size_t instructions);
+  /// Partition `p`'s log.
+  ObserverLog& operator[](size_t p) { return *logs_[p]; }
+  /// Hands every log's records to the real observer in the order the file comment gives, adds
+  /// their intervals into `sum` and `count`, and empties them.
+  void deliver(std::span<uint64_t> sum, std::span<uint32_t> count);
+
+ private:
+  std::vector<std::unique_ptr<ObserverLog>> logs_;
+  std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> heap_;  // deliver()'s: cycle, log, position
 };
 
 }  // namespace strobe::timing

@@ -60,62 +60,63 @@ uint64_t QuantumRunner::events_processed() const {
   return n;
 }
 
-void QuantumRunner::run_window(WindowThreads* threads) {
-  if (profile_) return run_profiled_window();
-  const Cycle end = now_ + window_, last = end - Cycle(1);
-  // run() returns true early when a component stopped its engine (the dispatcher, when a
-  // launch completes); the window still runs to its end.
-  auto run = [last](Engine& e) {
-    while (e.run(last) && !e.empty()) {
-    }
-  };
-  run(*engines_[0]);
-  const uint32_t parts = uint32_t(engines_.size()) - 1;
-  // Handing a window to threads costs a little; a window whose predecessor had little work
-  // runs on this thread. Either way each partition runs alone, so the choice changes nothing
-  // but the time.
-  // Whether threads pay at all is measured as the run goes (ThreadGovernor): on a machine where
-  // another process holds a core, they may not.
-  const uint64_t before = events_processed();
-  const bool eligible = threads && threads->threads() > 1 && last_events_ >= kThreadedEvents;
-  const auto t0 = eligible ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-  if (eligible && governor_.threaded()) {
-    threads->run(parts, [&](uint32_t t) { run(*engines_[1 + t]); });
-  } else {
-    for (uint32_t p = 1; p <= parts; ++p) run(*engines_[p]);
+namespace {
+
+/// Runs `e` to the window's last cycle. run() returns early when a component stopped its engine
+/// (the dispatcher, when a launch completes); the window still runs to its end.
+void run_to(Engine& e, Cycle last) {
+  while (e.run(last) && !e.empty()) {
   }
-  last_events_ = events_processed() - before;
-  if (eligible)
-    governor_.record(last_events_, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+}  // namespace
+
+void QuantumRunner::end_window(Cycle end) {
   if (on_end_) on_end_(end);
   deliver(end);
   now_ = end;
   for (Engine* e : engines_) e->advance_to(end);
 }
 
+void QuantumRunner::run_window(WindowThreads* threads) {
+  if (profile_) return run_profiled_window();
+  const Cycle end = now_ + window_, last = end - Cycle(1);
+  run_to(*engines_[0], last);
+  const uint32_t parts = uint32_t(engines_.size()) - 1;
+  // Handing a window to threads costs a little; a window whose predecessor had little work
+  // runs on this thread. Either way each partition runs alone, so the choice changes nothing
+  // but the time. Whether threads pay at all is measured as the run goes (ThreadGovernor): on a
+  // machine where another process holds a core, they may not.
+  const uint64_t before = events_processed();
+  const bool eligible = threads && threads->threads() > 1 && last_events_ >= kThreadedEvents;
+  const auto t0 = eligible ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  if (eligible && governor_.threaded()) {
+    threads->run(parts, [&](uint32_t t) { run_to(*engines_[1 + t], last); });
+  } else {
+    for (uint32_t p = 1; p <= parts; ++p) run_to(*engines_[p], last);
+  }
+  last_events_ = events_processed() - before;
+  if (eligible)
+    governor_.record(last_events_, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  end_window(end);
+}
+
 void QuantumRunner::run_profiled_window() {
   using Clock = std::chrono::steady_clock;
   Profile& p = *profile_;
   const Cycle end = now_ + window_, last = end - Cycle(1);
-  auto run = [last](Engine& e) {
-    while (e.run(last) && !e.empty()) {
-    }
-  };
   const auto t0 = Clock::now();
-  run(*engines_[0]);
+  run_to(*engines_[0], last);
   double sum = 0, longest = 0;
   for (uint32_t q = 1; q < engines_.size(); ++q) {
     const auto a = Clock::now();
-    run(*engines_[q]);
+    run_to(*engines_[q], last);
     const double s = std::chrono::duration<double>(Clock::now() - a).count();
     p.part[q] += s;
     sum += s;
     longest = std::max(longest, s);
   }
-  if (on_end_) on_end_(end);
-  deliver(end);
-  now_ = end;
-  for (Engine* e : engines_) e->advance_to(end);
+  end_window(end);
   const double total = std::chrono::duration<double>(Clock::now() - t0).count(), serial = total - sum;
   ++p.windows;
   p.total += total;

@@ -66,6 +66,8 @@ class QuantumRunner {
  private:
   /// run_window() with the scaling profile's timers, on this thread.
   void run_profiled_window();
+  /// The window-end hook, the crossings' delivery and every clock moved to `end`.
+  void end_window(Cycle end);
   /// Delivers every partition's crossings of the window that ended at `end`.
   void deliver(Cycle end);
 
