@@ -39,6 +39,11 @@ bool summarize_program_report(const std::string& program, const std::string& mod
                                  mode, launches, launches == 1 ? "" : "es", j.value("wave_instructions", uint64_t{0}));
   if (j.contains("cycles"))
     line += fmt::format(", {} cycles ({:.6f} ms simulated)", j["cycles"].get<uint64_t>(), j["sim_seconds"].get<double>() * 1e3);
+  if (const auto h = j.value("host", nlohmann::json::object()); h.contains("span_seconds"))
+    line += fmt::format("; the whole program {:.6f} ms simulated, host-link copies {:.6f} ms",
+                        h["span_seconds"].get<double>() * 1e3,
+                        (h.value("to_device", nlohmann::json::object()).value("busy_seconds", 0.0) +
+                         h.value("to_host", nlohmann::json::object()).value("busy_seconds", 0.0)) * 1e3);
   if (!shown_path.empty()) line += "; report: " + shown_path;
   fmt::print(stderr, "{}\n", line);
   return true;

@@ -233,11 +233,13 @@ std::string missing_report_error(const std::string& program, const std::string& 
 
 void write_program_report(const ProgramSettings& s, const std::string& fallback_name,
                           std::chrono::steady_clock::time_point started,
-                          const std::vector<report::LaunchRecord>& launches, runtime::Device& dev) {
+                          const std::vector<report::LaunchRecord>& launches, runtime::Device& dev,
+                          const timing::CommandTimeline* timeline) {
   if (s.json.empty()) return;
   try {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const report::RunReport rep = program_report(s, program_command_line(), fallback_name, wall, launches, dev);
+    report::RunReport rep = program_report(s, program_command_line(), fallback_name, wall, launches, dev);
+    if (timeline) report::attach_host_timeline(rep, *timeline);
     write_file_atomic(s.json, report::to_json(rep).dump(2) + "\n");
     std::error_code ec;
     std::filesystem::remove(launch_log_path(s.json), ec);  // the report holds every launch

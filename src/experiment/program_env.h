@@ -92,11 +92,13 @@ void log_launch(const ProgramSettings& s, const report::LaunchRecord& r);
 std::string missing_report_error(const std::string& program, const std::string& report);
 
 /// Writes program_report() for this process's command line to s.json atomically, its wall time
-/// running from `started` (no-op when s.json is empty). A failure is printed on stderr, never
-/// thrown: it runs at exit and on fatal errors, where nothing could handle it.
+/// running from `started`, with the commands' simulated timeline when the runtime keeps one
+/// (no-op when s.json is empty). A failure is printed on stderr, never thrown: it runs at exit
+/// and on fatal errors, where nothing could handle it.
 void write_program_report(const ProgramSettings& s, const std::string& fallback_name,
                           std::chrono::steady_clock::time_point started,
-                          const std::vector<report::LaunchRecord>& launches, runtime::Device& dev);
+                          const std::vector<report::LaunchRecord>& launches, runtime::Device& dev,
+                          const timing::CommandTimeline* timeline = nullptr);
 
 /// This host program's launches recorded into a capture (STROBE_CAPTURE), from the device's
 /// start to the program's exit (docs/capture.md).

@@ -38,7 +38,13 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size
       case CL_EVENT_COMMAND_QUEUE: out.scalar(event->queue); break;
       case CL_EVENT_CONTEXT: out.scalar(event->context); break;
       case CL_EVENT_COMMAND_TYPE: out.scalar(event->type); break;
-      case CL_EVENT_COMMAND_EXECUTION_STATUS: out.scalar<cl_int>(platform().scheduler().status(event)); break;
+      case CL_EVENT_COMMAND_EXECUTION_STATUS: {
+        const cl_int status = platform().scheduler().status(event);
+        // A host that polls until completion has waited for it: its clock reaches the end.
+        if (status == CL_COMPLETE && event->queue) platform().host_waited(platform().scheduler().times(event)[3]);
+        out.scalar<cl_int>(status);
+        break;
+      }
       case CL_EVENT_REFERENCE_COUNT: out.scalar<cl_uint>(event->refs.load()); break;
       default: fail(CL_INVALID_VALUE, "unknown event query " + std::to_string(param_name));
     }

@@ -1,7 +1,9 @@
 // clEnqueueMapBuffer and clEnqueueUnmapMemObject. A USE_HOST_PTR buffer maps to its own host
 // memory (host_ptr + offset, as the spec requires); any other buffer maps into a host image of
 // the whole root buffer, allocated on first map, so repeated maps of a range return the same
-// pointer and sub-buffers map into their parent's image.
+// pointer and sub-buffers map into their parent's image. In timing mode a map for reading copies
+// the range across the host link and an unmap after writing copies it back, unless the buffer
+// is host-resident (USE_HOST_PTR, ALLOC_HOST_PTR), where both are free.
 #include <algorithm>
 #include <new>
 
@@ -50,6 +52,7 @@ void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
     }
     auto work = [=] {
       if (buffer->uses_host_ptr() || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION)) return;
+      if (!buffer->host_resident()) platform().charge_transfer(false, size);
       platform().device().copy_to_host(ptr, root->address + root_offset, size);
     };
     cl_int rc = enqueue(q, CL_COMMAND_MAP_BUFFER, num_events, wait, event, blocking_map, work, {buffer});
@@ -82,6 +85,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, vo
     }
     auto work = [=] {
       if (!(m.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))) return;
+      if (!memobj->host_resident()) platform().charge_transfer(true, m.size);
       if (memobj->uses_host_ptr()) sync_to_device(memobj, m.offset - memobj->origin, m.size);
       else platform().device().copy_to_device(root->address + m.offset, m.ptr, m.size);
     };

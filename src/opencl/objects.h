@@ -71,6 +71,10 @@ struct _cl_command_queue : strobe::opencl::Object {
   std::vector<cl_event> incomplete;  ///< commands not yet finished, submission order (retained)
   cl_event last = nullptr;           ///< in-order: the latest command while unfinished (retained)
   cl_event barrier = nullptr;        ///< out-of-order: the latest barrier while unfinished (retained)
+  // Timing mode: where the queue's order holds a command back on the simulated timeline.
+  // Written under the device lock as commands are placed; read by clFinish from any thread.
+  std::atomic<uint64_t> sim_all_end_ns{0};      ///< the latest end of any command of the queue
+  std::atomic<uint64_t> sim_barrier_end_ns{0};  ///< out-of-order: the end of the latest barrier
   bool in_order() const { return !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
 };
 
@@ -95,6 +99,12 @@ struct _cl_mem : strobe::opencl::Object {
   cl_mem root() { return parent ? parent : this; }
   /// True when the host pointer is the buffer's storage as the program sees it.
   bool uses_host_ptr() const { return (parent ? parent->flags : flags) & CL_MEM_USE_HOST_PTR; }
+  /// Lives in host memory the GPU reaches across the link (USE_HOST_PTR or ALLOC_HOST_PTR), as
+  /// AMD's runtime places such buffers: mapping it copies nothing. Timing mode only: kernels'
+  /// accesses to it are timed as device memory's.
+  bool host_resident() const {
+    return (parent ? parent->flags : flags) & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR);
+  }
 };
 
 /// What a successful build produced and loaded into device memory.

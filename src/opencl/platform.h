@@ -16,6 +16,7 @@
 #include "report/run_report.h"
 #include "sampling/method.h"
 #include "timing/config/gpu_config.h"
+#include "timing/host/command_timeline.h"
 
 namespace strobe::opencl {
 
@@ -40,12 +41,24 @@ class Platform {
   /// The simulated GPU; the caller holds device_mutex().
   runtime::Device& device() { return *device_; }
 
-  /// The profiling clock in nanoseconds: simulated GPU time in timing mode (advanced only by
-  /// kernel launches), host time since the platform started in functional mode.
+  /// The profiling clock in nanoseconds: the host's simulated clock in timing mode (it moves
+  /// when the host waits for a command), host time since the platform started in functional mode.
   uint64_t now_ns() const;
-  /// Records a finished launch and advances the simulated clock by its duration; the caller
-  /// holds device_mutex().
+  /// Records a finished launch and charges its simulated duration to the running command; the
+  /// caller holds device_mutex().
   void record_launch(report::LaunchRecord rec);
+
+  /// Timing mode: charges the running command with a copy of `bytes` across the host link
+  /// (`to_device` or back); no-op in functional mode. The caller holds device_mutex().
+  void charge_transfer(bool to_device, uint64_t bytes);
+  /// Timing mode: charges the running command with a device-local copy or fill; no-op otherwise.
+  void charge_local(uint64_t read, uint64_t written);
+  /// Timing mode: places the command that just ran (queued at `queued`, its dependencies ending
+  /// at `ready`) with the work charged to it, and clears the charge. The caller holds
+  /// device_mutex().
+  timing::CommandTimes place_command(uint64_t queued, uint64_t ready);
+  /// Timing mode: the host waited for a command that ended at `end_ns`; no-op otherwise.
+  void host_waited(uint64_t end_ns);
 
   Scheduler& scheduler() { return scheduler_; }
 
@@ -65,7 +78,9 @@ class Platform {
   std::unique_ptr<runtime::Device> device_;
   std::unique_ptr<experiment::ProgramCapture> capture_;  // STROBE_CAPTURE: records the device's launches
   std::chrono::steady_clock::time_point t0_;
-  std::atomic<uint64_t> sim_ns_{0};
+  mutable std::mutex timeline_mu_;             // the host clock is read by any enqueueing thread
+  std::unique_ptr<timing::CommandTimeline> timeline_;  // timing mode only
+  timing::CommandWork charged_;                // the running command's device work (device_mu_)
   std::vector<report::LaunchRecord> launches_;
   Scheduler scheduler_;
 };

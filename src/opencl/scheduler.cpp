@@ -79,6 +79,7 @@ cl_event Scheduler::submit(cl_command_queue q, cl_command_type type, cl_uint num
     c->deps.push_back(wait[i]);
   }
   c->explicit_deps = num_wait;
+  c->ordering = ordering;
 
   std::vector<cl_event> released;
   {
@@ -131,6 +132,7 @@ void Scheduler::set_user_status(cl_event e, cl_int status) {
   {
     std::lock_guard lock(mu_);
     if (e->status <= CL_COMPLETE) fail(CL_INVALID_OPERATION, "the user event's status was already set");
+    e->end_ns = platform().now_ns();  // commands waiting for it are ready from now
     set_status_locked(e, status, fired);
     cv_.notify_all();
   }
@@ -208,7 +210,7 @@ void Scheduler::pump() {
     } else {
       Platform& p = platform();
       std::lock_guard device_lock(p.device_mutex());
-      e->start_ns = p.now_ns();
+      if (!p.timing_mode()) e->start_ns = p.now_ns();
       try {
         c->work();
       } catch (const ClError& err) {
@@ -219,7 +221,8 @@ void Scheduler::pump() {
         // Kernel faults (strobe::FaultError), unimplemented instructions, watchdog expiry.
         failure = {CL_OUT_OF_RESOURCES, err.what()};
       }
-      e->end_ns = p.now_ns();
+      if (p.timing_mode()) place(*c);
+      else e->end_ns = p.now_ns();
     }
     if (failure.code < 0 && !dep_failed) {
       std::string msg = std::string("strobe: ") + command_name(e->type) + " failed (" + error_name(failure.code) +
@@ -240,15 +243,39 @@ void Scheduler::pump() {
   }
 }
 
+void Scheduler::place(const Command& c) {
+  cl_event e = c.event;
+  cl_command_queue q = e->queue;
+  uint64_t ready = 0;
+  for (cl_event d : c.deps) ready = std::max(ready, d->end_ns);
+  // The queue's order: an in-order queue's command follows every earlier one; an out-of-order
+  // queue's follows its latest barrier, and a barrier or a marker without a wait list follows
+  // every earlier command.
+  const bool after_all = q->in_order() || (c.ordering != Ordering::Normal && c.explicit_deps == 0);
+  ready = std::max(ready, after_all ? q->sim_all_end_ns.load() : q->sim_barrier_end_ns.load());
+  const timing::CommandTimes t = platform().place_command(e->queued_ns, ready);
+  e->submit_ns = t.submit;
+  e->start_ns = t.start;
+  e->end_ns = t.end;
+  q->sim_all_end_ns = std::max(q->sim_all_end_ns.load(), t.end);
+  if (c.ordering == Ordering::Barrier) q->sim_barrier_end_ns = t.end;
+}
+
 cl_int Scheduler::wait(std::span<const cl_event> events) {
   pump();
   std::unique_lock lock(mu_);
   cv_.wait(lock, [&] {
     return std::all_of(events.begin(), events.end(), [](cl_event e) { return e->status <= CL_COMPLETE; });
   });
-  for (cl_event e : events)
-    if (e->status < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  return CL_SUCCESS;
+  uint64_t last = 0;
+  bool failed = false;
+  for (cl_event e : events) {
+    last = std::max(last, e->end_ns);
+    failed |= e->status < 0;
+  }
+  lock.unlock();
+  platform().host_waited(last);  // the host learns of the last end only once it has happened
+  return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 
 void Scheduler::finish(cl_command_queue q) {
@@ -260,6 +287,9 @@ void Scheduler::finish(cl_command_queue q) {
   }
   wait(snapshot);
   release_all(snapshot);
+  // Commands that had already run when finish was called are waited for too: on the simulated
+  // timeline they end when the queue's last one does.
+  platform().host_waited(q->sim_all_end_ns.load());
 }
 
 cl_int Scheduler::status(cl_event e) {

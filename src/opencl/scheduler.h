@@ -61,6 +61,7 @@ class Scheduler {
     size_t explicit_deps = 0;
     Work work;
     std::vector<Object*> holds;  // retained
+    Ordering ordering = Ordering::Normal;
   };
   using Fired = std::vector<std::pair<_cl_event::Callback, cl_int>>;
 
@@ -70,6 +71,9 @@ class Scheduler {
   void finished_locked(cl_event e);
   static void fire(cl_event e, const Fired& fired);
   void run(Command& c);
+  /// Timing mode: places command `c`, which just ran, on the simulated timeline after its
+  /// dependencies and its queue's order, and sets its event's times.
+  static void place(const Command& c);
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -81,6 +81,7 @@ cl_int read_write_rect(const char* api, bool is_read, cl_command_queue q, cl_mem
     if (b.end() > m->size) fail(CL_INVALID_VALUE, fmt::format("the rectangle ends at byte {} of a {}-byte buffer", b.end(), m->size));
     auto* host = static_cast<uint8_t*>(ptr);
     auto work = [=] {
+      platform().charge_transfer(!is_read, b.region[0] * b.region[1] * b.region[2]);
       sync_to_device(m, b.first(), b.end() - b.first());
       for_rows(b, h, [&](size_t bo, size_t ho) {
         if (is_read) dev().copy_to_host(host + ho, m->address + bo, b.region[0]);
@@ -107,6 +108,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
     if (size == 0) fail(CL_INVALID_VALUE, "size is 0");
     check_range(buffer, offset, size, "read");
     auto work = [=] {
+      platform().charge_transfer(false, size);
       sync_to_device(buffer, offset, size);
       dev().copy_to_host(ptr, buffer->address + offset, size);
     };
@@ -126,6 +128,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
     if (size == 0) fail(CL_INVALID_VALUE, "size is 0");
     check_range(buffer, offset, size, "write");
     auto work = [=] {
+      platform().charge_transfer(true, size);
       dev().copy_to_device(buffer->address + offset, ptr, size);
       sync_to_host(buffer, offset, size);
     };
@@ -147,6 +150,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
     check_range(dst, dst_offset, size, "copy destination");
     if (overlaps(src, src_offset, dst, dst_offset, size)) fail(CL_MEM_COPY_OVERLAP, "source and destination overlap");
     auto work = [=] {
+      platform().charge_local(size, size);
       sync_to_device(src, src_offset, size);
       std::vector<uint8_t> tmp(size);
       dev().copy_to_host(tmp.data(), src->address + src_offset, size);
@@ -172,6 +176,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
     check_range(buffer, offset, size, "fill");
     std::vector<uint8_t> pat(static_cast<const uint8_t*>(pattern), static_cast<const uint8_t*>(pattern) + pattern_size);
     auto work = [=] {
+      platform().charge_local(0, size);
       // One chunk of the repeated pattern, written as many times as the range needs.
       const size_t chunk_size = std::min<size_t>(size, std::max<size_t>(pattern_size, (1 << 20) / pattern_size * pattern_size));
       std::vector<uint8_t> chunk(chunk_size);
@@ -235,6 +240,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
       if (overlap) fail(CL_MEM_COPY_OVERLAP, "source and destination rectangles overlap");
     }
     auto work = [=] {
+      const uint64_t bytes = s.region[0] * s.region[1] * s.region[2];
+      platform().charge_local(bytes, bytes);
       sync_to_device(src, s.first(), s.end() - s.first());
       std::vector<uint8_t> row(s.region[0]);
       for_rows(s, d, [&](size_t so, size_t dof) {

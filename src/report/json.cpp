@@ -76,6 +76,7 @@ nlohmann::json to_json(const RunReport& r) {
   if (!r.timing_summary.is_null()) j["timing"] = r.timing_summary;
   if (!r.sampling_summary.is_null()) j["sampling_summary"] = r.sampling_summary;
   if (!r.capture.is_null()) j["capture"] = r.capture;
+  if (!r.host.is_null()) j["host"] = r.host;
   if (!r.memory_digest.empty()) j["memory_digest"] = r.memory_digest;
   if (r.host_threads) j["host_threads"] = r.host_threads;
   if (!r.config.is_null()) j["config"] = r.config;

@@ -15,6 +15,21 @@ void attach_timing(RunReport& r, runtime::Device& dev) {
   r.timing_summary = timing_summary_json(gpu->snapshot(), gpu->now().value());
 }
 
+void attach_host_timeline(RunReport& r, const timing::CommandTimeline& t) {
+  auto engine = [&](timing::CommandEngine e) {
+    const timing::EngineTotals& x = t.totals(e);
+    return nlohmann::json{{"commands", x.commands}, {"bytes", x.bytes}, {"busy_seconds", double(x.busy_ns) * 1e-9}};
+  };
+  r.host = {{"span_seconds", double(t.span_ns()) * 1e-9},
+            {"compute", engine(timing::CommandEngine::Compute)},
+            {"to_device", engine(timing::CommandEngine::ToDevice)},
+            {"to_host", engine(timing::CommandEngine::ToHost)},
+            {"link", {{"to_device_gbs", t.to_device_gbs()},
+                      {"to_host_gbs", t.to_host_gbs()},
+                      {"transfer_latency_seconds", double(t.transfer_latency_ns()) * 1e-9},
+                      {"launch_latency_seconds", double(t.launch_latency_ns()) * 1e-9}}}};
+}
+
 void attach_host_threads(RunReport& r, const runtime::Device& dev) { r.host_threads = dev.threads(); }
 
 void attach_memory_digest(RunReport& r, runtime::Device& dev) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "timing/host/command_timeline.h"
 
 namespace strobe::report {
 
@@ -37,6 +38,9 @@ struct RunReport {
   nlohmann::json sampling_summary;  ///< with a sampling method: instructions per level, method facts
   /// A replayed capture: its file, the launches replayed, the warm state and the replay's costs.
   nlohmann::json capture;
+  /// A host program in timing mode: its commands' simulated timeline, the host link's copies
+  /// beside the kernels' time (attach_host_timeline).
+  nlohmann::json host;
   std::string memory_digest;        ///< `run --digest`: device memory's digest after the run (omitted when empty)
   /// Host threads a functional launch's work-groups could run on (wall times depend on it,
   /// results do not); omitted when 0.
@@ -45,6 +49,10 @@ struct RunReport {
 
 /// Fills `config` and `timing_summary` from the device's timing model (no-op in functional mode).
 void attach_timing(RunReport& r, runtime::Device& dev);
+
+/// Fills `host` from a host program's command timeline: the program's simulated span, and per
+/// engine (kernels and blits, copies to and from the device) its commands, bytes and busy time.
+void attach_host_timeline(RunReport& r, const timing::CommandTimeline& t);
 
 /// Fills `host_threads` from the device.
 void attach_host_threads(RunReport& r, const runtime::Device& dev);

@@ -153,6 +153,17 @@ std::string run_text(const RunReport& r) {
     if (const auto& sm = l.result.sampling; sm && sm->detail.contains("cpi")) out += predicted_cpi_text(*sm);
   }
   if (cycles) out += fmt::format("simulated: {} cycles, {:.6f} ms\n", cycles, sim_seconds * 1e3);
+  if (r.host.is_object()) {
+    // A host program's whole simulated time, and what its copies across the link took.
+    auto engine = [&](const char* key) { return r.host.value(key, nlohmann::json::object()); };
+    const auto to_dev = engine("to_device"), to_host = engine("to_host"), compute = engine("compute");
+    out += fmt::format(
+        "host program: {:.6f} ms simulated; copies to the device {} ({} B, {:.6f} ms), to the host {} ({} B, {:.6f} ms); "
+        "compute engine busy {:.6f} ms\n",
+        r.host.value("span_seconds", 0.0) * 1e3, to_dev.value("commands", uint64_t(0)), to_dev.value("bytes", uint64_t(0)),
+        to_dev.value("busy_seconds", 0.0) * 1e3, to_host.value("commands", uint64_t(0)), to_host.value("bytes", uint64_t(0)),
+        to_host.value("busy_seconds", 0.0) * 1e3, compute.value("busy_seconds", 0.0) * 1e3);
+  }
   if (r.sampling_summary.is_object())
     if (const std::string i = interval_text(r.sampling_summary.value("method_summary", nlohmann::json::object()));
         !i.empty())

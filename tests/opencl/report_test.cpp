@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -75,6 +77,82 @@ TEST(Report, TimingModeProfilingTimesAreTheSimulatedKernelTimes) {
   EXPECT_NEAR(double(ns0), j["kernels"][0]["sim_seconds"].get<double>() * 1e9, 1.0);
   EXPECT_EQ(start1, start0 + ns0);  // the simulated clock advances by each launch
   EXPECT_THAT(r.out, HasSubstr("second starts after first ends: 1"));
+  fs::remove(path);
+}
+
+/// One command's profiling times, as host_link prints them.
+struct Times {
+  uint64_t queued = 0, submit = 0, start = 0, end = 0;
+};
+
+std::map<std::string, Times> command_times(const std::string& out) {
+  std::map<std::string, Times> t;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    char name[64];
+    unsigned long long q, s, b, e;
+    if (std::sscanf(line.c_str(), "%63s %llu %llu %llu %llu", name, &q, &s, &b, &e) == 5) t[name] = {q, s, b, e};
+  }
+  return t;
+}
+
+TEST(Report, TimingModeTimesHostCopiesOnTheLinkAndKernelsAfterTheLaunchLatency) {
+  const std::string path = report_path("host-link");
+  EnvChanges env = strobe_env();
+  env.emplace_back("STROBE_MODE", "timing");
+  // Round rates: a byte takes 0.1 ns to the device and 0.2 ns back; the DRAM moves 512 per ns.
+  env.emplace_back("STROBE_SET", "host.to_device_gbs=10\nhost.to_host_gbs=5\nhost.transfer_latency_us=1\n"
+                                 "host.launch_latency_us=3");
+  env.emplace_back("STROBE_JSON", path);
+  RunResult r = run({program_path("host_link")}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("data ok: 1"));
+  auto t = command_times(r.out);
+  ASSERT_EQ(t.size(), 11u) << r.out;
+  const uint64_t mib = 1 << 20, to_device = 1000 + mib / 10 + 1, to_host = 1000 + mib / 5 + 1;  // rounded up
+  // A blocking write starts when queued and takes the latency plus its bytes at the link's rate.
+  EXPECT_EQ(t["write"].start, t["write"].queued);
+  EXPECT_EQ(t["write"].end - t["write"].start, to_device);
+  // The host waited for the write, so the kernel is queued when it ended and starts 3 us later.
+  nlohmann::json j = read_json(path);
+  EXPECT_EQ(t["kernel"].queued, t["write"].end);
+  EXPECT_EQ(t["kernel"].submit, t["kernel"].queued);
+  EXPECT_EQ(t["kernel"].start - t["kernel"].queued, 3000u);
+  EXPECT_EQ(t["kernel"].end - t["kernel"].start, j["kernels"][0]["cycles"].get<uint64_t>());  // 1 ns per cycle
+  EXPECT_EQ(t["read"].end - t["read"].start, to_host);
+  // A device-local copy is a blit: the launch latency, then 2 MiB at the DRAM's 512 GB/s.
+  EXPECT_EQ(t["copy"].start - t["copy"].queued, 3000u);
+  EXPECT_EQ(t["copy"].end - t["copy"].start, 2 * mib / 512);
+  // Mapping a device buffer copies it to the host; unmapping after a write copies it back.
+  EXPECT_EQ(t["map"].end - t["map"].start, to_host);
+  EXPECT_EQ(t["unmap"].end - t["unmap"].start, to_device);
+  // A buffer in host memory (ALLOC_HOST_PTR) maps and unmaps without a copy.
+  EXPECT_EQ(t["pinned-map"].end, t["pinned-map"].start);
+  EXPECT_EQ(t["pinned-unmap"].end, t["pinned-unmap"].start);
+  // Out of order: the link is full duplex, so a write and a read overlap; two writes share the
+  // one engine of their direction and follow each other.
+  EXPECT_EQ(t["ooo-read"].start, t["ooo-write"].start);
+  EXPECT_LT(t["ooo-read"].start, t["ooo-write"].end);
+  EXPECT_EQ(t["ooo-write2"].start, t["ooo-write"].end);
+  // The report sets the copies beside the kernels, and spans the whole program.
+  const auto& h = j["host"];
+  EXPECT_EQ(h["to_device"]["commands"], 4);  // write, unmap and the two out-of-order writes
+  EXPECT_EQ(h["to_device"]["bytes"], 4 * mib);
+  EXPECT_EQ(h["to_host"]["commands"], 4);  // read, map, a 4-byte read, the out-of-order read
+  EXPECT_NEAR(h["to_device"]["busy_seconds"].get<double>(), 4 * to_device * 1e-9, 1e-12);
+  EXPECT_NEAR(h["span_seconds"].get<double>(), double(t["ooo-write2"].end) * 1e-9, 1e-12);
+  EXPECT_DOUBLE_EQ(h["link"]["to_device_gbs"].get<double>(), 10.0);
+  fs::remove(path);
+}
+
+TEST(Report, AFunctionalRunKeepsHostTimeAndReportsNoLink) {
+  const std::string path = report_path("host-link-functional");
+  EnvChanges env = strobe_env();
+  env.emplace_back("STROBE_JSON", path);
+  RunResult r = run({program_path("host_link")}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("data ok: 1"));
+  EXPECT_FALSE(read_json(path).contains("host"));
   fs::remove(path);
 }
 
