@@ -1,5 +1,6 @@
 // Device entry points: discovery, clGetDeviceInfo with values derived from the active GPU
-// configuration, and (the absence of) sub-devices.
+// configuration, AMD's attribute queries (cl_ext.h, through api.h), and (the absence of)
+// sub-devices.
 #include <algorithm>
 #include <vector>
 
@@ -27,7 +28,7 @@ uint64_t max_alloc_bytes(const timing::GpuConfig& cfg) {
 std::string device_extensions() {
   return "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
          "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
-         "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_icd";
+         "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_icd cl_amd_device_attribute_query";
 }
 
 }  // namespace strobe::opencl
@@ -36,6 +37,36 @@ namespace {
 
 void check_device(cl_device_id d) {
   if (d != platform().device_id()) check(d, "device");
+}
+
+/// cl_amd_device_attribute_query's values, as AMD's runtime gives them for a GCN GPU, from the
+/// configuration where it describes them; false for a query not answered here (free memory and
+/// queue counts, which the model does not track, are among them).
+bool amd_device_info(cl_device_info param, const timing::GpuConfig& cfg, InfoWriter& out) {
+  switch (param) {
+    // The board name says which preset is simulated; CLBlast reads it as the device's name.
+    case CL_DEVICE_BOARD_NAME_AMD: out.str(fmt::format("{} (simulated by strobe)", cfg.name)); return true;
+    case CL_DEVICE_PROFILING_TIMER_OFFSET_AMD: out.scalar<cl_ulong>(0); return true;
+    case CL_DEVICE_TOPOLOGY_AMD: {
+      cl_device_topology_amd t{};
+      t.pcie.type = CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD;  // bus, device and function 0: no real slot
+      out.scalar(t);
+      return true;
+    }
+    case CL_DEVICE_SIMD_PER_COMPUTE_UNIT_AMD: out.scalar<cl_uint>(cl_uint(cfg.simds_per_cu)); return true;
+    case CL_DEVICE_SIMD_WIDTH_AMD: out.scalar<cl_uint>(cl_uint(cfg.simd_width)); return true;
+    case CL_DEVICE_SIMD_INSTRUCTION_WIDTH_AMD: out.scalar<cl_uint>(1); return true;
+    case CL_DEVICE_WAVEFRONT_WIDTH_AMD: out.scalar<cl_uint>(64); return true;
+    case CL_DEVICE_GLOBAL_MEM_CHANNELS_AMD: out.scalar<cl_uint>(cl_uint(cfg.dram_channels)); return true;
+    case CL_DEVICE_GLOBAL_MEM_CHANNEL_BANKS_AMD: out.scalar<cl_uint>(cl_uint(cfg.dram_banks)); return true;
+    case CL_DEVICE_GLOBAL_MEM_CHANNEL_BANK_WIDTH_AMD: out.scalar<cl_uint>(cl_uint(cfg.dram_interleave_bytes)); return true;
+    case CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD: out.scalar<cl_uint>(cl_uint(local_mem_bytes(cfg))); return true;
+    case CL_DEVICE_LOCAL_MEM_BANKS_AMD: out.scalar<cl_uint>(cl_uint(cfg.lds_banks)); return true;
+    case CL_DEVICE_THREAD_TRACE_SUPPORTED_AMD: out.scalar<cl_bool>(CL_FALSE); return true;
+    case CL_DEVICE_GFXIP_MAJOR_AMD: out.scalar<cl_uint>(8); return true;  // gfx803
+    case CL_DEVICE_GFXIP_MINOR_AMD: out.scalar<cl_uint>(0); return true;
+    default: return false;
+  }
 }
 
 void device_info(cl_device_info param, InfoWriter& out) {
@@ -108,8 +139,8 @@ void device_info(cl_device_info param, InfoWriter& out) {
       out.scalar<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
       break;
     case CL_DEVICE_PLATFORM: out.scalar(p.platform_id()); break;
-    case CL_DEVICE_NAME: out.str(fmt::format("gfx803 ({}, simulated by strobe)", cfg.name)); break;
-    case CL_DEVICE_VENDOR: out.str(kVendor); break;
+    case CL_DEVICE_NAME: out.str(kDeviceName); break;
+    case CL_DEVICE_VENDOR: out.str(kDeviceVendor); break;
     case CL_DRIVER_VERSION: out.str(kDriverVersion); break;
     case CL_DEVICE_PROFILE: out.str("FULL_PROFILE"); break;
     case CL_DEVICE_VERSION: out.str(kDeviceVersion); break;
@@ -124,7 +155,9 @@ void device_info(cl_device_info param, InfoWriter& out) {
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: out.scalar<cl_device_affinity_domain>(0); break;
     case CL_DEVICE_PARTITION_TYPE: out.bytes(nullptr, 0); break;
     case CL_DEVICE_REFERENCE_COUNT: out.scalar<cl_uint>(1); break;
-    default: fail(CL_INVALID_VALUE, "unknown or unsupported device query " + std::to_string(param));
+    default:
+      if (!amd_device_info(param, cfg, out))
+        fail(CL_INVALID_VALUE, "unknown or unsupported device query " + std::to_string(param));
   }
 }
 
