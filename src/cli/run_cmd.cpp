@@ -209,9 +209,9 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
     }
     if (!s.benchmark.empty()) throw CLI::ValidationError("run", "give a benchmark or -- PROGRAM, not both");
     if (s.verify || s.corrupt_for_test || o->counters || o->digest || o->progress || !s.params.empty() ||
-        !s.sampling_sets.empty() || s.skip_functional)
+        !s.sampling_sets.empty())
       throw CLI::ValidationError("run", "--param, --verify, --counters, --progress, --sampling-set, "
-                                        "--sampling-skip-functional, --digest apply to benchmarks, not to -- PROGRAM");
+                                        "--digest apply to benchmarks, not to -- PROGRAM");
     s.workload = experiment::Workload::Program;
     s.program = program;
     action = [o] { return run_program(*o); };

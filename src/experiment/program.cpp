@@ -31,7 +31,8 @@ std::vector<std::string> child_environment(const RunSpec& o, const std::string& 
   const std::vector<std::string> replaced = {"OCL_ICD_VENDORS",     "STROBE_MODE", "STROBE_ARCH",       "STROBE_SET",
                                              "STROBE_JSON",         "STROBE_SAMPLING", "STROBE_MEMORY_CHECK",
                                              "STROBE_PASS",         "STROBE_PASS_STATE", "STROBE_PROFILE",
-                                             "STROBE_SAMPLING_WARMING", "STROBE_THREADS", "STROBE_CAPTURE"};
+                                             "STROBE_SAMPLING_WARMING", "STROBE_THREADS", "STROBE_CAPTURE",
+                                             "STROBE_SAMPLING_SKIP_FUNCTIONAL"};
   std::vector<std::string> env;
   std::string library_path = library_dir;
   for (char** e = environ; *e; ++e) {
@@ -52,6 +53,7 @@ std::vector<std::string> child_environment(const RunSpec& o, const std::string& 
   env.push_back("STROBE_SAMPLING=" + o.sampling);
   // The reference of a comparison runs without a method, and warming means nothing there.
   if (o.sampling != "none") env.push_back("STROBE_SAMPLING_WARMING=" + o.warming);
+  if (o.skip_functional) env.push_back("STROBE_SAMPLING_SKIP_FUNCTIONAL=1");
   env.push_back("STROBE_JSON=" + json);
   env.push_back("STROBE_MEMORY_CHECK=" + o.memory_check);
   env.push_back("STROBE_THREADS=" + std::to_string(o.threads));

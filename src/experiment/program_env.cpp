@@ -110,6 +110,11 @@ ProgramSettings program_settings_from_env() {
   spec.sets = split_sets(env("STROBE_SET"));
   if (auto v = env("STROBE_SAMPLING"); !v.empty()) spec.sampling = v;
   if (auto v = env("STROBE_SAMPLING_WARMING"); !v.empty()) spec.warming = v;
+  if (auto v = env("STROBE_SAMPLING_SKIP_FUNCTIONAL"); !v.empty()) {
+    if (v != "0" && v != "1")
+      throw InputError(fmt::format("STROBE_SAMPLING_SKIP_FUNCTIONAL='{}': expected 1 (skip) or 0", v));
+    spec.skip_functional = v == "1";
+  }
   if (auto v = env("STROBE_MEMORY_CHECK"); !v.empty()) spec.memory_check = v;
   if (auto v = env("STROBE_PASS"); !v.empty()) spec.pass = parse_pass(v);
   if (auto v = env("STROBE_THREADS"); !v.empty()) spec.threads = parse_threads(v);
@@ -124,6 +129,7 @@ ProgramSettings program_settings_from_env() {
   s.sets = v.spec.sets;
   s.sampling = v.spec.sampling;
   s.warming = v.warming;
+  s.skip_functional = v.spec.skip_functional;
   s.json = env("STROBE_JSON");
   s.capture = v.spec.capture_output;
   s.memory_check = v.memory_check;
@@ -147,7 +153,7 @@ sampling::profile::WorkloadIdentity program_identity(const std::vector<std::stri
 
 std::unique_ptr<sampling::SamplingMethod> start_program_method(const ProgramSettings& s, runtime::Device& dev) {
   if (s.sampling == "none") return nullptr;
-  auto m = sampling::make_method(s.sampling, s.config, {}, false, s.loaded_profile, s.profile, s.warming);
+  auto m = sampling::make_method(s.sampling, s.config, {}, s.skip_functional, s.loaded_profile, s.profile, s.warming);
   if (s.pass > 0) m->restore_passes(s.pass, s.pass_state, program_identity(program_command_line()));
   dev.set_dispatch_runner(&m->runner(s.pass));
   return m;

@@ -28,6 +28,9 @@ struct ProgramSettings {
   std::string sampling = "none";    ///< STROBE_SAMPLING: a sampling method, or none
   /// STROBE_SAMPLING_WARMING: what the method's functionally executed work warms (none, caches)
   sampling::Warming warming = sampling::Warming::None;
+  /// STROBE_SAMPLING_SKIP_FUNCTIONAL=1: the method's predicted work is not emulated, so the
+  /// program reads back stale buffers for it (for programs that never look, like clpeak).
+  bool skip_functional = false;
   /// STROBE_PASS: the pass of the method this run is (a method with several passes runs the
   /// program once per pass); 0 without one.
   int pass = 0;

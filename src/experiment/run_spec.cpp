@@ -49,8 +49,11 @@ void require_timing_for_sampling(RunSpec& spec, Spelling s) {
 }
 
 /// Method parameters and skip-functional mean nothing without a method.
-void require_method_for_method_options(const RunSpec& spec) {
-  if (spec.sampling == "none" && (!spec.sampling_sets.empty() || spec.skip_functional))
+void require_method_for_method_options(const RunSpec& spec, Spelling s) {
+  if (spec.sampling != "none") return;
+  if (env(s) && spec.skip_functional)
+    throw InputError("STROBE_SAMPLING_SKIP_FUNCTIONAL=1 needs a sampling method: give STROBE_SAMPLING=METHOD");
+  if (!spec.sampling_sets.empty() || spec.skip_functional)
     throw InputError("--sampling-set and --sampling-skip-functional need --sampling METHOD");
 }
 
@@ -66,8 +69,9 @@ sampling::Warming check_warming(const RunSpec& spec, bool has_method, Spelling s
                             : fmt::format("{} {} warms the caches for a sampling method; give --sampling METHOD",
                                           option, spec.warming));
   if (spec.skip_functional)
-    throw InputError(fmt::format("{} {}: with --sampling-skip-functional predicted work is not emulated, so it has "
-                                 "no accesses to warm with", option, spec.warming));
+    throw InputError(fmt::format("{}{}{}: with {} predicted work is not emulated, so it has no accesses to warm with",
+                                 option, env(s) ? "=" : " ", spec.warming,
+                                 env(s) ? "STROBE_SAMPLING_SKIP_FUNCTIONAL=1" : "--sampling-skip-functional"));
   return w;
 }
 
@@ -222,7 +226,7 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
                                  RunSpec::kMaxThreads));
   spec.threads = host_threads(spec.threads);
   require_timing_for_sets(spec.sets, spec.mode, spelling);
-  require_method_for_method_options(spec);
+  require_method_for_method_options(spec, spelling);
   if (spec.sampling == "none" && !spec.profile.empty())
     throw InputError("--profile: a functional profile is for a sampling method; give --sampling METHOD");
   v.warming = check_warming(spec, spec.sampling != "none", spelling);

@@ -45,7 +45,8 @@ class ScopedEnv {
   static constexpr const char* kNames[] = {"STROBE_MODE",         "STROBE_ARCH",       "STROBE_SET",
                                            "STROBE_SAMPLING",     "STROBE_JSON",       "STROBE_MEMORY_CHECK",
                                            "STROBE_PASS",         "STROBE_PASS_STATE", "STROBE_PROFILE",
-                                           "STROBE_SAMPLING_WARMING", "STROBE_THREADS"};
+                                           "STROBE_SAMPLING_WARMING", "STROBE_THREADS",
+                                           "STROBE_SAMPLING_SKIP_FUNCTIONAL"};
   std::map<std::string, std::optional<std::string>> saved_;
 };
 
@@ -157,6 +158,37 @@ TEST(ProgramSettings, WarmingIsReadFromTheEnvironmentAndCheckedWithItsSpelling) 
     } catch (const InputError& e) {
       EXPECT_STREQ(e.what(), "STROBE_SAMPLING_WARMING=caches warms the caches for a sampling method; give "
                              "STROBE_SAMPLING=METHOD");
+    }
+  }
+}
+
+TEST(ProgramSettings, SkippingPredictedWorkIsReadFromTheEnvironmentAndNeedsAMethodThatEmulatesNothing) {
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "photon"}});
+    EXPECT_FALSE(program_settings_from_env().skip_functional);
+  }
+  {
+    ScopedEnv env(Vars{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "photon"}, {"STROBE_SAMPLING_SKIP_FUNCTIONAL", "1"}});
+    EXPECT_TRUE(program_settings_from_env().skip_functional);
+  }
+  const std::pair<Vars, std::string> bad[] = {
+      {{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "photon"}, {"STROBE_SAMPLING_SKIP_FUNCTIONAL", "yes"}},
+       "STROBE_SAMPLING_SKIP_FUNCTIONAL='yes': expected 1 (skip) or 0"},
+      {{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING_SKIP_FUNCTIONAL", "1"}},
+       "STROBE_SAMPLING_SKIP_FUNCTIONAL=1 needs a sampling method: give STROBE_SAMPLING=METHOD"},
+      // Work that is not emulated has no accesses to warm the caches with.
+      {{{"STROBE_MODE", "timing"}, {"STROBE_SAMPLING", "photon"}, {"STROBE_SAMPLING_SKIP_FUNCTIONAL", "1"},
+        {"STROBE_SAMPLING_WARMING", "caches"}},
+       "STROBE_SAMPLING_WARMING=caches: with STROBE_SAMPLING_SKIP_FUNCTIONAL=1 predicted work is not emulated, so "
+       "it has no accesses to warm with"},
+  };
+  for (const auto& [vars, message] : bad) {
+    ScopedEnv env(vars);
+    try {
+      program_settings_from_env();
+      ADD_FAILURE() << "no error for " << message;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.what(), message);
     }
   }
 }

@@ -100,6 +100,25 @@ TEST(StrobeRunMultiPass, RunsTheProgramOncePerPassAndReportsTheSampledPass) {
   fs::remove(path);
 }
 
+TEST(StrobeRunMultiPass, SkippingFunctionalWorkLeavesThePredictedLaunchesResultsUncomputed) {
+  // For programs that never read what they compute (clpeak): the launches PKA predicts do not
+  // run at all, so this program, which checks its buffer, sees the work of the one launch
+  // simulated in detail and fails; the report still estimates all six.
+  const std::string path = temp_file("strobe-pka-skip.json");
+  RunResult r = run({STROBE_BINARY, "run", "--sampling", "pka", "--sampling-skip-functional", "--json", path, "--",
+                     program_path("repeated_launches")},
+                    kCache);
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // the program's own status: mismatches found
+  EXPECT_THAT(r.out, HasSubstr("mismatches vs CPU=0"));  // the profiling pass emulates everything
+  EXPECT_THAT(r.out, HasSubstr("mismatches vs CPU=4096"));
+  const nlohmann::json j = read_json(path);
+  ASSERT_EQ(j["kernels"].size(), 6u);
+  EXPECT_EQ(j["kernels"][5]["sampling"]["level"], "cluster");
+  EXPECT_FALSE(j["kernels"][5]["sampling"]["emulated"].get<bool>());
+  EXPECT_GT(j["kernels"][5]["sampling"]["estimated_cycles"].get<double>(), 0.0);
+  fs::remove(path);
+}
+
 TEST(StrobeCompareMultiPass, RefusesAProgramWhoseLaunchesDifferBetweenItsPasses) {
   const std::string counter = temp_file("strobe-pass-counter");
   fs::remove(counter);
