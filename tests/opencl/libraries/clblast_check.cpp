@@ -121,9 +121,9 @@ void check_strsm(Cl& cl, Checks& checks, size_t m, size_t n) {
   clReleaseMemObject(db);
 }
 
-/// One SGEMM of n x n x n, checked, then run again and timed by its profiling event: CLBlast
-/// returns the event of its last kernel, which at these shapes is the only one (the matrices are
-/// a multiple of every tile, so nothing is padded or transposed).
+/// One SGEMM of n x n x n, checked, then run again and timed by its profiling event. In column-major
+/// order with no transposition, CLBlast's last kernel is the GEMM itself (before it, at most a
+/// transposition of A), and the event it returns is that kernel's.
 void time_sgemm(Cl& cl, Checks& checks, size_t n) {
   check_gemm<float>(cl, checks, n, n, n, false, false, 7);
   auto a = random_values<float>(n * n, 8);
@@ -146,11 +146,19 @@ void time_sgemm(Cl& cl, Checks& checks, size_t n) {
 int main(int argc, char** argv) {
   Checks checks;
   try {
-    // `clblast_check gemm N`: the GEMM workload (one timed SGEMM of N^3); no argument: every check.
-    const bool gemm = argc == 3 && std::strcmp(argv[1], "gemm") == 0;
+    // `clblast_check gemm N [N...]`: the GEMM workload, a sweep of timed SGEMMs of N^3 (sizes
+    // multiples of 64); no argument: every check.
+    const bool gemm = argc >= 3 && std::strcmp(argv[1], "gemm") == 0;
+    if (argc > 1 && !gemm) throw std::runtime_error("usage: clblast_check [gemm N [N...]]");
     Cl cl(gemm ? CL_QUEUE_PROFILING_ENABLE : 0);
     if (gemm) {
-      time_sgemm(cl, checks, std::strtoul(argv[2], nullptr, 10));
+      for (int i = 2; i < argc; ++i) {
+        char* end = nullptr;
+        const unsigned long n = std::strtoul(argv[i], &end, 10);
+        if (*end != '\0' || n == 0 || n % 64 != 0 || n > 8192)
+          throw std::runtime_error(std::string("gemm size '") + argv[i] + "' is not a multiple of 64 in [64, 8192]");
+        time_sgemm(cl, checks, n);
+      }
     } else {
       check_gemm<float>(cl, checks, 128, 128, 128, false, false, 1);
       check_gemm<float>(cl, checks, 100, 37, 53, false, false, 2);    // no dimension a multiple of the tile

@@ -63,17 +63,24 @@ std::vector<std::map<unsigned, double>> poisson(size_t g) {
   return rows;
 }
 
+/// `rows` in precision T as a ViennaCL CSR matrix on the device.
+template <typename T>
+viennacl::compressed_matrix<T> on_device(const std::vector<std::map<unsigned, double>>& rows) {
+  std::vector<std::map<unsigned, T>> typed(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (auto [c, v] : rows[i]) typed[i][c] = T(v);
+  viennacl::compressed_matrix<T> a(rows.size(), rows.size());
+  viennacl::copy(typed, a);
+  return a;
+}
+
 /// y = A x for the sparse Poisson matrix, then dot, 2-norm and sum of y, in precision T.
 template <typename T>
 void check_sparse_and_reductions(Checks& checks, size_t g) {
   const std::string p = sizeof(T) == 4 ? "float" : "double";
   auto rows = poisson(g);
-  std::vector<std::map<unsigned, T>> typed(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i)
-    for (auto [c, v] : rows[i]) typed[i][c] = T(v);
   auto hx = random_values<T>(rows.size(), 71);
-  viennacl::compressed_matrix<T> a(rows.size(), rows.size());
-  viennacl::copy(typed, a);
+  viennacl::compressed_matrix<T> a = on_device<T>(rows);
   viennacl::vector<T> x(rows.size()), y(rows.size());
   viennacl::copy(hx, x);
   y = viennacl::linalg::prod(a, x);
@@ -101,12 +108,8 @@ template <typename T>
 void check_cg(Checks& checks, size_t g) {
   const std::string p = sizeof(T) == 4 ? "float" : "double";
   auto rows = poisson(g);
-  std::vector<std::map<unsigned, T>> typed(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i)
-    for (auto [c, v] : rows[i]) typed[i][c] = T(v);
   auto hb = random_values<T>(rows.size(), 81);
-  viennacl::compressed_matrix<T> a(rows.size(), rows.size());
-  viennacl::copy(typed, a);
+  viennacl::compressed_matrix<T> a = on_device<T>(rows);
   viennacl::vector<T> b(rows.size());
   viennacl::copy(hb, b);
   const double tol = sizeof(T) == 4 ? 1e-5 : 1e-10;
