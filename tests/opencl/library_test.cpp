@@ -128,7 +128,7 @@ TEST(LibraryWorkloads, ClblastTakesItsTuningForFijiOnTheSimulatedR9Nano) {
   // CLBlast picks kernels and their parameters by the device's vendor and name. The device says
   // what AMD's runtime says of gfx803, so a 512^3 SGEMM takes CLBlast's Fiji tuning (the
   // indirect Xgemm kernel, 16 x 8 work-groups), as on a real R9 Nano. Seen as an unknown vendor,
-  // it took its generic defaults (XgemmDirect, 8 x 8), 36x slower in timing mode.
+  // it took its generic defaults (XgemmDirect, 8 x 8): 0.13 against 1.77 TFLOPS in timing mode.
   const std::string report = report_path("fiji");
   RunResult r = run_on_strobe("clblast", {"gemm", "512"}, false, report);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
