@@ -38,6 +38,19 @@ constexpr uint64_t kMaxBlobBytes = uint64_t{2} << 30;
 
 using Packer = MsgpackPacker;
 
+/// out[i] ^= in[i] for n bytes (distinct buffers), a word at a time.
+void xor_into(char* __restrict out, const char* __restrict in, size_t n) {
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    uint64_t a, b;
+    std::memcpy(&a, out + k, 8);
+    std::memcpy(&b, in + k, 8);
+    a ^= b;
+    std::memcpy(out + k, &a, 8);
+  }
+  for (; k < n; ++k) out[k] = char(out[k] ^ in[k]);
+}
+
 void pack_id(Packer& pk, const ContentId& id) {
   pk.pack_array(2);
   pk.pack(id.lo);
@@ -167,12 +180,13 @@ std::string pack_index(const CaptureIndex& x) {
   pack_str(pk, "blobs");
   pk.pack_array(uint32_t(x.blobs.size()));
   for (const auto& b : x.blobs) {
-    pk.pack_array(5);
+    pk.pack_array(6);
     pk.pack(b.offset);
     pk.pack(b.stored);
     pk.pack(b.bytes);
     pack_id(pk, b.id);
     pk.pack(uint32_t(b.kind));
+    pk.pack(b.base);
   }
   return std::string(buf.data(), buf.size());
 }
@@ -218,14 +232,27 @@ struct IndexReader : MsgpackReader {
     x.peak_device_bytes = u64(field(root, "peak_device_bytes", "the index"), "peak_device_bytes");
     x.host_addresses = boolean(field(root, "host_addresses", "the index"), "host_addresses");
     // Blobs first: everything else refers to them by index.
+    std::vector<uint8_t> depth;  // deltas under each blob: a chain longer than the writer makes is corrupt
     for (const auto& b : arr(root, "blobs")) {
-      const auto& t = tuple(b, 5, "a blob");
+      const auto& t = tuple(b, 6, "a blob");
       BlobInfo bi{u64(t.ptr[0], "blob offset"), u64(t.ptr[1], "blob size"), u64(t.ptr[2], "blob bytes"),
-                  id(t.ptr[3], "blob id"), BlobKind(u32(t.ptr[4], "blob kind"))};
+                  id(t.ptr[3], "blob id"), BlobKind(u32(t.ptr[4], "blob kind")), u32(t.ptr[5], "blob base")};
+      const size_t i = x.blobs.size();
       if (uint32_t(bi.kind) < uint32_t(BlobKind::Page) || uint32_t(bi.kind) > uint32_t(BlobKind::FrameCounts))
-        fail(fmt::format("blob {} has unknown kind {} (corrupt file)", x.blobs.size(), uint32_t(bi.kind)));
+        fail(fmt::format("blob {} has unknown kind {} (corrupt file)", i, uint32_t(bi.kind)));
       if (bi.bytes > kMaxBlobBytes || bi.stored > kMaxBlobBytes)
-        fail(fmt::format("blob {} claims {} bytes (corrupt file)", x.blobs.size(), bi.bytes));
+        fail(fmt::format("blob {} claims {} bytes (corrupt file)", i, bi.bytes));
+      uint8_t d = 0;
+      if (bi.base != kNoBlob) {
+        if (bi.base >= i || x.blobs[bi.base].kind != bi.kind || x.blobs[bi.base].bytes != bi.bytes)
+          fail(fmt::format("blob {} is a delta on blob {}, which is not an earlier blob of its kind and size "
+                           "(corrupt file)",
+                           i, bi.base));
+        d = uint8_t(depth[bi.base] + 1);
+        if (d > kMaxDeltaChain)
+          fail(fmt::format("blob {} stands on a chain of more than {} deltas (corrupt file)", i, kMaxDeltaChain));
+      }
+      depth.push_back(d);
       x.blobs.push_back(bi);
     }
     auto blob_ref = [&](const msgpack::object& o, const std::string& what, BlobKind kind) {
@@ -417,25 +444,55 @@ uint32_t CaptureWriter::put(BlobKind kind, std::string_view bytes) {
   append(std::string_view(scratch_.data(), n));
   const uint32_t index = uint32_t(blobs_.size());
   blobs_.push_back(b);
+  depth_.push_back(0);
   by_id_.emplace(Key{id, kind}, index);
   return index;
 }
 
 std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<std::string_view>& items,
-                                             uint32_t threads) {
+                                             uint32_t threads, const std::vector<Base>& bases) {
   struct Packed {
     ContentId id;
     std::string z;
+    uint32_t base = kNoBlob;  // the blob z is a delta on
   };
   std::vector<Packed> packed(items.size());
+  auto compress = [](std::string_view in, std::string& out) {
+    out.resize(ZSTD_compressBound(in.size()));
+    const size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), kZstdLevel);
+    if (ZSTD_isError(n)) return false;
+    out.resize(n);
+    return true;
+  };
   tbb::task_arena arena(int(std::max(threads, 1u)));
   arena.execute([&] { tbb::parallel_for(size_t(0), items.size(), [&](size_t i) {
-    packed[i].id = content_id(items[i]);
-    if (by_id_.contains(Key{packed[i].id, kind})) return;  // read-only while the threads run
-    packed[i].z.resize(ZSTD_compressBound(items[i].size()));
-    const size_t n = ZSTD_compress(packed[i].z.data(), packed[i].z.size(), items[i].data(), items[i].size(), kZstdLevel);
-    if (ZSTD_isError(n)) packed[i].z.clear();
-    else packed[i].z.resize(n);
+    Packed& p = packed[i];
+    p.id = content_id(items[i]);
+    if (by_id_.contains(Key{p.id, kind})) return;  // read-only while the threads run
+    const Base base = i < bases.size() ? bases[i] : Base{};
+    // A delta on an earlier version of the same bytes is mostly zeros where the item changed
+    // little, and compresses to the lines that changed; where most words changed, the item
+    // whole compresses as well or better, and is stored whole.
+    std::string delta;
+    if (base.blob != kNoBlob && base.blob < depth_.size() && depth_[base.blob] < kMaxDeltaChain &&
+        blobs_[base.blob].bytes == items[i].size() && items[i].size() % 8 == 0) {
+      delta.resize(items[i].size());
+      size_t same = 0;
+      for (size_t k = 0; k < delta.size(); k += 8) {
+        uint64_t a, b;
+        std::memcpy(&a, items[i].data() + k, 8);
+        std::memcpy(&b, base.bytes + k, 8);
+        a ^= b;
+        same += a == 0;
+        std::memcpy(delta.data() + k, &a, 8);
+      }
+      if (same * 16 < delta.size()) delta.clear();  // fewer than half the words unchanged
+    }
+    if (!delta.empty()) p.base = base.blob;
+    if (!compress(delta.empty() ? items[i] : std::string_view(delta), p.z)) {
+      p.z.clear();
+      p.base = kNoBlob;
+    }
   }); });
   std::vector<uint32_t> ids;
   ids.reserve(items.size());
@@ -448,7 +505,9 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
       ids.push_back(put(kind, items[i]));
       continue;
     }
-    blobs_.push_back(BlobInfo{offset_, packed[i].z.size(), items[i].size(), packed[i].id, kind});
+    const uint32_t base = packed[i].base;  // an earlier blob: depth_ holds it
+    blobs_.push_back(BlobInfo{offset_, packed[i].z.size(), items[i].size(), packed[i].id, kind, base});
+    depth_.push_back(base == kNoBlob ? 0 : uint8_t(depth_[base] + 1));
     append(packed[i].z);
     by_id_.emplace(Key{packed[i].id, kind}, uint32_t(blobs_.size() - 1));
     ids.push_back(uint32_t(blobs_.size() - 1));
@@ -520,9 +579,12 @@ std::unique_ptr<CaptureFile> CaptureFile::open(const std::string& path) {
   IndexReader r(path);
   msgpack::object_handle h = r.parse(doc);
   f->index_ = r.index(h.get());
-  for (const BlobInfo& b : f->index_.blobs)
+  f->is_base_.assign(f->index_.blobs.size(), false);
+  for (const BlobInfo& b : f->index_.blobs) {
     if (b.offset < sizeof kMagic || b.offset > at || b.stored > at - b.offset)
       throw fail("a blob lies outside the file's blob area (corrupt file)");
+    if (b.base != kNoBlob) f->is_base_[b.base] = true;
+  }
   return f;
 }
 
@@ -530,16 +592,49 @@ CaptureFile::~CaptureFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::string CaptureFile::blob(uint32_t id, BlobKind kind) const {
+std::string CaptureFile::blob(uint32_t id, BlobKind kind) const { return *decoded(id, kind); }
+
+std::shared_ptr<const std::string> CaptureFile::decoded(uint32_t id, BlobKind kind) const {
   auto fail = [&](const std::string& why) { return InputError(fmt::format("capture {}: blob {}: {}", path_, id, why)); };
   if (id >= index_.blobs.size() || index_.blobs[id].kind != kind) throw fail("no such blob of its kind (corrupt file)");
   const BlobInfo& b = index_.blobs[id];
+  if (is_base_[id]) {
+    std::lock_guard lock(cache_mutex_);
+    if (auto it = cached_.find(id); it != cached_.end()) {
+      cache_.splice(cache_.end(), cache_, it->second);
+      return it->second->second;
+    }
+  }
   std::string z(b.stored, '\0');
   if (!read_at(fd_, b.offset, z.data(), b.stored)) throw fail("the file is truncated");
-  std::string out(b.bytes, '\0');
-  const size_t got = ZSTD_decompress(out.data(), out.size(), z.data(), z.size());
+  auto out = std::make_shared<std::string>(b.bytes, '\0');
+  const size_t got = ZSTD_decompress(out->data(), out->size(), z.data(), z.size());
   if (ZSTD_isError(got) || got != b.bytes) throw fail("corrupt compressed data");
-  if (!(content_id(out) == b.id)) throw fail("content does not match its checksum (corrupt file)");
+  if (b.base != kNoBlob) {  // a delta: the index checked that its chain is short and ends whole
+    const std::shared_ptr<const std::string> base = decoded(b.base, kind);
+    xor_into(out->data(), base->data(), out->size());
+    // The base is mostly a page's previous version, which a replay in order has read for the
+    // last time: the cache keeps the newest version of each page, about the workload's memory.
+    std::lock_guard lock(cache_mutex_);
+    if (auto it = cached_.find(b.base); it != cached_.end()) {
+      cache_bytes_ -= it->second->second->size();
+      cache_.erase(it->second);
+      cached_.erase(it);
+    }
+  }
+  if (!(content_id(*out) == b.id)) throw fail("content does not match its checksum (corrupt file)");
+  if (is_base_[id] && b.bytes <= kCacheBytes) {
+    std::lock_guard lock(cache_mutex_);
+    if (!cached_.contains(id)) {
+      cached_.emplace(id, cache_.emplace(cache_.end(), id, out));
+      cache_bytes_ += b.bytes;
+      while (cache_bytes_ > kCacheBytes) {
+        cache_bytes_ -= cache_.front().second->size();
+        cached_.erase(cache_.front().first);
+        cache_.pop_front();
+      }
+    }
+  }
   return out;
 }
 

@@ -2,7 +2,10 @@
 // (its dispatch, its checkpoint of device pages, the allocation map) and the configuration-free
 // history its warm state is rebuilt from (history.h), in one file. Pages and histories are
 // content-addressed blobs, each compressed with zstd and checked by its XXH3-128 on reading, so a
-// page written once and read by ten later launches is stored once. The file is written to a
+// page written once and read by ten later launches is stored once. A new version of a page may
+// be stored as its bytes XOR an earlier version's (a delta): a launch that rewrites a few lines
+// of a page then costs those lines, not the page, and chains stay short (kMaxDeltaChain) so a
+// replay reads little to rebuild one page. The file is written to a
 // temporary name and renamed when complete; a reader checks the footer, the index and every blob
 // it reads, and names the file and the reason for anything wrong.
 //
@@ -13,7 +16,9 @@
 
 #include <array>
 #include <cstdint>
+#include <list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,11 +29,14 @@
 namespace strobe::capture {
 
 /// The capture format's version; a file of another version is refused by name.
-inline constexpr uint32_t kFormatVersion = 3;
+inline constexpr uint32_t kFormatVersion = 4;
 /// Bytes of a checkpoint page: the device memory's host page (emu::GlobalMemory::kPageSize).
 inline constexpr uint64_t kPageBytes = uint64_t{1} << 16;
 /// The blob id of a page that reads as zero (never stored).
 inline constexpr uint32_t kZeroPage = UINT32_MAX;
+/// Deltas a blob's bytes may stand on, at most, down to a blob stored whole: reading a blob
+/// decompresses at most this many blobs plus one.
+inline constexpr uint32_t kMaxDeltaChain = 8;
 
 /// A 128-bit content hash (XXH3-128): blobs with equal ids are taken to be equal.
 struct ContentId {
@@ -56,8 +64,11 @@ struct BlobInfo {
   uint64_t offset = 0;      ///< of its compressed bytes
   uint64_t stored = 0;      ///< compressed bytes
   uint64_t bytes = 0;       ///< uncompressed bytes
-  ContentId id;             ///< of the uncompressed bytes
+  ContentId id;             ///< of the uncompressed bytes (a delta's: of the bytes it rebuilds)
   BlobKind kind = BlobKind::Page;
+  /// kNoBlob: stored whole; else stored as its bytes XOR this earlier blob's (of the same kind
+  /// and size).
+  uint32_t base = kNoBlob;
 };
 
 /// A code object the workload loaded, at the device address it was loaded to; or, for code a host
@@ -172,10 +183,17 @@ class CaptureWriter {
 
   /// Stores `bytes` unless a blob with the same content is already stored; returns its id.
   uint32_t put(BlobKind kind, std::string_view bytes);
+  /// An earlier version of an item: its blob and its bytes (as long as the item's).
+  struct Base {
+    uint32_t blob = kNoBlob;  ///< none
+    const char* bytes = nullptr;
+  };
   /// put() of every one of `items`, in order, their hashing and compression spread over up to
   /// `threads` host threads (the file is the same as one put() after another would write);
-  /// their ids.
-  std::vector<uint32_t> put_all(BlobKind kind, const std::vector<std::string_view>& items, uint32_t threads);
+  /// their ids. With `bases` (one per item), an item whose base is given is stored as a delta
+  /// against it when that is smaller and the base's chain is short enough.
+  std::vector<uint32_t> put_all(BlobKind kind, const std::vector<std::string_view>& items, uint32_t threads,
+                                const std::vector<Base>& bases = {});
   /// The blobs stored so far (the index's blob table).
   const std::vector<BlobInfo>& blobs() const { return blobs_; }
   /// Bytes written so far.
@@ -200,6 +218,7 @@ class CaptureWriter {
     size_t operator()(const Key& k) const { return size_t(k.id.lo ^ (k.id.hi * 0x9e3779b97f4a7c15ull) ^ uint64_t(k.kind)); }
   };
   std::unordered_map<Key, uint32_t, KeyHash> by_id_;
+  std::vector<uint8_t> depth_;  // per blob: deltas under it down to a whole blob
   std::string scratch_;  // compression buffer
 };
 
@@ -220,15 +239,27 @@ class CaptureFile {
   /// Blob `id`'s bytes, decompressed and checked against its content id; InputError naming the
   /// file if `id` is out of range, of another kind than `kind`, or corrupt.
   std::string blob(uint32_t id, BlobKind kind) const;
+  /// blob() without copying the bytes out of the reader's cache of delta bases.
+  std::shared_ptr<const std::string> shared_blob(uint32_t id, BlobKind kind) const { return decoded(id, kind); }
   /// The launch `i`; InputError naming the file and the count if out of range.
   const LaunchRecord& launch(uint64_t i) const;
 
  private:
   CaptureFile() = default;
+  /// Blob `id` decoded and checked, from the cache when it is there; kept in the cache when a
+  /// delta stands on it (an in-order replay then rebuilds each page's next version from it).
+  std::shared_ptr<const std::string> decoded(uint32_t id, BlobKind kind) const;
   std::string path_;
   int fd_ = -1;
   uint64_t size_ = 0;
   CaptureIndex index_;
+  std::vector<bool> is_base_;  // per blob: a delta stands on it
+  /// Decoded bases, least recently used first, up to kCacheBytes.
+  static constexpr uint64_t kCacheBytes = uint64_t{128} << 20;
+  mutable std::mutex cache_mutex_;
+  mutable std::list<std::pair<uint32_t, std::shared_ptr<const std::string>>> cache_;
+  mutable std::unordered_map<uint32_t, decltype(cache_)::iterator> cached_;
+  mutable uint64_t cache_bytes_ = 0;
 };
 
 }  // namespace strobe::capture

@@ -148,6 +148,7 @@ void Recorder::store_dirty_pages(emu::GlobalMemory& mem, uint32_t threads) {
   if (host) find_host_changes(mem);
   std::vector<uint64_t> pages;
   std::vector<std::string_view> contents;
+  std::vector<CaptureWriter::Base> bases;
   std::vector<std::unique_ptr<uint8_t[]>> copies;  // host addressing: the pages' bytes
   for (uint64_t page : dirty_) {
     const uint8_t* bytes = nullptr;
@@ -159,13 +160,33 @@ void Recorder::store_dirty_pages(emu::GlobalMemory& mem, uint32_t threads) {
     }
     if (!bytes || all_zero(bytes)) {
       page_blob_.erase(page);
+      shadow_.erase(page);
       continue;
     }
     pages.push_back(page);
     contents.emplace_back(reinterpret_cast<const char*>(bytes), kPageBytes);
+    // The page's previous version, which a launch that rewrote a few of its lines leaves mostly
+    // unchanged: stored as a delta against it, the new version costs the lines that changed.
+    auto blob = page_blob_.find(page);
+    auto old = shadow_.find(page);
+    if (blob != page_blob_.end() && old != shadow_.end())
+      bases.push_back(CaptureWriter::Base{blob->second, reinterpret_cast<const char*>(old->second.get())});
+    else
+      bases.emplace_back();
   }
-  const std::vector<uint32_t> ids = writer_.put_all(BlobKind::Page, contents, threads);
-  for (size_t i = 0; i < pages.size(); ++i) page_blob_[pages[i]] = ids[i];
+  const std::vector<uint32_t> ids = writer_.put_all(BlobKind::Page, contents, threads, bases);
+  for (size_t i = 0; i < pages.size(); ++i) {
+    page_blob_[pages[i]] = ids[i];
+    auto [it, fresh] = shadow_.try_emplace(pages[i]);
+    if (fresh) {
+      if ((shadow_.size() - 1) * kPageBytes >= kShadowBytes) {
+        shadow_.erase(it);
+        continue;
+      }
+      it->second.reset(new uint8_t[kPageBytes]);
+    }
+    std::memcpy(it->second.get(), contents[i].data(), kPageBytes);
+  }
   dirty_.clear();
 }
 

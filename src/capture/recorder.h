@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -80,6 +81,10 @@ class Recorder final : public runtime::FunctionalRunner {
   std::vector<const runtime::Module*> modules_;         // code object i's module (nullptr: loaded code)
   std::unordered_map<uint64_t, uint64_t> host_hash_;    // host addressing: page -> hash of its last stored content
   std::unordered_map<uint64_t, uint32_t> page_blob_;    // page address -> content blob (absent: zero)
+  /// Page address -> the bytes of its content blob, which its next version is stored as a delta
+  /// against (CaptureWriter::put_all); kept for up to kShadowBytes of pages, first stored first.
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> shadow_;
+  static constexpr uint64_t kShadowBytes = uint64_t{2} << 30;
   std::set<uint64_t> dirty_;                            // pages changed since they were stored
   std::map<std::string, size_t> lines_of_;              // distinct lines of each kernel's last launch
 };

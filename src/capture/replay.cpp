@@ -118,8 +118,7 @@ void Replayer::install_page_source() {
     const uint32_t blob = it->second;
     pending_.erase(it);
     if (blob == kZeroPage) return false;
-    const std::string bytes = cap_.blob(blob, BlobKind::Page);
-    std::memcpy(dst, bytes.data(), kPageBytes);
+    std::memcpy(dst, cap_.shared_blob(blob, BlobKind::Page)->data(), kPageBytes);
     return true;
   });
   sourced_ = &mem;
@@ -172,8 +171,7 @@ void Replayer::prepare(uint64_t i, bool fresh_memory) {
         zeros.resize(kPageBytes);
         mem.write_host_page(p.addr, zeros.data());
       } else {
-        const std::string bytes = cap_.blob(p.blob, BlobKind::Page);
-        mem.write_host_page(p.addr, reinterpret_cast<const uint8_t*>(bytes.data()));
+        mem.write_host_page(p.addr, reinterpret_cast<const uint8_t*>(cap_.shared_blob(p.blob, BlobKind::Page)->data()));
       }
       current_[p.addr] = p.blob;
     }

@@ -4,10 +4,15 @@
 
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include <gtest/gtest.h>
+#include <msgpack.hpp>
+#include <xxhash.h>
+#include <zstd.h>
 
 #include "common/atomic_file.h"
 #include "common/error.h"
@@ -136,6 +141,120 @@ TEST_F(CaptureFileTest, EveryDamagedFileIsOneErrorNamingTheFileAndTheReason) {
   fs::create_directories(path("dir.cap"));
   EXPECT_THROW(CaptureFile::open(path("dir.cap")), InputError);
   EXPECT_THROW(CaptureWriter(path("dir.cap")), InputError);
+}
+
+/// `n` successive versions of one page of random bytes, each changing one byte of the one before.
+std::vector<std::string> page_versions(size_t n) {
+  std::vector<std::string> v;
+  std::string page(kPageBytes, '\0');
+  uint64_t x = 88172645463325252ull;  // xorshift: bytes that do not compress, as numeric data mostly do not
+  for (size_t i = 0; i < kPageBytes; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    page[i] = char(x);
+  }
+  for (size_t k = 0; k < n; ++k) {
+    page[(k * 64 * 13) % kPageBytes] ^= char(0x80 | k);
+    v.push_back(page);
+  }
+  return v;
+}
+
+/// Stores each of `versions` with put_all(), the one before as its base; their blob ids.
+std::vector<uint32_t> put_versions(CaptureWriter& w, const std::vector<std::string>& versions) {
+  std::vector<uint32_t> ids;
+  for (size_t k = 0; k < versions.size(); ++k) {
+    std::vector<CaptureWriter::Base> base(1);
+    if (k) base[0] = CaptureWriter::Base{ids.back(), versions[k - 1].data()};
+    ids.push_back(w.put_all(BlobKind::Page, {versions[k]}, 2, base)[0]);
+  }
+  return ids;
+}
+
+TEST_F(CaptureFileTest, AChangedPageIsStoredAsADeltaOnItsLastVersionAndReadBackWhole) {
+  const std::vector<std::string> v = page_versions(kMaxDeltaChain + 3);
+  CaptureWriter w(path("delta.cap"));
+  const std::vector<uint32_t> ids = put_versions(w, v);
+  // A page whose words mostly changed is stored whole, though its base is given.
+  std::string other(kPageBytes, '\0');
+  for (size_t i = 0; i < kPageBytes; ++i) other[i] = char(v[0][i] + 1 + i % 3);
+  const uint32_t whole = w.put_all(BlobKind::Page, {other}, 1, {CaptureWriter::Base{ids.back(), v.back().data()}})[0];
+  w.finish(CaptureIndex{});
+  const auto f = CaptureFile::open(path("delta.cap"));
+  const std::vector<BlobInfo>& b = f->index().blobs;
+  EXPECT_EQ(b[ids[0]].base, kNoBlob);
+  for (uint32_t k = 1; k <= kMaxDeltaChain; ++k) {
+    EXPECT_EQ(b[ids[k]].base, ids[k - 1]) << k;
+    EXPECT_LT(b[ids[k]].stored, b[ids[0]].stored / 20) << k;  // one line changed: far smaller than the page
+  }
+  // The chain stops at kMaxDeltaChain deltas: the next version is whole again, and starts a new one.
+  EXPECT_EQ(b[ids[kMaxDeltaChain + 1]].base, kNoBlob);
+  EXPECT_EQ(b[ids[kMaxDeltaChain + 2]].base, ids[kMaxDeltaChain + 1]);
+  EXPECT_EQ(b[whole].base, kNoBlob);
+  // Every version reads back whole, in any order (from the last, then the first: no cache helps).
+  for (size_t k = v.size(); k-- > 0;) EXPECT_EQ(f->blob(ids[k], BlobKind::Page), v[k]) << k;
+  for (size_t k = 0; k < v.size(); ++k) EXPECT_EQ(*f->shared_blob(ids[k], BlobKind::Page), v[k]) << k;
+  EXPECT_EQ(f->blob(whole, BlobKind::Page), other);
+}
+
+/// `bytes` (a capture) with its index rewritten by `edit`, which is handed every blob's record
+/// (offset, stored, bytes, id, kind, base) and may change its base; index and checksum renewed.
+std::string with_blob_bases(const std::string& bytes, const std::function<void(size_t, uint32_t&)>& edit) {
+  uint64_t footer[4];
+  std::memcpy(footer, bytes.data() + bytes.size() - sizeof footer, sizeof footer);
+  const std::string z = bytes.substr(footer[0], footer[1]);
+  std::string doc(ZSTD_getFrameContentSize(z.data(), z.size()), '\0');
+  doc.resize(ZSTD_decompress(doc.data(), doc.size(), z.data(), z.size()));
+  msgpack::object_handle h = msgpack::unpack(doc.data(), doc.size());
+  const msgpack::object& root = h.get();
+  msgpack::sbuffer out;
+  msgpack::packer<msgpack::sbuffer> pk(out);
+  pk.pack_map(root.via.map.size);
+  for (uint32_t i = 0; i < root.via.map.size; ++i) {
+    const msgpack::object_kv& kv = root.via.map.ptr[i];
+    pk.pack(kv.key);
+    if (kv.key.as<std::string>() != "blobs") {
+      pk.pack(kv.val);
+      continue;
+    }
+    pk.pack_array(kv.val.via.array.size);
+    for (uint32_t k = 0; k < kv.val.via.array.size; ++k) {
+      const msgpack::object_array& t = kv.val.via.array.ptr[k].via.array;
+      uint32_t base = t.ptr[5].as<uint32_t>();
+      edit(k, base);
+      pk.pack_array(6);
+      for (uint32_t j = 0; j < 5; ++j) pk.pack(t.ptr[j]);
+      pk.pack(base);
+    }
+  }
+  std::string nz(ZSTD_compressBound(out.size()), '\0');
+  nz.resize(ZSTD_compress(nz.data(), nz.size(), out.data(), out.size(), 1));
+  std::string result = bytes.substr(0, footer[0]) + nz;
+  const uint64_t nf[3] = {footer[0], nz.size(), XXH64(nz.data(), nz.size(), 0)};
+  result.append(reinterpret_cast<const char*>(nf), sizeof nf);
+  result.append(bytes, bytes.size() - 8, 8);
+  return result;
+}
+
+TEST_F(CaptureFileTest, ADeltaOnALaterBlobOrAChainTooLongIsACorruptFile) {
+  {
+    CaptureWriter w(path("chain.cap"));
+    put_versions(w, page_versions(kMaxDeltaChain + 2));  // blobs 0-8 one chain, 9 whole
+    w.put(BlobKind::History, "h");                         // blob 10
+    w.finish(CaptureIndex{});
+  }
+  const std::string good = read_file(path("chain.cap"));
+  const std::string f = path("bad.cap");
+  // The rewriting itself keeps a good file good.
+  EXPECT_EQ(open_error(f, with_blob_bases(good, [](size_t, uint32_t&) {})), "");
+  auto expect = [&](const std::function<void(size_t, uint32_t&)>& edit, const std::string& why) {
+    const std::string e = open_error(f, with_blob_bases(good, edit));
+    EXPECT_NE(e.find(f), std::string::npos) << e;
+    EXPECT_NE(e.find(why), std::string::npos) << "expected '" << why << "' in: " << e;
+  };
+  expect([](size_t k, uint32_t& base) { if (k == 3) base = 3; }, "blob 3 is a delta on blob 3, which is not an earlier");
+  expect([](size_t k, uint32_t& base) { if (k == 3) base = 7; }, "blob 3 is a delta on blob 7, which is not an earlier");
+  expect([](size_t k, uint32_t& base) { if (k == 10) base = 9; }, "not an earlier blob of its kind and size");
+  expect([](size_t k, uint32_t& base) { if (k == 9) base = 8; }, "blob 9 stands on a chain of more than 8 deltas");
 }
 
 }  // namespace
