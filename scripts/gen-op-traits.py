@@ -2,7 +2,8 @@
 """Regenerate src/isa/op_traits.def from src/isa/ops.def and src/isa/opcodes.def.
 
 The traits the timing model and the emulator ask about an operation (implicit VCC/SCC/EXEC
-use, memory kind and access, f64, transcendental, control flow) follow from the operation's
+use, memory kind and access, f64, transcendental and the VALU's other rate classes, control
+flow) follow from the operation's
 name and its encodings, which LLVM already fixed in ops.def/opcodes.def. Deriving them here,
 once, keeps mnemonic string tests out of the simulator: C++ reads isa::traits(op).
 
@@ -14,6 +15,15 @@ import sys
 import os
 
 TRANSCENDENTAL = ("v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_")
+# Rate classes of the VALU beside f64 and transcendental, after CLRX's measured GCN timings
+# (docs/notes-preset-sources.md, M1): 16-cycle integer operations (32-bit multiplies, 64-bit
+# products, the quad SADs); 64-bit integer shifts and compares, which run on the double-precision
+# unit (DPFACTOR x 4 cycles); and the f32 fused multiply-adds (v_fma_f32 and the division steps
+# built on it), 16 cycles on parts with 1/16-rate double precision and 4 on the others.
+QUARTER_INT = {"v_mul_lo_u32", "v_mul_hi_u32", "v_mul_lo_i32", "v_mul_hi_i32", "v_mad_u64_u32", "v_mad_i64_i32",
+               "v_qsad_pk_u16_u8", "v_mqsad_pk_u16_u8", "v_mqsad_u32_u8"}
+INT64 = ("v_lshlrev_b64", "v_lshrrev_b64", "v_ashrrev_i64", "v_lshl_b64", "v_lshr_b64", "v_ashr_i64")
+FMA32 = {"v_fma_f32", "v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32"}
 # Implicit VCC source of the VOP2 (e32) form; VOP3 names the mask in src2.
 READS_VCC_E32 = {"v_cndmask_b32", "v_addc_u32", "v_subb_u32", "v_subbrev_u32"}
 # VOP3-only operations that read VCC whatever the encoding.
@@ -79,6 +89,12 @@ def flags(m, encs):
         f.append("kF64")
     if m.startswith(TRANSCENDENTAL):
         f.append("kTranscendental")
+    if m in QUARTER_INT:
+        f.append("kQuarterInt")
+    if m in INT64 or (m.startswith("v_cmp") and m.endswith(("_i64", "_u64"))):
+        f.append("kInt64")
+    if m in FMA32:
+        f.append("kFma32")
     if "EXP" in encs:
         f.append("kExport")
     if "VINTRP" in encs:

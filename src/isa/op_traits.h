@@ -34,6 +34,9 @@ enum OpFlag : uint16_t {
   kTranscendental = 1 << 7,  ///< runs on the transcendental unit (exp, log, rcp, rsq, sqrt, sin, cos)
   kExport = 1 << 8,          ///< EXP (graphics export)
   kInterp = 1 << 9,          ///< VINTRP (parameter interpolation)
+  kQuarterInt = 1 << 10,     ///< a quarter-rate integer op on GCN (32-bit multiplies, v_mad_u64_u32, the quad SADs)
+  kInt64 = 1 << 11,          ///< a 64-bit integer shift or compare (GCN runs it on the double-precision unit)
+  kFma32 = 1 << 12,          ///< an f32 fused multiply-add (v_fma_f32, v_div_scale/fmas/fixup_f32)
 };
 
 /// Everything the simulator knows about an operation without decoding an instance.

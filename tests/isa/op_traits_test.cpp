@@ -2,6 +2,7 @@
 // the one place that reads mnemonic text to check traits; the simulator reads the table.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <set>
 #include <string>
 #include <string_view>
@@ -94,6 +95,33 @@ TEST(OpTraits, ExecutionClassesAreFlagged) {
   EXPECT_FALSE(traits(Op::V_MUL_F32).has(kTranscendental));
   EXPECT_TRUE(traits(Op::EXP).has(kExport));
   EXPECT_TRUE(traits(Op::V_INTERP_P1_F32).has(kInterp));
+}
+
+// The VALU's rate classes as CLRX measured them on GCN (docs/notes-preset-sources.md, M1): every
+// op of a class is flagged, and the full-rate neighbours of each are not.
+TEST(OpTraits, QuarterRateIntegerInt64AndFma32OpsAreFlaggedAsMeasured) {
+  for (Op op : {Op::V_MUL_LO_U32, Op::V_MUL_HI_U32, Op::V_MUL_HI_I32, Op::V_MAD_U64_U32, Op::V_MAD_I64_I32,
+                Op::V_QSAD_PK_U16_U8, Op::V_MQSAD_PK_U16_U8, Op::V_MQSAD_U32_U8})
+    EXPECT_EQ(traits(op).flags & (kQuarterInt | kInt64 | kFma32), kQuarterInt) << op_name(op);
+  for (Op op : {Op::V_LSHLREV_B64, Op::V_LSHRREV_B64, Op::V_ASHRREV_I64, Op::V_CMP_LT_U64, Op::V_CMP_EQ_I64,
+                Op::V_CMPX_GT_U64})
+    EXPECT_EQ(traits(op).flags & (kQuarterInt | kInt64 | kFma32), kInt64) << op_name(op);
+  for (Op op : {Op::V_FMA_F32, Op::V_DIV_SCALE_F32, Op::V_DIV_FMAS_F32, Op::V_DIV_FIXUP_F32})
+    EXPECT_EQ(traits(op).flags & (kQuarterInt | kInt64 | kFma32), kFma32) << op_name(op);
+  // Full rate: 24-bit multiplies, f32 multiply-adds that are not fused, conversions, 32-bit
+  // shifts and compares, f16 FMA.
+  for (Op op : {Op::V_MUL_U32_U24, Op::V_MUL_HI_U32_U24, Op::V_MAD_U32_U24, Op::V_MAD_F32, Op::V_MAC_F32,
+                Op::V_CVT_F32_U32, Op::V_CVT_U32_F32, Op::V_LSHLREV_B32, Op::V_CMP_LT_U32, Op::V_FMA_F16,
+                Op::V_DIV_FIXUP_F16, Op::V_SAD_U32, Op::V_MSAD_U8})
+    EXPECT_EQ(traits(op).flags & (kQuarterInt | kInt64 | kFma32), 0) << op_name(op);
+  // Every op of a class is a VALU op, and no op is in two.
+  for (size_t i = 0; i < size_t(Op::INVALID); ++i) {
+    const uint16_t f = traits(Op(i)).flags & (kQuarterInt | kInt64 | kFma32 | kF64 | kTranscendental);
+    if (f & (kQuarterInt | kInt64 | kFma32)) {
+      EXPECT_EQ(std::popcount(f), 1) << op_name(Op(i));
+      EXPECT_TRUE(std::string_view(op_name(Op(i))).starts_with("v_")) << op_name(Op(i));
+    }
+  }
 }
 
 TEST(OpTraits, MemoryOpsNameTheirMemoryAndAccess) {

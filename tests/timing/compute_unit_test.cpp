@@ -93,10 +93,12 @@ TEST(ComputeUnit, RunsWorkGroupsFromAnyWaveSourceAndReportsBackToIt) {
   for (uint32_t gid = 0; gid < kItems; ++gid) {
     float a = float(gid), b = a * 0.5f, c = a + 1.0f, e = a - 1.0f;
     for (uint32_t i = 0; i < kIters * 16; ++i) {
-      a = std::fmaf(a, 1.0001f, 0.9999f);
-      b = std::fmaf(b, 0.9999f, 1.0001f);
-      c = std::fmaf(c, 1.0001f, 0.9999f);
-      e = std::fmaf(e, 0.9999f, 1.0001f);
+      // The kernel's a * x + y is v_mac_f32: a rounded product, then a rounded sum (the tests
+      // build with -ffp-contract=off, so this is not fused either).
+      a = a * 1.0001f + 0.9999f;
+      b = b * 0.9999f + 1.0001f;
+      c = c * 1.0001f + 0.9999f;
+      e = e * 0.9999f + 1.0001f;
     }
     ASSERT_EQ(got[gid], a + b + c + e) << gid;
   }

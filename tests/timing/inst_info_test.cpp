@@ -62,6 +62,26 @@ TEST(InstInfo, F64AndTranscendentalOpsOccupyTheirUnitLonger) {
   EXPECT_EQ(info[1].busy, 33u);
 }
 
+TEST(InstInfo, EachValuRateClassTakesItsOwnCycles) {
+  // v_mul_lo_u32 v0, v0, v0; v_lshlrev_b64 v[0:1], 2, v[0:1]; v_fma_f32 v0, v0, v0, v0;
+  // v_mad_f32 v0, v0, v0, v0; v_mul_u32_u24_e32 v0, v0, v0; s_endpgm
+  const isa::Program p = program_of({0xD2850000, 0x00020100, 0xD28F0000, 0x00020082, 0xD1CB0000, 0x04020100,
+                                     0xD1C10000, 0x04020100, 0x10000100, 0xBF810000});
+  InstTimingParams t;
+  t.valu = 3;
+  t.valu_quarter_int = 19;
+  t.valu_int64 = 23;
+  t.valu_fma32 = 29;
+  const std::vector<InstInfo> info = build_inst_info(p, t);
+  ASSERT_EQ(info.size(), 6u);
+  EXPECT_EQ(info[0].busy, 19u);
+  EXPECT_EQ(info[1].busy, 23u);
+  EXPECT_EQ(info[2].busy, 29u);
+  EXPECT_EQ(info[3].busy, 3u);  // not fused: full rate
+  EXPECT_EQ(info[4].busy, 3u);  // 24-bit multiply: full rate
+  for (const InstInfo& i : info) EXPECT_EQ(i.latency, i.busy);
+}
+
 TEST(InstInfo, SequencerOnlySoppIsExplicitlyUntimed) {
   // s_setprio 0; s_endpgm
   const isa::Program p = program_of({0xBF8F0000, 0xBF810000});

@@ -23,9 +23,11 @@ nlohmann::json compare(const std::string& method, const std::string& args, const
 
 TEST(SamplingWarming, WarmingBringsTbpointsEstimateOfRepeatedHotspotStepsCloseToFullDetail) {
   // hotspot's ten identical steps form one cluster. Without warming its representative is the
-  // first launch simulated in detail, cold wherever it sits (measured 37% over); with warming
-  // the middle launch represents them and finds the caches the steps before it left (measured
-  // 2.3%). Bound 6% for the warm estimate, and the cold one at least 20 points further off.
+  // first launch simulated in detail, cold wherever it sits (measured 15.3% over; 37% before the
+  // VALU's rate classes made its address arithmetic slower and the steps less memory-bound); with
+  // warming the middle launch represents them and finds the caches the steps before it left
+  // (measured 2.6%). Bound 6% for the warm estimate, and the cold one at least 10 points further
+  // off.
   const std::string args = "hotspot --param rows=512 --param cols=512";
   const nlohmann::json cold = compare("tbpoint", args, "none"), warm = compare("tbpoint", args, "caches");
   ASSERT_TRUE(cold.contains("error_pct") && warm.contains("error_pct"));
@@ -33,7 +35,7 @@ TEST(SamplingWarming, WarmingBringsTbpointsEstimateOfRepeatedHotspotStepsCloseTo
   EXPECT_EQ(warm["sampling"]["warming"], "caches");
   const double e_cold = cold["error_pct"], e_warm = warm["error_pct"];
   EXPECT_LT(e_warm, 6.0);
-  EXPECT_GT(e_cold, e_warm + 20.0);
+  EXPECT_GT(e_cold, e_warm + 10.0);
 }
 
 TEST(SamplingWarming, AnUnknownWarmingExitsWithAUsageErrorNamingTheValue) {

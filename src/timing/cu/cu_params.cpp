@@ -21,6 +21,9 @@ InstTimingParams inst_timing_params(const GpuConfig& c) {
   t.valu = uint16_t(c.valu_cycles);
   t.valu_f64 = uint16_t(c.valu_f64_cycles);
   t.valu_trans = uint16_t(c.valu_trans_cycles);
+  t.valu_quarter_int = uint16_t(c.valu_quarter_int_cycles);
+  t.valu_int64 = uint16_t(c.valu_int64_cycles);
+  t.valu_fma32 = uint16_t(c.valu_fma32_cycles);
   t.salu = uint16_t(c.salu_cycles);
   t.branch = uint16_t(c.branch_cycles);
   t.vmem = uint16_t(c.vmem_issue_cycles);

@@ -78,7 +78,12 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
         break;
       case E::VOP1: case E::VOP2: case E::VOPC: case E::VOP3: case E::VINTRP:
         o.type = IssueType::Valu;
-        o.busy = tr.has(isa::kF64) ? t.valu_f64 : tr.has(isa::kTranscendental) ? t.valu_trans : t.valu;
+        o.busy = tr.has(isa::kF64)             ? t.valu_f64
+                 : tr.has(isa::kTranscendental) ? t.valu_trans
+                 : tr.has(isa::kQuarterInt)     ? t.valu_quarter_int
+                 : tr.has(isa::kInt64)          ? t.valu_int64
+                 : tr.has(isa::kFma32)          ? t.valu_fma32
+                                                : t.valu;
         o.latency = o.busy;
         break;
       case E::DS:

@@ -42,7 +42,8 @@ struct InstInfo {
 
 /// Unit timings the classification needs (resolved from the configuration).
 struct InstTimingParams {
-  uint16_t valu = 4, valu_f64 = 64, valu_trans = 16, salu = 1, branch = 4, vmem = 4, smem = 1, exp = 4;
+  uint16_t valu = 4, valu_f64 = 64, valu_trans = 16, valu_quarter_int = 16, valu_int64 = 32, valu_fma32 = 16;
+  uint16_t salu = 1, branch = 4, vmem = 4, smem = 1, exp = 4;
 };
 
 /// One InstInfo per instruction of `p`, in the same order.
