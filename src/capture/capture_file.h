@@ -29,11 +29,14 @@
 namespace strobe::capture {
 
 /// The capture format's version; a file of another version is refused by name.
-inline constexpr uint32_t kFormatVersion = 4;
+inline constexpr uint32_t kFormatVersion = 5;
 /// Bytes of a checkpoint page: the device memory's host page (emu::GlobalMemory::kPageSize).
 inline constexpr uint64_t kPageBytes = uint64_t{1} << 16;
 /// The blob id of a page that reads as zero (never stored).
 inline constexpr uint32_t kZeroPage = UINT32_MAX;
+/// The blob id of a page whose content a capture that keeps only some checkpoints did not keep
+/// (CaptureIndex::kept_for): the launch that reads it cannot run from this file.
+inline constexpr uint32_t kDroppedPage = UINT32_MAX - 1;
 /// Deltas a blob's bytes may stand on, at most, down to a blob stored whole: reading a blob
 /// decompresses at most this many blobs plus one.
 inline constexpr uint32_t kMaxDeltaChain = 8;
@@ -156,6 +159,11 @@ struct CaptureIndex {
   /// The run's device memory was the program's own (a HIP program): its allocations lie at the
   /// program's addresses, which a replay places wherever its own pages are.
   bool host_addresses = false;
+  /// Empty: every launch's checkpoint is kept. Else the capture keeps only the checkpoints of the
+  /// launches a selection runs (capture/keep.h), and this says which selection ("tbpoint, pka on
+  /// r9nano"); the other launches' pages are kDroppedPage, and only their history, profile and
+  /// dispatch remain, which is all a method needs of a launch it predicts.
+  std::string kept_for;
   /// The functional profile of every launch (sampling/profile/profile_file.h), collected in the
   /// same run at granule_bytes lines: what profile-driven sampling methods read (kNoBlob: none).
   uint32_t profile = kNoBlob;
@@ -194,6 +202,10 @@ class CaptureWriter {
   /// against it when that is smaller and the base's chain is short enough.
   std::vector<uint32_t> put_all(BlobKind kind, const std::vector<std::string_view>& items, uint32_t threads,
                                 const std::vector<Base>& bases = {});
+  /// Stores a blob as another capture stored it: `info` as its index says (its base replaced by
+  /// `base`, this writer's id of the same base) and `stored`, its compressed bytes, copied
+  /// without decompressing. Returns its id (an equal blob already stored is not stored again).
+  uint32_t put_stored(const BlobInfo& info, std::string_view stored, uint32_t base);
   /// The blobs stored so far (the index's blob table).
   const std::vector<BlobInfo>& blobs() const { return blobs_; }
   /// Bytes written so far.
@@ -241,6 +253,11 @@ class CaptureFile {
   std::string blob(uint32_t id, BlobKind kind) const;
   /// blob() without copying the bytes out of the reader's cache of delta bases.
   std::shared_ptr<const std::string> shared_blob(uint32_t id, BlobKind kind) const { return decoded(id, kind); }
+  /// Blob `id`'s bytes as stored (compressed; a delta's against its base), unchecked: for
+  /// copying into another capture (CaptureWriter::put_stored), whose reader checks them.
+  std::string stored_blob(uint32_t id) const;
+  /// Whether launch `i`'s checkpoint is in the file (it is unless kept_for dropped it).
+  bool keeps_checkpoint(uint64_t i) const;
   /// The launch `i`; InputError naming the file and the count if out of range.
   const LaunchRecord& launch(uint64_t i) const;
 

@@ -65,7 +65,9 @@ std::vector<uint64_t> parse_launch_list(const std::string& list, uint64_t count)
 
 Replayer::Replayer(const CaptureFile& cap, runtime::Device& dev)
     : cap_(cap), dev_(dev), modules_(cap.index().code_objects.size(), nullptr),
-      programs_(cap.index().code_objects.size()) {
+      programs_(cap.index().code_objects.size()),
+      ran_(new std::atomic<bool>[cap.index().launches.size()]()),
+      fetched_(new std::atomic<bool>[cap.index().launches.size()]()) {
   // A host program's capture lies at that program's addresses: the device places them.
   if (dev.memory().host_addresses() != cap.index().host_addresses) dev.reset_memory(cap.index().host_addresses);
 }
@@ -116,6 +118,8 @@ void Replayer::install_page_source() {
     auto it = pending_.find(page);
     if (it == pending_.end()) return false;  // not a checkpoint page: it reads as zero
     const uint32_t blob = it->second;
+    if (blob == kDroppedPage) throw dropped(preparing_);
+    fetched_[preparing_].store(true, std::memory_order_relaxed);
     pending_.erase(it);
     if (blob == kZeroPage) return false;
     std::memcpy(dst, cap_.shared_blob(blob, BlobKind::Page)->data(), kPageBytes);
@@ -133,6 +137,7 @@ void Replayer::prepare(uint64_t i, bool fresh_memory) {
                                           "program to answer",
                                           i, l.dispatch.kernel_name, cap_.path()));
   const bool host = cap_.index().host_addresses;
+  preparing_ = i;
   if (fresh_memory) {
     dev_.reset_memory(host);
     current_.clear();
@@ -167,6 +172,7 @@ void Replayer::prepare(uint64_t i, bool fresh_memory) {
     for (const PageRef& p : l.pages) {
       auto it = current_.find(p.addr);
       if (it != current_.end() && it->second == p.blob) continue;
+      if (p.blob == kDroppedPage) throw dropped(i);
       if (p.blob == kZeroPage) {
         zeros.resize(kPageBytes);
         mem.write_host_page(p.addr, zeros.data());
@@ -324,10 +330,24 @@ runtime::LaunchResult Replayer::run(uint64_t i) {
   const LaunchRecord& l = cap_.launch(i);
   // A launch a sampling method predicted without running it did what the captured run counted.
   if (r.stats.workgroups == 0) r.stats = l.stats;
+  else ran_[i].store(true, std::memory_order_relaxed);
   // What the launch wrote is no longer the checkpoint's content.
   for (const PageRef& p : l.pages)
     if (p.written || l.dependent_groups) current_.erase(p.addr);
   return r;
+}
+
+std::vector<uint64_t> Replayer::checkpoints_read() const {
+  std::vector<uint64_t> out;
+  for (uint64_t i = 0; i < cap_.index().launches.size(); ++i)
+    if (ran_[i].load(std::memory_order_relaxed) || fetched_[i].load(std::memory_order_relaxed)) out.push_back(i);
+  return out;
+}
+
+InputError Replayer::dropped(uint64_t i) const {
+  return InputError(fmt::format("capture {}: launch {} ({}) needs its checkpoint, which this capture does not keep: "
+                                "it keeps the checkpoints of {}; run the launch from the whole capture",
+                                cap_.path(), i, cap_.launch(i).dispatch.kernel_name, cap_.index().kept_for));
 }
 
 bool Replayer::verify(uint64_t i) {

@@ -6,6 +6,7 @@
 // ranges placed at those addresses and its pages written when the launch is prepared.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "capture/capture_file.h"
 #include "capture/history.h"
+#include "common/error.h"
 #include "isa/program.h"
 #include "runtime/device.h"
 #include "sampling/profile/profile_file.h"
@@ -60,6 +62,10 @@ class Replayer {
   /// The dispatch of launch `i`, as the captured run made it.
   emu::Dispatch dispatch(uint64_t i);
 
+  /// The launches whose checkpoints this replay read, ascending: those run() ran any work-group
+  /// of, and those during which a page was fetched (a predicted launch whose kernel arguments were
+  /// read): what a capture must keep for the same replay to run from it (keep.h).
+  std::vector<uint64_t> checkpoints_read() const;
   /// Seconds spent restoring pages and warming caches so far.
   double restore_seconds() const { return restore_seconds_; }
   double warm_seconds() const { return warm_seconds_; }
@@ -81,6 +87,11 @@ class Replayer {
   std::unordered_map<uint64_t, uint32_t> pending_;    // page -> blob it gets when first touched
   const emu::GlobalMemory* sourced_ = nullptr;        // the memory the page source is installed on
   double restore_seconds_ = 0, warm_seconds_ = 0;
+  // Per launch: it ran work; a page was fetched while it was the launch prepared (on any thread).
+  std::unique_ptr<std::atomic<bool>[]> ran_, fetched_;
+  uint64_t preparing_ = 0;  // the launch last prepared: the one a dropped page's first touch is for
+  /// The error of launch `i` reaching a page its capture does not keep (CaptureIndex::kept_for).
+  InputError dropped(uint64_t i) const;
 };
 
 /// The capture's functional profile for a sampling method on a GPU whose L1 lines are

@@ -48,6 +48,7 @@ int run_main(int argc, char** argv) {
   add_compare_command(app, action, program);
   add_profile_command(app, action, program);
   add_capture_command(app, action, program);
+  add_keep_command(app, action);
   add_sweep_command(app, action);
   add_report_command(app, action);
   add_shader_command(app, action);

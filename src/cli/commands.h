@@ -30,6 +30,8 @@ void add_profile_command(CLI::App& app, Action& action, std::vector<std::string>
 /// Adds `strobe capture`: a benchmark's functional run, or `program`'s (everything after `--`),
 /// recorded for replay from checkpoints.
 void add_capture_command(CLI::App& app, Action& action, std::vector<std::string> program = {});
+/// Adds `strobe keep`: a capture copied with only the checkpoints a selection needs.
+void add_keep_command(CLI::App& app, Action& action);
 /// Adds `strobe sweep`: design-space sweeps, locally or on Slurm.
 void add_sweep_command(CLI::App& app, Action& action);
 /// Adds `strobe report`: an HTML page of result files.

@@ -1,6 +1,7 @@
 // Captures and their replay (see capture.h).
 #include "experiment/capture.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -197,6 +198,7 @@ struct ReplayPass {
   double restore_seconds = 0, warm_seconds = 0;
   uint64_t order_dependent = 0;  ///< verified launches left out: global atomics in timing mode
   uint64_t not_run = 0;          ///< verified launches left out: not run whole (predicted)
+  std::vector<uint64_t> ran;     ///< launches whose checkpoints it read (capture::Replayer::checkpoints_read)
 };
 
 /// Runs `chosen` of `cap` once on a fresh device set up as `v` says, through `runner` when a
@@ -262,6 +264,7 @@ ReplayPass replay_pass(const ValidatedRun& v, const capture::CaptureFile& cap, c
   out.outcome.run_seconds = since(t1);
   out.outcome.verified = s.verify;
   out.outcome.wall_seconds = since(t0);
+  out.ran = rp.checkpoints_read();
   out.restore_seconds = rp.restore_seconds();
   out.warm_seconds = rp.warm_seconds();
   return out;
@@ -285,8 +288,10 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
 
   ReplayPass last;
   nlohmann::json sampling_summary;
+  std::vector<uint64_t> ran;
   if (s.sampling == "none") {
     last = replay_pass(v, *cap, chosen, nullptr, on_launch, fresh_memory);
+    ran = last.ran;
   } else {
     // A method sees every launch of every pass, as in runs of the benchmark, and chooses what to
     // simulate; the launches it only predicts neither run nor fetch a page. The capture's profile
@@ -300,6 +305,7 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
     for (int p = 0; p < method->passes(); ++p) {
       ReplayPass rp = replay_pass(v, *cap, chosen, &method->runner(p), on_launch, fresh_memory);
       method->end_pass(p);
+      ran.insert(ran.end(), rp.ran.begin(), rp.ran.end());
       run_seconds += rp.outcome.run_seconds;
       passes.push_back({{"run_seconds", rp.outcome.run_seconds}, {"launches", rp.outcome.launches.size()}});
       // A method may add a pass when one ends (SimProf's rounds): only the last one's estimates count.
@@ -318,6 +324,9 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
     sampling_summary["from_capture"] = true;
   }
   RunResult r;
+  std::sort(ran.begin(), ran.end());
+  ran.erase(std::unique(ran.begin(), ran.end()), ran.end());
+  r.capture_ran = std::move(ran);
   r.outcome = std::move(last.outcome);
   r.outcome.wall_seconds = since(t0);
   r.report = run_report(r.outcome, s.mode, s.arch, s.sampling);
@@ -332,9 +341,11 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
                       {"warm_state", s.warm_state},
                       {"alone", s.alone},
                       {"bytes", cap->size()},
+                      {"checkpoints_read", r.capture_ran.size()},
                       {"capture_seconds", x.capture_seconds},
                       {"restore_seconds", last.restore_seconds},
                       {"warm_seconds", last.warm_seconds}};
+  if (!x.kept_for.empty()) r.report.capture["kept_for"] = x.kept_for;
   if (s.verify) {
     r.report.capture["unverified_order_dependent"] = last.order_dependent;
     r.report.capture["unverified_not_run"] = last.not_run;

@@ -18,6 +18,10 @@ using LaunchCallback = std::function<void(const workloads::LaunchStat&, size_t e
 struct RunResult {
   workloads::RunOutcome outcome;
   report::RunReport report;
+  /// A capture's replay: the launches whose checkpoints it read over every pass (they ran work,
+  /// or a page was fetched while they were prepared), ascending; those a capture must keep for
+  /// the replay to run from it (capture/keep.h).
+  std::vector<uint64_t> capture_ran;
 };
 
 /// Runs the benchmark of `v` (every pass of its sampling method, if any) on a fresh device and

@@ -8,6 +8,8 @@
 #include "common/error.h"
 #include "common/number_text.h"
 #include "emu/executor.h"
+#include "sampling/profile/functional_profile.h"
+#include "sampling/profile/profile_file.h"
 
 namespace strobe::sampling {
 
@@ -48,6 +50,13 @@ double choice_index(const MethodParam& p, const std::string& text) {
 
 bool skips_predicted(const MethodOptions& o, const emu::Dispatch& d) {
   return o.skip_functional || (o.from_capture && !emu::has_global_atomics(*d.program));
+}
+
+std::optional<std::string> departure(const MethodOptions& o, size_t i, const emu::Dispatch& d,
+                                     const emu::GlobalMemory& mem, std::span<const profile::LaunchIdentity> profiled,
+                                     bool compare_kernargs, const std::string& source) {
+  if (o.from_capture) return std::nullopt;
+  return profile::departure_from_profile(i, profile::identify(d, mem), profiled, compare_kernargs, source);
 }
 
 const std::map<std::string, MethodInfo>& methods() { return registry(); }

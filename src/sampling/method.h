@@ -4,6 +4,8 @@
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -17,6 +19,7 @@ namespace strobe::sampling {
 namespace profile {
 struct ProfileFile;
 struct WorkloadIdentity;
+struct LaunchIdentity;
 }
 
 /// One declared parameter of a method: the default is the paper's value. A parameter with
@@ -58,6 +61,15 @@ struct MethodOptions {
 /// skip_functional; from a capture unless `d`'s work-groups use global atomics (whose results the
 /// groups it simulates may read, so the predicted ones run functionally).
 bool skips_predicted(const MethodOptions& o, const emu::Dispatch& d);
+
+/// Where launch `i` (`d`, read from `mem`) leaves the profiled sequence `profiled`
+/// (profile::departure_from_profile, `source` naming the profile), or nullopt. From a capture
+/// nothing is read and nothing departs: the capture's launches are its profile's by construction
+/// (both are the captured run, and a replay restores every launch's code and arguments), and
+/// reading them would fetch pages of a launch the method only predicts (capture/keep.h).
+std::optional<std::string> departure(const MethodOptions& o, size_t i, const emu::Dispatch& d,
+                                     const emu::GlobalMemory& mem, std::span<const profile::LaunchIdentity> profiled,
+                                     bool compare_kernargs, const std::string& source);
 
 namespace detail {
 /// A resolved parameter converted to its declared type (bools: non-zero is true; an enumeration

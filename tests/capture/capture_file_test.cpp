@@ -196,6 +196,38 @@ TEST_F(CaptureFileTest, AChangedPageIsStoredAsADeltaOnItsLastVersionAndReadBackW
   EXPECT_EQ(f->blob(whole, BlobKind::Page), other);
 }
 
+TEST_F(CaptureFileTest, ADroppedPageIsReadOnlyInACaptureThatSaysWhatItKeeps) {
+  // write_small's capture again, its second launch's written page dropped.
+  auto write = [&](const std::string& name, const std::string& kept_for) {
+    const std::string src = write_small("src-" + name);
+    const std::unique_ptr<CaptureFile> in = CaptureFile::open(src);
+    CaptureWriter w(path(name));
+    for (uint32_t b = 0; b < in->index().blobs.size(); ++b) {
+      const BlobInfo& info = in->index().blobs[b];
+      EXPECT_EQ(w.put_stored(info, in->stored_blob(b), info.base), b);
+    }
+    CaptureIndex x = in->index();
+    x.kept_for = kept_for;
+    x.launches[1].pages[1].blob = kDroppedPage;
+    w.finish(x);
+    return path(name);
+  };
+  const std::unique_ptr<CaptureFile> f = CaptureFile::open(write("kept.cap", "tbpoint on r9nano"));
+  EXPECT_EQ(f->index().kept_for, "tbpoint on r9nano");
+  EXPECT_TRUE(f->keeps_checkpoint(0));
+  EXPECT_FALSE(f->keeps_checkpoint(1));
+  EXPECT_EQ(f->blob(f->launch(0).pages[0].blob, BlobKind::Page)[0], 1);  // blobs copied as stored read back
+  // The same page in a capture that claims to keep every checkpoint is a corrupt file.
+  try {
+    CaptureFile::open(write("claims-all.cap", ""));
+    FAIL() << "opened";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("launch 1 page 0x100010000 refers to blob 4294967294, which is not a page"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 /// `bytes` (a capture) with its index rewritten by `edit`, which is handed every blob's record
 /// (offset, stored, bytes, id, kind, base) and may change its base; index and checksum renewed.
 std::string with_blob_bases(const std::string& bytes, const std::function<void(size_t, uint32_t&)>& edit) {

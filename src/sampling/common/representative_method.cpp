@@ -162,7 +162,7 @@ runtime::LaunchResult RepresentativeMethod::run_observe(const emu::Dispatch& d, 
   }
   // What the method observes must be the profiled launch: a sequence that depends on timing has
   // no fixed population to partition.
-  if (auto why = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_, source()))
+  if (auto why = departure(o_, i, d, mem, ids_, kernargs_comparable_, source()))
     throw NotImplementedError(fmt::format("{} over a launch sequence that depends on timing: {}; a method that "
                                           "observes every dispatch before it partitions needs the profiled one",
                                           name_, *why));
@@ -178,7 +178,7 @@ runtime::LaunchResult RepresentativeMethod::run_sampled(const emu::Dispatch& d, 
                                                         timing::Gpu& gpu) {
   const size_t i = launch_++;
   if (!diverged_) {
-    diverged_ = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_, source());
+    diverged_ = departure(o_, i, d, mem, ids_, kernargs_comparable_, source());
     if (diverged_) diverged_at_ = i;
   }
   // A workload whose launches depend on timing (sssp's iteration count follows the order its

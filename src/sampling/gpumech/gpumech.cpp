@@ -115,8 +115,7 @@ class Gpumech final : public SamplingMethod {
   /// otherwise why not (a run that leaves the profiled launch sequence is traced afresh).
   std::optional<SavedTrace> saved_trace(size_t i, const emu::Dispatch& d, const emu::GlobalMemory& mem,
                                         std::string& why) const {
-    if (auto diff = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_,
-                                               "profile " + profile_path_)) {
+    if (auto diff = departure(options_of_, i, d, mem, ids_, kernargs_comparable_, "profile " + profile_path_)) {
       why = *diff;
       return std::nullopt;
     }

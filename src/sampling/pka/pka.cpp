@@ -181,8 +181,9 @@ class Pka final : public SamplingMethod {
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
     const size_t i = launch_++;
     // A profile from another process may be of another build or input of the program: any
-    // difference in code, geometry or (where comparable) arguments makes its features wrong.
-    if (!state_file_.empty()) {
+    // difference in code, geometry or (where comparable) arguments makes its features wrong. A
+    // capture's counts are of its own launches, which its replay restores (departure()).
+    if (!state_file_.empty() && !o_.from_capture) {
       std::optional<std::string> diff;
       if (i >= ids_.size()) diff = fmt::format("launch {} ({}) is past its {} launches", i, d.kernel_name, ids_.size());
       else diff = profile::launch_difference(i, ids_[i], profile::identify(d, mem), kernargs_comparable_);
@@ -192,8 +193,7 @@ class Pka final : public SamplingMethod {
     // does so because the workload's launches depend on timing (sssp's iteration count follows
     // the order its atomics land in). From there on the profile says nothing about the launches:
     // they are simulated in full detail, as TBPoint does.
-    if (!diverged_) diverged_ = profile::departure_from_profile(i, profile::identify(d, mem), ids_, kernargs_comparable_,
-                                                                "the profiling pass");
+    if (!diverged_) diverged_ = departure(o_, i, d, mem, ids_, kernargs_comparable_, "the profiling pass");
     if (diverged_) {
       ++unprofiled_;
       return unprofiled_launch("pka", *diverged_, d, mem, gpu);

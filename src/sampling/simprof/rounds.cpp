@@ -25,7 +25,7 @@ uint64_t window_growth_target(uint64_t current, uint64_t formula, uint64_t popul
 
 runtime::LaunchResult SimProf::run_round(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) {
   const size_t i = launch_++;
-  if (auto diff = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_, source()))
+  if (auto diff = departure(o_, i, d, mem, ids_, kernargs_comparable_, source()))
     not_followed(i, *diff);
   const size_t first = launch_first_[i], end = launch_first_[i + 1];
   const bool whole = end == first + 1 && units_[first].whole;

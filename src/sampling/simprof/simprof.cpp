@@ -115,7 +115,7 @@ runtime::LaunchResult SimProf::run_proxy(const emu::Dispatch& d, emu::GlobalMemo
   const auto t0 = std::chrono::steady_clock::now();
   const size_t i = proxy_cycles_.size();
   if (o_.profile) {
-    if (auto diff = sp::departure_from_profile(i, sp::identify(d, mem), ids_, kernargs_comparable_, source()))
+    if (auto diff = departure(o_, i, d, mem, ids_, kernargs_comparable_, source()))
       not_followed(i, *diff);
     const sp::LaunchRecord& rec = o_.profile->launches[i];
     const auto blob = rec.blobs.find(gpumech::kProfileBlob);
