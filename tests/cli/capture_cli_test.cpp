@@ -56,6 +56,34 @@ TEST(CaptureCli, BadCapturesAndOptionsExitTwoNamingTheFileOrOption) {
   expect("capture vecadd -o " + (t.path / "no" / "such.cap").string(), "such.cap");
 }
 
+TEST(CaptureCli, KeepWritesACaptureForItsMethodsAndEveryBadInputExitsTwo) {
+  TempDir t;
+  const std::string f = (t.path / "h.cap").string(), k = (t.path / "k.cap").string();
+  ASSERT_EQ(run_strobe(std::string("capture ") + kBench + " -o " + f).rc, 0);
+  auto kept = run_strobe("keep " + f + " --sampling tbpoint -o " + k);
+  ASSERT_EQ(kept.rc, 0) << kept.err;
+  EXPECT_NE(kept.out.find("for tbpoint on r9nano"), std::string::npos) << kept.out;
+  auto run = run_strobe("run " + k + " --sampling tbpoint --json -");
+  ASSERT_EQ(run.rc, 0) << run.err;
+  EXPECT_EQ(nlohmann::json::parse(run.out)["capture"]["kept_for"], "tbpoint on r9nano");
+
+  const std::string one = (t.path / "one.cap").string();
+  ASSERT_EQ(run_strobe("keep " + f + " --launches 1 -o " + one).rc, 0);
+  auto expect = [&](const std::string& args, const std::string& reason) {
+    auto r = run_strobe(args);
+    EXPECT_EQ(r.rc, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << args << ": " << r.err;
+  };
+  expect("run " + one + " --mode timing", "launch 0 (hotspot) needs its checkpoint, which this capture does not keep");
+  auto alone = run_strobe("run " + one + " --launches 1 --verify");  // the launch it keeps replays, verified
+  EXPECT_EQ(alone.rc, 0) << alone.err;
+  expect("keep " + f + " -o " + k, "--sampling");
+  expect("keep " + f + " --sampling nosuch -o " + k, "nosuch");
+  expect("keep " + f + " --launches 7 -o " + k, "out of range");
+  expect("keep " + (t.path / "missing.cap").string() + " --launches 0 -o " + k, "missing.cap");
+  expect("keep " + one + " --launches 0 -o " + k, "launch 0's checkpoint is not in it");
+}
+
 TEST(CaptureCli, AFittedWarmWindowGivesTheHistorysCyclesWhereTheHistoryFits) {
   // hotspot at 64x64 touches far fewer lines than four times the R9 Nano's caches hold, so the
   // fitted walk stops where the full one does: the same caches, the same cycles. On 4 CUs with
