@@ -334,6 +334,14 @@ runtime::LaunchResult Replayer::run(uint64_t i) {
   // What the launch wrote is no longer the checkpoint's content.
   for (const PageRef& p : l.pages)
     if (p.written || l.dependent_groups) current_.erase(p.addr);
+  // A page of a dropped checkpoint that the launch did not reach leaves with it: a later launch
+  // that reads the page has it in its own checkpoint (or is dropped and marks it again), and
+  // threads' first touch of every page (GlobalMemory::begin_concurrent) must not stop at it.
+  for (const PageRef& p : l.pages) {
+    if (p.blob != kDroppedPage) continue;
+    if (auto it = pending_.find(p.addr); it != pending_.end() && it->second == kDroppedPage) pending_.erase(it);
+    current_.erase(p.addr);
+  }
   return r;
 }
 

@@ -139,5 +139,29 @@ TEST_F(CaptureKeep, KeptLaunchesReplayAloneAndVerifyAndADroppedOneCannotBeKeptAg
   EXPECT_EQ(keep(again).kept_for, "launches 5");
 }
 
+TEST_F(CaptureKeep, AKeptCaptureRunsWhereThreadsFirstTouchEveryPage) {
+  // Needleman-Wunsch's launches each read their own diagonal band of an 8 MiB matrix: pages the
+  // launches TBPoint predicts read, and no kept launch does, are dropped. Threads of the quantum
+  // engine first touch every page of every allocation (GlobalMemory::begin_concurrent), which must
+  // not reach a dropped page that only a launch that did not run would have read.
+  CaptureSpec c;
+  c.run.benchmark = "nw";
+  c.run.threads = 2;
+  c.output = path("nw.cap");
+  capture(c);
+  KeepSpec k;
+  k.run.capture = c.output;
+  k.methods = {"tbpoint"};
+  k.output = path("nw-tbpoint.cap");
+  const KeepOutcome out = keep(k);
+  ASSERT_LT(out.file.chosen, out.file.launches);
+  RunSpec s = replay_spec(k.output, "timing", "tbpoint");
+  s.sets = {"sim.engine=quantum"};
+  s.threads = 2;
+  RunSpec whole = s;
+  whole.capture = c.output;
+  EXPECT_EQ(cycles(replay_of(s)), cycles(replay_of(whole)));
+}
+
 }  // namespace
 }  // namespace strobe::experiment
