@@ -45,8 +45,8 @@ KeepOutcome keep(const KeepSpec& spec) {
     for (const std::string& s : spec.run.sampling_sets) what += " " + s;
     parts.push_back(what);
   }
-  out.kept_for = fmt::format("{} on {}", fmt::join(parts, ", "), config);
-  if (spec.methods.empty()) out.kept_for = fmt::format("{}", fmt::join(parts, ", "));
+  out.kept_for = fmt::format("{}", fmt::join(parts, ", "));
+  if (!spec.methods.empty()) out.kept_for += " on " + config;  // the configuration the methods chose on
   out.file = capture::keep_launches(*cap, keep, out.kept_for, spec.output, host_threads(spec.run.threads));
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
