@@ -21,7 +21,7 @@ CuMemoryParams memory_params(const CuParams& p) {
 
 ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, Engine& engine, RequestPool& pool,
                          StatsRegistry& stats, Component* l1v, Component* scache, Component* l1i)
-    : Component(std::move(name)), index_(index), p_(p), engine_(engine), arbiter_(p.scheduler), res_(p.res),
+    : Component(std::move(name)), index_(index), p_(p), engine_(engine), arbiter_(p.scheduler, p.res.simds), res_(p.res),
       mem_(memory_params(p), p.res.simds * p.res.slots_per_simd, engine, pool, this, l1v, scache, l1i, c_) {
   const uint32_t slots = p_.res.simds * p_.res.slots_per_simd;
   waves_.resize(slots);
@@ -88,13 +88,14 @@ void ComputeUnit::handle(Cycle now, uint32_t kind, uint32_t arg) {
 
 void ComputeUnit::tick(Cycle now) {
   cpi_.catch_up(now);
-  const uint64_t candidates = simd_mask_[simd_of(now)];
+  const uint32_t simd = simd_of(now);
+  const uint64_t candidates = simd_mask_[simd];
   IssueArbiter::ReadyMasks ready{};
   const uint64_t wants_fetch = evaluate_waves(candidates, now, ready);
   const uint64_t lost = IssueArbiter::arbitrate_fetch(wants_fetch, p_.fetches_per_cycle, age_.data(),
                                                       [&](uint32_t s) { start_fetch(s, now); });
   fetch_retry_ = (fetch_retry_ & ~candidates) | lost;
-  const bool issued = arbiter_.arbitrate(ready, age_.data(), [&](uint32_t s) { issue(s, now); });
+  const bool issued = arbiter_.arbitrate(simd, ready, age_.data(), [&](uint32_t s) { issue(s, now); });
   charge_cycle(now, issued);
   sleep(now);
 }
