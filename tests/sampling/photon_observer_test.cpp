@@ -158,6 +158,40 @@ TEST(PhotonObserver, BasicBlockPredictionIsTheSlowestWavesBlocksPlusStartUp) {
   EXPECT_EQ(o.predicted_groups(), 1u);
 }
 
+/// The cycles a basic-block-sampled group of `kDouble` is predicted to take when ten waves
+/// share each SIMD of the R9 Nano, whose blocks complete in 10 cycles each in detail.
+uint64_t predicted_shared_double(bool bound, bool skip) {
+  // One block: a double-precision multiply-add (64 cycles of the VALU on the R9 Nano) and the end.
+  const char* const kDouble = "v_fma_f64 v[0:1], v[0:1], v[0:1], v[0:1]\ns_endpgm\n";
+  Fixture f;
+  PhotonParams p = params();
+  p.throughput_bound = bound;
+  emu::test::AsmLaunch l(kDouble, emu::test::KdSpec{}, {64, 1, 1}, {64, 1, 1});
+  ProgramTables t;
+  t.ends = timing::basic_block_ends(l.program);
+  t.info = timing::build_inst_info(l.program, timing::inst_timing_params(f.gpu));
+  const OnlineAnalysis a = analysis({{{0, 1}}}, {2, 0});
+  PhotonObserver o(p, f.gpu, skip, a, t);
+  const uint32_t waves = f.gpu.num_cus * f.gpu.simds_per_cu * 10;
+  for (uint32_t w = 0; w < waves; ++w) o.wave_begin(w, 0);
+  // The served waves' blocks: the only ones to end before the detector decides.
+  feed_blocks(o, 0, 2, 8, 10);
+  EXPECT_EQ(o.mode(), PhotonMode::BasicBlock);
+  emu::Executor ex(l.d, l.mem);
+  emu::WorkGroup wg;
+  ex.init_workgroup(wg, 0);
+  emu::DispatchStats stats;
+  return o.predict_workgroup(ex, wg, stats, 0, 0).value();
+}
+
+TEST(PhotonObserver, AGroupSharingItsSimdWithNineOthersHoldsItsSlotForTheirValuCycles) {
+  // Little's law on the VALU: ten resident waves each needing 64 cycles of it complete one per
+  // 64 cycles, so each stays 640; the blocks' own 10 cycles are what the served wave saw.
+  EXPECT_EQ(predicted_shared_double(true, false), 640u);
+  EXPECT_EQ(predicted_shared_double(true, true), 640u);  // from the sample's block counts
+  EXPECT_EQ(predicted_shared_double(false, false), 10u);  // the paper's rule
+}
+
 TEST(PhotonObserver, DetailedLaunchesSimulateEveryGroup) {
   Fixture f;
   const PhotonParams p = params();

@@ -2,6 +2,7 @@
 // sampling once the detectors say the rest of it can be predicted.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -68,6 +69,8 @@ class PhotonObserver final : public timing::LaunchObserver {
   bool balanced() const { return balanced_; }
   /// Cycles each warp-sampled group holds its resources (0 before the switch to Warp).
   double warp_time() const { return warp_time_; }
+  /// Groups timed by their blocks whose time the throughput bound raised.
+  uint64_t bound_groups() const { return bound_groups_; }
 
  private:
   void switch_to(PhotonMode m, uint64_t cycle);
@@ -75,13 +78,22 @@ class PhotonObserver final : public timing::LaunchObserver {
   double bb_time(uint32_t start, uint32_t len);
   double interval(uint32_t pc);
   static size_t class_of(const timing::InstInfo& in);
+  /// Busy cycles per issue type that one pass of the block at `start` puts on its units.
+  using UnitBusy = std::array<double, size_t(timing::IssueType::COUNT)>;
+  void add_busy(UnitBusy& b, uint32_t start, uint32_t len, double times) const;
+  /// The least time a wave with busy cycles `b` stays resident among peak_live_ waves like it
+  /// (Little's law on each unit: its resident sharers times its busy cycles per wave).
+  double throughput_bound(const UnitBusy& b) const;
 
   /// Adds each predicted block's time to its wave (Grain::Block collector).
   struct BlockTimer : profile::Collector {
     static constexpr profile::Grain kGrain = profile::Grain::Block;
     PhotonObserver* self;
     const uint8_t* block_ends() const { return self->t_.ends.data(); }
-    void block(uint32_t w, uint32_t start, uint32_t len) { self->wave_cycles_[w] += self->bb_time(start, len); }
+    void block(uint32_t w, uint32_t start, uint32_t len) {
+      self->wave_cycles_[w] += self->bb_time(start, len);
+      self->add_busy(self->group_busy_, start, len, 1.0);
+    }
   };
 
   const PhotonParams& p_;
@@ -110,6 +122,12 @@ class PhotonObserver final : public timing::LaunchObserver {
   double class_sum_[size_t(timing::IssueType::COUNT) + 2] = {};
   uint64_t class_n_[size_t(timing::IssueType::COUNT) + 2] = {};
   double l1_latency_ = 0, l2_latency_ = 0;
+  // The throughput bound's inputs: per-type busy-cycle prefix sums over the program, the
+  // resident waves at the peak of the detailed part, and the units' sharing.
+  std::vector<UnitBusy> busy_prefix_;
+  UnitBusy group_busy_{};
+  uint64_t live_ = 0, peak_live_ = 0, bound_groups_ = 0;
+  double simds_ = 1, cus_ = 1, skip_bound_ = -1;
   profile::Profiler profiler_;  ///< runs predicted groups
 };
 

@@ -27,6 +27,9 @@ namespace strobe::sampling {
   X(bool, retime_first_match, 1, 0, 1,                                                                                 \
     "1: the first launch matched to its kernel's first timed launch is timed in detail instead, and replaces it as "  \
     "the record later launches match (strobe's extension; 0: the paper's rule)")                                     \
+  X(bool, throughput_bound, 1, 0, 1,                                                                                   \
+    "1: a group timed by its blocks holds its slots at least as long as its share of the units its resident waves " \
+    "share, the SIMD's VALU and the CU's scalar, memory and branch units (strobe's extension; 0: the paper's rule)")  \
   X(bool, kernel_level, 1, 0, 1, "1: enable kernel sampling")                                                          \
   X(bool, warp_level, 1, 0, 1, "1: enable warp sampling")                                                              \
   X(bool, bb_level, 1, 0, 1, "1: enable basic-block sampling")
