@@ -81,7 +81,8 @@ class Photon final : public SamplingMethod, public runtime::DispatchRunner {
         rec->detail["switch_cycle"] = obs.switch_cycle() - (gpu.now().value() - lt->cycles);
         rec->detail["predicted_workgroups"] = obs.predicted_groups();
         rec->detail["stable_bb_share"] = obs.stable_share();
-        if (obs.mode() == PhotonMode::BasicBlock) rec->detail["throughput_bound_groups"] = obs.bound_groups();
+        // A launch may time groups by their blocks before it switches on to warp sampling.
+        rec->detail["throughput_bound_groups"] = obs.bound_groups();
         if (obs.mode() == PhotonMode::Warp) rec->detail["warp_cycles"] = obs.warp_time();
       }
       const uint64_t insts = rec->detailed_instructions + rec->predicted_instructions;
