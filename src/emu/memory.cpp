@@ -28,6 +28,11 @@ bool overlaps(const Ranges& ranges, uint64_t addr, uint64_t bytes) {
 
 // A request this large is a host bug or a hostile input, not a workload (keeps the page table sane).
 constexpr uint64_t kMaxAllocation = uint64_t{64} << 30;
+// The device addresses the page table reaches above its base: 1 TiB, 16 Mi pages. Addresses are
+// handed out in order, so a run reaches the end only by allocating that much over its life; a
+// placed allocation (a capture's map) beyond it comes from a damaged file, and would otherwise
+// grow the flat table without bound.
+constexpr uint64_t kAddressSpan = uint64_t{1} << 40;
 
 }  // namespace
 
@@ -57,6 +62,10 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align, std::string tag)
 }
 
 void GlobalMemory::map_pages(uint64_t start, uint64_t bytes, std::string tag) {
+  if (start < kBase || bytes > kAddressSpan || start - kBase > kAddressSpan - bytes)
+    throw InputError(fmt::format("device allocation of {} bytes at 0x{:x} ({}): past the end of the device's "
+                                 "address space (0x{:x})",
+                                 bytes, start, tag, kBase + kAddressSpan));
   const uint64_t end = start + bytes, page_end = (end + kPageSize - 1) & ~(kPageSize - 1);
   const uint64_t pages = (page_end - kBase) >> kPageBits;
   if (table_.size() < pages) {

@@ -95,6 +95,27 @@ TEST(GlobalMemory, HugeAllocationIsRejected) {
   EXPECT_THROW(m.allocate(uint64_t{1} << 40), InputError);
 }
 
+TEST(GlobalMemory, APlacedAllocationPastTheAddressSpaceIsRefusedWithoutGrowingThePageTable) {
+  // A damaged capture's allocation map placed a buffer at 0x7fff000000000000: the flat page
+  // table grew to reach it, and the process died of std::bad_alloc (FileFuzz found it).
+  GlobalMemory m;
+  try {
+    m.allocate_at(uint64_t{0x7fff} << 48, 4096, "placed");
+    FAIL() << "a placement 128 TiB up was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("placed"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("address space"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(m.set_next_address(uint64_t{1} << 50); (void)m.allocate(64), InputError);
+  // The space ends 1 TiB above the first address; placements below it still work.
+  const uint64_t end = (uint64_t{1} << 32) + (uint64_t{1} << 40);
+  EXPECT_THROW(m.allocate_at(end, 65536, "at the end"), InputError);
+  EXPECT_THROW(m.allocate_at(end - 65536, 2 * 65536, "across the end"), InputError);
+  m.allocate_at(uint64_t{1} << 33, 65536, "low");
+  const uint32_t v = 7;
+  m.write((uint64_t{1} << 33) + 8, &v, 4);
+}
+
 TEST(GlobalMemory, OverlayWritesAreDiscardedAndLeaveTheImageUnchanged) {
   GlobalMemory m;
   const uint64_t a = m.allocate(3 * 4096);
