@@ -123,7 +123,8 @@ void RepresentativeMethod::start_round() {
   launch_ = 0;
   diverged_.reset();
   projected_insts_ = 0;
-  unprofiled_ = borrowed_ = short_ = 0;
+  unprofiled_ = borrowed_ = short_ = from_unprofiled_ = 0;
+  unprofiled_runs_.clear();
 }
 
 std::string RepresentativeMethod::source() const {
@@ -186,7 +187,9 @@ runtime::LaunchResult RepresentativeMethod::run_sampled(const emu::Dispatch& d, 
   // profile says nothing about the launches, so they are simulated in full detail.
   if (diverged_) {
     ++unprofiled_;
-    return unprofiled_launch(name_, *diverged_, d, mem, gpu);
+    runtime::LaunchResult r = unprofiled_launch(name_, *diverged_, d, mem, gpu);
+    if (r.timing) unprofiled_runs_.push_back(RepresentativeRun{i, r.timing->cycles, r.timing->wave_instructions});
+    return r;
   }
   const size_t g = partition_.group[i];
   const std::vector<size_t>& samples = partition_.samples[g];
@@ -258,7 +261,11 @@ double RepresentativeMethod::project(std::span<const RepresentativeRun> runs, si
 }
 
 void RepresentativeMethod::complete(Pending& p, std::span<const RepresentativeRun> runs) {
-  const uint64_t cycles = uint64_t(std::llround(project(runs, p.launch, p.insts)));
+  set_time(p, project(runs, p.launch, p.insts));
+}
+
+void RepresentativeMethod::set_time(Pending& p, double projected) {
+  const uint64_t cycles = uint64_t(std::llround(projected));
   p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
   p.record->estimated_cycles = cycles;
 }
@@ -279,6 +286,20 @@ void RepresentativeMethod::finish() {
       continue;
     }
     const std::optional<size_t> from = borrow(g, ran);
+    if ((!from || !ran[*from]) && !unprofiled_runs_.empty()) {
+      // No group's representative ran before the run left the profile (the first one to run
+      // was the departing launch, or came after it): the launches simulated in detail from the
+      // departure on are the only measured time, and they time the launches left waiting.
+      // Their CPI, not the method's own projection: that reads per-launch data of the profile,
+      // which launches past it do not have.
+      for (Pending& p : pending_[g]) {
+        set_time(p, RepresentativeMethod::project(unprofiled_runs_, p.launch, p.insts));
+        p.record->detail["projected_from_unprofiled_launches"] = unprofiled_runs_.size();
+      }
+      from_unprofiled_ += pending_[g].size();
+      pending_[g].clear();
+      continue;
+    }
     if (!from || !ran[*from])
       throw FaultError(fmt::format("{}: the run ended after {} launches without simulating any representative; "
                                    "launch {}'s {} has no time",
@@ -313,7 +334,8 @@ nlohmann::json RepresentativeMethod::base_summary() const {
           {"unprofiled_launches", unprofiled_},
           {"diverged", diverged_ ? nlohmann::json{{"launch", diverged_at_}, {"reason", *diverged_}} : nlohmann::json()},
           {"launches_timed_from_another_" + noun_, borrowed_},
-          {"launches_timed_from_part_of_their_" + noun_, short_}};
+          {"launches_timed_from_part_of_their_" + noun_, short_},
+          {"launches_timed_from_unprofiled_launches", from_unprofiled_}};
 }
 
 }  // namespace strobe::sampling

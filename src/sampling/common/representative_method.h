@@ -15,7 +15,8 @@
 // depends on timing (a host loop that stops on a result atomics raced to). From the first launch
 // that differs from the profile (identity, or past its end) every launch is simulated in full
 // detail; a group whose representative never ran borrows the projection of the group the method
-// names (borrow()).
+// names (borrow()), and when that group never ran either, the launches simulated in detail from
+// the departure on time it (their instruction-weighted CPI), counted apart in the summary.
 #pragma once
 
 #include <cstddef>
@@ -140,6 +141,8 @@ class RepresentativeMethod : public SamplingMethod {
   runtime::LaunchResult run_observe(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
   runtime::LaunchResult run_sampled(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
   void complete(Pending& p, std::span<const RepresentativeRun> runs);
+  /// Gives pending launch `p` the time `projected` (cycles), in its timing and its record.
+  void set_time(Pending& p, double projected);
   void finish();
 
   FunctionRunner profile_pass_, observe_pass_, sampled_;
@@ -167,6 +170,10 @@ class RepresentativeMethod : public SamplingMethod {
   size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
   size_t borrowed_ = 0;                  ///< launches timed from another group's representatives
   size_t short_ = 0;                     ///< launches timed from part of their group's representatives
+  /// Launches simulated in detail past the departure: what times launches whose group, and every
+  /// group they could borrow from, never ran a representative.
+  std::vector<RepresentativeRun> unprofiled_runs_;
+  size_t from_unprofiled_ = 0;           ///< launches timed from them
 };
 
 }  // namespace strobe::sampling

@@ -92,7 +92,7 @@ class Pka final : public SamplingMethod {
   nlohmann::json summary() const override {
     return {{"launches", profiles_.size()}, {"clusters", k_}, {"pca_components", components_},
             {"representatives", representatives_}, {"unprofiled_launches", unprofiled_},
-            {"clusters_timed_from_another", borrowed_},
+            {"clusters_timed_from_another", borrowed_}, {"clusters_timed_from_unprofiled_launches", from_unprofiled_},
             {"interval", no_interval("a prediction: one representative launch per cluster, its IPC extrapolated "
                                      "from a stable window; one measurement per cluster gives no variance")}};
   }
@@ -196,7 +196,9 @@ class Pka final : public SamplingMethod {
     if (!diverged_) diverged_ = departure(o_, i, d, mem, ids_, kernargs_comparable_, "the profiling pass");
     if (diverged_) {
       ++unprofiled_;
-      return unprofiled_launch("pka", *diverged_, d, mem, gpu);
+      runtime::LaunchResult r = unprofiled_launch("pka", *diverged_, d, mem, gpu);
+      if (r.timing) unprofiled_cycles_ += r.timing->cycles, unprofiled_insts_ += r.timing->wave_instructions;
+      return r;
     }
     const size_t c = size_t(labels_[i]);
     const uint64_t insts = profiles_[i].stats.wave_instructions;
@@ -281,6 +283,20 @@ class Pka final : public SamplingMethod {
         const double d = (centroids_.row(Eigen::Index(c)) - centroids_.row(Eigen::Index(k))).squaredNorm();
         if (!from || d < best) from = k, best = d;
       }
+      if (!from && unprofiled_insts_ > 0) {
+        // No cluster's representative ran before the departure: the launches simulated in
+        // detail from there on are the only measured time, and their CPI times these.
+        for (Pending& p : pending_[c]) {
+          const uint64_t cycles = uint64_t(std::llround(double(unprofiled_cycles_) / double(unprofiled_insts_) *
+                                                        double(p.insts)));
+          p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
+          p.record->estimated_cycles = cycles;
+          p.record->detail["timed_from_unprofiled_launches"] = unprofiled_;
+        }
+        pending_[c].clear();
+        ++from_unprofiled_;
+        continue;
+      }
       if (!from) throw FaultError(fmt::format("pka: no representative ran before the run left its profiled launches, so "
                                               "{} launches of cluster {} have no time", pending_[c].size(), c));
       complete(c, *from);
@@ -308,6 +324,8 @@ class Pka final : public SamplingMethod {
   size_t launch_ = 0;
   std::optional<std::string> diverged_;  ///< how the run first left the profiled launch sequence
   size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
+  uint64_t unprofiled_cycles_ = 0, unprofiled_insts_ = 0;  ///< their cycles and wave instructions
+  size_t from_unprofiled_ = 0;  ///< clusters timed from them: no representative ran before the departure
   nlohmann::json representatives_ = nlohmann::json::array();
 };
 
