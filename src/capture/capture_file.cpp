@@ -186,18 +186,30 @@ uint32_t CaptureWriter::put_stored(const BlobInfo& info, std::string_view stored
   return uint32_t(blobs_.size() - 1);
 }
 
-uint64_t CaptureWriter::finish(CaptureIndex index) {
-  index.blobs = blobs_;
-  const std::string doc = pack_index(index);
+std::string seal_index(const std::string& file, std::string_view doc, uint64_t at) {
   std::string z(ZSTD_compressBound(doc.size()), '\0');
   const size_t n = ZSTD_compress(z.data(), z.size(), doc.data(), doc.size(), 3);
-  if (ZSTD_isError(n)) throw InputError(fmt::format("capture '{}': compression failed: {}", path_, ZSTD_getErrorName(n)));
+  if (ZSTD_isError(n)) throw InputError(fmt::format("capture '{}': compression failed: {}", file, ZSTD_getErrorName(n)));
   z.resize(n);
-  const uint64_t at = offset_;
-  append(z);
-  uint64_t footer[3] = {at, uint64_t(z.size()), XXH64(z.data(), z.size(), 0)};
-  append(std::string_view(reinterpret_cast<const char*>(footer), sizeof footer));
-  append(std::string_view(kEndMagic, sizeof kEndMagic));
+  const uint64_t footer[3] = {at, uint64_t(z.size()), XXH64(z.data(), z.size(), 0)};
+  z.append(reinterpret_cast<const char*>(footer), sizeof footer);
+  z.append(kEndMagic, sizeof kEndMagic);
+  return z;
+}
+
+uint64_t index_offset(const std::string& file, std::string_view bytes) {
+  uint64_t at = 0;
+  if (bytes.size() < sizeof kMagic + kFooterBytes)
+    throw InputError(fmt::format("capture {}: the file is truncated (no footer)", file));
+  std::memcpy(&at, bytes.data() + bytes.size() - kFooterBytes, sizeof at);
+  if (at < sizeof kMagic || at > bytes.size() - kFooterBytes)
+    throw InputError(fmt::format("capture {}: the footer is corrupt (index out of the file)", file));
+  return at;
+}
+
+uint64_t CaptureWriter::finish(CaptureIndex index) {
+  index.blobs = blobs_;
+  append(seal_index(path_, pack_index(index), offset_));
   if (::fsync(fd_) != 0 || ::close(fd_) != 0) {
     fd_ = -1;
     ::unlink(tmp_.c_str());

@@ -14,5 +14,13 @@ std::string pack_index(const CaptureIndex& x);
 /// The index `doc` (msgpack) of capture `file`, every field checked: InputError naming the file
 /// and the field for another format version or anything malformed.
 CaptureIndex read_index(const std::string& file, std::string_view doc);
+/// What capture `file` ends with after its blobs, whose area ends at byte `at`: the index `doc`
+/// (msgpack) compressed, then the footer that finds and checks it. Written by
+/// CaptureWriter::finish(); the fuzz harness seals damaged indexes with it, so that they reach
+/// read_index() past the checksum.
+std::string seal_index(const std::string& file, std::string_view doc, uint64_t at);
+/// Where the index of the capture whose whole bytes are `bytes` begins, from its footer;
+/// InputError naming `file` if the footer cannot hold it.
+uint64_t index_offset(const std::string& file, std::string_view bytes);
 
 }  // namespace strobe::capture

@@ -7,8 +7,15 @@
 // the mutant saved for replay, and a crash fails it by itself. The process runs under a 4 GiB
 // address-space limit, so a size read from a damaged file cannot allocate without bound.
 //
+// Damage a reader refuses at its first check teaches little, so the harness also reaches past
+// each container's checks: msgpack documents (profiles, frames, a capture's index) are also
+// mutated field by field (TreeMutator) and packed again; a capture's index and a launch's
+// history are damaged and sealed again with valid checksums, then replayed in detail with
+// verification; and a profile that reads is given to every method that reads profiles.
+//
 // The counts are the CI's short run; STROBE_FUZZ_SCALE=N multiplies them for the long run
-// (scripts/fuzz-files, which also runs them under AddressSanitizer).
+// (scripts/fuzz-files, which also runs them under AddressSanitizer). STROBE_FUZZ_VERBOSE=1 prints
+// every refusal's message, to see which checks the mutants reach.
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
@@ -17,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -25,17 +33,25 @@
 #include <nlohmann/json.hpp>
 
 #include "capture/capture_file.h"
+#include "capture/capture_index.h"
+#include "capture/history.h"
+#include "capture/replay.h"
 #include "cli/cli_runner.h"
 #include "common/error.h"
+#include "experiment/capture.h"
 #include "experiment/journal.h"
+#include "experiment/run.h"
+#include "experiment/run_spec.h"
 #include "experiment/sweep.h"
 #include "gfx/stream/frame_file.h"
 #include "gfx/stream/frame_stream.h"
 #include "loader/code_object.h"
 #include "report/page.h"
+#include "sampling/method.h"
 #include "sampling/profile/profile_file.h"
 #include "timing/config/gpu_config.h"
 #include "workloads/bench_set.h"
+#include "workloads/verify.h"
 
 namespace strobe::fuzz {
 namespace {
@@ -45,12 +61,20 @@ using clitest::run_strobe;
 using clitest::slurp;
 using clitest::TempDir;
 
+// A damaged entry address or descriptor can send a replayed wave into a loop, which the emulator
+// ends after its wave budget (emu::max_wave_instructions). The process reads the budget once:
+// set it before main, far above any wave of the seeds and far below the default 2^30.
+[[maybe_unused]] const bool kWaveBudget = ::setenv("STROBE_MAX_WAVE_INSTRUCTIONS", "1000000", 0) == 0;
+
 /// Mutants per kind in one run: the short run's count times STROBE_FUZZ_SCALE.
 size_t mutants(size_t base) {
   const char* s = std::getenv("STROBE_FUZZ_SCALE");
   const long scale = s ? std::strtol(s, nullptr, 10) : 1;
   return base * size_t(scale > 0 ? scale : 1);
 }
+
+/// Whether STROBE_FUZZ_VERBOSE asks for every refusal's and fault's message: how deep mutants reach.
+bool verbose() { return std::getenv("STROBE_FUZZ_VERBOSE") != nullptr; }
 
 /// A deterministic mutator: 1 to 4 edits of the kinds that break a reader's assumptions.
 class Mutator {
@@ -109,6 +133,85 @@ class Mutator {
   bool text_;
 };
 
+/// A structure-aware mutator of msgpack documents: 1 to 3 edits of nodes of the decoded tree (a
+/// number made extreme or nudged, a string or binary's bytes changed, an array element dropped,
+/// duplicated or swapped, a map's key removed, a value of another type), packed again. Byte edits
+/// mostly break the encoding, which the reader refuses before any field; these keep a document
+/// that parses, with fields wrong, so every field's check is reached.
+class TreeMutator {
+ public:
+  explicit TreeMutator(uint64_t seed) : rng_(seed) {}
+  std::string operator()(const std::string& msgpack) {
+    nlohmann::json j = nlohmann::json::from_msgpack(msgpack);
+    const int edits = 1 + int(rng_() % 3);
+    for (int e = 0; e < edits; ++e) edit(pick(j));
+    const std::vector<uint8_t> out = nlohmann::json::to_msgpack(j);
+    return std::string(out.begin(), out.end());
+  }
+
+ private:
+  /// A node: down from the root, stopping at each level with probability 1/8, or at a leaf.
+  nlohmann::json& pick(nlohmann::json& j) {
+    nlohmann::json* n = &j;
+    while ((n->is_array() || n->is_object()) && !n->empty() && rng_() % 8 != 0) {
+      auto it = n->begin();
+      std::advance(it, rng_() % n->size());
+      n = &*it;
+    }
+    return *n;
+  }
+  void edit(nlohmann::json& n) {
+    static const nlohmann::json other[] = {nullptr, "x", -7, 1.5, nlohmann::json::array(), nlohmann::json::object(), true};
+    if (rng_() % 8 == 0) {  // a value of another type
+      n = other[rng_() % std::size(other)];
+      return;
+    }
+    if (n.is_number_integer()) {
+      const uint64_t v = n.is_number_unsigned() ? n.get<uint64_t>() : uint64_t(n.get<int64_t>());
+      switch (rng_() % 8) {
+        case 0: n = 0; break;
+        case 1: n = -1; break;
+        case 2: n = v + 1; break;
+        case 3: n = v - 1; break;
+        case 4: n = v * 2; break;
+        case 5: n = v ^ (uint64_t{1} << (rng_() % 64)); break;
+        case 6: n = uint64_t{UINT32_MAX} + (rng_() % 3) - 1; break;
+        default: n = UINT64_MAX - rng_() % 2; break;
+      }
+    } else if (n.is_number_float()) {
+      static const double extreme[] = {0.0, -1.0, 1e300, std::numeric_limits<double>::quiet_NaN(),
+                                       std::numeric_limits<double>::infinity()};
+      n = extreme[rng_() % std::size(extreme)];
+    } else if (n.is_string()) {
+      std::string t = n.get<std::string>();
+      if (!t.empty() && rng_() % 2) t.resize(rng_() % t.size());
+      else t += char(rng_());
+      n = t;
+    } else if (n.is_binary()) {
+      auto& b = n.get_binary();
+      if (b.empty() || rng_() % 4 == 0) b.resize(b.empty() ? 1 : rng_() % b.size());
+      else if (rng_() % 2) b[rng_() % b.size()] ^= uint8_t(1 << (rng_() % 8));
+      else for (size_t k = rng_() % b.size() & ~size_t{3}, e = std::min(k + 4, b.size()); k < e; ++k) b[k] = 0xff;
+    } else if (n.is_boolean()) {
+      n = !n.get<bool>();
+    } else if (n.is_array() && !n.empty()) {
+      const size_t i = rng_() % n.size(), k = rng_() % n.size();
+      switch (rng_() % 3) {
+        case 0: n.erase(i); break;
+        case 1: n.insert(n.begin() + std::ptrdiff_t(i), n[i]); break;
+        default: std::swap(n[i], n[k]); break;
+      }
+    } else if (n.is_object() && !n.empty()) {
+      auto it = n.begin();
+      std::advance(it, rng_() % n.size());
+      n.erase(it);
+    } else {
+      n = 0;
+    }
+  }
+  std::mt19937_64 rng_;
+};
+
 /// File descriptors this process holds.
 size_t open_fds() {
   size_t n = 0;
@@ -119,8 +222,8 @@ size_t open_fds() {
 /// Runs `read` on `count` mutants of `seed`: each must be read or refused with InputError (or
 /// NotImplementedError), and none may leave a file descriptor open.
 /// Returns how many were refused; fails naming the first other exception, its mutant saved.
-size_t fuzz(const std::string& kind, const std::string& seed, bool text, size_t count,
-            const std::function<void(const std::string&)>& read) {
+size_t fuzz(const std::string& kind, const std::string& seed, const std::function<std::string(const std::string&)>& mutate,
+            size_t count, const std::function<void(const std::string&)>& read) {
   // A size from a damaged file must be refused, not allocated: 4 GiB of address space at most.
   rlimit old{};
   getrlimit(RLIMIT_AS, &old);
@@ -129,13 +232,13 @@ size_t fuzz(const std::string& kind, const std::string& seed, bool text, size_t 
   setrlimit(RLIMIT_AS, &cap);
   read(seed);  // the seed itself reads
   const size_t fds = open_fds();
-  Mutator m(std::hash<std::string>{}(kind), text);
   size_t refused = 0;
   for (size_t i = 0; i < count; ++i) {
-    const std::string mutant = m(seed);
+    const std::string mutant = mutate(seed);
     try {
       read(mutant);
-    } catch (const InputError&) {
+    } catch (const InputError& e) {
+      if (verbose()) std::fprintf(stderr, "REFUSED %s: %s\n", kind.c_str(), e.what());
       ++refused;
     } catch (const NotImplementedError&) {
       ++refused;  // a well-formed input strobe does not support yet (a GL program without shaders), named as such
@@ -156,6 +259,22 @@ size_t fuzz(const std::string& kind, const std::string& seed, bool text, size_t 
   return refused;
 }
 
+/// fuzz() with the byte mutator, seeded by the kind's name.
+size_t fuzz(const std::string& kind, const std::string& seed, bool text, size_t count,
+            const std::function<void(const std::string&)>& read) {
+  Mutator m(std::hash<std::string>{}(kind), text);
+  return fuzz(kind, seed, std::ref(m), count, read);
+}
+
+/// A mutator for msgpack documents: byte edits (Mutator) and tree edits (TreeMutator) in turn,
+/// seeded by the kind's name.
+std::function<std::string(const std::string&)> msgpack_mutator(const std::string& kind) {
+  auto bytewise = std::make_shared<Mutator>(std::hash<std::string>{}(kind), false);
+  auto treewise = std::make_shared<TreeMutator>(std::hash<std::string>{}(kind));
+  auto n = std::make_shared<size_t>(0);
+  return [=](const std::string& doc) { return (*n)++ % 2 ? (*bytewise)(doc) : (*treewise)(doc); };
+}
+
 /// Writes `bytes` to `path` and returns the path.
 std::string put(const fs::path& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
@@ -164,12 +283,40 @@ std::string put(const fs::path& path, const std::string& bytes) {
 
 TEST(FileFuzz, ProfilesAreReadOrRefusedWithInputError) {
   TempDir t;
-  ASSERT_EQ(run_strobe("profile hotspot --param rows=64 --param cols=64 --param iterations=2 -o " +
+  ASSERT_EQ(run_strobe("profile hotspot --param rows=64 --param cols=64 --param iterations=2 --gpumech -o " +
                        (t.path / "p.prof").string()).rc, 0);
   const std::string seed = slurp(t.path / "p.prof");
-  const size_t refused = fuzz("profile", seed, false, mutants(2000),
-                              [](const std::string& b) { (void)sampling::profile::decode(b, "p.prof"); });
+  // The profile is one msgpack document: half the mutants edit its bytes, half its fields. One
+  // that reads is given to every method that reads profiles, on the workload it profiled: the
+  // reader checks each field alone, the methods then trust the profile as a whole.
+  std::vector<std::string> readers;
+  for (const auto& [name, info] : sampling::methods())
+    if (info.reads_profile) readers.push_back(name);
+  ASSERT_FALSE(readers.empty());
+  const fs::path file = t.path / "m.prof";
+  // A profile changes what a method selects and predicts, never what the kernels compute: a
+  // fault or a verification failure here is the method's, so neither is accepted.
+  size_t runs = 0;
+  const size_t refused = fuzz("profile", seed, msgpack_mutator("profile"), mutants(2000), [&](const std::string& b) {
+    (void)sampling::profile::decode(b, "p.prof");
+    put(file, b);
+    for (const std::string& m : readers) {
+      experiment::RunSpec s;
+      s.benchmark = "hotspot";
+      s.params = {"rows=64", "cols=64", "iterations=2"};
+      s.sampling = m;
+      s.sets = {"cu.scheduler=gto"};  // a policy every method models (GPUMech: rr and gto only)
+      s.profile = file.string();
+      s.verify = true;
+      s.threads = 1;
+      experiment::ValidatedRun v = experiment::validate(s);
+      (void)experiment::run(v);
+      ++runs;
+    }
+  });
+  std::fprintf(stderr, "FUZZ profile sampled_runs=%zu (%zu methods)\n", runs, readers.size());
   EXPECT_GT(refused, 0u) << "no mutant was refused: the mutator does not reach the reader";
+  EXPECT_GT(runs, 0u) << "no mutant reached a method";
 }
 
 TEST(FileFuzz, CapturesAreOpenedAndTheirBlobsReadOrRefusedWithInputError) {
@@ -184,6 +331,144 @@ TEST(FileFuzz, CapturesAreOpenedAndTheirBlobsReadOrRefusedWithInputError) {
     for (uint64_t i = 0; i < c->index().launches.size(); ++i) (void)c->launch(i);
   });
   EXPECT_GT(refused, 0u);
+}
+
+/// The work-items of a capture's largest launch.
+uint64_t largest_launch(const capture::CaptureIndex& x) {
+  uint64_t most = 0;
+  for (const capture::LaunchRecord& l : x.launches)
+    most = std::max(most, uint64_t(l.dispatch.grid[0]) * l.dispatch.grid[1] * l.dispatch.grid[2]);
+  return most;
+}
+
+TEST(FileFuzz, CaptureIndexesPastTheirChecksumAreReadAndReplayedOrRefused) {
+  // Random edits of a capture stop at its checksums (the test above). Here the index itself is
+  // damaged and sealed again with a valid checksum, so every field reaches the index reader, the
+  // blob and history decoders, the profile reader and a replay in detail with verification. A
+  // mutant whose launches stay within four times the seed's largest is replayed; a grown grid
+  // is a valid, longer workload, not a fault, and the wave budget (below) bounds a wave that a
+  // damaged entry address sends into a loop.
+  TempDir t;
+  ASSERT_EQ(run_strobe("capture hotspot --param rows=64 --param cols=64 --param iterations=2 -o " +
+                       (t.path / "w.cap").string()).rc, 0);
+  const std::string bytes = slurp(t.path / "w.cap");
+  const std::string blobs = bytes.substr(0, capture::index_offset("w.cap", bytes));
+  const capture::CaptureIndex x = capture::CaptureFile::open((t.path / "w.cap").string())->index();
+  const uint64_t bound = 4 * largest_launch(x);
+  const fs::path file = t.path / "m.cap";
+  size_t replayed = 0, faulted = 0, unverified = 0;
+  const size_t refused = fuzz("capture_index", capture::pack_index(x), msgpack_mutator("capture_index"), mutants(1000),
+                              [&](const std::string& doc) {
+    const auto c = capture::CaptureFile::open(put(file, blobs + capture::seal_index("m.cap", doc, blobs.size())));
+    const capture::CaptureIndex& m = c->index();
+    for (uint32_t i = 0; i < m.blobs.size(); ++i) (void)c->blob(i, m.blobs[i].kind);
+    for (uint64_t i = 0; i < m.launches.size(); ++i) {
+      const capture::LaunchRecord& l = c->launch(i);
+      (void)capture::decode_history(c->blob(l.history, capture::BlobKind::History), l.history_entries, "history");
+      (void)capture::decode_history(c->blob(l.code, capture::BlobKind::History), l.code_entries, "code");
+    }
+    (void)capture::method_profile(*c, 64);
+    if (largest_launch(m) > bound) return;
+    experiment::RunSpec s;
+    s.workload = experiment::Workload::Capture;
+    s.capture = file.string();
+    s.mode = "timing";
+    s.verify = true;
+    s.threads = 1;
+    experiment::ValidatedRun v = experiment::validate(s);
+    try {
+      (void)experiment::replay(v);
+    } catch (const FaultError&) {
+      ++faulted;  // a damaged dispatch faults, named down to the wave and instruction
+    } catch (const workloads::VerificationError&) {
+      ++unverified;  // a damaged digest or checkpoint map: the replay says its results differ
+    }
+    ++replayed;
+  });
+  std::fprintf(stderr, "FUZZ capture_index replayed=%zu faulted=%zu unverified=%zu\n", replayed, faulted, unverified);
+  EXPECT_GT(refused, 0u);
+  EXPECT_GT(replayed, 0u) << "no mutant reached a replay: the harness tests only the index reader";
+}
+
+TEST(FileFuzz, CaptureHistoriesPastTheirChecksumAreReplayedOrRefused) {
+  // A launch's history (the lines it touched) is what a launch replayed alone after it warms its
+  // caches from. Here launch 0's history is damaged and stored again as a valid blob, its entry
+  // count in the index matching, and every later launch is replayed alone in detail from it: the
+  // decoder checks each entry, the warm walk then takes any line, work-group, path and step.
+  // Half the mutants edit entries (a field made extreme or random, an entry dropped or
+  // repeated), half the encoded bytes. A history changes what caches hold, never what a kernel
+  // computes, so no fault is accepted; a failed verification is, since the written digest covers
+  // the lines the history says the launch wrote (capture/checkpoint.h).
+  TempDir t;
+  ASSERT_EQ(run_strobe("capture hotspot --param rows=64 --param cols=64 --param iterations=3 -o " +
+                       (t.path / "w.cap").string()).rc, 0);
+  const auto seed = capture::CaptureFile::open((t.path / "w.cap").string());
+  const capture::CaptureIndex& x = seed->index();
+  ASSERT_GE(x.launches.size(), 2u);
+  const uint32_t victim = x.launches[0].history;
+  const std::vector<capture::HistoryEntry> entries =
+      capture::decode_history(seed->blob(victim, capture::BlobKind::History), x.launches[0].history_entries, "h");
+  ASSERT_FALSE(entries.empty());
+  std::mt19937_64 rng(std::hash<std::string>{}("capture_history"));
+  Mutator bytewise(std::hash<std::string>{}("capture_history"), false);
+  uint64_t count = entries.size();  // the mutant's entries (the seed's first), which the index then says
+  size_t n = 0;
+  const auto mutate = [&](const std::string& bytes) {
+    if (n++ % 2) {
+      count = entries.size();
+      return bytewise(bytes);
+    }
+    std::vector<capture::HistoryEntry> e = entries;
+    for (int k = 0, edits = 1 + int(rng() % 4); k < edits && !e.empty(); ++k) {
+      capture::HistoryEntry& h = e[rng() % e.size()];
+      const uint64_t extreme = rng() % 2 ? rng() : ~uint64_t{0} >> (rng() % 64);
+      switch (rng() % 7) {
+        case 0: h.granule = extreme; break;
+        case 1: h.group = uint32_t(extreme); break;
+        case 2: h.path = uint8_t(rng() % 4); break;
+        case 3: h.flags = uint8_t(1 + rng() % 7); break;
+        case 4: h.step = uint32_t(extreme); break;
+        case 5: e.erase(e.begin() + std::ptrdiff_t(&h - e.data())); break;
+        default: e.push_back(h); break;
+      }
+    }
+    count = e.size();
+    return capture::encode_history(e);
+  };
+  const fs::path file = t.path / "m.cap";
+  size_t replayed = 0, unverified = 0;
+  const size_t refused = fuzz("capture_history", seed->blob(victim, capture::BlobKind::History), mutate, mutants(200),
+                              [&](const std::string& history) {
+    {
+      capture::CaptureWriter w(file.string());
+      for (uint32_t i = 0; i < x.blobs.size(); ++i) {
+        const capture::BlobInfo& b = x.blobs[i];
+        const uint32_t id = i == victim ? w.put(b.kind, history) : w.put_stored(b, seed->stored_blob(i), b.base);
+        if (id != i) return;  // the mutant equals another blob: the ids would shift (rare)
+      }
+      capture::CaptureIndex y = x;
+      y.launches[0].history_entries = count;
+      w.finish(y);
+    }
+    experiment::RunSpec s;
+    s.workload = experiment::Workload::Capture;
+    s.capture = file.string();
+    s.mode = "timing";
+    s.alone = true;
+    s.warm_state = "history";
+    s.verify = true;
+    s.threads = 1;
+    experiment::ValidatedRun v = experiment::validate(s);
+    try {
+      (void)experiment::replay(v);
+    } catch (const workloads::VerificationError&) {
+      ++unverified;
+    }
+    ++replayed;
+  });
+  std::fprintf(stderr, "FUZZ capture_history replayed=%zu unverified=%zu\n", replayed, unverified);
+  EXPECT_GT(refused, 0u);
+  EXPECT_GT(replayed, 0u) << "no mutant reached a replay";
 }
 
 TEST(FileFuzz, FramesAreDecodedOrRefusedWithInputError) {
@@ -203,7 +488,8 @@ TEST(FileFuzz, FramesAreDecodedOrRefusedWithInputError) {
     if (i >= store.size()) throw InputError("no content " + std::to_string(i));
     return std::make_shared<const std::vector<uint8_t>>(store[i]);
   };
-  const size_t refused = fuzz("frame", seed, false, mutants(2000),
+  // A frame is one msgpack document: half the mutants edit its bytes, half its fields.
+  const size_t refused = fuzz("frame", seed, msgpack_mutator("frame"), mutants(2000),
                               [&](const std::string& b) { (void)gfx::decode_frame(b, get, "frame 7"); });
   EXPECT_GT(refused, 0u);
 }
