@@ -2,6 +2,7 @@
 // that grow without redrawing, spreads and budget sizes, and the two estimators of total cycles
 // against hand-computed cases.
 #include "sampling/simprof/sample_design.h"
+#include "sampling/simprof/simprof_method.h"
 
 #include <gtest/gtest.h>
 
@@ -132,6 +133,34 @@ TEST(SimprofDesign, TheProportionalFloorRaisesSmallNeymanSharesAndCapsAtTheStrat
   std::vector<uint64_t> big = {2, 2, 90};
   proportional_floor(big, pop, 1);
   EXPECT_EQ(big, (std::vector<uint64_t>{57, 29, 10}));
+}
+
+}  // namespace
+}  // namespace strobe::sampling::simprof
+
+namespace strobe::sampling::simprof {
+namespace {
+
+TEST(SimprofDesignTraits, EachDesignsRowNamesARegisteredMethodAndSetsItApart) {
+  // The method reads these traits, never the design: a row that named another method, or two
+  // rows alike, would silently run one baseline as another.
+  const Design all[] = {Design::Stratified, Design::Random, Design::Code, Design::Window};
+  for (Design d : all) {
+    SCOPED_TRACE(traits(d).name);
+    ASSERT_TRUE(methods().contains(traits(d).name));
+    for (Design e : all) {
+      if (e == d) continue;
+      const DesignTraits &a = traits(d), &b = traits(e);
+      EXPECT_FALSE(a.phases == b.phases && a.random == b.random && a.one_per_phase == b.one_per_phase &&
+                   a.window == b.window && a.simprof_allocation == b.simprof_allocation)
+          << traits(e).name;
+    }
+  }
+  // SimProf itself: phases sampled at random, with its own allocation; the window is no random sample.
+  EXPECT_TRUE(traits(Design::Stratified).phases && traits(Design::Stratified).random &&
+              traits(Design::Stratified).simprof_allocation);
+  EXPECT_FALSE(traits(Design::Window).random);
+  EXPECT_STREQ(method_name(Design::Code), "simprof-code");
 }
 
 }  // namespace

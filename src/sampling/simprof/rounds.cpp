@@ -31,7 +31,7 @@ runtime::LaunchResult SimProf::run_round(const emu::Dispatch& d, emu::GlobalMemo
   const bool whole = end == first + 1 && units_[first].whole;
   const bool skip = skips_predicted(o_, d);
   auto rec = std::make_shared<runtime::SampledLaunch>();
-  rec->method = method_name(design_);
+  rec->method = design_.name;
   rec->emulated = !skip;
   std::vector<size_t> now;  // the launch's units this round measures
   for (size_t u = first; u < end; ++u)
@@ -141,7 +141,7 @@ void SimProf::end_round() {
   rounds_log_.push_back(round);
   ++rounds_;
   const uint64_t n = pop_.stratum.size();
-  const bool fixed = p_.units > 0 || design_ == Design::Code;
+  const bool fixed = p_.units > 0 || design_.one_per_phase;
   const bool met = round.estimate.rel_error <= p_.error;
   if (fixed || met || round.sampled >= eligible_ || n == 0) {
     finish(measured);
@@ -189,10 +189,10 @@ void SimProf::grow(const std::vector<std::vector<size_t>>& measured, const Strat
     for (size_t h = 0; h < want.size(); ++h) want[h] = std::max(want[h], current[h]);
     total = std::accumulate(want.begin(), want.end(), uint64_t{0});
   }
-  if (design_ == Design::Stratified) proportional_floor(want, pop_, p_.proportional);
+  if (design_.simprof_allocation) proportional_floor(want, pop_, p_.proportional);
   for (int h = 0; h < pop_.strata; ++h)
     if (reused_[size_t(h)]) want[size_t(h)] = 0;
-  if (design_ == Design::Window) {
+  if (design_.window) {
     grow_window(window_growth_target(now, total, pop_.stratum.size()));
   } else {
     for (int h = 0; h < pop_.strata; ++h) add_units(draw_->grow(h, want[size_t(h)]));

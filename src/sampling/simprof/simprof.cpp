@@ -42,20 +42,21 @@ namespace strobe::sampling {
 
 namespace simprof {
 
-const char* method_name(Design d) {
-  switch (d) {
-    case Design::Stratified: return "simprof";
-    case Design::Random: return "simprof-srs";
-    case Design::Code: return "simprof-code";
-    case Design::Window: return "simprof-window";
-  }
-  return "simprof";
+const DesignTraits& traits(Design d) {
+  // name, phases, random, one_per_phase, window, simprof_allocation
+  static constexpr DesignTraits kTraits[] = {
+      {"simprof", true, true, false, false, true},         // Stratified
+      {"simprof-srs", false, true, false, false, false},   // Random: SRS
+      {"simprof-code", true, false, true, false, false},   // Code: CODE
+      {"simprof-window", false, false, false, true, false},  // Window: SECOND
+  };
+  return kTraits[size_t(d)];
 }
 
 SimProf::SimProf(const MethodOptions& o, Design design)
     : o_(o),
       p_(Params::from(o)),
-      design_(design),
+      design_(traits(design)),
       z_(z_for_confidence(p_.confidence)),
       proxy_pass_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run_proxy(d, mem, gpu); }),
       round_([this](const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu) { return run_round(d, mem, gpu); }) {
@@ -63,7 +64,7 @@ SimProf::SimProf(const MethodOptions& o, Design design)
   if (o_.profile && p_.unit_insts > 0)
     throw InputError(fmt::format("{}: unit_insts={} cuts launches into work-group ranges while profiling, and a "
                                  "profile file holds no per-range basic-block vectors; run without --profile",
-                                 method_name(design_), p_.unit_insts));
+                                 design_.name, p_.unit_insts));
   check_training_params();
   if (!p_.training.empty()) training_ = load_training(p_.training);
   if (training_ && training_->unit_insts != p_.unit_insts)
@@ -98,9 +99,9 @@ void SimProf::check_training_params() const {
   const bool save = !p_.save_training.empty(), use = !p_.training.empty();
   if (!save && !use) return;
   const char* key = save ? "save_training" : "training";
-  if (design_ != Design::Stratified)
+  if (!design_.simprof_allocation)
     throw InputError(fmt::format("{}: {}= is SimProf's input-sensitivity workflow; run it with --sampling simprof",
-                                 method_name(design_), key));
+                                 design_.name, key));
   if (!gpumech_proxy())
     throw InputError(fmt::format("simprof: {}= needs every unit's GPUMech CPI (Eq. 38 compares its moments per "
                                  "phase), which proxy=pilot does not give; use proxy=gpumech",
@@ -122,7 +123,7 @@ runtime::LaunchResult SimProf::run_proxy(const emu::Dispatch& d, emu::GlobalMemo
     if (blob == rec.blobs.end())
       throw InputError(fmt::format("{}: {} has no GPUMech trace for launch {} ({}), which proxy=gpumech needs; {}, or "
                                    "use --sampling-set proxy=pilot",
-                                   method_name(design_), source(), i, d.kernel_name,
+                                   design_.name, source(), i, d.kernel_name,
                                    o_.from_capture ? "capture it with strobe capture --gpumech"
                                                    : "write it with strobe profile --gpumech"));
     const std::string where = fmt::format("{} launch {}", source(), i);
@@ -151,7 +152,7 @@ runtime::LaunchResult SimProf::run_proxy(const emu::Dispatch& d, emu::GlobalMemo
     ranges_.push_back(cut ? cut->take() : std::vector<sp::WorkGroupRange>{});
   }
   proxy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.sampling = profile_record(method_name(design_), r.stats.wave_instructions);
+  r.sampling = profile_record(design_.name, r.stats.wave_instructions);
   return r;
 }
 
@@ -159,7 +160,7 @@ void SimProf::not_followed(size_t i, const std::string& why) const {
   throw NotImplementedError(fmt::format(
       "{} over a launch sequence that depends on timing: launch {} is not the profiled one ({}); the population "
       "of units is fixed by the profile",
-      method_name(design_), i, why));
+      design_.name, i, why));
 }
 
 void SimProf::prepare(const std::vector<sp::LaunchRecord>& launches) {
@@ -169,7 +170,7 @@ void SimProf::prepare(const std::vector<sp::LaunchRecord>& launches) {
   // The units: a launch cut into several ranges gives one unit per range, any other launch one.
   units_.clear();
   launch_first_.assign(1, 0);
-  const bool phased = design_ == Design::Stratified || design_ == Design::Code;
+  const bool phased = design_.phases;
   std::vector<UnitCode> code;  // the signatures' input, for the designs that form phases
   std::vector<double> unit_proxy;
   pop_.size.clear();
@@ -203,7 +204,7 @@ void SimProf::prepare(const std::vector<sp::LaunchRecord>& launches) {
     pop_.stratum.clear();
     return;
   }
-  cold_ = random_design() ? std::min<uint64_t>(p_.cold_start, n) : 0;
+  cold_ = design_.random ? std::min<uint64_t>(p_.cold_start, n) : 0;
   const size_t cold_units = cold_ > 0 && cold_ < n ? cold_ : 0;
   if (training_) {
     std::vector<std::string> kernel(n);
@@ -265,14 +266,14 @@ void SimProf::first_sample() {
   const uint64_t n = pop_.stratum.size();
   std::vector<uint64_t> want(size_t(pop_.strata), 0);
   const uint64_t min = p_.min_per_phase;
-  if (design_ == Design::Code) {
+  if (design_.one_per_phase) {
     for (size_t h = 0; h < phases_.nearest.size(); ++h) round_units_.push_back(phases_.nearest[h]);
     std::sort(round_units_.begin(), round_units_.end());
     return;
   }
   const std::vector<StratumDesign> proxy = proxy_spreads();
   if (p_.units > 0) {
-    want = neyman_allocation(proxy, std::min<uint64_t>(p_.units, eligible_), design_ == Design::Stratified ? min : 1);
+    want = neyman_allocation(proxy, std::min<uint64_t>(p_.units, eligible_), design_.simprof_allocation ? min : 1);
   } else if (gpumech_proxy()) {
     double total = 0, fresh = 0;
     for (size_t u = 0; u < n; ++u) {
@@ -286,7 +287,7 @@ void SimProf::first_sample() {
   } else {
     want.assign(size_t(pop_.strata), min);  // the pilot
   }
-  if (design_ == Design::Window) {
+  if (design_.window) {
     const uint64_t w = std::min<uint64_t>(n, std::max<uint64_t>(2, std::accumulate(want.begin(), want.end(), uint64_t{0})));
     // One contiguous window at a seeded start: the paper's SECOND.
     uint64_t s = p_.seed;
@@ -295,7 +296,7 @@ void SimProf::first_sample() {
     grow_window(w);
     return;
   }
-  if (design_ == Design::Stratified && p_.units == 0) proportional_floor(want, pop_, p_.proportional);
+  if (design_.simprof_allocation && p_.units == 0) proportional_floor(want, pop_, p_.proportional);
   for (int h = 0; h < pop_.strata; ++h)
     if (reused_[size_t(h)]) want[size_t(h)] = 0;
   if (cold_ > 0 && cold_ < n) want[size_t(pop_.strata - 1)] = cold_;

@@ -31,8 +31,24 @@ namespace sp = profile;
 /// How the sample is chosen: SimProf or one of its baselines.
 enum class Design { Stratified, Random, Code, Window };
 
+/// What sets a design apart, in one place: the method reads these, never the design itself, so a
+/// new baseline is one row of the table (simprof.cpp) and one registration.
+struct DesignTraits {
+  const char* name;            ///< the registered method name
+  bool phases;                 ///< strata are phases of the units' code signatures (else one stratum)
+  bool random;                 ///< a random sample within strata, with the take-all cold-start stratum
+  bool one_per_phase;          ///< each phase's unit nearest its centre, measured once: no rounds, no interval
+  bool window;                 ///< one contiguous window of units at a seeded start, grown at its ends
+  /// SimProf's own allocation: min_per_phase per stratum in a fixed-size sample, the
+  /// proportional floor, and the input-sensitivity workflow (training=, save_training=).
+  bool simprof_allocation;
+};
+
+/// The traits of design `d`.
+const DesignTraits& traits(Design d);
+
 /// The registered name of design `d`.
-const char* method_name(Design d);
+inline const char* method_name(Design d) { return traits(d).name; }
 
 /// SimProf, or one of its baselines, as a sampling method.
 class SimProf final : public SamplingMethod {
@@ -73,7 +89,7 @@ class SimProf final : public SamplingMethod {
   bool gpumech_proxy() const { return p_.proxy == Proxy::Gpumech; }
   uint32_t line_bytes() const { return uint32_t(o_.gpu.line_bytes); }
   std::string source() const { return o_.profile ? "profile " + o_.profile_path : std::string("the profiling pass"); }
-  bool has_interval() const { return design_ != Design::Code; }
+  bool has_interval() const { return !design_.one_per_phase; }
 
   /// Pass 0: the launch profiled (and, with the GPUMech proxy, modelled) functionally.
   runtime::LaunchResult run_proxy(const emu::Dispatch& d, emu::GlobalMemory& mem, timing::Gpu& gpu);
@@ -87,9 +103,6 @@ class SimProf final : public SamplingMethod {
 
   /// Units per stratum to measure first.
   void first_sample();
-
-  /// The designs whose sample is random within strata (they get the cold-start stratum).
-  bool random_design() const { return design_ == Design::Stratified || design_ == Design::Random; }
 
   /// The spread per stratum of the proxy's cycles over all its units (0 without a proxy).
   std::vector<StratumDesign> proxy_spreads() const {
@@ -176,7 +189,7 @@ class SimProf final : public SamplingMethod {
 
   MethodOptions o_;
   Params p_;
-  Design design_;
+  const DesignTraits& design_;
   double z_;
   gpumech::LaunchModelOptions model_;
   FunctionRunner proxy_pass_, round_;

@@ -11,7 +11,7 @@ namespace strobe::sampling::simprof {
 nlohmann::json SimProf::summary() const {
   nlohmann::json s;
   const uint64_t n = pop_.stratum.size();
-  s["design"] = method_name(design_);
+  s["design"] = design_.name;
   const size_t ranged = std::count_if(units_.begin(), units_.end(), [](const Unit& u) { return !u.whole; });
   s["units"] = {{"kind", ranged ? "launch or work-group range" : "launch"},
                 {"count", n},
@@ -26,7 +26,7 @@ nlohmann::json SimProf::summary() const {
   s["proxy_seconds"] = proxy_seconds_;
   s["reused_profile"] = o_.profile ? nlohmann::json{{"file", o_.profile_path}, {"seconds", o_.profile->seconds}}
                                    : nlohmann::json();
-  if (design_ == Design::Stratified || design_ == Design::Code) {
+  if (design_.phases) {
     s["phases"] = {{"k", phases_.k},
                    {"silhouettes", phases_.silhouettes},
                    {"fallback", phases_.fallback},
@@ -87,11 +87,11 @@ nlohmann::json SimProf::summary() const {
                      {"met_budget", p_.units == 0 && e.rel_error <= p_.error},
                      // The window is one contiguous block: its interval treats it as a random
                      // sample, which it is not.
-                     {"valid", design_ != Design::Window},
+                     {"valid", !design_.window},
                      {"variance_from", reuse_ ? "the units simulated in detail here and, for the reused phases, in the training" : "the units simulated in detail"},
                      {"text", finite ? fmt::format("cycles = {:.0f} ± {:.0f} ({:g}% CI; {} of {} {} in detail{})",
                                                    e.total, e.half_width, 100 * p_.confidence, sampled, n, what,
-                                                   design_ == Design::Window ? "; a window, not a random sample"
+                                                   design_.window ? "; a window, not a random sample"
                                                    : reuse_ ? fmt::format("; {} units' phases reused from {}", n - eligible_, p_.training)
                                                             : std::string())
                                      : fmt::format("cycles = {:.0f}, no interval ({} of {} {} in detail)", e.total,
