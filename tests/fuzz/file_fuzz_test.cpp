@@ -9,9 +9,9 @@
 //
 // Damage a reader refuses at its first check teaches little, so the harness also reaches past
 // each container's checks: msgpack documents (profiles, frames, a capture's index) are also
-// mutated field by field (TreeMutator) and packed again; a capture's index and a launch's
-// history are damaged and sealed again with valid checksums, then replayed in detail with
-// verification; and a profile that reads is given to every method that reads profiles.
+// mutated field by field (TreeMutator) and packed again; a capture's index (of launches or of
+// graphics frames) and a launch's history are damaged and sealed again with valid checksums,
+// then replayed in detail; and a profile that reads is given to every method that reads one.
 //
 // The counts are the CI's short run; STROBE_FUZZ_SCALE=N multiplies them for the long run
 // (scripts/fuzz-files, which also runs them under AddressSanitizer). STROBE_FUZZ_VERBOSE=1 prints
@@ -39,6 +39,7 @@
 #include "cli/cli_runner.h"
 #include "common/error.h"
 #include "experiment/capture.h"
+#include "experiment/frame_run.h"
 #include "experiment/journal.h"
 #include "experiment/run.h"
 #include "experiment/run_spec.h"
@@ -341,24 +342,21 @@ uint64_t largest_launch(const capture::CaptureIndex& x) {
   return most;
 }
 
-TEST(FileFuzz, CaptureIndexesPastTheirChecksumAreReadAndReplayedOrRefused) {
-  // Random edits of a capture stop at its checksums (the test above). Here the index itself is
-  // damaged and sealed again with a valid checksum, so every field reaches the index reader, the
-  // blob and history decoders, the profile reader and a replay in detail with verification. A
-  // mutant whose launches stay within four times the seed's largest is replayed; a grown grid
-  // is a valid, longer workload, not a fault, and the wave budget (below) bounds a wave that a
-  // damaged entry address sends into a loop.
+/// Fuzzes the index of the capture `strobe capture ARGS` writes: each mutant is sealed again
+/// with a valid checksum, opened, its blobs, histories and profile read, and (unless `skip` says
+/// it is a longer workload than the seed's, not a damaged one) replayed by `replay`, which may
+/// count the outcomes it accepts. Returns how many mutants were replayed.
+size_t fuzz_capture_index(const std::string& kind, const std::string& args, size_t count,
+                          const std::function<bool(const capture::CaptureIndex& seed, const capture::CaptureIndex& m)>& skip,
+                          const std::function<void(const std::string& file)>& replay) {
   TempDir t;
-  ASSERT_EQ(run_strobe("capture hotspot --param rows=64 --param cols=64 --param iterations=2 -o " +
-                       (t.path / "w.cap").string()).rc, 0);
+  EXPECT_EQ(run_strobe("capture " + args + " -o " + (t.path / "w.cap").string()).rc, 0);
   const std::string bytes = slurp(t.path / "w.cap");
   const std::string blobs = bytes.substr(0, capture::index_offset("w.cap", bytes));
   const capture::CaptureIndex x = capture::CaptureFile::open((t.path / "w.cap").string())->index();
-  const uint64_t bound = 4 * largest_launch(x);
   const fs::path file = t.path / "m.cap";
-  size_t replayed = 0, faulted = 0, unverified = 0;
-  const size_t refused = fuzz("capture_index", capture::pack_index(x), msgpack_mutator("capture_index"), mutants(1000),
-                              [&](const std::string& doc) {
+  size_t replayed = 0;
+  const size_t refused = fuzz(kind, capture::pack_index(x), msgpack_mutator(kind), count, [&](const std::string& doc) {
     const auto c = capture::CaptureFile::open(put(file, blobs + capture::seal_index("m.cap", doc, blobs.size())));
     const capture::CaptureIndex& m = c->index();
     for (uint32_t i = 0; i < m.blobs.size(); ++i) (void)c->blob(i, m.blobs[i].kind);
@@ -367,27 +365,67 @@ TEST(FileFuzz, CaptureIndexesPastTheirChecksumAreReadAndReplayedOrRefused) {
       (void)capture::decode_history(c->blob(l.history, capture::BlobKind::History), l.history_entries, "history");
       (void)capture::decode_history(c->blob(l.code, capture::BlobKind::History), l.code_entries, "code");
     }
+    for (const capture::FrameRecord& f : m.frames)
+      (void)capture::decode_history(c->blob(f.history, capture::BlobKind::History), f.history_entries, "frame history");
     (void)capture::method_profile(*c, 64);
-    if (largest_launch(m) > bound) return;
-    experiment::RunSpec s;
-    s.workload = experiment::Workload::Capture;
-    s.capture = file.string();
-    s.mode = "timing";
-    s.verify = true;
-    s.threads = 1;
-    experiment::ValidatedRun v = experiment::validate(s);
-    try {
-      (void)experiment::replay(v);
-    } catch (const FaultError&) {
-      ++faulted;  // a damaged dispatch faults, named down to the wave and instruction
-    } catch (const workloads::VerificationError&) {
-      ++unverified;  // a damaged digest or checkpoint map: the replay says its results differ
-    }
+    if (skip(x, m)) return;
+    replay(file.string());
     ++replayed;
   });
-  std::fprintf(stderr, "FUZZ capture_index replayed=%zu faulted=%zu unverified=%zu\n", replayed, faulted, unverified);
   EXPECT_GT(refused, 0u);
   EXPECT_GT(replayed, 0u) << "no mutant reached a replay: the harness tests only the index reader";
+  return replayed;
+}
+
+TEST(FileFuzz, CaptureIndexesPastTheirChecksumAreReadAndReplayedOrRefused) {
+  // Random edits of a capture stop at its checksums (the test above). Here the index itself is
+  // damaged and sealed again with a valid checksum, so every field reaches the index reader, the
+  // blob and history decoders, the profile reader and a replay in detail with verification. A
+  // mutant whose launches stay within four times the seed's largest is replayed; a grown grid
+  // is a valid, longer workload, not a fault, and the wave budget (above) bounds a wave that a
+  // damaged entry address sends into a loop.
+  size_t faulted = 0, unverified = 0;
+  const size_t replayed = fuzz_capture_index(
+      "capture_index", "hotspot --param rows=64 --param cols=64 --param iterations=2", mutants(1000),
+      [](const capture::CaptureIndex& seed, const capture::CaptureIndex& m) {
+        return largest_launch(m) > 4 * largest_launch(seed);
+      },
+      [&](const std::string& file) {
+        experiment::RunSpec s;
+        s.workload = experiment::Workload::Capture;
+        s.capture = file;
+        s.mode = "timing";
+        s.verify = true;
+        s.threads = 1;
+        experiment::ValidatedRun v = experiment::validate(s);
+        try {
+          (void)experiment::replay(v);
+        } catch (const FaultError&) {
+          ++faulted;  // a damaged dispatch faults, named down to the wave and instruction
+        } catch (const workloads::VerificationError&) {
+          ++unverified;  // a damaged digest or checkpoint map: the replay says its results differ
+        }
+      });
+  std::fprintf(stderr, "FUZZ capture_index replayed=%zu faulted=%zu unverified=%zu\n", replayed, faulted, unverified);
+}
+
+TEST(FileFuzz, FrameCaptureIndexesPastTheirChecksumAreReadAndReplayedOrRefused) {
+  // The same for a capture of graphics frames (three of the small glmark2 capture's), each
+  // replayed frame by frame in detail, alone and warmed from the history before it. A frame
+  // draws what its checkpoint holds: no fault of a shader is expected, and none is accepted.
+  const fs::path trace = fs::path(STROBE_BUILD_DIR) / "gfx-traces" / "glmark2-small.trace";
+  if (!fs::exists(trace)) GTEST_SKIP() << "no " << trace << " (scripts/capture-gfx glmark2-small)";
+  const size_t replayed = fuzz_capture_index(
+      "frame_capture_index", "gfx:" + trace.string() + " --frames 0-2", mutants(300),
+      [](const capture::CaptureIndex&, const capture::CaptureIndex&) { return false; },
+      [](const std::string& file) {
+        experiment::FrameRunSpec s;
+        s.frames.workload = file;
+        s.mode = "timing";
+        s.alone = true;
+        (void)experiment::run_frames(experiment::validate(s), [](const report::FrameRecord&) {});
+      });
+  std::fprintf(stderr, "FUZZ frame_capture_index replayed=%zu\n", replayed);
 }
 
 TEST(FileFuzz, CaptureHistoriesPastTheirChecksumAreReplayedOrRefused) {
