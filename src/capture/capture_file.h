@@ -37,6 +37,11 @@ inline constexpr uint32_t kZeroPage = UINT32_MAX;
 /// The blob id of a page whose content a capture that keeps only some checkpoints did not keep
 /// (CaptureIndex::kept_for): the launch that reads it cannot run from this file.
 inline constexpr uint32_t kDroppedPage = UINT32_MAX - 1;
+/// The distinct bytes of history a capture may bound its replays' warm walks by
+/// (CaptureIndex::history_bytes; `strobe capture --history-mib`): a value outside is corrupt.
+inline constexpr uint64_t kMinHistoryBytes = uint64_t{1} << 20, kMaxHistoryBytes = uint64_t{64} << 30;
+/// The bound a capture records unless told otherwise: twice the largest L2 of the presets.
+inline constexpr uint64_t kDefaultHistoryBytes = uint64_t{32} << 20;
 /// Deltas a blob's bytes may stand on, at most, down to a blob stored whole: reading a blob
 /// decompresses at most this many blobs plus one.
 inline constexpr uint32_t kMaxDeltaChain = 8;
@@ -152,7 +157,7 @@ struct CaptureIndex {
   std::vector<std::string> params;    ///< effective "K=V", defaults included, sorted
   std::string build;                  ///< the strobe commit that captured it
   uint32_t granule_bytes = 64;        ///< the history's line size: the smallest line a replay may use
-  uint64_t history_bytes = 0;         ///< distinct bytes of history a replay warms from, at most
+  uint64_t history_bytes = kDefaultHistoryBytes;  ///< distinct bytes of history a replay warms from, at most
   uint32_t threads = 1;               ///< host threads of the capture run
   double capture_seconds = 0;         ///< the whole capture run, setup and writing included
   uint64_t peak_device_bytes = 0;     ///< the most device memory allocated at any launch

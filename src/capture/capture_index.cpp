@@ -69,6 +69,10 @@ struct IndexReader : MsgpackReader {
     if (x.granule_bytes < 16 || x.granule_bytes > 1024 || (x.granule_bytes & (x.granule_bytes - 1)))
       fail(fmt::format("granule_bytes {} is not a power of two in [16, 1024] (corrupt file)", x.granule_bytes));
     x.history_bytes = u64(field(root, "history_bytes", "the index"), "history_bytes");
+    if (x.history_bytes < kMinHistoryBytes || x.history_bytes > kMaxHistoryBytes)
+      fail(fmt::format("history_bytes {} is outside the [{} MiB, {} GiB] a capture bounds its history by (corrupt "
+                       "file)",
+                       x.history_bytes, kMinHistoryBytes >> 20, kMaxHistoryBytes >> 30));
     x.threads = u32(field(root, "threads", "the index"), "threads");
     x.capture_seconds = f64(field(root, "capture_seconds", "the index"), "capture_seconds");
     x.peak_device_bytes = u64(field(root, "peak_device_bytes", "the index"), "peak_device_bytes");

@@ -186,7 +186,11 @@ void FrameReplayer::warm(timing::Gpu& gpu, size_t from, size_t to, uint64_t max_
   const uint32_t shift = uint32_t(std::countr_zero(uint32_t(cfg.line_bytes)) - std::countr_zero(x.granule_bytes));
   uint64_t budget = std::max<uint64_t>(1, x.history_bytes / x.granule_bytes);
   if (max_granules > 0) budget = std::min(budget, max_granules);
-  sampling::KeySet seen(budget);
+  // Sized for the granules the frames can give, which a bound far above them does not change.
+  uint64_t entries = 0;
+  for (size_t j = from; j < to && entries < budget; ++j) entries += x.frames.at(j).history_entries;
+  const uint64_t expected = std::min(budget, entries);
+  sampling::KeySet seen(expected);
   std::vector<std::span<const HistoryEntry>> window;  // newest frame first, each its newest part
   // Decoded histories are kept for the next warm (a sampled run warms frame after frame, each
   // walk reaching back over the last one's), dropped between walks past a bound on their memory
@@ -227,7 +231,7 @@ void FrameReplayer::warm(timing::Gpu& gpu, size_t from, size_t to, uint64_t max_
     bool l1;  // through the L1 of its path, else straight to the L2
   };
   std::vector<Use> uses;  // newest first
-  sampling::KeySet at_l2(budget), l1_lines;
+  sampling::KeySet at_l2(expected), l1_lines;
   for (const std::span<const HistoryEntry> frame : window)
     for (auto it = frame.rbegin(); it != frame.rend(); ++it) {
       const HistoryEntry& e = *it;

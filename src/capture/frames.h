@@ -29,7 +29,7 @@ struct FrameRecorderOptions {
   uint32_t tile_size = 16;         ///< gfx.tile_size the frames are recorded at
   uint32_t bin_entry_bytes = 8;    ///< gfx.bin_entry_bytes the bin lists in the history are laid out with
   uint32_t granule_bytes = 64;     ///< the history's line size
-  uint64_t history_bytes = uint64_t{32} << 20;  ///< distinct bytes of history a replay warms from, at most
+  uint64_t history_bytes = kDefaultHistoryBytes;  ///< distinct bytes of history a replay warms from, at most
   uint32_t threads = 1;            ///< host threads the renderer shades pixel waves on
 };
 

@@ -29,7 +29,7 @@ struct RecorderOptions {
   uint32_t granule_bytes = 64;
   /// Distinct bytes of history a replay rebuilds warm state from (at least twice the largest L2
   /// of the presets).
-  uint64_t history_bytes = uint64_t{32} << 20;
+  uint64_t history_bytes = kDefaultHistoryBytes;
   /// Also save every launch's GPUMech trace (about 13 bytes per wave instruction) in its
   /// profile, its representative wave chosen on `gpumech_config` (`strobe profile --gpumech`):
   /// GPUMech and SimProf's GPUMech proxy then run from the capture without tracing.

@@ -222,7 +222,10 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
   // Newest first, until the bound's distinct granules are found; each launch keeps its newest part.
   uint64_t budget = std::max<uint64_t>(1, x.history_bytes / x.granule_bytes);
   if (max_granules > 0) budget = std::min(budget, max_granules);
-  sampling::KeySet seen(budget);
+  // Sized for the granules the launches can give, which a bound far above them does not change.
+  uint64_t entries = 0;
+  for (uint64_t j = from; j < to && entries < budget; ++j) entries += cap_.launch(j).history_entries;
+  sampling::KeySet seen(std::min(budget, entries));
   std::vector<std::pair<uint64_t, std::vector<HistoryEntry>>> window;  // newest launch first
   for (uint64_t j = to; j-- > from && seen.size() < budget;) {
     const LaunchRecord& l = cap_.launch(j);

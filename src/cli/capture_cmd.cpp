@@ -41,7 +41,7 @@ void add_capture_command(CLI::App& app, Action& action, std::vector<std::string>
   cmd->add_option("--history-mib", *history_mib,
                   "Distinct MiB of history a replay rebuilds its caches from (default 32: twice the largest L2 "
                   "of the presets)")
-      ->check(CLI::Range(1, 65536));
+      ->check(CLI::Range(capture::kMinHistoryBytes >> 20, capture::kMaxHistoryBytes >> 20));
   cmd->callback([s, history_mib, &action, program = std::move(program)] {
     s->run.command = "capture";
     if (!program.empty()) {

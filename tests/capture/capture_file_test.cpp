@@ -267,6 +267,35 @@ std::string with_blob_bases(const std::string& bytes, const std::function<void(s
   return result;
 }
 
+TEST_F(CaptureFileTest, AHistoryBoundNoCaptureRecordsIsACorruptFile) {
+  // A damaged bound sized the replay's warm walk: 2^62 bytes asked for memory no host has (found
+  // by fuzzing the index past its checksum). A capture records [1 MiB, 64 GiB] (--history-mib).
+  for (const uint64_t bytes : {uint64_t{1} << 62, kMaxHistoryBytes + 1, kMinHistoryBytes - 1, uint64_t{0}}) {
+    SCOPED_TRACE(bytes);
+    {
+      CaptureWriter w(path("h.cap"));
+      CaptureIndex x;
+      x.history_bytes = bytes;
+      w.finish(x);
+    }
+    std::string e;
+    try {
+      CaptureFile::open(path("h.cap"));
+    } catch (const InputError& err) {
+      e = err.what();
+    }
+    EXPECT_NE(e.find(path("h.cap")), std::string::npos) << e;
+    EXPECT_NE(e.find("history_bytes " + std::to_string(bytes)), std::string::npos) << e;
+  }
+  {
+    CaptureWriter w(path("h.cap"));
+    CaptureIndex x;
+    x.history_bytes = kMaxHistoryBytes;
+    w.finish(x);
+  }
+  EXPECT_EQ(CaptureFile::open(path("h.cap"))->index().history_bytes, kMaxHistoryBytes);
+}
+
 TEST_F(CaptureFileTest, ADeltaOnALaterBlobOrAChainTooLongIsACorruptFile) {
   {
     CaptureWriter w(path("chain.cap"));

@@ -56,6 +56,23 @@ TEST(CaptureCli, BadCapturesAndOptionsExitTwoNamingTheFileOrOption) {
   expect("capture vecadd -o " + (t.path / "no" / "such.cap").string(), "such.cap");
 }
 
+TEST(CaptureCli, TheLargestHistoryBoundOnTheFinestGranuleReplaysWithinFourGiB) {
+  // --history-mib 65536 at 16-byte granules bounds the warm walk at 2^32 distinct lines. The walk
+  // once sized its set of seen lines for the bound, 64 GiB, before reading a line, and a replay
+  // warmed from the whole history ran out of memory; it is sized for the lines the launches
+  // hold. The replay runs under a 4 GiB address-space limit, a bound no launch here comes near.
+  TempDir t;
+  const std::string f = (t.path / "h.cap").string();
+  ASSERT_EQ(run_strobe(std::string("capture ") + kBench + " --granule 16 --history-mib 65536 -o " + f).rc, 0);
+  const std::string rc = shell("ulimit -v 4194304; " + std::string(STROBE_BINARY) + " run " + f +
+                               " --mode timing --alone --warm-state history >/dev/null 2>&1; "
+                               "echo $?");
+  EXPECT_EQ(rc, "0\n");
+  auto big = run_strobe(std::string("capture ") + kBench + " --history-mib 65537 -o " + f);
+  EXPECT_EQ(big.rc, 2);
+  EXPECT_NE(big.err.find("--history-mib"), std::string::npos) << big.err;
+}
+
 TEST(CaptureCli, KeepWritesACaptureForItsMethodsAndEveryBadInputExitsTwo) {
   TempDir t;
   const std::string f = (t.path / "h.cap").string(), k = (t.path / "k.cap").string();
