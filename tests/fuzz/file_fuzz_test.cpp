@@ -67,6 +67,18 @@ using clitest::TempDir;
 // set it before main, far above any wave of the seeds and far below the default 2^30.
 [[maybe_unused]] const bool kWaveBudget = ::setenv("STROBE_MAX_WAVE_INSTRUCTIONS", "1000000", 0) == 0;
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;  // GCC's -fsanitize=address
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;  // Clang's
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
 /// Mutants per kind in one run: the short run's count times STROBE_FUZZ_SCALE.
 size_t mutants(size_t base) {
   const char* s = std::getenv("STROBE_FUZZ_SCALE");
@@ -226,11 +238,13 @@ size_t open_fds() {
 size_t fuzz(const std::string& kind, const std::string& seed, const std::function<std::string(const std::string&)>& mutate,
             size_t count, const std::function<void(const std::string&)>& read) {
   // A size from a damaged file must be refused, not allocated: 4 GiB of address space at most.
+  // AddressSanitizer reserves terabytes of shadow, so under it the bound is its own on one
+  // allocation (scripts/fuzz-files --asan sets max_allocation_size_mb), which aborts the run.
   rlimit old{};
   getrlimit(RLIMIT_AS, &old);
   rlimit cap = old;
   cap.rlim_cur = std::min<rlim_t>(old.rlim_cur, rlim_t{4} << 30);
-  setrlimit(RLIMIT_AS, &cap);
+  if (!kSanitized) setrlimit(RLIMIT_AS, &cap);
   read(seed);  // the seed itself reads
   const size_t fds = open_fds();
   size_t refused = 0;
@@ -246,13 +260,13 @@ size_t fuzz(const std::string& kind, const std::string& seed, const std::functio
     } catch (const std::exception& e) {
       const std::string keep = (fs::temp_directory_path() / ("strobe-fuzz-" + kind + "-" + std::to_string(i))).string();
       std::ofstream(keep, std::ios::binary) << mutant;
-      setrlimit(RLIMIT_AS, &old);
+      if (!kSanitized) setrlimit(RLIMIT_AS, &old);
       ADD_FAILURE() << kind << " mutant " << i << " (saved as " << keep << "): not InputError but "
                     << typeid(e).name() << ": " << e.what();
       return refused;
     }
   }
-  setrlimit(RLIMIT_AS, &old);
+  if (!kSanitized) setrlimit(RLIMIT_AS, &old);
   EXPECT_LE(open_fds(), fds) << kind << ": reading " << count << " mutants left file descriptors open";
   ::testing::Test::RecordProperty(kind + "_mutants", int(count));
   ::testing::Test::RecordProperty(kind + "_refused", int(refused));
@@ -342,6 +356,9 @@ uint64_t largest_launch(const capture::CaptureIndex& x) {
   return most;
 }
 
+/// The warm states a replay may start from; the fuzzed replays take each in turn.
+const char* const kWarmStates[] = {"fitted", "history", "none"};
+
 /// Fuzzes the index of the capture `strobe capture ARGS` writes: each mutant is sealed again
 /// with a valid checksum, opened, its blobs, histories and profile read, and (unless `skip` says
 /// it is a longer workload than the seed's, not a damaged one) replayed by `replay`, which may
@@ -384,7 +401,7 @@ TEST(FileFuzz, CaptureIndexesPastTheirChecksumAreReadAndReplayedOrRefused) {
   // mutant whose launches stay within four times the seed's largest is replayed; a grown grid
   // is a valid, longer workload, not a fault, and the wave budget (above) bounds a wave that a
   // damaged entry address sends into a loop.
-  size_t faulted = 0, unverified = 0;
+  size_t faulted = 0, unverified = 0, n = 0;
   const size_t replayed = fuzz_capture_index(
       "capture_index", "hotspot --param rows=64 --param cols=64 --param iterations=2", mutants(1000),
       [](const capture::CaptureIndex& seed, const capture::CaptureIndex& m) {
@@ -397,6 +414,9 @@ TEST(FileFuzz, CaptureIndexesPastTheirChecksumAreReadAndReplayedOrRefused) {
         s.mode = "timing";
         s.verify = true;
         s.threads = 1;
+        // In order, or each launch alone warmed by each kind of warm state in turn.
+        s.alone = n % 4 != 0;
+        s.warm_state = kWarmStates[n++ % 3];
         experiment::ValidatedRun v = experiment::validate(s);
         try {
           (void)experiment::replay(v);
@@ -418,9 +438,10 @@ TEST(FileFuzz, FrameCaptureIndexesPastTheirChecksumAreReadAndReplayedOrRefused) 
   const size_t replayed = fuzz_capture_index(
       "frame_capture_index", "gfx:" + trace.string() + " --frames 0-2", mutants(300),
       [](const capture::CaptureIndex&, const capture::CaptureIndex&) { return false; },
-      [](const std::string& file) {
+      [n = size_t{0}](const std::string& file) mutable {
         experiment::FrameRunSpec s;
         s.frames.workload = file;
+        s.frames.warm_state = kWarmStates[n++ % 3];
         s.mode = "timing";
         s.alone = true;
         (void)experiment::run_frames(experiment::validate(s), [](const report::FrameRecord&) {});
