@@ -36,24 +36,25 @@ void read_runs(const std::vector<std::string>& files, const std::string& option,
     } catch (const nlohmann::json::exception& e) {
       throw InputError(fmt::format("{} {}: not JSON ({})", option, file, e.what()));
     }
-    if (!in.is_object() || !in.contains("frames") || !in["frames"].is_array())
-      throw InputError(fmt::format("{} {}: not the JSON of strobe run gfx:... --json", option, file));
-    if (in.value("trace", "") != t.trace)
-      throw InputError(fmt::format("{} {}: its frames are of {}, not {}", option, file, in.value("trace", ""), t.trace));
-    if (in.value("mode", "") != mode)
-      throw InputError(fmt::format("{} {}: a --mode {} run; this needs --mode {}", option, file, in.value("mode", ""), mode));
-    if (config && in.value("config", nlohmann::json()) != *config) {
-      const nlohmann::json patch = nlohmann::json::diff(in.value("config", nlohmann::json()), *config);
-      throw InputError(fmt::format("{} {}: timed on another GPU configuration ({} differs)", option, file,
-                                   patch.empty() ? std::string("?") : patch[0].value("path", std::string("?"))));
-    }
-    // Pixel waves are packed tile by tile, so the counts depend on the tile size (a run that
-    // does not say rendered with the renderer's default, 16).
-    if (in.value("tile_size", gfx::RendererOptions{}.tile_size) != tile_size)
-      throw InputError(fmt::format("{} {}: rendered with {}-pixel tiles, this comparison's GPU uses {}", option, file,
-                                   in.value("tile_size", gfx::RendererOptions{}.tile_size), tile_size));
     uint64_t first = 0, last = 0, used = 0;
+    // A field of the wrong type (a trace that is a number) is as malformed as a frame is.
     try {
+      if (!in.is_object() || !in.contains("frames") || !in["frames"].is_array())
+        throw InputError(fmt::format("{} {}: not the JSON of strobe run gfx:... --json", option, file));
+      if (in.value("trace", "") != t.trace)
+        throw InputError(fmt::format("{} {}: its frames are of {}, not {}", option, file, in.value("trace", ""), t.trace));
+      if (in.value("mode", "") != mode)
+        throw InputError(fmt::format("{} {}: a --mode {} run; this needs --mode {}", option, file, in.value("mode", ""), mode));
+      if (config && in.value("config", nlohmann::json()) != *config) {
+        const nlohmann::json patch = nlohmann::json::diff(in.value("config", nlohmann::json()), *config);
+        throw InputError(fmt::format("{} {}: timed on another GPU configuration ({} differs)", option, file,
+                                     patch.empty() ? std::string("?") : patch[0].value("path", std::string("?"))));
+      }
+      // Pixel waves are packed tile by tile, so the counts depend on the tile size (a run that
+      // does not say rendered with the renderer's default, 16).
+      if (in.value("tile_size", gfx::RendererOptions{}.tile_size) != tile_size)
+        throw InputError(fmt::format("{} {}: rendered with {}-pixel tiles, this comparison's GPU uses {}", option, file,
+                                     in.value("tile_size", gfx::RendererOptions{}.tile_size), tile_size));
       for (const nlohmann::json& f : in["frames"]) {
         const uint64_t frame = f.at("frame").get<uint64_t>();
         if (!asked_for(t.ranges, frame)) continue;
@@ -63,7 +64,7 @@ void read_runs(const std::vector<std::string>& files, const std::string& option,
         seen.push_back(frame);
       }
     } catch (const nlohmann::json::exception& e) {
-      throw InputError(fmt::format("{} {}: a frame is malformed ({})", option, file, e.what()));
+      throw InputError(fmt::format("{} {}: malformed ({})", option, file, e.what()));
     }
     sources.push_back({{"file", file}, {"frames", used}, {"first", first}, {"last", last},
                        {"warm_frames", in.value("warm_frames", nlohmann::json())}});

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -424,7 +425,15 @@ TEST(GfxRunCli, CompareTakesItsReferenceAndProfileFromEarlierRunsAsIfItHadSimula
   EXPECT_EQ(w["reference"]["source"]["runs"][1]["first"], 6);
   EXPECT_EQ(w["reference"]["per_frame"][11]["frame"], 11);
 
+  // A field of the wrong type is malformed input (a JSON type error escaped, naming no file).
+  const std::string numeric = dir + "cli-ref-numeric.json";
+  {
+    nlohmann::json j = nlohmann::json::parse(slurp(timing));
+    j["trace"] = 7;
+    std::ofstream(numeric) << j.dump();
+  }
   const std::pair<std::string, const char*> bad[] = {
+      {"--reference-runs " + numeric, "cli-ref-numeric.json: malformed"},
       {"--reference-runs " + first, "frame 6 is in none of the files"},
       {"--reference-runs " + first + "," + timing, "is in two files"},
       {"--reference-runs " + functional, "a --mode functional run"},

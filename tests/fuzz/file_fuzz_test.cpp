@@ -40,16 +40,20 @@
 #include "common/error.h"
 #include "experiment/capture.h"
 #include "experiment/frame_run.h"
+#include "experiment/frame_runs.h"
 #include "experiment/journal.h"
 #include "experiment/run.h"
 #include "experiment/run_spec.h"
 #include "experiment/sweep.h"
+#include "gfx/pipeline/image_compare.h"
 #include "gfx/stream/frame_file.h"
 #include "gfx/stream/frame_stream.h"
 #include "loader/code_object.h"
 #include "report/page.h"
 #include "sampling/method.h"
+#include "sampling/pka/pass_state.h"
 #include "sampling/profile/profile_file.h"
+#include "sampling/simprof/training.h"
 #include "timing/config/gpu_config.h"
 #include "workloads/bench_set.h"
 #include "workloads/verify.h"
@@ -288,6 +292,20 @@ std::function<std::string(const std::string&)> msgpack_mutator(const std::string
   auto treewise = std::make_shared<TreeMutator>(std::hash<std::string>{}(kind));
   auto n = std::make_shared<size_t>(0);
   return [=](const std::string& doc) { return (*n)++ % 2 ? (*bytewise)(doc) : (*treewise)(doc); };
+}
+
+/// The same for JSON documents: text edits (Mutator) and tree edits in turn, the tree edited
+/// through its msgpack form and written back as JSON text.
+std::function<std::string(const std::string&)> json_mutator(const std::string& kind) {
+  auto textwise = std::make_shared<Mutator>(std::hash<std::string>{}(kind), true);
+  auto treewise = std::make_shared<TreeMutator>(std::hash<std::string>{}(kind));
+  auto n = std::make_shared<size_t>(0);
+  return [=](const std::string& doc) {
+    if ((*n)++ % 2) return (*textwise)(doc);
+    const std::vector<uint8_t> packed = nlohmann::json::to_msgpack(nlohmann::json::parse(doc));
+    const std::string edited = (*treewise)(std::string(packed.begin(), packed.end()));
+    return nlohmann::json::from_msgpack(edited).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
 }
 
 /// Writes `bytes` to `path` and returns the path.
@@ -530,6 +548,79 @@ TEST(FileFuzz, CaptureHistoriesPastTheirChecksumAreReplayedOrRefused) {
   EXPECT_GT(replayed, 0u) << "no mutant reached a replay";
 }
 
+TEST(FileFuzz, MethodStatesFrameRunsAndReferenceImagesAreReadOrRefusedWithInputError) {
+  TempDir t;
+  // A SimProf training (training=), saved by a run and read by another on the same workload;
+  // one that reads is applied by such a run, which must then finish or refuse it by name.
+  const std::string bench = "hotspot --param rows=64 --param cols=64 --param iterations=4";
+  const std::string training = (t.path / "t.json").string();
+  ASSERT_EQ(run_strobe("run " + bench + " --sampling simprof --sampling-set proxy=gpumech --sampling-set save_training=" +
+                       training + " --set cu.scheduler=gto")
+                .rc,
+            0);
+  const fs::path trained = t.path / "m.json";
+  size_t applied = 0;
+  EXPECT_GT(fuzz("simprof_training", slurp(training), json_mutator("simprof_training"), mutants(300),
+                 [&](const std::string& b) {
+                   (void)sampling::simprof::decode_training(b, "t.json");
+                   experiment::RunSpec s;
+                   s.benchmark = "hotspot";
+                   s.params = {"rows=64", "cols=64", "iterations=4"};
+                   s.sampling = "simprof";
+                   s.sampling_sets = {"proxy=gpumech", "training=" + put(trained, b)};
+                   s.sets = {"cu.scheduler=gto"};
+                   s.threads = 1;
+                   experiment::ValidatedRun v = experiment::validate(s);
+                   (void)experiment::run(v);
+                   ++applied;
+                 }),
+            0u);
+  EXPECT_GT(applied, 0u) << "no training reached a run";
+  // A PKA pass state (a host program's run carries it from one pass's process to the next).
+  sampling::pka::PassState st;
+  st.workload = {"program", "/opt/app", {"--size", "64"}};
+  sampling::pka::ProfiledLaunch l;
+  l.id = {"step", 0xfedcba9876543210ull, {4096, 1, 1}, {64, 1, 1}, 0x0123456789abcdefull};
+  l.profile.kernel = "step";
+  for (int f = 0; f < sampling::kPkaFeatures; ++f) l.profile.features[size_t(f)] = 1.0 / (f + 3);
+  l.profile.stats.wave_instructions = 1664;
+  st.launches = {l, l};
+  EXPECT_GT(fuzz("pka_pass_state", sampling::pka::encode(st), json_mutator("pka_pass_state"), mutants(1000),
+                 [](const std::string& b) { (void)sampling::pka::decode(b, "state.json"); }),
+            0u);
+  // Graphics run files that stand in for a comparison's reference or profile
+  // (--reference-runs, --profile-runs), and the reference renderer's images (--reference).
+  const fs::path trace = fs::path(STROBE_BUILD_DIR) / "gfx-traces" / "glmark2-small.trace";
+  if (!fs::exists(trace)) GTEST_SKIP() << "no " << trace << " (scripts/capture-gfx glmark2-small)";
+  const std::string timed = (t.path / "r.json").string(), counted = (t.path / "p.json").string();
+  ASSERT_EQ(run_strobe("run gfx:" + trace.string() + " --frames 0-1 --mode timing --json " + timed).rc, 0);
+  ASSERT_EQ(run_strobe("run gfx:" + trace.string() + " --frames 0-1 --json " + counted).rc, 0);
+  experiment::FrameSpec fs;
+  fs.workload = "gfx:" + trace.string();
+  fs.frames = "0-1";
+  const experiment::FrameTarget target = experiment::resolve(fs);
+  const fs::path run_file = t.path / "m.run.json";
+  EXPECT_GT(fuzz("frame_timing_run", slurp(timed), json_mutator("frame_timing_run"), mutants(1000),
+                 [&](const std::string& b) {
+                   nlohmann::json sources;
+                   (void)experiment::reference_from_runs({put(run_file, b)}, target, sources);
+                 }),
+            0u);
+  EXPECT_GT(fuzz("frame_functional_run", slurp(counted), json_mutator("frame_functional_run"), mutants(1000),
+                 [&](const std::string& b) {
+                   nlohmann::json sources;
+                   (void)experiment::profile_from_runs({put(run_file, b)}, target, sources);
+                 }),
+            0u);
+  // The reference renderer's stream of binary PPM images, one per frame.
+  const std::string images = slurp(trace.parent_path() / "glmark2-small.ref.pnm");
+  ASSERT_FALSE(images.empty());
+  const fs::path pnm = t.path / "m.pnm";
+  EXPECT_GT(fuzz("reference_images", images, false, mutants(1000),
+                 [&](const std::string& b) { (void)gfx::read_pnm_stream(put(pnm, b)); }),
+            0u);
+}
+
 TEST(FileFuzz, FramesAreDecodedOrRefusedWithInputError) {
   std::vector<std::vector<uint8_t>> store;
   const gfx::PutContent keep = [&](const std::vector<uint8_t>& b) {
@@ -623,8 +714,8 @@ TEST(FileFuzz, JournalsAndResultFilesAreReadOrRefusedWithInputError) {
     }
     (void)report::report_page({{"r.json", j}});
   };
-  EXPECT_GT(fuzz("set_result", slurp(set), true, mutants(1000), page), 0u);
-  EXPECT_GT(fuzz("run_result", slurp(run), true, mutants(1000), page), 0u);
+  EXPECT_GT(fuzz("set_result", slurp(set), json_mutator("set_result"), mutants(1000), page), 0u);
+  EXPECT_GT(fuzz("run_result", slurp(run), json_mutator("run_result"), mutants(1000), page), 0u);
 }
 
 }  // namespace

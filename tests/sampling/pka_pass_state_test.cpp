@@ -54,6 +54,11 @@ TEST(PkaPassState, RoundTripsIdentitiesFeaturesAndCountersExactly) {
 
 TEST(PkaPassState, ACorruptTruncatedOrForeignFileIsRefusedNamingIt) {
   const std::string good = encode(sample_state());
+  // A field of the wrong type where the reader takes it whole: a JSON type error escaped, naming
+  // no file (found by FileFuzz).
+  std::string numeric = good;
+  numeric.replace(numeric.find("\"strobe-pka-pass-state\""), 23, "7");
+  EXPECT_NE(error_of(numeric).find("pass state state.json: malformed"), std::string::npos) << error_of(numeric);
   EXPECT_EQ(error_of(good.substr(0, good.size() / 2)), "pass state state.json: not valid JSON (corrupt or truncated file)");
   EXPECT_EQ(error_of("{\"format\": \"strobe-profile\"}"), "pass state state.json: not a PKA pass state");
   std::string other = good;

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <vector>
+
 namespace strobe::sampling::simprof {
 namespace {
 
@@ -65,6 +68,26 @@ TEST(SimprofSensitivity, UnitsGoToTheNearestCentreAndAnyInputFlagsAPhase) {
   const Eigen::MatrixXd both[] = {a, b};
   const std::vector<double> both_metric[] = {a_metric, b_metric};
   EXPECT_EQ(sensitive_phases(train_phase, train_metric, centres, both, both_metric), (std::vector<bool>{false, true}));
+}
+
+}  // namespace
+}  // namespace strobe::sampling::simprof
+
+namespace strobe::sampling::simprof {
+namespace {
+
+TEST(SimprofSensitivity, EveryUnitGetsAPhaseWhenEveryDistanceOverflows) {
+  // A damaged training's centres at 1e300: every squared distance is infinite. The unit kept no
+  // phase (-1), and SimProf indexed its phases with it and crashed (found by FileFuzz).
+  Eigen::MatrixXd units(2, 2), centres(2, 2);
+  units << 1, 2, 3, 4;
+  centres << 1e300, 1e300, -1e300, 1e300;
+  EXPECT_EQ(nearest_centres(units, centres), (std::vector<int>{0, 0}));
+  centres(1, 0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(nearest_centres(units, centres), (std::vector<int>{0, 0}));
+  centres.row(1) << 1, 2;  // a finite distance still wins
+  EXPECT_EQ(nearest_centres(units, centres), (std::vector<int>{1, 1}));
+  EXPECT_EQ(nearest_centres(units, Eigen::MatrixXd(0, 2)), (std::vector<int>{-1, -1}));
 }
 
 }  // namespace

@@ -71,7 +71,10 @@ std::string encode(const PassState& s) {
   return j.dump() + "\n";
 }
 
-PassState decode(std::string_view text, const std::string& file) {
+namespace {
+
+/// decode() without its guard against fields of the wrong type.
+PassState decode_fields(std::string_view text, const std::string& file) {
   const Reader r{file};
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) r.fail("not valid JSON (corrupt or truncated file)");
@@ -104,6 +107,16 @@ PassState decode(std::string_view text, const std::string& file) {
     s.launches.push_back(std::move(l));
   }
   return s;
+}
+
+}  // namespace
+
+PassState decode(std::string_view text, const std::string& file) {
+  try {
+    return decode_fields(text, file);
+  } catch (const json::exception& e) {  // a field of the wrong type where the reader reads it whole ("format": 7)
+    Reader{file}.fail(fmt::format("malformed ({})", e.what()));
+  }
 }
 
 void save(const std::string& path, const PassState& s) { write_file_atomic(path, encode(s)); }

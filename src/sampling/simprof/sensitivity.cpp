@@ -51,7 +51,9 @@ std::vector<int> nearest_centres(const Eigen::MatrixXd& units, const Eigen::Matr
     double best = std::numeric_limits<double>::infinity();
     for (Eigen::Index c = 0; c < centres.rows(); ++c) {
       const double d = (units.row(i) - centres.row(c)).squaredNorm();
-      if (d < best) best = d, out[size_t(i)] = int(c);
+      // The first centre stands until a nearer one: distances that overflow to infinity (a
+      // training's centre at 1e300) must still give every unit a phase.
+      if (out[size_t(i)] < 0 || d < best) best = d, out[size_t(i)] = int(c);
     }
   }
   return out;

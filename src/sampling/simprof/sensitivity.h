@@ -39,7 +39,8 @@ struct Sensitivity {
 Sensitivity phase_sensitivity(const PhaseMoments& train, const PhaseMoments& ref, double threshold = 0.10);
 
 /// The nearest row of `centres` (Euclidean; ties to the lower index) for each row of `units`:
-/// the unit classification of a new input. Both must have the same columns.
+/// the unit classification of a new input. Both must have the same columns. Every unit gets a
+/// centre when there is one, however far (-1 only without centres).
 std::vector<int> nearest_centres(const Eigen::MatrixXd& units, const Eigen::MatrixXd& centres);
 
 /// The phases (0 .. centres.rows() - 1) Eq. 38 flags for at least one reference input. Training:
