@@ -31,10 +31,14 @@ ProfileFile sample() {
   l.workgroups.rows = 2;
   l.workgroups.u64[column::kWaveInsts] = {10, 20};
   l.workgroups.u64[column::kThreadInsts] = {640, 1280};
+  l.workgroups.u64[column::kGlobalReqs] = {3, 3};
+  l.workgroups.u64[column::kScratchReqs] = {0, 1};
   l.workgroups.u64[column::kMemReqs] = {3, 4};
   l.workgroups.f64["stall_probability"] = {0.25, 0.5};
   l.waves.rows = 1;
+  for (const char* c : column::kUnitColumns) l.waves.u64[c] = {1};
   l.waves.u64[column::kWorkGroup] = {0};
+  l.waves.u64[column::kWave] = {0};
   p.launches.push_back(l);
   return p;
 }
@@ -47,6 +51,22 @@ std::string decode_error(std::string_view bytes) {
     return e.what();
   }
   return "";
+}
+
+TEST(ProfileFile, ATableWithoutAColumnEveryProfileHasIsCorrupt) {
+  // A work-group table without wave_insts summed to zero instructions, and STEM's ratio
+  // estimator then stopped on an internal error (found by FileFuzz). Every column a functional
+  // profile writes must be there.
+  for (const char* c : column::kUnitColumns) {
+    ProfileFile p = sample();
+    p.launches[0].workgroups.u64.erase(c);
+    EXPECT_NE(decode_error(encode(p)).find(std::string("launch 0 work-group table has no '") + c + "' column"),
+              std::string::npos)
+        << decode_error(encode(p));
+  }
+  ProfileFile p = sample();
+  p.launches[0].waves.u64.erase(column::kWorkGroup);
+  EXPECT_NE(decode_error(encode(p)).find("wave table has no 'workgroup' column"), std::string::npos);
 }
 
 TEST(ProfileFile, RoundTripKeepsIdentityAndEveryNamedColumn) {

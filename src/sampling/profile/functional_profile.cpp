@@ -16,8 +16,7 @@ namespace {
 /// The columns every functional profile has, created empty so a launch without groups still
 /// names them.
 void init_columns(LaunchRecord& r) {
-  for (const char* c : {column::kWaveInsts, column::kThreadInsts, column::kGlobalReqs, column::kScratchReqs,
-                        column::kMemReqs}) {
+  for (const char* c : column::kUnitColumns) {
     r.workgroups.u64[c];
     r.waves.u64[c];
   }

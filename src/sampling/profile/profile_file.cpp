@@ -214,6 +214,12 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
         l.blobs[key] = std::string(r.bin(b->via.map.ptr[k].val, fmt::format("{} blob '{}'", where, key)));
       }
     }
+    auto require = [&](const FeatureTable& t, const char* table, const char* col) {
+      if (!t.find_u64(col)) r.fail(fmt::format("{} {} table has no '{}' column (corrupt file)", where, table, col));
+    };
+    for (const char* c : column::kUnitColumns) require(l.workgroups, "work-group", c), require(l.waves, "wave", c);
+    require(l.waves, "wave", column::kWorkGroup);
+    require(l.waves, "wave", column::kWave);
     const uint64_t groups = group_count(l.id.grid, l.id.local);
     if (l.workgroups.rows != groups)
       r.fail(fmt::format("{} has {} work-group rows, its geometry {} (corrupt file)", where, l.workgroups.rows, groups));

@@ -31,6 +31,9 @@ inline constexpr const char* kMemReqs = "mem_reqs";          ///< global + scrat
 inline constexpr const char* kWorkGroup = "workgroup";       ///< per-wave table: owning group
 inline constexpr const char* kWave = "wave";                 ///< per-wave table: index in group
 inline constexpr const char* kStartPc = "start_pc";          ///< per-block table: the block's first instruction
+/// The columns every work-group and wave table of a functional profile has; a table without one
+/// is corrupt (its sums would read as zero).
+inline constexpr const char* kUnitColumns[] = {kWaveInsts, kThreadInsts, kGlobalReqs, kScratchReqs, kMemReqs};
 }  // namespace column
 
 /// A table of equally long columns keyed by name: one row per unit (work-group or wave).
