@@ -15,7 +15,8 @@
 //
 // The counts are the CI's short run; STROBE_FUZZ_SCALE=N multiplies them for the long run
 // (scripts/fuzz-files, which also runs them under AddressSanitizer). STROBE_FUZZ_VERBOSE=1 prints
-// every refusal's message, to see which checks the mutants reach.
+// every refusal's message, to see which checks the mutants reach, and keeps the mutant being
+// read in /tmp/strobe-fuzz-KIND-current, for a crash.
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
@@ -254,6 +255,8 @@ size_t fuzz(const std::string& kind, const std::string& seed, const std::functio
   size_t refused = 0;
   for (size_t i = 0; i < count; ++i) {
     const std::string mutant = mutate(seed);
+    // A crash saves nothing: verbose runs keep the mutant being read where the crash leaves it.
+    if (verbose()) std::ofstream(fs::temp_directory_path() / ("strobe-fuzz-" + kind + "-current"), std::ios::binary) << mutant;
     try {
       read(mutant);
     } catch (const InputError& e) {

@@ -107,6 +107,26 @@ TEST(GpumechSavedTrace, InconsistentTracesAreCorrupt) {
   SavedTrace lines = sample();
   lines.trace.waves[0].lines = LineStream::from_raw({0x02, 0x80});  // two lines, then a cut varint
   EXPECT_NE(decode_error(encode_saved_trace(lines)).find("lines do not parse"), std::string::npos);
+
+  // The cache-only simulation indexes per-group tables with each wave's group: a header of no
+  // groups over waves of group 0 overran one and corrupted the heap (found by FileFuzz).
+  SavedTrace none = sample();
+  none.trace.workgroups = 0;
+  EXPECT_NE(decode_error(encode_saved_trace(none)).find("wave 0 is of work-group 0 after work-group none of 0"),
+            std::string::npos)
+      << decode_error(encode_saved_trace(none));
+  SavedTrace gap = sample();
+  gap.trace.workgroups = 3;
+  gap.trace.waves[1].workgroup = 2;  // group 1 has no waves
+  EXPECT_NE(decode_error(encode_saved_trace(gap)).find("wave 1 is of work-group 2 after work-group 0 of 3"),
+            std::string::npos);
+  SavedTrace uncovered = sample();
+  uncovered.trace.workgroups = 2;  // group 1 has no waves
+  EXPECT_NE(decode_error(encode_saved_trace(uncovered)).find("its waves cover 1 of its 2 work-groups"), std::string::npos);
+  SavedTrace two = sample();
+  two.trace.workgroups = 2;
+  two.trace.waves[1].workgroup = 1;
+  EXPECT_EQ(decode_error(encode_saved_trace(two)), "");
 }
 
 TEST(GpumechSavedTrace, ATraceOfAnotherProgramIsRefused) {

@@ -123,9 +123,18 @@ SavedTrace decode_saved_trace(std::string_view bytes, const std::string& where) 
     }
     if (p != w.producers.size()) r.fail(what + " has producers no instruction names (corrupt)");
     if (w.lines.count_entries() < 0) r.fail(what + " lines do not parse (corrupt)");
+    // The groups are contiguous and in dispatch order, every one with its waves: the cache-only
+    // simulation indexes its per-group tables with these (a group past the count overran one).
+    const uint64_t prev = t.waves.empty() ? 0 : t.waves.back().workgroup;
+    if (w.workgroup >= t.workgroups || (t.waves.empty() ? w.workgroup != 0 : w.workgroup != prev && w.workgroup != prev + 1))
+      r.fail(fmt::format("{} is of work-group {} after work-group {} of {} (corrupt)", what, w.workgroup,
+                         t.waves.empty() ? std::string("none") : std::to_string(prev), t.workgroups));
     insts += w.pc.size();
     t.waves.push_back(std::move(w));
   }
+  if ((t.waves.empty() ? 0 : t.waves.back().workgroup + 1) != t.workgroups)
+    r.fail(fmt::format("its waves cover {} of its {} work-groups (corrupt)",
+                       t.waves.empty() ? 0 : t.waves.back().workgroup + 1, t.workgroups));
   if (insts != t.instructions) r.fail(fmt::format("{} instructions in its waves, {} in its header (corrupt)", insts, t.instructions));
   if (t.waves.empty() ? s.representative != 0 : s.representative >= t.waves.size())
     r.fail(fmt::format("representative wave {} of {} (corrupt)", s.representative, t.waves.size()));
