@@ -123,8 +123,8 @@ void RepresentativeMethod::start_round() {
   launch_ = 0;
   diverged_.reset();
   projected_insts_ = 0;
-  unprofiled_ = borrowed_ = short_ = from_unprofiled_ = 0;
-  unprofiled_runs_.clear();
+  borrowed_ = short_ = from_unprofiled_ = 0;
+  unprofiled_.clear();
 }
 
 std::string RepresentativeMethod::source() const {
@@ -185,12 +185,7 @@ runtime::LaunchResult RepresentativeMethod::run_sampled(const emu::Dispatch& d, 
   // A workload whose launches depend on timing (sssp's iteration count follows the order its
   // atomics land in) can leave the launch sequence it was profiled with. From there on the
   // profile says nothing about the launches, so they are simulated in full detail.
-  if (diverged_) {
-    ++unprofiled_;
-    runtime::LaunchResult r = unprofiled_launch(name_, *diverged_, d, mem, gpu);
-    if (r.timing) unprofiled_runs_.push_back(RepresentativeRun{i, r.timing->cycles, r.timing->wave_instructions});
-    return r;
-  }
+  if (diverged_) return unprofiled_.run(name_, *diverged_, d, mem, gpu);
   const size_t g = partition_.group[i];
   const std::vector<size_t>& samples = partition_.samples[g];
   const bool skip = skips(d);
@@ -286,16 +281,13 @@ void RepresentativeMethod::finish() {
       continue;
     }
     const std::optional<size_t> from = borrow(g, ran);
-    if ((!from || !ran[*from]) && !unprofiled_runs_.empty()) {
+    if ((!from || !ran[*from]) && unprofiled_.timed()) {
       // No group's representative ran before the run left the profile (the first one to run
       // was the departing launch, or came after it): the launches simulated in detail from the
       // departure on are the only measured time, and they time the launches left waiting.
       // Their CPI, not the method's own projection: that reads per-launch data of the profile,
       // which launches past it do not have.
-      for (Pending& p : pending_[g]) {
-        set_time(p, RepresentativeMethod::project(unprofiled_runs_, p.launch, p.insts));
-        p.record->detail["projected_from_unprofiled_launches"] = unprofiled_runs_.size();
-      }
+      for (Pending& p : pending_[g]) unprofiled_.time(*p.timing, *p.record, p.insts, o_.gpu.clock_mhz);
       from_unprofiled_ += pending_[g].size();
       pending_[g].clear();
       continue;
@@ -331,7 +323,7 @@ nlohmann::json RepresentativeMethod::base_summary() const {
           {"projected_share", double(projected_insts_) / double(std::max<uint64_t>(total, 1))},
           // Launches after the run left the profiled sequence (timing-dependent workloads),
           // simulated in detail, and launches whose representative never ran as a result.
-          {"unprofiled_launches", unprofiled_},
+          {"unprofiled_launches", unprofiled_.launches()},
           {"diverged", diverged_ ? nlohmann::json{{"launch", diverged_at_}, {"reason", *diverged_}} : nlohmann::json()},
           {"launches_timed_from_another_" + noun_, borrowed_},
           {"launches_timed_from_part_of_their_" + noun_, short_},

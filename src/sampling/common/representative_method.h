@@ -167,12 +167,11 @@ class RepresentativeMethod : public SamplingMethod {
   uint64_t projected_insts_ = 0;         ///< wave instructions of launches projected from another
   std::optional<std::string> diverged_;  ///< how the run left the profiled launch sequence
   size_t diverged_at_ = 0;               ///< the first launch outside it
-  size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
   size_t borrowed_ = 0;                  ///< launches timed from another group's representatives
   size_t short_ = 0;                     ///< launches timed from part of their group's representatives
   /// Launches simulated in detail past the departure: what times launches whose group, and every
   /// group they could borrow from, never ran a representative.
-  std::vector<RepresentativeRun> unprofiled_runs_;
+  UnprofiledRuns unprofiled_;
   size_t from_unprofiled_ = 0;           ///< launches timed from them
 };
 

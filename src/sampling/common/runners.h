@@ -43,4 +43,30 @@ inline std::shared_ptr<runtime::SampledLaunch> profile_record(const std::string&
 runtime::LaunchResult unprofiled_launch(const std::string& method, const std::string& why, const emu::Dispatch& d,
                                         emu::GlobalMemory& mem, timing::Gpu& gpu);
 
+/// The launches a method simulated in detail after the run left its profiled sequence: the only
+/// time measured when no representative ran before the departure, so their instruction-weighted
+/// CPI times the launches left waiting on one (every method that predicts launches from
+/// representatives shares this fallback).
+class UnprofiledRuns {
+ public:
+  /// Simulates launch `d` as unprofiled_launch does and keeps its cycles and instructions.
+  runtime::LaunchResult run(const std::string& method, const std::string& why, const emu::Dispatch& d,
+                            emu::GlobalMemory& mem, timing::Gpu& gpu);
+  /// Keeps a launch's measured `cycles` over `instructions` wave instructions.
+  void add(uint64_t cycles, uint64_t instructions);
+  /// Launches simulated past the departure.
+  size_t launches() const { return launches_; }
+  /// Whether any of them measured time to project from.
+  bool timed() const { return timed_ > 0; }
+  /// Gives a waiting launch of `instructions` wave instructions their CPI's cycles: its timing's
+  /// totals, its record's estimate, and in its detail how many launches timed it.
+  void time(timing::LaunchTiming& t, runtime::SampledLaunch& rec, uint64_t instructions, double clock_mhz) const;
+  /// Forgets every launch (a new pass).
+  void clear() { *this = {}; }
+
+ private:
+  size_t launches_ = 0, timed_ = 0;
+  uint64_t cycles_ = 0, instructions_ = 0;
+};
+
 }  // namespace strobe::sampling

@@ -91,7 +91,7 @@ class Pka final : public SamplingMethod {
   }
   nlohmann::json summary() const override {
     return {{"launches", profiles_.size()}, {"clusters", k_}, {"pca_components", components_},
-            {"representatives", representatives_}, {"unprofiled_launches", unprofiled_},
+            {"representatives", representatives_}, {"unprofiled_launches", unprofiled_.launches()},
             {"clusters_timed_from_another", borrowed_}, {"clusters_timed_from_unprofiled_launches", from_unprofiled_},
             {"interval", no_interval("a prediction: one representative launch per cluster, its IPC extrapolated "
                                      "from a stable window; one measurement per cluster gives no variance")}};
@@ -194,12 +194,7 @@ class Pka final : public SamplingMethod {
     // the order its atomics land in). From there on the profile says nothing about the launches:
     // they are simulated in full detail, as TBPoint does.
     if (!diverged_) diverged_ = departure(o_, i, d, mem, ids_, kernargs_comparable_, "the profiling pass");
-    if (diverged_) {
-      ++unprofiled_;
-      runtime::LaunchResult r = unprofiled_launch("pka", *diverged_, d, mem, gpu);
-      if (r.timing) unprofiled_cycles_ += r.timing->cycles, unprofiled_insts_ += r.timing->wave_instructions;
-      return r;
-    }
+    if (diverged_) return unprofiled_.run("pka", *diverged_, d, mem, gpu);
     const size_t c = size_t(labels_[i]);
     const uint64_t insts = profiles_[i].stats.wave_instructions;
     const bool skip = skips_predicted(o_, d);
@@ -283,16 +278,10 @@ class Pka final : public SamplingMethod {
         const double d = (centroids_.row(Eigen::Index(c)) - centroids_.row(Eigen::Index(k))).squaredNorm();
         if (!from || d < best) from = k, best = d;
       }
-      if (!from && unprofiled_insts_ > 0) {
+      if (!from && unprofiled_.timed()) {
         // No cluster's representative ran before the departure: the launches simulated in
         // detail from there on are the only measured time, and their CPI times these.
-        for (Pending& p : pending_[c]) {
-          const uint64_t cycles = uint64_t(std::llround(double(unprofiled_cycles_) / double(unprofiled_insts_) *
-                                                        double(p.insts)));
-          p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
-          p.record->estimated_cycles = cycles;
-          p.record->detail["timed_from_unprofiled_launches"] = unprofiled_;
-        }
+        for (Pending& p : pending_[c]) unprofiled_.time(*p.timing, *p.record, p.insts, o_.gpu.clock_mhz);
         pending_[c].clear();
         ++from_unprofiled_;
         continue;
@@ -323,8 +312,7 @@ class Pka final : public SamplingMethod {
   bool from_profile_ = false;  ///< the counts came with the functional profile: no profiling pass
   size_t launch_ = 0;
   std::optional<std::string> diverged_;  ///< how the run first left the profiled launch sequence
-  size_t unprofiled_ = 0;                ///< launches simulated in detail because of that
-  uint64_t unprofiled_cycles_ = 0, unprofiled_insts_ = 0;  ///< their cycles and wave instructions
+  UnprofiledRuns unprofiled_;  ///< launches simulated in detail because of that, and their time
   size_t from_unprofiled_ = 0;  ///< clusters timed from them: no representative ran before the departure
   nlohmann::json representatives_ = nlohmann::json::array();
 };
