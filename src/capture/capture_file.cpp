@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
@@ -43,6 +45,31 @@ void xor_into(char* __restrict out, const char* __restrict in, size_t n) {
     std::memcpy(out + k, &a, 8);
   }
   for (; k < n; ++k) out[k] = char(out[k] ^ in[k]);
+}
+
+/// `in` compressed at `level` into `out` (resized to fit); false on a zstd error. Each thread
+/// keeps one compression context: ZSTD_compress makes and clears a new one per call, whose
+/// tables cost as much as compressing a 64 KiB page at level 1.
+bool compress(std::string_view in, std::string& out, int level) {
+  thread_local const std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  // The bound is over the input's size, and zeroing it for every page cost a tenth of a
+  // capture's time: the frame goes to a buffer the thread keeps, and out takes what it holds.
+  thread_local std::vector<char> frame;
+  if (!ctx) return false;
+  if (frame.size() < ZSTD_compressBound(in.size())) frame.resize(ZSTD_compressBound(in.size()));
+  const size_t n = ZSTD_compressCCtx(ctx.get(), frame.data(), frame.size(), in.data(), in.size(), level);
+  if (ZSTD_isError(n)) return false;
+  out.assign(frame.data(), n);
+  return true;
+}
+
+/// Decompresses `z` into exactly `out.size()` bytes; false unless the frame holds exactly that
+/// many. One context per thread, as compress() keeps.
+bool decompress(std::string_view z, std::string& out) {
+  thread_local const std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!ctx) return false;
+  const size_t got = ZSTD_decompressDCtx(ctx.get(), out.data(), out.size(), z.data(), z.size());
+  return !ZSTD_isError(got) && got == out.size();
 }
 
 /// Reads exactly `n` bytes at `offset` of `fd`; false if the file ends first.
@@ -96,10 +123,8 @@ void CaptureWriter::append(std::string_view bytes) {
 uint32_t CaptureWriter::put(BlobKind kind, std::string_view bytes) {
   const ContentId id = content_id(bytes);
   if (auto it = by_id_.find(Key{id, kind}); it != by_id_.end()) return it->second;
-  scratch_.resize(ZSTD_compressBound(bytes.size()));
-  const size_t n = ZSTD_compress(scratch_.data(), scratch_.size(), bytes.data(), bytes.size(), kZstdLevel);
-  if (ZSTD_isError(n))
-    throw InputError(fmt::format("capture '{}': compression failed: {}", path_, ZSTD_getErrorName(n)));
+  if (!compress(bytes, scratch_, kZstdLevel)) throw InputError(fmt::format("capture '{}': compression failed", path_));
+  const size_t n = scratch_.size();
   BlobInfo b{offset_, n, bytes.size(), id, kind};
   append(std::string_view(scratch_.data(), n));
   const uint32_t index = uint32_t(blobs_.size());
@@ -117,13 +142,6 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
     uint32_t base = kNoBlob;  // the blob z is a delta on
   };
   std::vector<Packed> packed(items.size());
-  auto compress = [](std::string_view in, std::string& out) {
-    out.resize(ZSTD_compressBound(in.size()));
-    const size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), kZstdLevel);
-    if (ZSTD_isError(n)) return false;
-    out.resize(n);
-    return true;
-  };
   tbb::task_arena arena(int(std::max(threads, 1u)));
   arena.execute([&] { tbb::parallel_for(size_t(0), items.size(), [&](size_t i) {
     Packed& p = packed[i];
@@ -133,23 +151,26 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
     // A delta on an earlier version of the same bytes is mostly zeros where the item changed
     // little, and compresses to the lines that changed; where most words changed, the item
     // whole compresses as well or better, and is stored whole.
-    std::string delta;
+    // Every word of the delta is written before it is read: the thread's buffer is reused.
+    thread_local std::vector<char> delta_bytes;
+    std::string_view delta;
     if (base.blob != kNoBlob && base.blob < depth_.size() && depth_[base.blob] < kMaxDeltaChain &&
         blobs_[base.blob].bytes == items[i].size() && items[i].size() % 8 == 0) {
-      delta.resize(items[i].size());
+      if (delta_bytes.size() < items[i].size()) delta_bytes.resize(items[i].size());
       size_t same = 0;
-      for (size_t k = 0; k < delta.size(); k += 8) {
+      for (size_t k = 0; k < items[i].size(); k += 8) {
         uint64_t a, b;
         std::memcpy(&a, items[i].data() + k, 8);
         std::memcpy(&b, base.bytes + k, 8);
         a ^= b;
         same += a == 0;
-        std::memcpy(delta.data() + k, &a, 8);
+        std::memcpy(delta_bytes.data() + k, &a, 8);
       }
-      if (same * 16 < delta.size()) delta.clear();  // fewer than half the words unchanged
+      // Stored as a delta when at least half the words are unchanged.
+      if (same * 16 >= items[i].size()) delta = std::string_view(delta_bytes.data(), items[i].size());
     }
     if (!delta.empty()) p.base = base.blob;
-    if (!compress(delta.empty() ? items[i] : std::string_view(delta), p.z)) {
+    if (!compress(delta.empty() ? items[i] : delta, p.z, kZstdLevel)) {
       p.z.clear();
       p.base = kNoBlob;
     }
@@ -187,10 +208,8 @@ uint32_t CaptureWriter::put_stored(const BlobInfo& info, std::string_view stored
 }
 
 std::string seal_index(const std::string& file, std::string_view doc, uint64_t at) {
-  std::string z(ZSTD_compressBound(doc.size()), '\0');
-  const size_t n = ZSTD_compress(z.data(), z.size(), doc.data(), doc.size(), 3);
-  if (ZSTD_isError(n)) throw InputError(fmt::format("capture '{}': compression failed: {}", file, ZSTD_getErrorName(n)));
-  z.resize(n);
+  std::string z;
+  if (!compress(doc, z, 3)) throw InputError(fmt::format("capture '{}': compression failed", file));
   const uint64_t footer[3] = {at, uint64_t(z.size()), XXH64(z.data(), z.size(), 0)};
   z.append(reinterpret_cast<const char*>(footer), sizeof footer);
   z.append(kEndMagic, sizeof kEndMagic);
@@ -257,8 +276,7 @@ std::unique_ptr<CaptureFile> CaptureFile::open(const std::string& path) {
   if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw > kMaxIndexBytes)
     throw fail("the index is corrupt (bad compressed frame)");
   std::string doc(raw, '\0');
-  const size_t got = ZSTD_decompress(doc.data(), doc.size(), z.data(), z.size());
-  if (ZSTD_isError(got) || got != raw) throw fail("the index is corrupt (bad compressed frame)");
+  if (!decompress(z, doc)) throw fail("the index is corrupt (bad compressed frame)");
   f->index_ = read_index(path, doc);
   f->is_base_.assign(f->index_.blobs.size(), false);
   for (const BlobInfo& b : f->index_.blobs) {
@@ -289,8 +307,7 @@ std::shared_ptr<const std::string> CaptureFile::decoded(uint32_t id, BlobKind ki
   std::string z(b.stored, '\0');
   if (!read_at(fd_, b.offset, z.data(), b.stored)) throw fail("the file is truncated");
   auto out = std::make_shared<std::string>(b.bytes, '\0');
-  const size_t got = ZSTD_decompress(out->data(), out->size(), z.data(), z.size());
-  if (ZSTD_isError(got) || got != b.bytes) throw fail("corrupt compressed data");
+  if (!decompress(z, *out)) throw fail("corrupt compressed data");
   if (b.base != kNoBlob) {  // a delta: the index checked that its chain is short and ends whole
     const std::shared_ptr<const std::string> base = decoded(b.base, kind);
     xor_into(out->data(), base->data(), out->size());

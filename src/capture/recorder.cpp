@@ -1,6 +1,8 @@
 // Recording a workload's launches (see recorder.h).
 #include "capture/recorder.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -96,6 +98,13 @@ Recorder::Recorder(runtime::Device& dev, CaptureWriter& writer, RecorderOptions 
     : dev_(dev), writer_(writer), opt_(o) {
   if (opt_.granule_bytes < 16 || opt_.granule_bytes > 1024 || !std::has_single_bit(opt_.granule_bytes))
     throw InputError(fmt::format("capture granule {} bytes: a power of two from 16 to 1024", opt_.granule_bytes));
+  // Each launch's history, profile columns, pages and encodings are built and freed launch after
+  // launch. glibc returns the heap's top to the kernel at each free and maps large blocks
+  // afresh, so every launch faulted the same memory in again: a fifth of a short launch's
+  // capture (nw, 127 launches). Keeping freed memory for the next launch costs at most the
+  // largest launch's working set; the thresholds are the process's, like the run it records.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest, to serve large blocks from the heap
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   emu::GlobalMemory& mem = dev.memory();
   index_.host_addresses = mem.host_addresses();
   index_.granule_bytes = opt_.granule_bytes;

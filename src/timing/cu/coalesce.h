@@ -19,13 +19,18 @@ inline uint32_t coalesce_lines(const emu::MemAccessInfo& mi, uint32_t line_bits,
                                uint64_t (&lines)[kMaxCoalescedLines]) {
   uint32_t n = 0;
   const uint32_t bytes = std::max<uint32_t>(1, mi.bytes_per_lane);
+  // While the lines rise lane by lane (unit strides, and one row per lane), a line above the
+  // last is new without a scan: the scan is only for lanes that come back down.
+  bool rising = true;
   for (uint64_t m = mi.lane_mask; m; m &= m - 1) {
     const uint64_t a = mi.lane_addr[std::countr_zero(m)];
     for (uint64_t line : {a >> line_bits, (a + bytes - 1) >> line_bits}) {
       // Neighbouring lanes mostly share a line, so the last line is checked before the scan.
       if (n && lines[n - 1] == line) continue;
       bool seen = false;
-      for (uint32_t i = 0; i < n && !seen; ++i) seen = lines[i] == line;
+      if (n && line < lines[n - 1]) rising = false;
+      if (!rising)
+        for (uint32_t i = 0; i < n && !seen; ++i) seen = lines[i] == line;
       if (!seen) lines[n++] = line;
     }
   }
