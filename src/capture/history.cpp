@@ -53,8 +53,14 @@ uint32_t HistoryBuilder::slot(uint64_t key) {
 void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step) {
   // Instruction and scalar lines keep one group: a replay hands them to every shader array.
   const uint32_t keep = (s.key & 3) == timing::WarmAccess::L1v ? kGroupsPerLine : 1;
-  uint32_t i = 0;
-  while (i < s.uses && use_at(s, i).group != group) ++i;
+  // A line's groups are distinct, so the search may go newest first: the group touching a line
+  // is mostly the one that touched it last, found at once and moved nowhere.
+  uint32_t i = s.uses;
+  for (uint32_t k = s.uses; k-- > 0;)
+    if (use_at(s, k).group == group) {
+      i = k;
+      break;
+    }
   if (i == s.uses && s.uses == keep) i = 0;  // a new group: the oldest makes room
   if (i == s.uses) {
     if (s.uses == kInline && s.more == kNoMore) {
