@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <xxhash.h>
@@ -47,30 +48,33 @@ void xor_into(char* __restrict out, const char* __restrict in, size_t n) {
   for (; k < n; ++k) out[k] = char(out[k] ^ in[k]);
 }
 
-/// `in` compressed at `level` into `out` (resized to fit); false on a zstd error. Each thread
-/// keeps one compression context: ZSTD_compress makes and clears a new one per call, whose
-/// tables cost as much as compressing a 64 KiB page at level 1.
-bool compress(std::string_view in, std::string& out, int level) {
-  thread_local const std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  // The bound is over the input's size, and zeroing it for every page cost a tenth of a
-  // capture's time: the frame goes to a buffer the thread keeps, and out takes what it holds.
-  thread_local std::vector<char> frame;
-  if (!ctx) return false;
-  if (frame.size() < ZSTD_compressBound(in.size())) frame.resize(ZSTD_compressBound(in.size()));
-  const size_t n = ZSTD_compressCCtx(ctx.get(), frame.data(), frame.size(), in.data(), in.size(), level);
-  if (ZSTD_isError(n)) return false;
-  out.assign(frame.data(), n);
-  return true;
-}
+/// A zstd compression context and its buffers, made once and reused by one thread at a time:
+/// ZSTD_compress makes and clears a new context per call, whose tables cost as much as
+/// compressing a 64 KiB page at level 1. Owned by the call that uses it (never thread_local: a
+/// host program's capture is finished at its exit, after its threads' locals are destroyed).
+class Compressor {
+ public:
+  /// `in` compressed at `level` into `out`; false on a zstd error.
+  bool operator()(std::string_view in, std::string& out, int level) {
+    if (!ctx_) return false;
+    // The frame's bound is over the input's size; zeroing it for every page cost a tenth of a
+    // capture's time, so the buffer is kept and `out` takes what the frame holds.
+    if (frame_.size() < ZSTD_compressBound(in.size())) frame_.resize(ZSTD_compressBound(in.size()));
+    const size_t n = ZSTD_compressCCtx(ctx_.get(), frame_.data(), frame_.size(), in.data(), in.size(), level);
+    if (ZSTD_isError(n)) return false;
+    out.assign(frame_.data(), n);
+    return true;
+  }
+  /// A buffer of at least `bytes` for a page's delta, every byte of which the caller writes.
+  char* delta(size_t bytes) {
+    if (delta_.size() < bytes) delta_.resize(bytes);
+    return delta_.data();
+  }
 
-/// Decompresses `z` into exactly `out.size()` bytes; false unless the frame holds exactly that
-/// many. One context per thread, as compress() keeps.
-bool decompress(std::string_view z, std::string& out) {
-  thread_local const std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  if (!ctx) return false;
-  const size_t got = ZSTD_decompressDCtx(ctx.get(), out.data(), out.size(), z.data(), z.size());
-  return !ZSTD_isError(got) && got == out.size();
-}
+ private:
+  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx_{ZSTD_createCCtx(), ZSTD_freeCCtx};
+  std::vector<char> frame_, delta_;
+};
 
 /// Reads exactly `n` bytes at `offset` of `fd`; false if the file ends first.
 bool read_at(int fd, uint64_t offset, void* dst, uint64_t n) {
@@ -123,7 +127,8 @@ void CaptureWriter::append(std::string_view bytes) {
 uint32_t CaptureWriter::put(BlobKind kind, std::string_view bytes) {
   const ContentId id = content_id(bytes);
   if (auto it = by_id_.find(Key{id, kind}); it != by_id_.end()) return it->second;
-  if (!compress(bytes, scratch_, kZstdLevel)) throw InputError(fmt::format("capture '{}': compression failed", path_));
+  if (!Compressor()(bytes, scratch_, kZstdLevel))
+    throw InputError(fmt::format("capture '{}': compression failed", path_));
   const size_t n = scratch_.size();
   BlobInfo b{offset_, n, bytes.size(), id, kind};
   append(std::string_view(scratch_.data(), n));
@@ -142,21 +147,21 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
     uint32_t base = kNoBlob;  // the blob z is a delta on
   };
   std::vector<Packed> packed(items.size());
+  tbb::enumerable_thread_specific<Compressor> compressors;  // one per host thread of this call
   tbb::task_arena arena(int(std::max(threads, 1u)));
   arena.execute([&] { tbb::parallel_for(size_t(0), items.size(), [&](size_t i) {
     Packed& p = packed[i];
+    Compressor& compress = compressors.local();
     p.id = content_id(items[i]);
     if (by_id_.contains(Key{p.id, kind})) return;  // read-only while the threads run
     const Base base = i < bases.size() ? bases[i] : Base{};
     // A delta on an earlier version of the same bytes is mostly zeros where the item changed
     // little, and compresses to the lines that changed; where most words changed, the item
     // whole compresses as well or better, and is stored whole.
-    // Every word of the delta is written before it is read: the thread's buffer is reused.
-    thread_local std::vector<char> delta_bytes;
     std::string_view delta;
     if (base.blob != kNoBlob && base.blob < depth_.size() && depth_[base.blob] < kMaxDeltaChain &&
         blobs_[base.blob].bytes == items[i].size() && items[i].size() % 8 == 0) {
-      if (delta_bytes.size() < items[i].size()) delta_bytes.resize(items[i].size());
+      char* delta_bytes = compress.delta(items[i].size());
       size_t same = 0;
       for (size_t k = 0; k < items[i].size(); k += 8) {
         uint64_t a, b;
@@ -164,10 +169,10 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
         std::memcpy(&b, base.bytes + k, 8);
         a ^= b;
         same += a == 0;
-        std::memcpy(delta_bytes.data() + k, &a, 8);
+        std::memcpy(delta_bytes + k, &a, 8);
       }
       // Stored as a delta when at least half the words are unchanged.
-      if (same * 16 >= items[i].size()) delta = std::string_view(delta_bytes.data(), items[i].size());
+      if (same * 16 >= items[i].size()) delta = std::string_view(delta_bytes, items[i].size());
     }
     if (!delta.empty()) p.base = base.blob;
     if (!compress(delta.empty() ? items[i] : delta, p.z, kZstdLevel)) {
@@ -209,7 +214,7 @@ uint32_t CaptureWriter::put_stored(const BlobInfo& info, std::string_view stored
 
 std::string seal_index(const std::string& file, std::string_view doc, uint64_t at) {
   std::string z;
-  if (!compress(doc, z, 3)) throw InputError(fmt::format("capture '{}': compression failed", file));
+  if (!Compressor()(doc, z, 3)) throw InputError(fmt::format("capture '{}': compression failed", file));
   const uint64_t footer[3] = {at, uint64_t(z.size()), XXH64(z.data(), z.size(), 0)};
   z.append(reinterpret_cast<const char*>(footer), sizeof footer);
   z.append(kEndMagic, sizeof kEndMagic);
@@ -276,7 +281,8 @@ std::unique_ptr<CaptureFile> CaptureFile::open(const std::string& path) {
   if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw > kMaxIndexBytes)
     throw fail("the index is corrupt (bad compressed frame)");
   std::string doc(raw, '\0');
-  if (!decompress(z, doc)) throw fail("the index is corrupt (bad compressed frame)");
+  const size_t got = ZSTD_decompress(doc.data(), doc.size(), z.data(), z.size());
+  if (ZSTD_isError(got) || got != raw) throw fail("the index is corrupt (bad compressed frame)");
   f->index_ = read_index(path, doc);
   f->is_base_.assign(f->index_.blobs.size(), false);
   for (const BlobInfo& b : f->index_.blobs) {
@@ -307,7 +313,8 @@ std::shared_ptr<const std::string> CaptureFile::decoded(uint32_t id, BlobKind ki
   std::string z(b.stored, '\0');
   if (!read_at(fd_, b.offset, z.data(), b.stored)) throw fail("the file is truncated");
   auto out = std::make_shared<std::string>(b.bytes, '\0');
-  if (!decompress(z, *out)) throw fail("corrupt compressed data");
+  const size_t got = ZSTD_decompress(out->data(), out->size(), z.data(), z.size());
+  if (ZSTD_isError(got) || got != b.bytes) throw fail("corrupt compressed data");
   if (b.base != kNoBlob) {  // a delta: the index checked that its chain is short and ends whole
     const std::shared_ptr<const std::string> base = decoded(b.base, kind);
     xor_into(out->data(), base->data(), out->size());
