@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "capture/history.h"
+
+#include <tbb/task_arena.h>
 #include "common/error.h"
 #include "emu/workgroup_threads.h"
 #include "sampling/numeric/key_set.h"
@@ -27,7 +29,7 @@ double since(std::chrono::steady_clock::time_point t0) {
 std::string_view view(const std::vector<uint8_t>& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
 /// A recorded frame's history: its walk's steps in runs on `pool`'s threads, each run's accesses
-/// folded apart and the runs joined in order (the history one walk in order gives). Sets
+/// folded apart and the runs joined (the history one walk in order gives). Sets
 /// `wave_instructions` to the instructions its waves ran.
 std::vector<HistoryEntry> walk_history(const timing::FrameWork& work, const FrameRecorderOptions& o,
                                        emu::HostThreads& pool, uint64_t& wave_instructions) {
@@ -40,8 +42,9 @@ std::vector<HistoryEntry> walk_history(const timing::FrameWork& work, const Fram
   std::vector<uint64_t> instructions(runs, 0);
   auto run = [&](uint64_t c, uint32_t) {
     const size_t a = steps.size() * c / runs, b = steps.size() * (c + 1) / runs;
+    uint64_t seq = c << 40;  // the run's accesses numbered after every earlier run's
     instructions[c] = timing::walk_frame_steps(std::span(steps).subspan(a, b - a), o.granule_bytes,
-                                               [&](const timing::WarmAccess& x) { parts[c].add(x); })
+                                               [&](const timing::WarmAccess& x) { parts[c].add(x, seq++); })
                           .wave_instructions;
   };
   if (runs == 1) {
@@ -52,11 +55,12 @@ std::vector<HistoryEntry> walk_history(const timing::FrameWork& work, const Fram
     if (fault) std::rethrow_exception(fault);
   }
   wave_instructions = 0;
-  for (uint64_t c = 0; c < runs; ++c) {
-    wave_instructions += instructions[c];
-    if (c > 0) parts[0].append(parts[c]);
-  }
-  return parts[0].entries();
+  for (uint64_t c = 0; c < runs; ++c) wave_instructions += instructions[c];
+  std::vector<HistoryEntry> entries;
+  std::vector<const HistoryBuilder*> each;
+  for (const HistoryBuilder& p : parts) each.push_back(&p);
+  tbb::task_arena(int(pool.threads())).execute([&] { entries = HistoryBuilder::merged_entries(each); });
+  return entries;
 }
 
 }  // namespace

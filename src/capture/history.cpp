@@ -5,7 +5,9 @@
 #include <bit>
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
 
 #include "common/error.h"
 
@@ -37,90 +39,156 @@ HistoryBuilder::HistoryBuilder(size_t lines, uint32_t granule_bytes)
 uint32_t HistoryBuilder::slot(uint64_t key) {
   const uint64_t page = key >> page_shift_;
   if (page != last_page_) {
-    auto [it, fresh] = page_of_.try_emplace(page, uint32_t(pages_.size()));
-    if (fresh) pages_.emplace_back(size_t(1) << page_shift_, kNone);
-    last_table_ = pages_[it->second].data();
+    RecentPage& r = recent_[(page * 0x9E3779B97F4A7C15ull) >> 58];
+    if (r.page != page) {
+      auto [it, fresh] = page_of_.try_emplace(page, uint32_t(pages_.size()));
+      if (fresh) pages_.emplace_back(size_t(1) << page_shift_, kNone);
+      r = RecentPage{page, pages_[it->second].data()};
+    }
+    last_table_ = r.table;
     last_page_ = page;
   }
   uint32_t& index = last_table_[key & ((uint64_t(1) << page_shift_) - 1)];
   if (index == kNone) {
     index = uint32_t(slots_.size());
-    slots_.push_back(Slot{key, 0, 0, kNoMore, {}});
+    slots_.push_back(Slot{key, 0, 0, 0, kNoMore, {}});
   }
   return index;
 }
 
 void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step) {
+  // A line keeps the `keep` groups whose last accesses to it came last, each at its last access.
+  // Kept in no order, this holds whatever order the accesses arrive in: a known group keeps its
+  // later access, and a new one replaces the group whose last access came first, if it came
+  // later. (Builders fed apart then join exactly; in order, it is the usual last-`keep` rule.)
+  if (s.uses) {
+    Use& u = use_at(s, s.newest);
+    if (u.group == group) {
+      if (seq > u.seq) u = Use{seq, group, step};
+      return;
+    }
+  }
   // Instruction and scalar lines keep one group: a replay hands them to every shader array.
   const uint32_t keep = (s.key & 3) == timing::WarmAccess::L1v ? kGroupsPerLine : 1;
-  // A line's groups are distinct, so the search may go newest first: the group touching a line
-  // is mostly the one that touched it last, found at once and moved nowhere.
-  uint32_t i = s.uses;
-  for (uint32_t k = s.uses; k-- > 0;)
-    if (use_at(s, k).group == group) {
-      i = k;
-      break;
+  uint32_t oldest = 0;
+  uint64_t oldest_seq = UINT64_MAX;
+  for (uint32_t k = 0; k < s.uses; ++k) {
+    Use& u = use_at(s, k);
+    if (u.group == group) {
+      if (seq > u.seq) u = Use{seq, group, step}, s.newest = uint8_t(k);
+      return;
     }
-  if (i == s.uses && s.uses == keep) i = 0;  // a new group: the oldest makes room
-  if (i == s.uses) {
+    if (u.seq < oldest_seq) oldest_seq = u.seq, oldest = k;
+  }
+  if (s.uses < keep) {
     if (s.uses == kInline && s.more == kNoMore) {
       s.more = uint32_t(more_.size());
       more_.emplace_back();
     }
-    ++s.uses;
+    oldest = s.uses++;
+  } else if (seq < oldest_seq) {
+    return;  // a later group of each kept one touched the line after this access
   }
-  for (; i + 1 < s.uses; ++i) use_at(s, i) = use_at(s, i + 1);  // keep oldest first
-  use_at(s, s.uses - 1) = Use{seq, group, step};
+  use_at(s, oldest) = Use{seq, group, step};
+  s.newest = uint8_t(oldest);
 }
 
-void HistoryBuilder::add(const timing::WarmAccess& a) {
+void HistoryBuilder::add(const timing::WarmAccess& a, uint64_t seq) {
   const uint64_t key = a.line << 2 | a.path;
   if (key != last_key_) {
     last_slot_ = slot(key);
     last_key_ = key;
   }
   Slot& s = slots_[last_slot_];
-  touch(s, seq_++, a.unit, a.step);
+  touch(s, seq, a.unit, a.step);
   s.flags |= flag_of(a.kind);
 }
 
-std::vector<HistoryBuilder::Ref> HistoryBuilder::in_order() const {
-  // The order key travels with each reference, so sorting touches no slot.
-  std::vector<Ref> v;
-  v.reserve(slots_.size());
-  for (size_t i = 0; i < slots_.size(); ++i)
-    for (uint32_t u = 0; u < slots_[i].uses; ++u) v.push_back(Ref{use_at(slots_[i], u).seq, uint32_t(i), u});
-  // Orders are distinct, so any sort gives the one order; large histories sort on host threads.
-  tbb::parallel_sort(v.begin(), v.end(), [](const Ref& a, const Ref& b) { return a.seq < b.seq; });
-  return v;
+template <class Out>
+void HistoryBuilder::each_entry(Out&& out) const {
+  for (const Slot& s : slots_)
+    for (uint32_t u = 0; u < s.uses; ++u) {
+      const Use& use = use_at(s, u);
+      out(use.seq, HistoryEntry{s.key >> 2, use.group, uint8_t(s.key & 3), s.flags, use.step});
+    }
 }
 
-void HistoryBuilder::append(const HistoryBuilder& later) {
-  // Later accesses come after every one here: their order numbers follow this builder's, so
-  // each line takes the later builder's uses (oldest first) after its own, in any line order.
-  const uint64_t base = seq_;
-  for (const Slot& ls : later.slots_) {
-    Slot& s = slots_[slot(ls.key)];
-    for (uint32_t u = 0; u < ls.uses; ++u) {
-      const Use& use = later.use_at(ls, u);
-      touch(s, base + use.seq, use.group, use.step);
-    }
-    s.flags |= ls.flags;
-  }
-  seq_ = base + later.seq_;
-  last_key_ = kEmpty;  // slots_ may have moved
+namespace {
+
+/// An entry with its access's number.
+struct Numbered {
+  uint64_t seq;
+  HistoryEntry e;
+};
+
+/// The entries of `v` in access order: numbers are distinct, so any sort gives the one order, and
+/// large histories sort on host threads.
+std::vector<HistoryEntry> in_access_order(std::vector<Numbered>& v) {
+  tbb::parallel_sort(v.begin(), v.end(), [](const Numbered& a, const Numbered& b) { return a.seq < b.seq; });
+  std::vector<HistoryEntry> out;
+  out.reserve(v.size());
+  for (const Numbered& n : v) out.push_back(n.e);
+  return out;
 }
+
+}  // namespace
 
 std::vector<HistoryEntry> HistoryBuilder::entries() const {
-  std::vector<HistoryEntry> out;
-  const std::vector<Ref> refs = in_order();
-  out.reserve(refs.size());
-  for (const Ref& r : refs) {
-    const Slot& s = slots_[r.slot];
-    const Use& u = use_at(s, r.use);
-    out.push_back(HistoryEntry{s.key >> 2, u.group, uint8_t(s.key & 3), s.flags, u.step});
+  std::vector<Numbered> v;
+  v.reserve(slots_.size());
+  each_entry([&v](uint64_t seq, const HistoryEntry& e) { v.push_back(Numbered{seq, e}); });
+  return in_access_order(v);
+}
+
+std::vector<HistoryEntry> HistoryBuilder::merged_entries(std::span<const HistoryBuilder* const> parts, size_t* lines) {
+  if (parts.size() <= 1) {
+    if (lines) *lines = parts.empty() ? 0 : parts[0]->size();
+    return parts.empty() ? std::vector<HistoryEntry>{} : parts[0]->entries();
   }
-  return out;
+  // Joining the parts one after another was serial, an eighth of an irregular workload's
+  // capture. A line's uses and flags depend only on its own accesses, so each shard of the pages
+  // is joined apart, over every part: the same uses, whatever the order (touch()).
+  const uint32_t shift = parts[0]->page_shift_;
+  const size_t shards = size_t(std::max(1, tbb::this_task_arena::max_concurrency())) * 4;
+  auto shard_of = [&](uint64_t key) { return size_t((((key >> shift) * 0x9E3779B97F4A7C15ull) >> 32) % shards); };
+  std::vector<std::vector<std::vector<uint32_t>>> by_shard(parts.size(), std::vector<std::vector<uint32_t>>(shards));
+  tbb::parallel_for(size_t(0), parts.size(), [&](size_t p) {
+    const std::vector<Slot>& slots = parts[p]->slots_;
+    for (uint32_t i = 0; i < slots.size(); ++i) by_shard[p][shard_of(slots[i].key)].push_back(i);
+  });
+  std::vector<std::vector<Numbered>> out(shards);
+  std::vector<size_t> sizes(shards, 0);
+  tbb::parallel_for(size_t(0), shards, [&](size_t s) {
+    HistoryBuilder b;
+    b.page_shift_ = shift;
+    for (size_t p = 0; p < parts.size(); ++p) {
+      const HistoryBuilder& part = *parts[p];
+      for (uint32_t i : by_shard[p][s]) {
+        const Slot& from = part.slots_[i];
+        const uint32_t to = b.slot(from.key);
+        for (uint32_t u = 0; u < from.uses; ++u) {
+          const Use& use = part.use_at(from, u);
+          b.touch(b.slots_[to], use.seq, use.group, use.step);
+        }
+        b.slots_[to].flags |= from.flags;
+      }
+    }
+    sizes[s] = b.size();
+    b.each_entry([&o = out[s]](uint64_t seq, const HistoryEntry& e) { o.push_back(Numbered{seq, e}); });
+  });
+  std::vector<Numbered> all;
+  size_t total = 0;
+  for (const auto& o : out) total += o.size();
+  all.reserve(total);
+  for (auto& o : out) {
+    all.insert(all.end(), o.begin(), o.end());
+    std::vector<Numbered>().swap(o);
+  }
+  if (lines) {
+    *lines = 0;
+    for (size_t n : sizes) *lines += n;
+  }
+  return in_access_order(all);
 }
 
 std::string encode_history(const std::vector<HistoryEntry>& entries) {

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <string_view>
@@ -37,12 +38,13 @@ struct HistoryEntry {
   bool operator==(const HistoryEntry&) const = default;
 };
 
-/// Folds one run of consecutive work-groups' accesses (in the order they were made) into the
-/// distinct lines they touched, in last-access order. A vector line keeps the last
-/// kGroupsPerLine distinct groups that touched it (each one's CU has it in its L1), an
-/// instruction or scalar line the last one (a replay gives those to every shader array). Runs
-/// built apart (on host threads) merge in dispatch order with append(), giving what one builder
-/// fed every access in order gives.
+/// Folds accesses into the distinct lines they touched, in last-access order. A vector line
+/// keeps the last kGroupsPerLine distinct groups that touched it (each one's CU has it in its
+/// L1), an instruction or scalar line the last one (a replay gives those to every shader array).
+/// Each access carries its number in the order of the whole run; a line keeps the groups with
+/// the highest numbers whatever order the accesses arrive in, so builders fed apart (one per host
+/// thread, each taking runs of groups in any order) join with merged_entries() into what one
+/// builder fed every access in order gives.
 class HistoryBuilder {
  public:
   /// Distinct groups a vector line remembers.
@@ -50,18 +52,30 @@ class HistoryBuilder {
   /// An empty builder for accesses at `granule_bytes` lines (a power of two, 16 to 1024), that
   /// expects about `lines` distinct lines (it grows past them).
   explicit HistoryBuilder(size_t lines = 0, uint32_t granule_bytes = 64);
-  /// One access, its `unit` being the work-group.
-  void add(const timing::WarmAccess& a);
-  /// Takes every line of `later`, whose accesses all came after this builder's.
-  void append(const HistoryBuilder& later);
+  // A copy's cached table pointers would point into the original's tables; a move keeps them.
+  HistoryBuilder(const HistoryBuilder&) = delete;
+  HistoryBuilder& operator=(const HistoryBuilder&) = delete;
+  HistoryBuilder(HistoryBuilder&&) = default;
+  HistoryBuilder& operator=(HistoryBuilder&&) = default;
+  /// One access, its `unit` being the work-group, numbered `seq` in the order of the run's
+  /// accesses (numbers are distinct).
+  void add(const timing::WarmAccess& a, uint64_t seq);
+  /// One access, numbered after the last one this builder numbered itself.
+  void add(const timing::WarmAccess& a) { add(a, seq_++); }
   /// Every (line, path, group) kept, in last-access order.
   std::vector<HistoryEntry> entries() const;
+  /// What entries() gives of one builder fed every access of `parts` (builders at one granule
+  /// fed apart with distinct access numbers), found on the calling arena's host threads: a
+  /// line's uses depend only on that line's accesses, so each thread joins a share of the pages.
+  /// With `lines`, sets it to the distinct lines (and paths).
+  static std::vector<HistoryEntry> merged_entries(std::span<const HistoryBuilder* const> parts,
+                                                  size_t* lines = nullptr);
   /// Distinct lines (and paths) so far.
   size_t size() const { return slots_.size(); }
 
  private:
   struct Use {
-    uint64_t seq;   // order of the group's last access to the line
+    uint64_t seq;   // the number of the group's last access to the line
     uint32_t group;
     uint32_t step;
   };
@@ -71,7 +85,8 @@ class HistoryBuilder {
   struct Slot {
     uint64_t key = 0;       // granule << 2 | path
     uint8_t flags = 0;
-    uint8_t uses = 0;       // valid uses, oldest first: use[], then the overflow block
+    uint8_t uses = 0;       // valid uses, in no order: use[], then the overflow block
+    uint8_t newest = 0;     // the use last written: mostly the group that touches the line next
     uint32_t more = kNoMore;  // its overflow block in more_, once it needs one
     Use use[kInline];
   };
@@ -80,17 +95,13 @@ class HistoryBuilder {
   /// Use `i` of `s`, inline or in its overflow block.
   Use& use_at(Slot& s, uint32_t i) { return i < kInline ? s.use[i] : more_[s.more][i - kInline]; }
   const Use& use_at(const Slot& s, uint32_t i) const { return i < kInline ? s.use[i] : more_[s.more][i - kInline]; }
-  /// One use of one slot, with its order.
-  struct Ref {
-    uint64_t seq;
-    uint32_t slot, use;
-  };
-  /// Every use of every slot, by the order of the accesses.
-  std::vector<Ref> in_order() const;
   /// The index in slots_ of `key`, inserted (empty) if absent.
   uint32_t slot(uint64_t key);
-  /// Notes that `group` (at `step`) touched the line of `s` as access number seq.
+  /// Notes that `group` (at `step`) touched the line of `s` in access number seq.
   void touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step);
+  /// Every kept use as an entry, with its access number.
+  template <class Out>
+  void each_entry(Out&& out) const;
   // Lines are found through their 64 KiB page: a page's table of slot indices, one per line and
   // path, keeps a wave's accesses to neighbouring lines in one small, cached block.
   uint32_t page_shift_;                                     // key >> page_shift_: the page
@@ -103,6 +114,14 @@ class HistoryBuilder {
   uint64_t last_page_ = kEmpty, last_key_ = kEmpty;
   uint32_t* last_table_ = nullptr;
   uint32_t last_slot_ = 0;
+  /// A page recently looked up, and its table (tables stay where they are as pages_ grows).
+  struct RecentPage {
+    uint64_t page = kEmpty;
+    uint32_t* table = nullptr;
+  };
+  // Pages recently looked up, by a hash of the page: lanes that gather from scattered pages
+  // find their tables without the map.
+  std::array<RecentPage, 64> recent_{};
 };
 
 /// Warms `w` with what entry `e` records, at `line` (its granule at the simulated line size) from

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/task_arena.h>
 
 #include "capture/checkpoint.h"
@@ -52,17 +53,33 @@ struct CaptureCollector : sampling::profile::Collector {
   static constexpr bool kAccesses = true;
   sampling::profile::ColumnCollector columns;
   sampling::PkaCounter pka;
-  HistoryBuilder history;
+  /// The history of the accesses collected here: the collector's own, or when split, the
+  /// builder of the host thread that runs this part (one per thread, not per run of groups: a
+  /// line that many runs touch is found and kept once per thread).
+  HistoryBuilder own;
+  HistoryBuilder* thread_history = nullptr;  ///< begin_run(): the thread's builder
+  std::shared_ptr<tbb::enumerable_thread_specific<HistoryBuilder>> per_thread;  ///< shared by the parts
+  uint64_t seq = 0;  ///< the next access's number: run k's start at k << kRunShift
+  static constexpr uint32_t kRunShift = 40;
   uint32_t granule;
   std::optional<sampling::gpumech::TraceCollector> trace;  ///< with RecorderOptions::gpumech
 
   CaptureCollector(sampling::profile::ColumnCollector c, const std::vector<timing::InstInfo>* info, uint32_t g,
                    size_t expected_lines = 0)
-      : columns(std::move(c)), history(expected_lines, g), granule(g) {
+      : columns(std::move(c)),
+        own(expected_lines, g),
+        per_thread(std::make_shared<tbb::enumerable_thread_specific<HistoryBuilder>>(0, g)),
+        granule(g) {
     pka.info = info;
   }
   uint32_t access_line_bytes() const { return granule; }
-  void access(const timing::WarmAccess& a) { history.add(a); }
+  void access(const timing::WarmAccess& a) { (thread_history ? *thread_history : own).add(a, seq++); }
+  /// Run `k` of a split launch starts on this thread: its accesses go to the thread's builder,
+  /// numbered after every earlier run's (a run's accesses stay below 2^40).
+  void begin_run(uint64_t k) {
+    thread_history = &per_thread->local();
+    seq = k << kRunShift;
+  }
   bool calls_host = false;  ///< a wave sent MSG_INTERRUPT (LaunchRecord::calls_host)
 
   void instruction(const sampling::profile::Instruction& i) {
@@ -77,9 +94,16 @@ struct CaptureCollector : sampling::profile::Collector {
     columns.workgroup_end(id, c);
     if (trace) trace->workgroup_end(id, c);
   }
+  /// The launch's history (HistoryBuilder::entries), with the number of its distinct lines in `lines`.
+  std::vector<HistoryEntry> entries(size_t& lines) {
+    std::vector<const HistoryBuilder*> parts = {&own};
+    for (const HistoryBuilder& b : *per_thread) parts.push_back(&b);
+    return HistoryBuilder::merged_entries(parts, &lines);
+  }
   bool can_split() const { return columns.can_split() && (!trace || trace->can_split()); }
   CaptureCollector split() const {
     CaptureCollector c(columns.split(), pka.info, granule);
+    c.per_thread = per_thread;
     if (trace) c.trace.emplace(trace->split());
     return c;
   }
@@ -87,7 +111,6 @@ struct CaptureCollector : sampling::profile::Collector {
     columns.join(std::move(part.columns));
     pka.join(std::move(part.pka));
     calls_host |= part.calls_host;
-    history.append(part.history);
     if (trace) trace->join(std::move(*part.trace));
   }
 };
@@ -293,8 +316,9 @@ emu::DispatchStats Recorder::run(const emu::Dispatch& d, emu::GlobalMemory& mem,
   }
   profile_.launches.push_back(std::move(profile));
   std::vector<HistoryEntry> entries;
-  tbb::task_arena(int(std::max(threads, 1u))).execute([&] { entries = c.history.entries(); });
-  lines_of_[d.kernel_name] = c.history.size();
+  size_t lines = 0;
+  tbb::task_arena(int(std::max(threads, 1u))).execute([&] { entries = c.entries(lines); });
+  lines_of_[d.kernel_name] = lines;
 
   // The checkpoint: every page of the launch-time map the launch touched, as it was before.
   const std::vector<AllocationRecord>& map = index_.allocation_maps[l.allocations];

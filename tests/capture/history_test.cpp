@@ -1,8 +1,9 @@
 // Launch histories: the distinct lines of a launch in last-access order, the same whether the
-// accesses were folded by one builder or by several merged in order, and their encoding.
+// accesses were folded by one builder in order or by several apart and joined, and their encoding.
 #include "capture/history.h"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include "common/error.h"
 
@@ -57,22 +58,66 @@ TEST(CaptureHistory, AVectorLineKeepsItsLastGroupsAndAnInstructionOrScalarLineIt
   EXPECT_EQ(b.entries().size(), HistoryBuilder::kGroupsPerLine + 2);
 }
 
-TEST(CaptureHistory, BuildersMergedInOrderEqualOneBuilderFedEveryAccess) {
-  // Enough lines to make the tables grow several times.
-  std::vector<WarmAccess> all;
-  for (uint32_t g = 0; g < 64; ++g)
-    for (uint64_t i = 0; i < 300; ++i)
-      all.push_back(acc((i * 7919 + g * 31) % 5000, g, i % 5 == 0 ? ReqKind::Write : ReqKind::Read, WarmAccess::L1v,
-                        uint32_t(i)));
-  HistoryBuilder one, merged;
-  for (const auto& a : all) one.add(a);
-  for (size_t part = 0; part < 4; ++part) {
+TEST(CaptureHistory, ALineKeepsTheLastGroupsWhateverOrderItsNumberedAccessesArriveIn) {
+  // Builders fed apart take runs of groups in any order (one builder per host thread): a line
+  // must keep the groups whose accesses are numbered last, each at its last access, as in order.
+  std::vector<std::pair<WarmAccess, uint64_t>> all;
+  for (uint32_t i = 0; i < 4000; ++i)
+    all.push_back({acc(i * 7919 % 23, i % 40, i % 9 == 0 ? ReqKind::Write : ReqKind::Read,
+                       i % 3 ? WarmAccess::L1v : WarmAccess::Scalar, i),
+                   uint64_t(i) * 3 + 1});
+  HistoryBuilder in_order;
+  for (const auto& [a, seq] : all) in_order.add(a, seq);
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    std::vector<std::pair<WarmAccess, uint64_t>> shuffled = all;
+    uint64_t x = seed;
+    for (size_t i = shuffled.size(); i > 1; --i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      std::swap(shuffled[i - 1], shuffled[(x >> 33) % i]);
+    }
     HistoryBuilder b;
-    for (size_t i = part * all.size() / 4; i < (part + 1) * all.size() / 4; ++i) b.add(all[i]);
-    merged.append(b);
+    for (const auto& [a, seq] : shuffled) b.add(a, seq);
+    EXPECT_EQ(b.entries(), in_order.entries()) << "shuffle " << seed;
   }
-  EXPECT_EQ(one.size(), merged.size());
-  EXPECT_EQ(one.entries(), merged.entries());
+  // Numbered by the builder itself, in order, the same.
+  HistoryBuilder self;
+  for (const auto& [a, seq] : all) self.add(a);
+  EXPECT_EQ(self.entries(), in_order.entries());
+}
+
+TEST(CaptureHistory, PartsJoinedByPageOnThreadsEqualOneBuilderFedEveryAccess) {
+  // Lines over many pages and paths, shared by more groups than a line keeps, and groups that
+  // come back in later parts (as a frame's units do), so that a join that lost a use's order or
+  // a part's offset, or joined a line's parts out of order, keeps other uses.
+  std::vector<WarmAccess> all;
+  uint64_t x = 12345;
+  auto next = [&x] { return x = x * 6364136223846793005ull + 1442695040888963407ull, x >> 33; };
+  for (uint32_t i = 0; i < 60000; ++i) {
+    const uint64_t r = next();
+    const auto path = WarmAccess::Path(r % 7 == 0 ? WarmAccess::L1i : r % 11 == 0 ? WarmAccess::Scalar : WarmAccess::L1v);
+    all.push_back(acc((r >> 4) % 40000 * ((r & 8) ? 1 : 37), uint32_t(i / 700 + (r >> 20) % 3 * 5), 
+                      r % 5 == 0 ? ReqKind::Write : r % 13 == 0 ? ReqKind::Atomic : ReqKind::Read, path, i % 1000));
+  }
+  HistoryBuilder one;
+  for (const auto& a : all) one.add(a);
+  for (size_t count : {1, 2, 7, 32}) {
+    // Runs of accesses numbered in order, dealt to builders as threads take them: run k to
+    // builder k % 3, so a builder holds runs that others' runs separate.
+    std::vector<HistoryBuilder> builders(std::min<size_t>(count, 3));
+    for (size_t run = 0; run < count; ++run)
+      for (size_t i = run * all.size() / count; i < (run + 1) * all.size() / count; ++i)
+        builders[run % builders.size()].add(all[i], i);
+    std::vector<const HistoryBuilder*> parts;
+    for (const HistoryBuilder& b : builders) parts.push_back(&b);
+    for (int threads : {1, 3}) {
+      size_t lines = 0;
+      std::vector<HistoryEntry> merged;
+      tbb::task_arena(threads).execute([&] { merged = HistoryBuilder::merged_entries(parts, &lines); });
+      EXPECT_EQ(lines, one.size()) << count << " runs";
+      EXPECT_EQ(merged, one.entries()) << count << " runs on " << threads << " threads";
+    }
+  }
+  EXPECT_TRUE(HistoryBuilder::merged_entries({}).empty());
 }
 
 TEST(CaptureHistory, EncodesAndDecodesExactly) {

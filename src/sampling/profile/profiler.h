@@ -32,6 +32,12 @@ concept Splittable = requires(C& c, const C& cc, C&& part) {
   c.join(std::move(part));
 };
 
+/// A split collector that wants to know which run of groups it is about to collect, on the host
+/// thread that runs it: begin_run(k) comes before run k's first group (runs are numbered in
+/// dispatch order), so per-thread state can be chosen and the run's results numbered in order.
+template <class C>
+concept KnowsRuns = requires(C& c, uint64_t k) { c.begin_run(k); };
+
 /// Runs work-groups functionally and reports them to a collector. Holds the loop's scratch
 /// state, so one Profiler reused across work-groups allocates nothing once warm.
 class Profiler {
@@ -191,10 +197,14 @@ void Profiler::run_instructions(const emu::Executor& ex, emu::WorkGroup& wg, emu
     ev.inst = &in;
     ev.active_lanes = uint32_t(std::popcount(w.exec()));
     ex.step(w, wg, stats);
-    if constexpr (C::kAccesses)
-      walk.emit_accesses(unit, mi_, [&c](const timing::WarmAccess& a) { c.access(a); }, uint32_t(k.wave_instructions));
+    uint32_t lines = timing::AccessWalker::kLinesUncounted;
+    if constexpr (C::kAccesses) {
+      lines = walk.emit_accesses(unit, mi_, [&c](const timing::WarmAccess& a) { c.access(a); },
+                                 uint32_t(k.wave_instructions));
+      if (walk.line_bits() != line_bits_) lines = timing::AccessWalker::kLinesUncounted;  // counted at another size
+    }
     ev.mem = vmem ? &mi_ : nullptr;
-    ev.lines = vmem ? count_lines(mi_) : 0;
+    ev.lines = !vmem ? 0 : lines != timing::AccessWalker::kLinesUncounted ? lines : count_lines(mi_);
     ++k.wave_instructions;
     k.thread_instructions += ev.active_lanes;
     if (vmem) {
@@ -239,6 +249,7 @@ emu::DispatchStats Profiler::run_threads(emu::Executor& ex, C& c, uint32_t threa
   std::exception_ptr fault;
   const uint64_t first_fault = emu::run_chunks(threads, chunks, [&](uint64_t k, uint32_t slot) {
     Part& p = parts[k];
+    if constexpr (KnowsRuns<C>) p.c->begin_run(k);
     emu::WorkGroup wg;
     for (uint64_t g = emu::chunk_first(n, chunks, k), end = emu::chunk_first(n, chunks, k + 1); g < end; ++g) {
       ex.init_workgroup(wg, g, slot);

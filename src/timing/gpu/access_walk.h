@@ -37,23 +37,31 @@ class AccessWalker {
   /// log2 of the line size.
   uint32_t line_bits() const { return line_bits_; }
 
+  /// emit_accesses() for an access whose lanes' distinct first-byte lines it did not count.
+  static constexpr uint32_t kLinesUncounted = UINT32_MAX;
+
   /// The line accesses of one emulated instruction `mi` of `unit`, made after `step` of its
-  /// wave's instructions, to `emit(WarmAccess)`.
+  /// wave's instructions, to `emit(WarmAccess)`. Returns how many distinct lines the active
+  /// lanes' first bytes fall in when that is what it emitted (a vector access no lane of which
+  /// spans two lines: a profile's request count, found without counting again), else
+  /// kLinesUncounted.
   template <class Emit>
-  void emit_accesses(uint32_t unit, const emu::MemAccessInfo& mi, Emit&& emit, uint32_t step = 0) const {
+  uint32_t emit_accesses(uint32_t unit, const emu::MemAccessInfo& mi, Emit&& emit, uint32_t step = 0) const {
     using Space = emu::MemAccessInfo::Space;
-    if (mi.lane_mask == 0 || mi.space == Space::None || mi.space == Space::Lds) return;
+    if (mi.lane_mask == 0 || mi.space == Space::None || mi.space == Space::Lds) return kLinesUncounted;
     if (mi.space == Space::Scalar) {
       const uint64_t a = mi.lane_addr[0];
       const uint64_t first = a >> line_bits_, last = (a + std::max<uint32_t>(1, mi.bytes_per_lane) - 1) >> line_bits_;
       const ReqKind kind = mi.is_store ? ReqKind::Write : ReqKind::Read;
       for (uint64_t line = first; line <= last; ++line) emit(WarmAccess{line, unit, WarmAccess::Scalar, kind, step});
-      return;
+      return kLinesUncounted;
     }
     uint64_t lines[kMaxCoalescedLines];
-    const uint32_t n = coalesce_lines(mi, line_bits_, lines);
+    bool spans = false;
+    const uint32_t n = coalesce_lines(mi, line_bits_, lines, &spans);
     const ReqKind kind = mi.is_atomic ? ReqKind::Atomic : mi.is_store ? ReqKind::Write : ReqKind::Read;
     for (uint32_t i = 0; i < n; ++i) emit(WarmAccess{lines[i], unit, WarmAccess::L1v, kind, step});
+    return spans ? kLinesUncounted : n;
   }
 
   /// Runs wave `w` of `wg` until it halts or reaches a barrier, one Executor::step at a time
