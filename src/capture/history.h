@@ -60,8 +60,6 @@ class HistoryBuilder {
   /// One access, its `unit` being the work-group, numbered `seq` in the order of the run's
   /// accesses (numbers are distinct).
   void add(const timing::WarmAccess& a, uint64_t seq);
-  /// One access, numbered after the last one this builder numbered itself.
-  void add(const timing::WarmAccess& a) { add(a, seq_++); }
   /// Every (line, path, group) kept, in last-access order.
   std::vector<HistoryEntry> entries() const;
   /// What entries() gives of one builder fed every access of `parts` (builders at one granule
@@ -109,7 +107,6 @@ class HistoryBuilder {
   std::vector<std::vector<uint32_t>> pages_;                // per page: slot index per line and path (kNone)
   std::vector<Slot> slots_;                                 // every line, in the order first seen
   std::vector<std::array<Use, kGroupsPerLine - kInline>> more_;  // overflow blocks of shared lines
-  uint64_t seq_ = 0;
   // The last page and line looked up: a wave's consecutive accesses mostly stay in one.
   uint64_t last_page_ = kEmpty, last_key_ = kEmpty;
   uint32_t* last_table_ = nullptr;

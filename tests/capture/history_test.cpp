@@ -13,13 +13,19 @@ namespace {
 using timing::ReqKind;
 using timing::WarmAccess;
 
+/// A builder fed in order, each access numbered after the one before.
+struct InOrder : HistoryBuilder {
+  uint64_t next = 0;
+  void add(const WarmAccess& a) { HistoryBuilder::add(a, next++); }
+};
+
 WarmAccess acc(uint64_t line, uint32_t group, ReqKind kind = ReqKind::Read, WarmAccess::Path p = WarmAccess::L1v,
                uint32_t step = 0) {
   return WarmAccess{line, group, p, kind, step};
 }
 
 TEST(CaptureHistory, KeepsEachLineAndGroupAtItsLastAccessWithEverythingTheLaunchDidToTheLine) {
-  HistoryBuilder b;
+  InOrder b;
   b.add(acc(10, 0, ReqKind::Read, WarmAccess::L1v, 5));
   b.add(acc(11, 0, ReqKind::Read, WarmAccess::L1v, 6));
   b.add(acc(10, 1, ReqKind::Write, WarmAccess::L1v, 9));
@@ -37,7 +43,7 @@ TEST(CaptureHistory, KeepsEachLineAndGroupAtItsLastAccessWithEverythingTheLaunch
 }
 
 TEST(CaptureHistory, AVectorLineKeepsItsLastGroupsAndAnInstructionOrScalarLineItsLastOne) {
-  HistoryBuilder b;
+  InOrder b;
   const uint32_t groups = HistoryBuilder::kGroupsPerLine + 2;
   for (uint32_t g = 0; g < groups; ++g) {
     b.add(acc(7, g));
@@ -80,7 +86,7 @@ TEST(CaptureHistory, ALineKeepsTheLastGroupsWhateverOrderItsNumberedAccessesArri
     EXPECT_EQ(b.entries(), in_order.entries()) << "shuffle " << seed;
   }
   // Numbered by the builder itself, in order, the same.
-  HistoryBuilder self;
+  InOrder self;
   for (const auto& [a, seq] : all) self.add(a);
   EXPECT_EQ(self.entries(), in_order.entries());
 }
@@ -98,7 +104,7 @@ TEST(CaptureHistory, PartsJoinedByPageOnThreadsEqualOneBuilderFedEveryAccess) {
     all.push_back(acc((r >> 4) % 40000 * ((r & 8) ? 1 : 37), uint32_t(i / 700 + (r >> 20) % 3 * 5), 
                       r % 5 == 0 ? ReqKind::Write : r % 13 == 0 ? ReqKind::Atomic : ReqKind::Read, path, i % 1000));
   }
-  HistoryBuilder one;
+  InOrder one;
   for (const auto& a : all) one.add(a);
   for (size_t count : {1, 2, 7, 32}) {
     // Runs of accesses numbered in order, dealt to builders as threads take them: run k to

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -110,6 +111,23 @@ TEST(Profiler, GlobalRequestsAreTheDistinctLinesTheActiveLanesTouch) {
   // One dword per 64 bytes: every lane its own line at 64, two lanes a line at 128.
   EXPECT_EQ(global_requests(6, 64), 64u);
   EXPECT_EQ(global_requests(6, 128), 32u);
+}
+
+TEST(Profiler, CountLinesGivesTheDistinctLinesOfTheLanesWhateverTheirOrder) {
+  uint64_t x = 7;
+  auto next = [&x] { return x = x * 6364136223846793005ull + 1442695040888963407ull, x >> 30; };
+  const Profiler p(64);
+  for (int trial = 0; trial < 5000; ++trial) {
+    emu::MemAccessInfo mi;
+    mi.lane_mask = trial % 2 ? ~uint64_t(0) : next() << 32 ^ next();
+    const uint64_t base = next() % 1000000 * 4, spread = trial % 3 == 0 ? 4096 : 256;
+    for (uint32_t lane = 0; lane < emu::kWaveSize; ++lane)
+      mi.lane_addr[lane] = trial % 4 == 0 ? base + lane * 4 : base + next() % spread;  // rising, or not
+    std::set<uint64_t> want;
+    for (uint32_t lane = 0; lane < emu::kWaveSize; ++lane)
+      if (mi.lane_mask >> lane & 1) want.insert(mi.lane_addr[lane] >> 6);
+    ASSERT_EQ(p.count_lines(mi), want.size()) << "trial " << trial;
+  }
 }
 
 TEST(Profiler, ScratchRequestsAreCountedApartAndLdsIsNot) {

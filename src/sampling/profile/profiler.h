@@ -66,7 +66,7 @@ class Profiler {
   template <class C>
   emu::DispatchStats run_launch(const emu::Dispatch& d, emu::GlobalMemory& mem, C& c, uint32_t threads = 1);
 
-  /// Distinct lines among the lanes `mi` records (sorted in place in a local copy).
+  /// Distinct lines among the lanes `mi` records.
   uint32_t count_lines(const emu::MemAccessInfo& mi) const;
 
  private:
