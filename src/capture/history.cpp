@@ -51,9 +51,14 @@ uint32_t HistoryBuilder::slot(uint64_t key) {
   uint32_t& index = last_table_[key & ((uint64_t(1) << page_shift_) - 1)];
   if (index == kNone) {
     index = uint32_t(slots_.size());
-    slots_.push_back(Slot{key, 0, 0, 0, kNoMore, {}});
+    slots_.push_back(Slot{.key = key});
   }
   return index;
+}
+
+const uint32_t* HistoryBuilder::table_of(uint64_t page) const {
+  const auto it = page_of_.find(page);
+  return it == page_of_.end() ? nullptr : pages_[it->second].data();
 }
 
 void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step) {
@@ -61,36 +66,45 @@ void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step)
   // Kept in no order, this holds whatever order the accesses arrive in: a known group keeps its
   // later access, and a new one replaces the group whose last access came first, if it came
   // later. (Builders fed apart then join exactly; in order, it is the usual last-`keep` rule.)
-  if (s.uses) {
-    Use& u = use_at(s, s.newest);
-    if (u.group == group) {
-      if (seq > u.seq) u = Use{seq, group, step};
+  if (s.more == kNoMore) {
+    if (s.uses == 0) {
+      s.seq = seq, s.group = group, s.step = step, s.uses = 1;
       return;
     }
-  }
-  // Instruction and scalar lines keep one group: a replay hands them to every shader array.
-  const uint32_t keep = (s.key & 3) == timing::WarmAccess::L1v ? kGroupsPerLine : 1;
-  uint32_t oldest = 0;
-  uint64_t oldest_seq = UINT64_MAX;
-  for (uint32_t k = 0; k < s.uses; ++k) {
-    Use& u = use_at(s, k);
-    if (u.group == group) {
-      if (seq > u.seq) u = Use{seq, group, step}, s.newest = uint8_t(k);
+    if (s.group == group || (s.key & 3) != timing::WarmAccess::L1v) {
+      // Instruction and scalar lines keep one group: a replay hands them to every shader array.
+      if (seq > s.seq) s.seq = seq, s.group = group, s.step = step;
       return;
     }
-    if (u.seq < oldest_seq) oldest_seq = u.seq, oldest = k;
+    // A second group: the uses move to a block.
+    s.more = uint32_t(blocks_.size());
+    Block& b = blocks_.emplace_back();
+    b.group[0] = s.group, b.step[0] = s.step, b.seq[0] = s.seq;
+    b.group[1] = group, b.step[1] = step, b.seq[1] = seq;
+    s.uses = 2, s.newest = 1;
+    return;
   }
-  if (s.uses < keep) {
-    if (s.uses == kInline && s.more == kNoMore) {
-      s.more = uint32_t(more_.size());
-      more_.emplace_back();
-    }
-    oldest = s.uses++;
-  } else if (seq < oldest_seq) {
-    return;  // a later group of each kept one touched the line after this access
+  Block& b = blocks_[s.more];
+  uint32_t k = s.newest;
+  if (b.group[k] != group) {
+    // Mostly absent (a new group): compare every group without branching on each.
+    uint32_t found = kGroupsPerLine;
+    for (uint32_t i = 0; i < kGroupsPerLine; ++i) found = b.group[i] == group && i < s.uses ? i : found;
+    k = found;
   }
-  use_at(s, oldest) = Use{seq, group, step};
-  s.newest = uint8_t(oldest);
+  if (k < s.uses) {
+    if (seq > b.seq[k]) b.seq[k] = seq, b.step[k] = step, s.newest = uint8_t(k);
+    return;
+  }
+  if (s.uses < kGroupsPerLine) {
+    k = s.uses++;
+  } else {
+    k = 0;
+    for (uint32_t i = 1; i < kGroupsPerLine; ++i) k = b.seq[i] < b.seq[k] ? i : k;
+    if (seq < b.seq[k]) return;  // a later group of each kept one touched the line after this access
+  }
+  b.group[k] = group, b.step[k] = step, b.seq[k] = seq;
+  s.newest = uint8_t(k);
 }
 
 void HistoryBuilder::add(const timing::WarmAccess& a, uint64_t seq) {
@@ -104,13 +118,50 @@ void HistoryBuilder::add(const timing::WarmAccess& a, uint64_t seq) {
   s.flags |= flag_of(a.kind);
 }
 
+void HistoryBuilder::add_all(std::span<const timing::WarmAccess> a, uint64_t seq) {
+  if (a.size() < 4) {
+    for (const timing::WarmAccess& x : a) add(x, seq++);
+    return;
+  }
+  // An instruction's accesses: its code line and at most two lines per lane.
+  constexpr size_t kBatch = 2 * emu::kWaveSize + 2;
+  uint32_t at[kBatch];
+  for (size_t from = 0; from < a.size(); from += kBatch) {
+    const size_t n = std::min(kBatch, a.size() - from);
+    const timing::WarmAccess* x = a.data() + from;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t key = x[i].line << 2 | x[i].path;
+      if (key != last_key_) last_slot_ = slot(key), last_key_ = key;
+      at[i] = last_slot_;
+    }
+    // Slots first (slots_ no longer moves), then the blocks of the shared lines they name.
+    for (size_t i = 0; i < n; ++i) __builtin_prefetch(&slots_[at[i]], 1);
+    for (size_t i = 0; i < n; ++i)
+      if (const uint32_t m = slots_[at[i]].more; m != kNoMore) __builtin_prefetch(blocks_[m].group, 1);
+    for (size_t i = 0; i < n; ++i) {
+      Slot& s = slots_[at[i]];
+      touch(s, seq++, x[i].unit, x[i].step);
+      s.flags |= flag_of(x[i].kind);
+    }
+  }
+}
+
+template <class Out>
+void HistoryBuilder::each_use(const Slot& s, Out&& out) const {
+  if (s.more == kNoMore) {
+    if (s.uses) out(s.seq, s.group, s.step);
+    return;
+  }
+  const Block& b = blocks_[s.more];
+  for (uint32_t u = 0; u < s.uses; ++u) out(b.seq[u], b.group[u], b.step[u]);
+}
+
 template <class Out>
 void HistoryBuilder::each_entry(Out&& out) const {
   for (const Slot& s : slots_)
-    for (uint32_t u = 0; u < s.uses; ++u) {
-      const Use& use = use_at(s, u);
-      out(use.seq, HistoryEntry{s.key >> 2, use.group, uint8_t(s.key & 3), s.flags, use.step});
-    }
+    each_use(s, [&](uint64_t seq, uint32_t group, uint32_t step) {
+      out(seq, HistoryEntry{s.key >> 2, group, uint8_t(s.key & 3), s.flags, step});
+    });
 }
 
 namespace {
@@ -140,7 +191,11 @@ std::vector<HistoryEntry> HistoryBuilder::entries() const {
   return in_access_order(v);
 }
 
-std::vector<HistoryEntry> HistoryBuilder::merged_entries(std::span<const HistoryBuilder* const> parts, size_t* lines) {
+std::vector<HistoryEntry> HistoryBuilder::merged_entries(std::span<const HistoryBuilder* const> given, size_t* lines) {
+  // A part that saw no access (a thread that took no group) joins nothing.
+  std::vector<const HistoryBuilder*> parts;
+  for (const HistoryBuilder* p : given)
+    if (p->size() > 0) parts.push_back(p);
   if (parts.size() <= 1) {
     if (lines) *lines = parts.empty() ? 0 : parts[0]->size();
     return parts.empty() ? std::vector<HistoryEntry>{} : parts[0]->entries();
@@ -159,22 +214,50 @@ std::vector<HistoryEntry> HistoryBuilder::merged_entries(std::span<const History
   std::vector<std::vector<Numbered>> out(shards);
   std::vector<size_t> sizes(shards, 0);
   tbb::parallel_for(size_t(0), shards, [&](size_t s) {
+    // Most lines are in one part only (the groups that touch them ran on one thread): their uses
+    // are the part's as they are. A line in several parts is joined in `b` by the part that holds
+    // it first, and skipped by the later ones.
     HistoryBuilder b;
     b.page_shift_ = shift;
+    std::vector<Numbered>& o = out[s];
+    size_t alone = 0;
+    std::vector<uint32_t> in(parts.size());
+    // Each part's table of the page last looked up: a part's lines come a page at a time.
+    std::vector<uint64_t> page(parts.size(), kEmpty);
+    std::vector<const uint32_t*> table(parts.size(), nullptr);
+    const uint64_t line_mask = (uint64_t(1) << shift) - 1;
+    auto find = [&](size_t q, uint64_t key) {
+      if (key >> shift != page[q]) page[q] = key >> shift, table[q] = parts[q]->table_of(page[q]);
+      return table[q] ? table[q][key & line_mask] : kNone;
+    };
     for (size_t p = 0; p < parts.size(); ++p) {
       const HistoryBuilder& part = *parts[p];
       for (uint32_t i : by_shard[p][s]) {
         const Slot& from = part.slots_[i];
-        const uint32_t to = b.slot(from.key);
-        for (uint32_t u = 0; u < from.uses; ++u) {
-          const Use& use = part.use_at(from, u);
-          b.touch(b.slots_[to], use.seq, use.group, use.step);
+        bool earlier = false, later = false;
+        for (size_t q = 0; q < parts.size() && !earlier; ++q) {
+          in[q] = q == p ? i : find(q, from.key);
+          if (q != p && in[q] != kNone) (q < p ? earlier : later) = true;
         }
-        b.slots_[to].flags |= from.flags;
+        if (earlier) continue;  // joined with the first part that has it
+        if (!later) {
+          ++alone;
+          part.each_use(from, [&](uint64_t seq, uint32_t group, uint32_t step) {
+            o.push_back(Numbered{seq, HistoryEntry{from.key >> 2, group, uint8_t(from.key & 3), from.flags, step}});
+          });
+          continue;
+        }
+        Slot& to = b.slots_[b.slot(from.key)];
+        for (size_t q = p; q < parts.size(); ++q) {
+          if (in[q] == kNone) continue;
+          const Slot& f = parts[q]->slots_[in[q]];
+          parts[q]->each_use(f, [&](uint64_t seq, uint32_t group, uint32_t step) { b.touch(to, seq, group, step); });
+          to.flags |= f.flags;
+        }
       }
     }
-    sizes[s] = b.size();
-    b.each_entry([&o = out[s]](uint64_t seq, const HistoryEntry& e) { o.push_back(Numbered{seq, e}); });
+    sizes[s] = alone + b.size();
+    b.each_entry([&o](uint64_t seq, const HistoryEntry& e) { o.push_back(Numbered{seq, e}); });
   });
   std::vector<Numbered> all;
   size_t total = 0;

@@ -60,6 +60,9 @@ class HistoryBuilder {
   /// One access, its `unit` being the work-group, numbered `seq` in the order of the run's
   /// accesses (numbers are distinct).
   void add(const timing::WarmAccess& a, uint64_t seq);
+  /// add(a[i], seq + i) for each access in turn. The lines of a gather are scattered: their
+  /// table entries are fetched together before any is updated, so their cache misses overlap.
+  void add_all(std::span<const timing::WarmAccess> a, uint64_t seq);
   /// Every (line, path, group) kept, in last-access order.
   std::vector<HistoryEntry> entries() const;
   /// What entries() gives of one builder fed every access of `parts` (builders at one granule
@@ -72,31 +75,37 @@ class HistoryBuilder {
   size_t size() const { return slots_.size(); }
 
  private:
-  struct Use {
-    uint64_t seq;   // the number of the group's last access to the line
-    uint32_t group;
-    uint32_t step;
+  /// The uses of a line that more than one group touched, a field to an array: finding a group
+  /// reads one cache line of groups, and the earliest use two of numbers.
+  struct alignas(64) Block {
+    uint32_t group[kGroupsPerLine];
+    uint32_t step[kGroupsPerLine];
+    uint64_t seq[kGroupsPerLine];  // the number of each group's last access to the line
   };
-  /// Uses kept in the slot itself; a line shared by more groups takes an overflow block.
-  static constexpr uint32_t kInline = 2;
   static constexpr uint32_t kNoMore = UINT32_MAX;
+  // Half a cache line: most lines are touched by one group, whose use the slot holds itself.
   struct Slot {
-    uint64_t key = 0;       // granule << 2 | path
+    uint64_t key = 0;          // granule << 2 | path
+    uint64_t seq = 0;          // the one use, while more is kNoMore
+    uint32_t group = 0;
+    uint32_t step = 0;
+    uint32_t more = kNoMore;   // its block in blocks_, from the second group on
     uint8_t flags = 0;
-    uint8_t uses = 0;       // valid uses, in no order: use[], then the overflow block
-    uint8_t newest = 0;     // the use last written: mostly the group that touches the line next
-    uint32_t more = kNoMore;  // its overflow block in more_, once it needs one
-    Use use[kInline];
+    uint8_t uses = 0;          // valid uses: inline (0 or 1), or the block's first `uses`
+    uint8_t newest = 0;        // the block's use last written: mostly the group that touches next
   };
+  static_assert(sizeof(Slot) == 32);
   static constexpr uint64_t kEmpty = UINT64_MAX;
   static constexpr uint32_t kNone = UINT32_MAX;
-  /// Use `i` of `s`, inline or in its overflow block.
-  Use& use_at(Slot& s, uint32_t i) { return i < kInline ? s.use[i] : more_[s.more][i - kInline]; }
-  const Use& use_at(const Slot& s, uint32_t i) const { return i < kInline ? s.use[i] : more_[s.more][i - kInline]; }
   /// The index in slots_ of `key`, inserted (empty) if absent.
   uint32_t slot(uint64_t key);
+  /// The table of slot indices of `page` (a key >> page_shift_), or null if no line of it is held.
+  const uint32_t* table_of(uint64_t page) const;
   /// Notes that `group` (at `step`) touched the line of `s` in access number seq.
   void touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step);
+  /// Calls out(seq, group, step) for every use `s` keeps.
+  template <class Out>
+  void each_use(const Slot& s, Out&& out) const;
   /// Every kept use as an entry, with its access number.
   template <class Out>
   void each_entry(Out&& out) const;
@@ -106,7 +115,7 @@ class HistoryBuilder {
   std::unordered_map<uint64_t, uint32_t> page_of_;          // page -> its table in pages_
   std::vector<std::vector<uint32_t>> pages_;                // per page: slot index per line and path (kNone)
   std::vector<Slot> slots_;                                 // every line, in the order first seen
-  std::vector<std::array<Use, kGroupsPerLine - kInline>> more_;  // overflow blocks of shared lines
+  std::vector<Block> blocks_;                               // the uses of lines shared by groups
   // The last page and line looked up: a wave's consecutive accesses mostly stay in one.
   uint64_t last_page_ = kEmpty, last_key_ = kEmpty;
   uint32_t* last_table_ = nullptr;

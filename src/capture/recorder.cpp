@@ -70,13 +70,24 @@ struct CaptureCollector : sampling::profile::Collector {
         own(expected_lines, g),
         per_thread(std::make_shared<tbb::enumerable_thread_specific<HistoryBuilder>>(0, g)),
         granule(g) {
+    pending.reserve(2 * emu::kWaveSize + 2);
     pka.info = info;
   }
   uint32_t access_line_bytes() const { return granule; }
-  void access(const timing::WarmAccess& a) { (thread_history ? *thread_history : own).add(a, seq++); }
+  /// An instruction's accesses, held until it has made them all (instruction()), then recorded
+  /// together: a gather's scattered lines are looked up at once.
+  std::vector<timing::WarmAccess> pending;
+  void access(const timing::WarmAccess& a) { pending.push_back(a); }
+  /// Folds the held accesses into the history, numbered from `seq` on.
+  void record_pending() {
+    (thread_history ? *thread_history : own).add_all(pending, seq);
+    seq += pending.size();
+    pending.clear();
+  }
   /// Run `k` of a split launch starts on this thread: its accesses go to the thread's builder,
   /// numbered after every earlier run's (a run's accesses stay below 2^40).
   void begin_run(uint64_t k) {
+    record_pending();
     thread_history = &per_thread->local();
     seq = k << kRunShift;
   }
@@ -85,6 +96,7 @@ struct CaptureCollector : sampling::profile::Collector {
   void instruction(const sampling::profile::Instruction& i) {
     if (i.inst->op == isa::Op::S_SENDMSG && (i.inst->simm16 & 0xF) == 1) [[unlikely]]
       calls_host = true;
+    record_pending();
     columns.instruction(i);
     pka.instruction(i);
     if (trace) trace->instruction(i);
@@ -96,6 +108,7 @@ struct CaptureCollector : sampling::profile::Collector {
   }
   /// The launch's history (HistoryBuilder::entries), with the number of its distinct lines in `lines`.
   std::vector<HistoryEntry> entries(size_t& lines) {
+    record_pending();
     std::vector<const HistoryBuilder*> parts = {&own};
     for (const HistoryBuilder& b : *per_thread) parts.push_back(&b);
     return HistoryBuilder::merged_entries(parts, &lines);

@@ -5,6 +5,11 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
 #include "common/error.h"
 
 namespace strobe::capture {
@@ -91,6 +96,72 @@ TEST(CaptureHistory, ALineKeepsTheLastGroupsWhateverOrderItsNumberedAccessesArri
   EXPECT_EQ(self.entries(), in_order.entries());
 }
 
+/// The history's rule written plainly, with none of the builder's tables: per line and path,
+/// each group's last access; a vector line keeps the kGroupsPerLine groups whose last accesses
+/// came last, another path the last one; every entry carries what any access did to the line;
+/// the entries in the order of those accesses.
+std::vector<HistoryEntry> plain_history(const std::vector<std::pair<WarmAccess, uint64_t>>& accesses) {
+  struct Last {
+    uint64_t seq;
+    uint32_t step;
+  };
+  std::map<std::pair<uint64_t, uint8_t>, std::map<uint32_t, Last>> uses;
+  std::map<std::pair<uint64_t, uint8_t>, uint8_t> flags;
+  for (const auto& [a, seq] : accesses) {
+    const auto line = std::make_pair(a.line, uint8_t(a.path));
+    auto [it, fresh] = uses[line].try_emplace(a.unit, Last{seq, a.step});
+    if (!fresh && seq > it->second.seq) it->second = Last{seq, a.step};
+    flags[line] |= a.kind == ReqKind::Atomic ? kAtomic : a.kind == ReqKind::Write ? kWrite : kRead;
+  }
+  std::vector<std::pair<uint64_t, HistoryEntry>> kept;
+  for (const auto& [line, groups] : uses) {
+    std::vector<std::pair<uint64_t, HistoryEntry>> v;
+    for (const auto& [group, last] : groups)
+      v.push_back({last.seq, HistoryEntry{line.first, group, line.second, flags[line], last.step}});
+    std::sort(v.begin(), v.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    v.resize(std::min<size_t>(v.size(), line.second == WarmAccess::L1v ? HistoryBuilder::kGroupsPerLine : 1));
+    kept.insert(kept.end(), v.begin(), v.end());
+  }
+  std::sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<HistoryEntry> out;
+  for (const auto& k : kept) out.push_back(k.second);
+  return out;
+}
+
+TEST(CaptureHistory, FollowsItsRuleWrittenPlainlyAndTakesAnInstructionsAccessesTogetherAsOneByOne) {
+  // Lines shared by up to 40 groups, groups that come back, three paths, accesses in order but
+  // numbered with gaps; fed one at a time, and in batches of every size a recorder uses (an
+  // instruction's code line and up to two lines per lane, and more than a batch holds).
+  std::vector<std::pair<WarmAccess, uint64_t>> all;
+  uint64_t x = 99;
+  auto next = [&x] { return x = x * 6364136223846793005ull + 1442695040888963407ull, x >> 33; };
+  for (uint32_t i = 0; i < 30000; ++i) {
+    const uint64_t r = next();
+    const auto path = WarmAccess::Path(r % 9 == 0 ? WarmAccess::L1i : r % 7 == 0 ? WarmAccess::Scalar : WarmAccess::L1v);
+    all.push_back({acc((r >> 8) % 300 * ((r & 16) ? 1 : 4099), uint32_t(i / 50 % 40 + (r >> 30) % 2),
+                       r % 6 == 0 ? ReqKind::Write : r % 17 == 0 ? ReqKind::Atomic : ReqKind::Read, path, i % 777),
+                   uint64_t(i) * 2 + 5});
+  }
+  const std::vector<HistoryEntry> expected = plain_history(all);
+  HistoryBuilder one;
+  for (const auto& [a, seq] : all) one.add(a, seq);
+  EXPECT_EQ(one.entries(), expected);
+  for (size_t batch : {1, 3, 4, 65, 130, 400}) {
+    // add_all numbers a batch's accesses consecutively: the gaps fall between batches only.
+    std::vector<std::pair<WarmAccess, uint64_t>> numbered = all;
+    HistoryBuilder b;
+    for (size_t i = 0; i < all.size(); i += batch) {
+      std::vector<WarmAccess> run;
+      for (size_t k = i; k < std::min(all.size(), i + batch); ++k) {
+        run.push_back(all[k].first);
+        numbered[k].second = all[i].second + (k - i);
+      }
+      b.add_all(run, all[i].second);
+    }
+    EXPECT_EQ(b.entries(), plain_history(numbered)) << "batches of " << batch;
+  }
+}
+
 TEST(CaptureHistory, PartsJoinedByPageOnThreadsEqualOneBuilderFedEveryAccess) {
   // Lines over many pages and paths, shared by more groups than a line keeps, and groups that
   // come back in later parts (as a frame's units do), so that a join that lost a use's order or
@@ -113,7 +184,9 @@ TEST(CaptureHistory, PartsJoinedByPageOnThreadsEqualOneBuilderFedEveryAccess) {
     for (size_t run = 0; run < count; ++run)
       for (size_t i = run * all.size() / count; i < (run + 1) * all.size() / count; ++i)
         builders[run % builders.size()].add(all[i], i);
-    std::vector<const HistoryBuilder*> parts;
+    // A thread that took no run leaves an empty builder, which joins nothing.
+    HistoryBuilder idle;
+    std::vector<const HistoryBuilder*> parts = {&idle};
     for (const HistoryBuilder& b : builders) parts.push_back(&b);
     for (int threads : {1, 3}) {
       size_t lines = 0;
