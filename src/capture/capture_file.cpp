@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <bit>
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -70,11 +71,40 @@ class Compressor {
     if (delta_.size() < bytes) delta_.resize(bytes);
     return delta_.data();
   }
+  /// Another such buffer, for the sparse form of the same delta.
+  char* sparse(size_t bytes) {
+    if (sparse_.size() < bytes) sparse_.resize(bytes);
+    return sparse_.data();
+  }
 
  private:
   std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx_{ZSTD_createCCtx(), ZSTD_freeCCtx};
-  std::vector<char> frame_, delta_;
+  std::vector<char> frame_, delta_, sparse_;
 };
+
+/// Applies a sparse delta (BlobInfo::sparse), compressed in `z`, to `out`, its base's bytes;
+/// `fail(why)` makes the error for a frame that does not hold one for bytes of out's size.
+template <class Fail>
+void apply_sparse_delta(std::string& out, std::string_view z, Fail&& fail) {
+  const size_t chunks = out.size() / kSparseChunk, map_bytes = (chunks + 7) / 8;
+  const unsigned long long raw = ZSTD_getFrameContentSize(z.data(), z.size());
+  if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw < map_bytes ||
+      raw > map_bytes + out.size() || (raw - map_bytes) % kSparseChunk != 0)
+    throw fail("corrupt sparse delta (its size)");
+  std::string d(raw, '\0');
+  const size_t got = ZSTD_decompress(d.data(), d.size(), z.data(), z.size());
+  if (ZSTD_isError(got) || got != raw) throw fail("corrupt compressed data");
+  size_t marked = 0;
+  for (size_t k = 0; k < map_bytes; ++k) marked += size_t(std::popcount(uint8_t(d[k])));
+  if (chunks % 8 && uint8_t(d[map_bytes - 1]) >> (chunks % 8)) throw fail("corrupt sparse delta (a chunk past its end)");
+  if (marked != (raw - map_bytes) / kSparseChunk) throw fail("corrupt sparse delta (its chunks and its map disagree)");
+  const char* from = d.data() + map_bytes;
+  for (size_t c = 0; c < chunks; ++c)
+    if (uint8_t(d[c / 8]) >> (c % 8) & 1) {
+      xor_into(out.data() + c * kSparseChunk, from, kSparseChunk);
+      from += kSparseChunk;
+    }
+}
 
 /// Reads exactly `n` bytes at `offset` of `fd`; false if the file ends first.
 bool read_at(int fd, uint64_t offset, void* dst, uint64_t n) {
@@ -145,6 +175,7 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
     ContentId id;
     std::string z;
     uint32_t base = kNoBlob;  // the blob z is a delta on
+    bool sparse = false;      // z holds the delta's changed chunks only
   };
   std::vector<Packed> packed(items.size());
   tbb::enumerable_thread_specific<Compressor> compressors;  // one per host thread of this call
@@ -157,27 +188,51 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
     const Base base = i < bases.size() ? bases[i] : Base{};
     // A delta on an earlier version of the same bytes is mostly zeros where the item changed
     // little, and compresses to the lines that changed; where most words changed, the item
-    // whole compresses as well or better, and is stored whole.
+    // whole compresses as well or better, and is stored whole. A delta whose changed chunks are
+    // few keeps only those (BlobInfo::sparse): compressing the page's unchanged zeros was most
+    // of an iterative workload's capture.
     std::string_view delta;
-    if (base.blob != kNoBlob && base.blob < depth_.size() && depth_[base.blob] < kMaxDeltaChain &&
-        blobs_[base.blob].bytes == items[i].size() && items[i].size() % 8 == 0) {
-      char* delta_bytes = compress.delta(items[i].size());
+    const size_t n = items[i].size();
+    if (base.blob != kNoBlob && base.blob < depth_.size() && depth_[base.blob] < kMaxSparseChain &&
+        blobs_[base.blob].bytes == n && n % kSparseChunk == 0) {
+      const size_t chunks = n / kSparseChunk, map_bytes = (chunks + 7) / 8;
+      char* dense = compress.delta(n);
+      char* sparse = compress.sparse(map_bytes + n);
+      std::memset(sparse, 0, map_bytes);
+      char* kept = sparse + map_bytes;
       size_t same = 0;
-      for (size_t k = 0; k < items[i].size(); k += 8) {
-        uint64_t a, b;
-        std::memcpy(&a, items[i].data() + k, 8);
-        std::memcpy(&b, base.bytes + k, 8);
-        a ^= b;
-        same += a == 0;
-        std::memcpy(delta_bytes + k, &a, 8);
+      for (size_t c = 0; c < chunks; ++c) {
+        uint64_t any = 0;
+        char* to = dense + c * kSparseChunk;
+        for (size_t k = c * kSparseChunk; k < (c + 1) * kSparseChunk; k += 8) {
+          uint64_t a, b;
+          std::memcpy(&a, items[i].data() + k, 8);
+          std::memcpy(&b, base.bytes + k, 8);
+          a ^= b;
+          same += a == 0;
+          any |= a;
+          std::memcpy(to + (k - c * kSparseChunk), &a, 8);
+        }
+        if (any) {
+          sparse[c / 8] = char(sparse[c / 8] | (1 << (c % 8)));
+          std::memcpy(kept, to, kSparseChunk);
+          kept += kSparseChunk;
+        }
       }
-      // Stored as a delta when at least half the words are unchanged.
-      if (same * 16 >= items[i].size()) delta = std::string_view(delta_bytes, items[i].size());
+      // Stored as a delta when at least half the words are unchanged; sparse when that is shorter.
+      // A dense one only on a chain short enough for it.
+      if (same * 16 >= n) {
+        p.sparse = size_t(kept - sparse) < n;
+        if (p.sparse) delta = std::string_view(sparse, size_t(kept - sparse));
+        else if (depth_[base.blob] < kMaxDeltaChain) delta = std::string_view(dense, n);
+      }
     }
     if (!delta.empty()) p.base = base.blob;
+    else p.sparse = false;
     if (!compress(delta.empty() ? items[i] : delta, p.z, kZstdLevel)) {
       p.z.clear();
       p.base = kNoBlob;
+      p.sparse = false;
     }
   }); });
   std::vector<uint32_t> ids;
@@ -192,7 +247,8 @@ std::vector<uint32_t> CaptureWriter::put_all(BlobKind kind, const std::vector<st
       continue;
     }
     const uint32_t base = packed[i].base;  // an earlier blob: depth_ holds it
-    blobs_.push_back(BlobInfo{offset_, packed[i].z.size(), items[i].size(), packed[i].id, kind, base});
+    blobs_.push_back(BlobInfo{offset_, packed[i].z.size(), items[i].size(), packed[i].id, kind, base,
+                              base != kNoBlob && packed[i].sparse});
     depth_.push_back(base == kNoBlob ? 0 : uint8_t(depth_[base] + 1));
     append(packed[i].z);
     by_id_.emplace(Key{packed[i].id, kind}, uint32_t(blobs_.size() - 1));
@@ -205,7 +261,7 @@ uint32_t CaptureWriter::put_stored(const BlobInfo& info, std::string_view stored
   if (auto it = by_id_.find(Key{info.id, info.kind}); it != by_id_.end()) return it->second;
   if (base != kNoBlob && (base >= blobs_.size() || blobs_[base].kind != info.kind || blobs_[base].bytes != info.bytes))
     throw InputError(fmt::format("capture '{}': a copied delta's base is not a stored blob of its kind and size", path_));
-  blobs_.push_back(BlobInfo{offset_, stored.size(), info.bytes, info.id, info.kind, base});
+  blobs_.push_back(BlobInfo{offset_, stored.size(), info.bytes, info.id, info.kind, base, base != kNoBlob && info.sparse});
   depth_.push_back(base == kNoBlob ? 0 : uint8_t(depth_[base] + 1));
   append(stored);
   by_id_.emplace(Key{info.id, info.kind}, uint32_t(blobs_.size() - 1));
@@ -312,12 +368,17 @@ std::shared_ptr<const std::string> CaptureFile::decoded(uint32_t id, BlobKind ki
   }
   std::string z(b.stored, '\0');
   if (!read_at(fd_, b.offset, z.data(), b.stored)) throw fail("the file is truncated");
-  auto out = std::make_shared<std::string>(b.bytes, '\0');
-  const size_t got = ZSTD_decompress(out->data(), out->size(), z.data(), z.size());
-  if (ZSTD_isError(got) || got != b.bytes) throw fail("corrupt compressed data");
+  std::shared_ptr<std::string> out;
+  if (b.sparse) {
+    out = std::make_shared<std::string>(*decoded(b.base, kind));
+    apply_sparse_delta(*out, z, fail);
+  } else {
+    out = std::make_shared<std::string>(b.bytes, '\0');
+    const size_t got = ZSTD_decompress(out->data(), out->size(), z.data(), z.size());
+    if (ZSTD_isError(got) || got != b.bytes) throw fail("corrupt compressed data");
+  }
   if (b.base != kNoBlob) {  // a delta: the index checked that its chain is short and ends whole
-    const std::shared_ptr<const std::string> base = decoded(b.base, kind);
-    xor_into(out->data(), base->data(), out->size());
+    if (!b.sparse) xor_into(out->data(), decoded(b.base, kind)->data(), out->size());
     // The base is mostly a page's previous version, which a replay in order has read for the
     // last time: the cache keeps the newest version of each page, about the workload's memory.
     std::lock_guard lock(cache_mutex_);

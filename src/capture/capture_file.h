@@ -4,8 +4,9 @@
 // content-addressed blobs, each compressed with zstd and checked by its XXH3-128 on reading, so a
 // page written once and read by ten later launches is stored once. A new version of a page may
 // be stored as its bytes XOR an earlier version's (a delta): a launch that rewrites a few lines
-// of a page then costs those lines, not the page, and chains stay short (kMaxDeltaChain) so a
-// replay reads little to rebuild one page. The file is written to a
+// of a page then costs those lines, not the page, and chains stay short (kMaxDeltaChain,
+// kMaxSparseChain) so a replay reads little to rebuild one page. A delta that changes few of its 64-byte chunks keeps
+// only those (a sparse delta), so neither writing nor reading one scans the page. The file is written to a
 // temporary name and renamed when complete; a reader checks the footer, the index and every blob
 // it reads, and names the file and the reason for anything wrong.
 //
@@ -29,7 +30,7 @@
 namespace strobe::capture {
 
 /// The capture format's version; a file of another version is refused by name.
-inline constexpr uint32_t kFormatVersion = 5;
+inline constexpr uint32_t kFormatVersion = 6;
 /// Bytes of a checkpoint page: the device memory's host page (emu::GlobalMemory::kPageSize).
 inline constexpr uint64_t kPageBytes = uint64_t{1} << 16;
 /// The blob id of a page that reads as zero (never stored).
@@ -42,9 +43,14 @@ inline constexpr uint32_t kDroppedPage = UINT32_MAX - 1;
 inline constexpr uint64_t kMinHistoryBytes = uint64_t{1} << 20, kMaxHistoryBytes = uint64_t{64} << 30;
 /// The bound a capture records unless told otherwise: twice the largest L2 of the presets.
 inline constexpr uint64_t kDefaultHistoryBytes = uint64_t{32} << 20;
-/// Deltas a blob's bytes may stand on, at most, down to a blob stored whole: reading a blob
-/// decompresses at most this many blobs plus one.
+/// Deltas a blob's bytes may stand on, at most, down to a blob stored whole, where the blob is
+/// a dense delta: reading one decompresses at most this many whole pages plus one.
 inline constexpr uint32_t kMaxDeltaChain = 8;
+/// The same bound for a sparse delta (BlobInfo::sparse), whose levels are its few chunks: a
+/// page that launch after launch rewrites a few lines is stored whole once per this many
+/// versions, not once per kMaxDeltaChain (whole versions were most of such a capture's
+/// compression). A dense delta never stands deeper than kMaxDeltaChain.
+inline constexpr uint32_t kMaxSparseChain = 64;
 
 /// A 128-bit content hash (XXH3-128): blobs with equal ids are taken to be equal.
 struct ContentId {
@@ -77,7 +83,13 @@ struct BlobInfo {
   /// kNoBlob: stored whole; else stored as its bytes XOR this earlier blob's (of the same kind
   /// and size).
   uint32_t base = kNoBlob;
+  /// A delta stored sparse: a bitmap of its kSparseChunk-byte chunks, bit i set where chunk i
+  /// differs from the base's, then those chunks' XOR in order (compressed as one frame).
+  bool sparse = false;
 };
+
+/// The chunk a sparse delta keeps or leaves out (BlobInfo::sparse).
+inline constexpr uint64_t kSparseChunk = 64;
 
 /// A code object the workload loaded, at the device address it was loaded to; or, for code a host
 /// program's GPU runtime loaded itself (HIP), the code's bytes as they lay in device memory.

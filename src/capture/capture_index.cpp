@@ -57,9 +57,10 @@ struct IndexReader : MsgpackReader {
   CaptureIndex index(const msgpack::object& root) const {
     CaptureIndex x;
     const uint32_t version = u32(field(root, "version", "the index"), "version");
-    // Version 4 differs only in keeping every checkpoint (no kept_for, no dropped pages).
-    if (version != kFormatVersion && version != 4)
-      fail(fmt::format("format version {}, this strobe reads versions 4 and {}; capture the workload again", version,
+    // Version 4 differs in keeping every checkpoint (no kept_for, no dropped pages), 4 and 5 in
+    // having no sparse deltas.
+    if (version < 4 || version > kFormatVersion)
+      fail(fmt::format("format version {}, this strobe reads versions 4 to {}; capture the workload again", version,
                        kFormatVersion));
     x.kind = str(field(root, "kind", "the index"), "kind");
     x.workload = str(field(root, "workload", "the index"), "workload");
@@ -81,10 +82,15 @@ struct IndexReader : MsgpackReader {
     // Blobs first: everything else refers to them by index.
     std::vector<uint8_t> depth;  // deltas under each blob: a chain longer than the writer makes is corrupt
     for (const auto& b : arr(root, "blobs")) {
-      const auto& t = tuple(b, 6, "a blob");
+      // Version 6 adds whether a delta is sparse.
+      const auto& t = tuple(b, version >= 6 ? 7 : 6, "a blob");
       BlobInfo bi{u64(t.ptr[0], "blob offset"), u64(t.ptr[1], "blob size"), u64(t.ptr[2], "blob bytes"),
                   id(t.ptr[3], "blob id"), BlobKind(u32(t.ptr[4], "blob kind")), u32(t.ptr[5], "blob base")};
+      if (version >= 6) bi.sparse = boolean(t.ptr[6], "blob sparse");
       const size_t i = x.blobs.size();
+      if (bi.sparse && (bi.base == kNoBlob || bi.bytes == 0 || bi.bytes % kSparseChunk != 0))
+        fail(fmt::format("blob {} is a sparse delta of {} bytes on {} (corrupt file)", i, bi.bytes,
+                         bi.base == kNoBlob ? std::string("no base") : fmt::format("blob {}", bi.base)));
       if (uint32_t(bi.kind) < uint32_t(BlobKind::Page) || uint32_t(bi.kind) > uint32_t(BlobKind::FrameCounts))
         fail(fmt::format("blob {} has unknown kind {} (corrupt file)", i, uint32_t(bi.kind)));
       if (bi.bytes > kMaxBlobBytes || bi.stored > kMaxBlobBytes)
@@ -96,8 +102,9 @@ struct IndexReader : MsgpackReader {
                            "(corrupt file)",
                            i, bi.base));
         d = uint8_t(depth[bi.base] + 1);
-        if (d > kMaxDeltaChain)
-          fail(fmt::format("blob {} stands on a chain of more than {} deltas (corrupt file)", i, kMaxDeltaChain));
+        const uint32_t most = bi.sparse ? kMaxSparseChain : kMaxDeltaChain;
+        if (d > most)
+          fail(fmt::format("blob {} stands on a chain of more than {} deltas (corrupt file)", i, most));
       }
       depth.push_back(d);
       x.blobs.push_back(bi);
@@ -353,13 +360,14 @@ std::string pack_index(const CaptureIndex& x) {
   pack_str(pk, "blobs");
   pk.pack_array(uint32_t(x.blobs.size()));
   for (const auto& b : x.blobs) {
-    pk.pack_array(6);
+    pk.pack_array(7);
     pk.pack(b.offset);
     pk.pack(b.stored);
     pk.pack(b.bytes);
     pack_id(pk, b.id);
     pk.pack(uint32_t(b.kind));
     pk.pack(b.base);
+    pk.pack(b.sparse);
   }
   return std::string(buf.data(), buf.size());
 }

@@ -143,8 +143,9 @@ TEST_F(CaptureFileTest, EveryDamagedFileIsOneErrorNamingTheFileAndTheReason) {
   EXPECT_THROW(CaptureWriter(path("dir.cap")), InputError);
 }
 
-/// `n` successive versions of one page of random bytes, each changing one byte of the one before.
-std::vector<std::string> page_versions(size_t n) {
+/// `n` successive versions of one page of random bytes, each changing one byte of the one before,
+/// or with `dense`, one byte in every kSparseChunk-byte chunk (a delta that keeps every chunk).
+std::vector<std::string> page_versions(size_t n, bool dense = false) {
   std::vector<std::string> v;
   std::string page(kPageBytes, '\0');
   uint64_t x = 88172645463325252ull;  // xorshift: bytes that do not compress, as numeric data mostly do not
@@ -153,7 +154,10 @@ std::vector<std::string> page_versions(size_t n) {
     page[i] = char(x);
   }
   for (size_t k = 0; k < n; ++k) {
-    page[(k * 64 * 13) % kPageBytes] ^= char(0x80 | k);
+    if (dense)
+      for (size_t c = 0; c < kPageBytes; c += kSparseChunk) page[c + k % kSparseChunk] ^= char(0x80 | k);
+    else
+      page[(k * 64 * 13) % kPageBytes] ^= char(0x80 | k);
     v.push_back(page);
   }
   return v;
@@ -171,29 +175,38 @@ std::vector<uint32_t> put_versions(CaptureWriter& w, const std::vector<std::stri
 }
 
 TEST_F(CaptureFileTest, AChangedPageIsStoredAsADeltaOnItsLastVersionAndReadBackWhole) {
-  const std::vector<std::string> v = page_versions(kMaxDeltaChain + 3);
-  CaptureWriter w(path("delta.cap"));
-  const std::vector<uint32_t> ids = put_versions(w, v);
-  // A page whose words mostly changed is stored whole, though its base is given.
-  std::string other(kPageBytes, '\0');
-  for (size_t i = 0; i < kPageBytes; ++i) other[i] = char(v[0][i] + 1 + i % 3);
-  const uint32_t whole = w.put_all(BlobKind::Page, {other}, 1, {CaptureWriter::Base{ids.back(), v.back().data()}})[0];
-  w.finish(CaptureIndex{});
-  const auto f = CaptureFile::open(path("delta.cap"));
-  const std::vector<BlobInfo>& b = f->index().blobs;
-  EXPECT_EQ(b[ids[0]].base, kNoBlob);
-  for (uint32_t k = 1; k <= kMaxDeltaChain; ++k) {
-    EXPECT_EQ(b[ids[k]].base, ids[k - 1]) << k;
-    EXPECT_LT(b[ids[k]].stored, b[ids[0]].stored / 20) << k;  // one line changed: far smaller than the page
+  // A version that changed a few chunks is a sparse delta, one that changed a byte in every chunk
+  // a dense one; each kind's chain has its own bound.
+  for (const bool dense : {false, true}) {
+    SCOPED_TRACE(dense ? "dense" : "sparse");
+    const uint32_t chain = dense ? kMaxDeltaChain : kMaxSparseChain;
+    const std::vector<std::string> v = page_versions(chain + 3, dense);
+    CaptureWriter w(path(dense ? "dense.cap" : "sparse.cap"));
+    const std::vector<uint32_t> ids = put_versions(w, v);
+    // A page whose words mostly changed is stored whole, though its base is given.
+    std::string other(kPageBytes, '\0');
+    for (size_t i = 0; i < kPageBytes; ++i) other[i] = char(v[0][i] + 1 + i % 3);
+    const uint32_t whole = w.put_all(BlobKind::Page, {other}, 1, {CaptureWriter::Base{ids.back(), v.back().data()}})[0];
+    w.finish(CaptureIndex{});
+    const auto f = CaptureFile::open(path(dense ? "dense.cap" : "sparse.cap"));
+    const std::vector<BlobInfo>& b = f->index().blobs;
+    EXPECT_EQ(b[ids[0]].base, kNoBlob);
+    for (uint32_t k = 1; k <= chain; ++k) {
+      EXPECT_EQ(b[ids[k]].base, ids[k - 1]) << k;
+      EXPECT_EQ(b[ids[k]].sparse, !dense) << k;
+      // A byte changed per chunk, or one chunk: far smaller than the page.
+      EXPECT_LT(b[ids[k]].stored, b[ids[0]].stored / (dense ? 4 : 20)) << k;
+    }
+    // The chain stops at its bound: the next version is whole again, and starts a new one.
+    EXPECT_EQ(b[ids[chain + 1]].base, kNoBlob);
+    EXPECT_EQ(b[ids[chain + 2]].base, ids[chain + 1]);
+    EXPECT_EQ(b[whole].base, kNoBlob);
+    EXPECT_FALSE(b[whole].sparse);
+    // Every version reads back whole, in any order (from the last, then the first: no cache helps).
+    for (size_t k = v.size(); k-- > 0;) EXPECT_EQ(f->blob(ids[k], BlobKind::Page), v[k]) << k;
+    for (size_t k = 0; k < v.size(); ++k) EXPECT_EQ(*f->shared_blob(ids[k], BlobKind::Page), v[k]) << k;
+    EXPECT_EQ(f->blob(whole, BlobKind::Page), other);
   }
-  // The chain stops at kMaxDeltaChain deltas: the next version is whole again, and starts a new one.
-  EXPECT_EQ(b[ids[kMaxDeltaChain + 1]].base, kNoBlob);
-  EXPECT_EQ(b[ids[kMaxDeltaChain + 2]].base, ids[kMaxDeltaChain + 1]);
-  EXPECT_EQ(b[whole].base, kNoBlob);
-  // Every version reads back whole, in any order (from the last, then the first: no cache helps).
-  for (size_t k = v.size(); k-- > 0;) EXPECT_EQ(f->blob(ids[k], BlobKind::Page), v[k]) << k;
-  for (size_t k = 0; k < v.size(); ++k) EXPECT_EQ(*f->shared_blob(ids[k], BlobKind::Page), v[k]) << k;
-  EXPECT_EQ(f->blob(whole, BlobKind::Page), other);
 }
 
 TEST_F(CaptureFileTest, ADroppedPageIsReadOnlyInACaptureThatSaysWhatItKeeps) {
@@ -229,8 +242,9 @@ TEST_F(CaptureFileTest, ADroppedPageIsReadOnlyInACaptureThatSaysWhatItKeeps) {
 }
 
 /// `bytes` (a capture) with its index rewritten by `edit`, which is handed every blob's record
-/// (offset, stored, bytes, id, kind, base) and may change its base; index and checksum renewed.
-std::string with_blob_bases(const std::string& bytes, const std::function<void(size_t, uint32_t&)>& edit) {
+/// (offset, stored, bytes, id, kind, base, sparse) and may change its base and whether it is
+/// sparse; index and checksum renewed.
+std::string with_blob_bases(const std::string& bytes, const std::function<void(size_t, uint32_t&, bool&)>& edit) {
   uint64_t footer[4];
   std::memcpy(footer, bytes.data() + bytes.size() - sizeof footer, sizeof footer);
   const std::string z = bytes.substr(footer[0], footer[1]);
@@ -252,10 +266,12 @@ std::string with_blob_bases(const std::string& bytes, const std::function<void(s
     for (uint32_t k = 0; k < kv.val.via.array.size; ++k) {
       const msgpack::object_array& t = kv.val.via.array.ptr[k].via.array;
       uint32_t base = t.ptr[5].as<uint32_t>();
-      edit(k, base);
-      pk.pack_array(6);
+      bool sparse = t.ptr[6].as<bool>();
+      edit(k, base, sparse);
+      pk.pack_array(7);
       for (uint32_t j = 0; j < 5; ++j) pk.pack(t.ptr[j]);
       pk.pack(base);
+      pk.pack(sparse);
     }
   }
   std::string nz(ZSTD_compressBound(out.size()), '\0');
@@ -299,23 +315,62 @@ TEST_F(CaptureFileTest, AHistoryBoundNoCaptureRecordsIsACorruptFile) {
 TEST_F(CaptureFileTest, ADeltaOnALaterBlobOrAChainTooLongIsACorruptFile) {
   {
     CaptureWriter w(path("chain.cap"));
-    put_versions(w, page_versions(kMaxDeltaChain + 2));  // blobs 0-8 one chain, 9 whole
+    put_versions(w, page_versions(kMaxDeltaChain + 2, true));  // blobs 0-8 one dense chain, 9 whole
     w.put(BlobKind::History, "h");                         // blob 10
     w.finish(CaptureIndex{});
   }
   const std::string good = read_file(path("chain.cap"));
   const std::string f = path("bad.cap");
   // The rewriting itself keeps a good file good.
-  EXPECT_EQ(open_error(f, with_blob_bases(good, [](size_t, uint32_t&) {})), "");
-  auto expect = [&](const std::function<void(size_t, uint32_t&)>& edit, const std::string& why) {
+  EXPECT_EQ(open_error(f, with_blob_bases(good, [](size_t, uint32_t&, bool&) {})), "");
+  auto expect = [&](const std::function<void(size_t, uint32_t&, bool&)>& edit, const std::string& why) {
     const std::string e = open_error(f, with_blob_bases(good, edit));
     EXPECT_NE(e.find(f), std::string::npos) << e;
     EXPECT_NE(e.find(why), std::string::npos) << "expected '" << why << "' in: " << e;
   };
-  expect([](size_t k, uint32_t& base) { if (k == 3) base = 3; }, "blob 3 is a delta on blob 3, which is not an earlier");
-  expect([](size_t k, uint32_t& base) { if (k == 3) base = 7; }, "blob 3 is a delta on blob 7, which is not an earlier");
-  expect([](size_t k, uint32_t& base) { if (k == 10) base = 9; }, "not an earlier blob of its kind and size");
-  expect([](size_t k, uint32_t& base) { if (k == 9) base = 8; }, "blob 9 stands on a chain of more than 8 deltas");
+  expect([](size_t k, uint32_t& base, bool&) { if (k == 3) base = 3; }, "blob 3 is a delta on blob 3, which is not an earlier");
+  expect([](size_t k, uint32_t& base, bool&) { if (k == 3) base = 7; }, "blob 3 is a delta on blob 7, which is not an earlier");
+  expect([](size_t k, uint32_t& base, bool&) { if (k == 10) base = 9; }, "not an earlier blob of its kind and size");
+  expect([](size_t k, uint32_t& base, bool&) { if (k == 9) base = 8; }, "blob 9 stands on a chain of more than 8 deltas");
+  expect([](size_t k, uint32_t&, bool& sparse) { if (k == 0) sparse = true; }, "blob 0 is a sparse delta of 65536 bytes on no base");
+  expect([](size_t k, uint32_t&, bool& sparse) { if (k == 10) sparse = true; }, "blob 10 is a sparse delta of 1 bytes");
+}
+
+TEST_F(CaptureFileTest, ASparseDeltaWhoseMapAndChunksDisagreeIsACorruptBlob) {
+  // A 128-byte blob (two chunks) and deltas on it stored as given: a map byte, then chunks.
+  auto stored = [](const std::string& raw) {
+    std::string z(ZSTD_compressBound(raw.size()), '\0');
+    z.resize(ZSTD_compress(z.data(), z.size(), raw.data(), raw.size(), 1));
+    return z;
+  };
+  const std::string base(2 * kSparseChunk, 'a');
+  std::string second = base;
+  second[kSparseChunk + 3] = 'b';
+  const std::string chunk = std::string(3, '\0') + char('a' ^ 'b') + std::string(kSparseChunk - 4, '\0');
+  CaptureWriter w(path("sparse.cap"));
+  const uint32_t b0 = w.put(BlobKind::Page, base);
+  auto put = [&](const std::string& raw, const std::string& rebuilds) {
+    return w.put_stored(BlobInfo{0, 0, base.size(), content_id(rebuilds), BlobKind::Page, b0, true}, stored(raw), b0);
+  };
+  const uint32_t good = put(std::string(1, '\x02') + chunk, second);
+  const uint32_t two_marked = put(std::string(1, '\x03') + chunk, second + "1");
+  const uint32_t past_end = put(std::string(1, '\x06') + chunk + chunk, second + "2");
+  const uint32_t short_frame = put(std::string(1, '\x02') + chunk.substr(0, 10), second + "3");
+  w.finish(CaptureIndex{});
+  const auto f = CaptureFile::open(path("sparse.cap"));
+  EXPECT_TRUE(f->index().blobs[good].sparse);
+  EXPECT_EQ(f->blob(good, BlobKind::Page), second);
+  auto error_of = [&](uint32_t id) {
+    try {
+      f->blob(id, BlobKind::Page);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  EXPECT_NE(error_of(two_marked).find("its chunks and its map disagree"), std::string::npos) << error_of(two_marked);
+  EXPECT_NE(error_of(past_end).find("a chunk past its end"), std::string::npos) << error_of(past_end);
+  EXPECT_NE(error_of(short_frame).find("corrupt sparse delta (its size)"), std::string::npos) << error_of(short_frame);
 }
 
 }  // namespace
