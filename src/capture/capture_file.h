@@ -5,10 +5,10 @@
 // page written once and read by ten later launches is stored once. A new version of a page may
 // be stored as its bytes XOR an earlier version's (a delta): a launch that rewrites a few lines
 // of a page then costs those lines, not the page, and chains stay short (kMaxDeltaChain,
-// kMaxSparseChain) so a replay reads little to rebuild one page. A delta that changes few of its 64-byte chunks keeps
-// only those (a sparse delta), so neither writing nor reading one scans the page. The file is written to a
-// temporary name and renamed when complete; a reader checks the footer, the index and every blob
-// it reads, and names the file and the reason for anything wrong.
+// kMaxSparseChain) so a replay reads little to rebuild one page. A delta that changes few of its
+// 64-byte chunks keeps only those (a sparse delta), so neither writing nor reading one scans the
+// page. The file is written to a temporary name and renamed when complete; a reader checks the
+// footer, the index and every blob it reads, and names the file and the reason for anything wrong.
 //
 // Layout: "STRBCAP1" | blobs ... | index (zstd msgpack) | footer (index offset, size, XXH64,
 // "STRBCEND"). The index is small; blobs are read on demand, so replaying one launch reads its
