@@ -96,7 +96,7 @@ struct CaptureCollector : sampling::profile::Collector {
   void instruction(const sampling::profile::Instruction& i) {
     if (i.inst->op == isa::Op::S_SENDMSG && (i.inst->simm16 & 0xF) == 1) [[unlikely]]
       calls_host = true;
-    record_pending();
+    if (!pending.empty()) record_pending();
     columns.instruction(i);
     pka.instruction(i);
     if (trace) trace->instruction(i);

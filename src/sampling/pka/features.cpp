@@ -19,24 +19,6 @@ void PkaCounter::join(PkaCounter&& part) {
   c.lds += p.lds, c.smem += p.smem, c.branch += p.branch, c.lines += p.lines;
 }
 
-void PkaCounter::instruction(const profile::Instruction& i) {
-  using timing::IssueType;
-  if (i.pc >= info->size()) return;
-  const timing::InstInfo& in = (*info)[i.pc];
-  PkaCounts& c = counts;
-  switch (in.type) {
-    case IssueType::Valu: ++c.valu; break;
-    case IssueType::Scalar: ++(in.is_scalar_mem ? c.smem : c.salu); break;
-    case IssueType::Lds: ++c.lds; break;
-    case IssueType::Branch: ++c.branch; break;
-    case IssueType::Vmem:
-      ++(in.is_store ? c.stores : c.loads);
-      c.lines += i.lines;  // whatever the space: FLAT into LDS counts too, as it always has
-      break;
-    default: break;
-  }
-}
-
 PkaProfile pka_profile(const std::string& kernel, const emu::DispatchStats& st, const PkaCounts& c) {
   PkaProfile p;
   p.kernel = kernel;

@@ -48,7 +48,23 @@ struct PkaCounter : profile::Collector {
     return c;
   }
   void join(PkaCounter&& part);
-  void instruction(const profile::Instruction& i);
+  /// Counts one instruction by its issue type. Branch-free: the types of consecutive
+  /// instructions alternate, and a switch's mispredicted jump cost more than the counting.
+  void instruction(const profile::Instruction& i) {
+    using timing::IssueType;
+    if (i.pc >= info->size()) return;
+    const timing::InstInfo& in = (*info)[i.pc];
+    PkaCounts& c = counts;
+    const bool scalar = in.type == IssueType::Scalar, vmem = in.type == IssueType::Vmem;
+    c.valu += in.type == IssueType::Valu;
+    c.smem += scalar & in.is_scalar_mem;
+    c.salu += scalar & !in.is_scalar_mem;
+    c.lds += in.type == IssueType::Lds;
+    c.branch += in.type == IssueType::Branch;
+    c.stores += vmem & in.is_store;
+    c.loads += vmem & !in.is_store;
+    c.lines += vmem ? i.lines : 0;  // whatever the space: FLAT into LDS counts too, as it always has
+  }
 };
 
 /// The profile of a launch of `kernel` with the emulator's counters `stats` and `counts`.
