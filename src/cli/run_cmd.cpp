@@ -140,6 +140,10 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   auto* alone = cmd->add_flag("--alone", s.alone,
                               "FILE.cap, timing: each replayed launch (or frame) on a fresh GPU, warmed only by "
                               "--warm-state");
+  auto* warm_launches = cmd->add_option("--warm-launches", s.warm_launches,
+                                        "FILE.cap, timing: simulate up to N launches right before each replayed one "
+                                        "in detail too, unreported, so it starts with their requests in flight "
+                                        "(default 0)");
   cmd->add_flag("--digest", o->digest,
                 "Include a digest of device memory after the run (memory_digest) in the JSON: equal digests mean "
                 "the same results in the same buffers");
@@ -158,7 +162,7 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
   // Test hook: corrupts the first output read back for verification so tests can see a failure.
   cmd->add_flag("--test-corrupt-output", s.corrupt_for_test)->group("");
   cmd->callback([o, cmd, &action, frames, images, reference, threshold, skipped, launches, warm_state, alone,
-                 program = std::move(program)] {
+                 warm_launches, program = std::move(program)] {
     experiment::RunSpec& s = o->spec;
     s.mode_given = cmd->get_option("--mode")->count() > 0;
     const bool frames_capture = experiment::is_frames_capture(s.benchmark);
@@ -168,6 +172,9 @@ void add_run_command(CLI::App& app, Action& action, std::vector<std::string> pro
       throw CLI::ValidationError("run", "--launches applies to a capture of launches; a capture of frames takes --frames");
     if (!frames_capture && !captured && warm_state->count())
       throw CLI::ValidationError("run", "--warm-state applies to a capture (FILE.cap)");
+    if (!captured && warm_launches->count())
+      throw CLI::ValidationError("run", "--warm-launches applies to a capture of launches (FILE.cap); a capture of "
+                                        "frames takes --warm-frames");
     if (!captured && (launches->count() || (alone->count() && !frames_capture)))
       throw CLI::ValidationError("run", "--launches and --alone apply to a capture (FILE.cap)");
     if (captured) {

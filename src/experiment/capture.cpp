@@ -199,6 +199,8 @@ struct ReplayPass {
   uint64_t order_dependent = 0;  ///< verified launches left out: global atomics in timing mode
   uint64_t not_run = 0;          ///< verified launches left out: not run whole (predicted)
   std::vector<uint64_t> ran;     ///< launches whose checkpoints it read (capture::Replayer::checkpoints_read)
+  uint64_t warm_launches_run = 0;   ///< launches simulated unreported before a replayed one (RunSpec::warm_launches)
+  double warm_launch_seconds = 0;   ///< their share of the run's seconds
 };
 
 /// Runs `chosen` of `cap` once on a fresh device set up as `v` says, through `runner` when a
@@ -219,9 +221,11 @@ ReplayPass replay_pass(const ValidatedRun& v, const capture::CaptureFile& cap, c
   // Whenever a launch is simulated in detail, the caches first take the history of the
   // launches since the last one that was (all of them before it on a fresh GPU).
   uint64_t current = 0, next = 0;
+  uint64_t unrun = 0;  // the first launch this GPU has not run: detailed warming starts no earlier
   auto start_gpu = [&] {
     dev.enable_timing(v.gpu);
     next = 0;
+    unrun = 0;
     if (s.warm_state != "none") {
       const uint64_t window = s.warm_state == "fitted" ? rp.fitted_granules(v.gpu) : 0;
       dev.gpu()->set_before_run([&, window] {
@@ -236,9 +240,22 @@ ReplayPass replay_pass(const ValidatedRun& v, const capture::CaptureFile& cap, c
 
   const auto t1 = std::chrono::steady_clock::now();
   for (uint64_t i : chosen) {
-    rp.prepare(i, fresh_memory);
     if (s.alone && v.timing() && !out.outcome.launches.empty()) start_gpu();  // a new machine
+    if (v.timing() && s.warm_launches > 0) {
+      // Detailed warming: the launches right before this one, unreported, so that it starts with
+      // their requests in flight; the first of them warms from the history before it.
+      const auto tw = std::chrono::steady_clock::now();
+      for (uint64_t j = std::max(unrun, i - std::min<uint64_t>(i, s.warm_launches)); j < i; ++j) {
+        rp.prepare(j, fresh_memory);
+        current = j;
+        rp.run(j);
+        ++out.warm_launches_run;
+      }
+      out.warm_launch_seconds += since(tw);
+    }
+    rp.prepare(i, fresh_memory);
     current = i;
+    unrun = i + 1;
     workloads::LaunchStat st;
     st.index = uint32_t(out.outcome.launches.size());
     st.grid = x.launches[i].dispatch.grid;
@@ -340,6 +357,9 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
                       {"replayed", chosen.size()},
                       {"warm_state", s.warm_state},
                       {"alone", s.alone},
+                      {"warm_launches", s.warm_launches},
+                      {"warm_launches_run", last.warm_launches_run},
+                      {"warm_launch_seconds", last.warm_launch_seconds},
                       {"bytes", cap->size()},
                       {"checkpoints_read", r.capture_ran.size()},
                       {"capture_seconds", x.capture_seconds},

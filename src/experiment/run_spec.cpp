@@ -204,6 +204,13 @@ void check_capture_run(const RunSpec& spec) {
                                  spec.sampling));
   if (spec.alone && !models_timing(spec.mode))
     throw InputError("--alone: each launch on a fresh GPU needs the timing model (--mode timing)");
+  if (spec.warm_launches > 0 && spec.sampling != "none")
+    throw NotImplementedError(fmt::format("--warm-launches with --sampling {}: a method's detailed launches warm from "
+                                          "the capture's history only",
+                                          spec.sampling));
+  if (spec.warm_launches > 0 && !models_timing(spec.mode))
+    throw InputError("--warm-launches: the launches before a replayed one are simulated in detail; it needs "
+                     "--mode timing");
   if (!spec.params.empty())
     throw InputError("--param: a capture holds the parameters it was captured with; capture again to change them");
   if (spec.warm_state != "history" && spec.warm_state != "fitted" && spec.warm_state != "none")
@@ -245,6 +252,8 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
                                                          : (env(spelling) ? "STROBE_MODE=timing" : "--mode timing")));
   if (spec.workload == Workload::Capture)
     check_capture_run(spec);
+  else if (spec.warm_launches > 0)
+    throw InputError("--warm-launches: for a capture (FILE.cap), whose launches can run alone");
   forbid_verify_when_skipping(spec.skip_functional, spec.verify);
   v.spec = std::move(spec);
   return v;

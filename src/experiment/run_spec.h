@@ -54,6 +54,11 @@ struct RunSpec {
   /// machine and its warm state only what `warm_state` rebuilds (as a sampled run's far-apart
   /// launches would start); otherwise the GPU carries its state from one replayed launch to the next.
   bool alone = false;
+  /// Capture, timing: before each replayed launch, up to this many of the launches right before
+  /// it that this GPU has not run are simulated in detail first, unreported (detailed warming):
+  /// the launch then starts with its predecessors' write-backs still draining and DRAM's banks
+  /// where they left them, state no history rebuilds. Their caches start from the history before them.
+  uint32_t warm_launches = 0;
   std::string mode = "functional";      ///< functional, timing, or analytical (GPUMech on every launch)
   bool mode_given = false;              ///< mode was asked for explicitly (a sampling method then may not imply timing)
   std::string arch = "r9nano";          ///< GPU preset or FILE.toml

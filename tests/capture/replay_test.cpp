@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include "capture/capture_file.h"
@@ -274,6 +275,56 @@ TEST_F(CaptureReplayErrors, MethodsRunFromACaptureWithoutRunningThePredictedLaun
 
 namespace strobe::experiment {
 namespace {
+
+TEST_F(CaptureReplayErrors, ALaunchAloneAfterItsPredecessorsInDetailTakesItsInOrderCycles) {
+  const std::string file = capture_case({"hotspot", {"rows=64", "cols=64", "iterations=4"}});
+  ValidatedRun iv = validate(replay_spec(file, "timing"));
+  const std::vector<uint64_t> in_order = cycles(replay(iv));
+  const uint64_t n = in_order.size();
+  ASSERT_GE(n, 4u);
+
+  RunSpec alone = replay_spec(file, "timing");
+  alone.alone = true;
+  ValidatedRun av = validate(alone);
+  const std::vector<uint64_t> warmed_by_history = cycles(replay(av));
+  // Every predecessor simulated first, each launch on its fresh GPU is the in-order run's.
+  alone.warm_launches = uint32_t(n);
+  ValidatedRun wv = validate(alone);
+  const RunResult all = replay(wv);
+  EXPECT_EQ(cycles(all), in_order);
+  EXPECT_EQ(all.report.capture.at("warm_launches_run").get<uint64_t>(), n * (n - 1) / 2);
+  // One predecessor: launch 1's starts cold as in the in-order run, so launch 1 is exact; the
+  // later ones start from the history before their predecessor.
+  alone.warm_launches = 1;
+  ValidatedRun ov = validate(alone);
+  const std::vector<uint64_t> one = cycles(replay(ov));
+  EXPECT_EQ(one[1], in_order[1]);
+  // What the predecessors' state in flight is worth here: without it, some launch differs.
+  EXPECT_NE(warmed_by_history, in_order);
+
+  // A launch this GPU has run is not run again: with two launches of detailed warming, n-2 gets
+  // n-4 and n-3 before it, and n-1, right after n-2, nothing more.
+  RunSpec pair = replay_spec(file, "timing");
+  pair.launches = fmt::format("{},{}", n - 2, n - 1);
+  pair.warm_launches = 2;
+  ValidatedRun pv = validate(pair);
+  const RunResult two = replay(pv);
+  EXPECT_EQ(two.report.capture.at("warm_launches_run").get<uint64_t>(), 2u);
+
+  // Rules: timing only, no sampling method, a capture only.
+  RunSpec functional = replay_spec(file, "functional");
+  functional.warm_launches = 1;
+  EXPECT_THROW(validate(functional), InputError);
+  RunSpec sampled = replay_spec(file, "timing");
+  sampled.warm_launches = 1;
+  sampled.sampling = "photon";
+  EXPECT_THROW(validate(sampled), NotImplementedError);
+  RunSpec bench;
+  bench.benchmark = "vecadd";
+  bench.mode = "timing";
+  bench.warm_launches = 1;
+  EXPECT_THROW(validate(bench), InputError);
+}
 
 TEST_F(CaptureReplayErrors, AKernelLastRunLongBeforeFindsItsCodeWarmWhenReplayedAlone) {
   // resnet18's pooling kernel runs early (max pool) and again at the end (global average pool),
