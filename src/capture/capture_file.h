@@ -30,7 +30,7 @@
 namespace strobe::capture {
 
 /// The capture format's version; a file of another version is refused by name.
-inline constexpr uint32_t kFormatVersion = 6;
+inline constexpr uint32_t kFormatVersion = 7;
 /// Bytes of a checkpoint page: the device memory's host page (emu::GlobalMemory::kPageSize).
 inline constexpr uint64_t kPageBytes = uint64_t{1} << 16;
 /// The blob id of a page that reads as zero (never stored).
@@ -165,6 +165,9 @@ struct FrameRecord {
 /// What was captured and how.
 struct CaptureIndex {
   std::string kind = "benchmark";     ///< "benchmark", "program" (a host program's) or "frames"
+  /// The format version the file was written at (read: 4 to kFormatVersion). Before 7, an
+  /// instruction or scalar line's history kept only the last group that touched it.
+  uint32_t version = kFormatVersion;
   std::string workload;               ///< benchmark name
   std::vector<std::string> params;    ///< effective "K=V", defaults included, sorted
   std::string build;                  ///< the strobe commit that captured it

@@ -58,10 +58,11 @@ struct IndexReader : MsgpackReader {
     CaptureIndex x;
     const uint32_t version = u32(field(root, "version", "the index"), "version");
     // Version 4 differs in keeping every checkpoint (no kept_for, no dropped pages), 4 and 5 in
-    // having no sparse deltas.
+    // having no sparse deltas, 4 to 6 in keeping one group of an instruction or scalar line.
     if (version < 4 || version > kFormatVersion)
       fail(fmt::format("format version {}, this strobe reads versions 4 to {}; capture the workload again", version,
                        kFormatVersion));
+    x.version = version;
     x.kind = str(field(root, "kind", "the index"), "kind");
     x.workload = str(field(root, "workload", "the index"), "workload");
     for (const auto& p : arr(root, "params")) x.params.push_back(str(p, "params"));

@@ -71,9 +71,8 @@ void HistoryBuilder::touch(Slot& s, uint64_t seq, uint32_t group, uint32_t step)
       s.seq = seq, s.group = group, s.step = step, s.uses = 1;
       return;
     }
-    if (s.group == group || (s.key & 3) != timing::WarmAccess::L1v) {
-      // Instruction and scalar lines keep one group: a replay hands them to every shader array.
-      if (seq > s.seq) s.seq = seq, s.group = group, s.step = step;
+    if (s.group == group) {
+      if (seq > s.seq) s.seq = seq, s.step = step;
       return;
     }
     // A second group: the uses move to a block.

@@ -38,16 +38,17 @@ struct HistoryEntry {
   bool operator==(const HistoryEntry&) const = default;
 };
 
-/// Folds accesses into the distinct lines they touched, in last-access order. A vector line
-/// keeps the last kGroupsPerLine distinct groups that touched it (each one's CU has it in its
-/// L1), an instruction or scalar line the last one (a replay gives those to every shader array).
+/// Folds accesses into the distinct lines they touched, in last-access order. A line keeps the
+/// last kGroupsPerLine distinct groups that touched it: each one's CU has a vector line in its
+/// L1, each one's shader array an instruction or scalar line (a branch taken by few groups leaves
+/// its code in their arrays' instruction caches only).
 /// Each access carries its number in the order of the whole run; a line keeps the groups with
 /// the highest numbers whatever order the accesses arrive in, so builders fed apart (one per host
 /// thread, each taking runs of groups in any order) join with merged_entries() into what one
 /// builder fed every access in order gives.
 class HistoryBuilder {
  public:
-  /// Distinct groups a vector line remembers.
+  /// Distinct groups a line remembers.
   static constexpr uint32_t kGroupsPerLine = 16;
   /// An empty builder for accesses at `granule_bytes` lines (a power of two, 16 to 1024), that
   /// expects about `lines` distinct lines (it grows past them).

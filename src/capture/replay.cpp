@@ -208,6 +208,38 @@ uint64_t fitted_granules(const timing::GpuConfig& cfg, uint32_t granule_bytes) {
   return std::max<uint64_t>(1, 4 * bytes / std::max<uint64_t>(1, granule_bytes));
 }
 
+namespace {
+
+/// Where Replayer::warm puts an instruction or scalar line's use (shared_line_spread).
+enum Spread : uint8_t { kOwnArray, kEveryArray, kSkip };
+
+/// Per entry of a launch's history: a vector line's use is its own (kOwnArray, unused); an
+/// instruction or scalar line's goes to its group's shader array while the line's kept groups
+/// are fewer than the history keeps. A line that kept all kGroupsPerLine was touched by more
+/// groups than that, likely by most of them: its newest use goes to every array that ran the
+/// launch and the others are skipped. Captures before version 7 kept one group of such a line,
+/// which then always goes to every array.
+std::vector<uint8_t> shared_line_spread(const std::vector<HistoryEntry>& entries, uint32_t version) {
+  std::vector<uint8_t> spread(entries.size(), kOwnArray);
+  std::unordered_map<uint64_t, std::pair<uint32_t, size_t>> uses;  // line and path -> uses, newest entry
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const HistoryEntry& e = entries[k];
+    if (e.path == timing::WarmAccess::L1v) continue;
+    auto& u = uses[e.granule << 2 | e.path];
+    ++u.first;
+    u.second = k;  // entries are in last-access order: the last one seen is the newest
+  }
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const HistoryEntry& e = entries[k];
+    if (e.path == timing::WarmAccess::L1v) continue;
+    const auto& u = uses.at(e.granule << 2 | e.path);
+    if (version < 7 || u.first >= HistoryBuilder::kGroupsPerLine) spread[k] = u.second == k ? kEveryArray : kSkip;
+  }
+  return spread;
+}
+
+}  // namespace
+
 void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
   timing::Gpu* gpu = dev_.gpu();
   if (!gpu || from >= to) return;
@@ -301,16 +333,23 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
       order[k] = {double(e.group / resident) + std::min(1.0, double(e.step) / wave_len), uint32_t(k)};
     }
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const std::vector<uint8_t> spread = shared_line_spread(entries, x.version);
     for (const auto& [when, k] : order) {
       const HistoryEntry& e = entries[k];
       const uint64_t line = e.granule >> shift;
       if (e.path == timing::WarmAccess::L1v) {
         apply_history_entry(w, line, cu_of[e.group], e);
-      } else if (e.path == timing::WarmAccess::L1i) {
-        for (uint32_t cu : arrays) apply_code(line, cu, e);
-      } else {
-        for (uint32_t cu : arrays) apply_history_entry(w, line, cu, e);
+        continue;
       }
+      // An instruction or scalar line goes to its groups' shader arrays, or to every array that
+      // ran the launch when more groups touched it than the history keeps.
+      if (spread[k] == kSkip) continue;
+      const auto apply = [&](uint32_t cu) {
+        if (e.path == timing::WarmAccess::L1i) apply_code(line, cu, e);
+        else apply_history_entry(w, line, cu, e);
+      };
+      if (spread[k] == kOwnArray) apply(cu_of[e.group]);
+      else for (uint32_t cu : arrays) apply(cu);
     }
   }
   warm_seconds_ += since(t0);

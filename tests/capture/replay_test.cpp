@@ -326,6 +326,28 @@ TEST_F(CaptureReplayErrors, ALaunchAloneAfterItsPredecessorsInDetailTakesItsInOr
   EXPECT_THROW(validate(bench), InputError);
 }
 
+TEST_F(CaptureReplayErrors, CodeThatFewGroupsRanIsWarmOnlyInTheirShaderArraysWhenReplayedAlone) {
+  // SSSP's first relaxations: every group runs the kernel, few of them its body (the frontier is
+  // a handful of vertices), so the body's code is in few instruction caches, and a launch alone
+  // misses where the in-order run misses.
+  const std::string file = capture_case({"sssp", {"vertices=8192"}});
+  RunSpec r = replay_spec(file, "timing");
+  r.launches = "0-3";
+  ValidatedRun iv = validate(r);
+  const RunResult in_order = replay(iv);
+  r.alone = true;
+  ValidatedRun av = validate(r);
+  const RunResult alone = replay(av);
+  ASSERT_EQ(alone.outcome.launches.size(), 4u);
+  for (size_t i = 1; i < 4; ++i) {
+    const auto misses = [&](const RunResult& x) {
+      return x.outcome.launches[i].result.timing->stats.sum("l1i.", ".read_misses");
+    };
+    EXPECT_GT(misses(in_order), 0u) << "launch " << i;
+    EXPECT_EQ(misses(alone), misses(in_order)) << "launch " << i;
+  }
+}
+
 TEST_F(CaptureReplayErrors, AKernelLastRunLongBeforeFindsItsCodeWarmWhenReplayedAlone) {
   // resnet18's pooling kernel runs early (max pool) and again at the end (global average pool),
   // with more data between the two than the history's data window holds (here 1 MiB).
