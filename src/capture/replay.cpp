@@ -258,16 +258,25 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
   uint64_t entries = 0;
   for (uint64_t j = from; j < to && entries < budget; ++j) entries += cap_.launch(j).history_entries;
   sampling::KeySet seen(std::min(budget, entries));
-  std::vector<std::pair<uint64_t, std::vector<HistoryEntry>>> window;  // newest launch first
+  struct Launch {
+    uint64_t index;
+    std::vector<HistoryEntry> entries;
+    std::vector<uint8_t> spread;  // shared_line_spread of the launch's whole history
+  };
+  std::vector<Launch> window;  // newest launch first
   for (uint64_t j = to; j-- > from && seen.size() < budget;) {
     const LaunchRecord& l = cap_.launch(j);
     std::vector<HistoryEntry> entries =
         decode_history(cap_.blob(l.history, BlobKind::History), l.history_entries,
                        fmt::format("capture {}: launch {}", cap_.path(), j));
+    // Where a code line goes is decided on the whole launch: the oldest launch of the window
+    // keeps only its newest part, which can hold some of a shared line's groups only.
+    std::vector<uint8_t> spread = shared_line_spread(entries, x.version);
     size_t first = entries.size();
     while (first > 0 && seen.size() < budget) seen.insert(entries[--first].granule);
     entries.erase(entries.begin(), entries.begin() + std::ptrdiff_t(first));
-    window.emplace_back(j, std::move(entries));
+    spread.erase(spread.begin(), spread.begin() + std::ptrdiff_t(first));
+    window.push_back({j, std::move(entries), std::move(spread)});
   }
   timing::Warmer& w = gpu->warmer();
   // DRAM's open rows are state a full run leaves too: warmed with the caches, then left alone.
@@ -293,7 +302,7 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
   };
   // Code stays in the small instruction caches long after data has streamed through the L2:
   // before the data window, the code lines of older launches, back to `from`, to their own bound.
-  const uint64_t oldest = window.empty() ? to : window.back().first;
+  const uint64_t oldest = window.empty() ? to : window.back().index;
   const uint64_t code_budget = std::max<uint64_t>(1, kCodeHistoryBytes / x.granule_bytes);
   sampling::KeySet code_seen;
   std::vector<uint64_t> code_window;  // newest launch first
@@ -311,7 +320,7 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
     for (const HistoryEntry& e : code_lines(*it))
       for (uint32_t cu : arrays_of(groups_of(dispatch(*it)))) apply_code(e.granule >> shift, cu, e);
   for (auto it = window.rbegin(); it != window.rend(); ++it) {
-    const emu::Dispatch d = dispatch(it->first);
+    const emu::Dispatch d = dispatch(it->index);
     const uint64_t groups = groups_of(d);
     // Each group's lines go to the CU this GPU's dispatcher would give the group.
     const std::vector<uint32_t> cu_of = timing::functional_placement(cus, gpu->occupancy_of(d).workgroups_per_cu, groups);
@@ -319,8 +328,8 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
     // The order the lines were last touched in on this GPU: the groups it holds at once run
     // together, so a line's time is its group's generation plus how far into the group's life
     // the access came (its wave's instructions before it, against the launch's mean wave).
-    const std::vector<HistoryEntry>& entries = it->second;
-    const LaunchRecord& rec = cap_.launch(it->first);
+    const std::vector<HistoryEntry>& entries = it->entries;
+    const LaunchRecord& rec = cap_.launch(it->index);
     const uint64_t resident = std::max<uint64_t>(1, uint64_t(cus) * std::max(1u, gpu->occupancy_of(d).workgroups_per_cu));
     const double wave_len =
         std::max(1.0, double(rec.stats.wave_instructions) / double(std::max<uint64_t>(1, rec.stats.wavefronts)));
@@ -329,11 +338,11 @@ void Replayer::warm(uint64_t from, uint64_t to, uint64_t max_granules) {
       const HistoryEntry& e = entries[k];
       if (e.group >= groups)
         throw InputError(fmt::format("capture {}: launch {}'s history names work-group {} of {} (corrupt file)",
-                                     cap_.path(), it->first, e.group, groups));
+                                     cap_.path(), it->index, e.group, groups));
       order[k] = {double(e.group / resident) + std::min(1.0, double(e.step) / wave_len), uint32_t(k)};
     }
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    const std::vector<uint8_t> spread = shared_line_spread(entries, x.version);
+    const std::vector<uint8_t>& spread = it->spread;
     for (const auto& [when, k] : order) {
       const HistoryEntry& e = entries[k];
       const uint64_t line = e.granule >> shift;

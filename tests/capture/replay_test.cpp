@@ -391,6 +391,35 @@ TEST_F(CaptureReplayErrors, AKernelLastRunLongBeforeFindsItsCodeWarmWhenReplayed
 namespace strobe::experiment {
 namespace {
 
+TEST_F(CaptureReplayErrors, SharedCodeOfAWindowCutInsideItsOldestLaunchIsWarmInEveryShaderArray) {
+  // A window smaller than one launch keeps only the newest part of the launch before the
+  // replayed one. Its code, which every group runs, must still reach every shader array that ran
+  // it: decided on part of the history, a code line seemed to have few groups, and went to their
+  // arrays only, so the launch alone missed in the others where the in-order run did not.
+  // N-body's groups each read every body, so the newest part is the last groups' reads; small
+  // data caches make the fitted window (four times what they hold: 96 KiB) smaller than those
+  // (4,096 bodies), and one CU an array makes eight arrays.
+  const std::string file = capture_case({"nbody", {"n=4096", "steps=2"}});
+  const std::vector<std::string> sets = {"gpu.num_cus=8", "gpu.cus_per_shader_array=1", "l2.size_kb=8",
+                                         "l1v.size_kb=1", "scache.size_kb=1"};
+  RunSpec o = replay_spec(file, "timing");
+  o.sets = sets;
+  ValidatedRun all = validate(o);
+  const RunResult in_order = replay(all);
+  ASSERT_EQ(in_order.outcome.launches.size(), 2u);
+  RunSpec r = replay_spec(file, "timing");
+  r.sets = sets;
+  r.launches = "1";
+  r.alone = true;
+  r.warm_state = "fitted";
+  ValidatedRun v = validate(r);
+  const RunResult alone = replay(v);
+  const auto misses = [](const RunResult& x, size_t i) {
+    return x.outcome.launches[i].result.timing->stats.sum("l1i.", ".read_misses");
+  };
+  EXPECT_EQ(misses(alone, 0), misses(in_order, 1));
+}
+
 TEST_F(CaptureReplayErrors, ACaptureOnOneOrThreeHostThreadsHoldsTheSameContent) {
   std::vector<std::unique_ptr<capture::CaptureFile>> caps;
   for (uint32_t threads : {1u, 3u}) {
