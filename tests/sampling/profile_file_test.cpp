@@ -161,7 +161,87 @@ TEST(ProfileFile, B23_ANanOrNegativeCollectionTimeIsNamedAsWhatItIs) {
 TEST(ProfileFile, ColumnsOfTheWrongLengthAreCorrupt) {
   ProfileFile p = sample();
   p.launches[0].workgroups.u64[column::kWaveInsts].push_back(7);
-  EXPECT_NE(decode_error(encode(p)).find("column 'wave_insts' has 3 rows, the table 2"), std::string::npos);
+  EXPECT_NE(decode_error(encode(p)).find("column 'wave_insts' has 3 bytes for 2 rows"), std::string::npos);
+  p = sample();
+  p.launches[0].workgroups.f64["stall_probability"].pop_back();
+  EXPECT_NE(decode_error(encode(p)).find("column 'stall_probability' has 8 bytes for 2 rows"), std::string::npos);
+}
+
+TEST(ProfileFile, AColumnKeepsValuesOfEveryWidth) {
+  // A column is packed at the narrowest width that holds its largest value: each width round-trips.
+  ProfileFile p = sample();
+  for (uint64_t top : {uint64_t{255}, uint64_t{256}, uint64_t{65536}, uint64_t{1} << 32, ~uint64_t{0}}) {
+    p.launches[0].workgroups.u64[column::kMemReqs] = {top, 1};
+    EXPECT_EQ(decode(encode(p), "p.prof").launches[0].workgroups.u64.at(column::kMemReqs),
+              (std::vector<uint64_t>{top, 1}));
+  }
+}
+
+/// `p` in format version 2, whose columns are arrays of msgpack numbers.
+std::string encode_version_2(const ProfileFile& p) {
+  msgpack::sbuffer buf;
+  msgpack::packer<msgpack::sbuffer> pk(buf);
+  auto table = [&](const FeatureTable& t) {
+    pk.pack_map(3);
+    pk.pack(std::string("rows"));
+    pk.pack(t.rows);
+    pk.pack(std::string("u64"));
+    pk.pack(t.u64);
+    pk.pack(std::string("f64"));
+    pk.pack(t.f64);
+  };
+  pk.pack_map(7);
+  pk.pack(std::string("magic"));
+  pk.pack(std::string(kProfileMagic));
+  pk.pack(std::string("version"));
+  pk.pack(2);
+  pk.pack(std::string("mode"));
+  pk.pack(p.mode);
+  pk.pack(std::string("line_bytes"));
+  pk.pack(p.line_bytes);
+  pk.pack(std::string("seconds"));
+  pk.pack(p.seconds);
+  pk.pack(std::string("workload"));
+  pk.pack_map(3);
+  pk.pack(std::string("kind"));
+  pk.pack(p.workload.kind);
+  pk.pack(std::string("name"));
+  pk.pack(p.workload.name);
+  pk.pack(std::string("params"));
+  pk.pack(p.workload.params);
+  pk.pack(std::string("launches"));
+  pk.pack_array(uint32_t(p.launches.size()));
+  for (const LaunchRecord& l : p.launches) {
+    pk.pack_map(7);
+    pk.pack(std::string("kernel"));
+    pk.pack(l.id.kernel);
+    pk.pack(std::string("code_hash"));
+    pk.pack(l.id.code_hash);
+    pk.pack(std::string("grid"));
+    pk.pack(l.id.grid);
+    pk.pack(std::string("local"));
+    pk.pack(l.id.local);
+    pk.pack(std::string("kernarg_hash"));
+    pk.pack(l.id.kernarg_hash);
+    pk.pack(std::string("workgroups"));
+    table(l.workgroups);
+    pk.pack(std::string("waves"));
+    table(l.waves);
+  }
+  return std::string(buf.data(), buf.size());
+}
+
+TEST(ProfileFile, AVersionTwoProfileIsStillRead) {
+  // Captures and profiles made before columns were packed hold them as arrays.
+  const ProfileFile p = sample();
+  const ProfileFile q = decode(encode_version_2(p), "p.prof");
+  ASSERT_EQ(q.launches.size(), 1u);
+  EXPECT_EQ(q.launches[0].workgroups.u64, p.launches[0].workgroups.u64);
+  EXPECT_EQ(q.launches[0].workgroups.f64, p.launches[0].workgroups.f64);
+  EXPECT_EQ(q.launches[0].waves.u64, p.launches[0].waves.u64);
+  ProfileFile bad = p;
+  bad.launches[0].workgroups.u64[column::kWaveInsts].push_back(7);
+  EXPECT_NE(decode_error(encode_version_2(bad)).find("column 'wave_insts' has 3 rows, the table 2"), std::string::npos);
 }
 
 TEST(ProfileFile, AnotherFormatVersionIsRejectedNamingBoth) {
@@ -170,7 +250,9 @@ TEST(ProfileFile, AnotherFormatVersionIsRejectedNamingBoth) {
   const size_t at = b.find("version") + 7;
   ASSERT_EQ(uint8_t(b[at]), kProfileVersion);
   b[at] = char(kProfileVersion + 1);
-  EXPECT_NE(decode_error(b).find("format version 3, but this strobe reads version 2"), std::string::npos);
+  EXPECT_NE(decode_error(b).find("format version 4, but this strobe reads versions 2 and 3"), std::string::npos);
+  b[at] = char(kProfileVersion - 2);
+  EXPECT_NE(decode_error(b).find("format version 1, but this strobe reads versions 2 and 3"), std::string::npos);
 }
 
 TEST(ProfileFile, TheFirstDifferenceFromTheWorkloadIsNamed) {

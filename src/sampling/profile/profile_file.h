@@ -18,8 +18,9 @@ namespace strobe::sampling::profile {
 
 /// First field of every profile file: tells a profile from any other msgpack document.
 inline constexpr std::string_view kProfileMagic = "strobe-profile";
-/// Bumped whenever the layout changes incompatibly; older files are rejected, not guessed at.
-inline constexpr uint32_t kProfileVersion = 2;  // 2: the collection time
+/// Bumped whenever the layout changes incompatibly. The version before it is still read (its
+/// layout is known); older files are rejected, not guessed at.
+inline constexpr uint32_t kProfileVersion = 3;  // 2: the collection time; 3: columns packed in binary
 
 /// Column names the functional collector fills (per work-group and per wave).
 namespace column {
