@@ -306,32 +306,28 @@ uint64_t CaptureWriter::finish(CaptureIndex index) {
 
 // ------------------------------------------------------------------------------------ reader
 
-std::unique_ptr<CaptureFile> CaptureFile::open(const std::string& path) {
-  std::unique_ptr<CaptureFile> f(new CaptureFile);
-  f->path_ = path;
+namespace {
+
+/// Capture `path`'s index document, decompressed and checked against its footer, from the file
+/// open as `fd` of `size` bytes; `at` is set to where the index begins (the blob area's end).
+std::string index_document(const std::string& path, int fd, uint64_t size, uint64_t& at) {
   auto fail = [&](const std::string& why) { return InputError(fmt::format("capture {}: {}", path, why)); };
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw fail("is a directory");
-  f->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f->fd_ < 0) throw fail(std::strerror(errno));
-  const off_t end = ::lseek(f->fd_, 0, SEEK_END);
-  if (end < 0) throw fail(std::strerror(errno));
-  f->size_ = uint64_t(end);
   char magic[8];
-  if (f->size_ < sizeof magic || !read_at(f->fd_, 0, magic, sizeof magic) || std::memcmp(magic, kMagic, 7) != 0)
+  if (size < sizeof magic || !read_at(fd, 0, magic, sizeof magic) || std::memcmp(magic, kMagic, 7) != 0)
     throw fail("not a strobe capture (no STRBCAP header)");
   if (magic[7] != kMagic[7])
     throw fail(fmt::format("capture format '{}', this strobe reads '{}'; capture the workload again", magic[7],
                            kMagic[7]));
-  if (f->size_ < sizeof kMagic + kFooterBytes) throw fail("the file is truncated (no footer)");
+  if (size < sizeof kMagic + kFooterBytes) throw fail("the file is truncated (no footer)");
   uint64_t footer[4];
-  if (!read_at(f->fd_, f->size_ - kFooterBytes, footer, sizeof footer)) throw fail("the file is truncated");
+  if (!read_at(fd, size - kFooterBytes, footer, sizeof footer)) throw fail("the file is truncated");
   if (std::memcmp(&footer[3], kEndMagic, 8) != 0) throw fail("the file is truncated or corrupt (no footer)");
-  const uint64_t at = footer[0], n = footer[1];
-  if (at < sizeof kMagic || n > kMaxIndexBytes || at > f->size_ - kFooterBytes || n != f->size_ - kFooterBytes - at)
+  at = footer[0];
+  const uint64_t n = footer[1];
+  if (at < sizeof kMagic || n > kMaxIndexBytes || at > size - kFooterBytes || n != size - kFooterBytes - at)
     throw fail("the footer is corrupt (index out of the file)");
   std::string z(n, '\0');
-  if (!read_at(f->fd_, at, z.data(), n)) throw fail("the file is truncated");
+  if (!read_at(fd, at, z.data(), n)) throw fail("the file is truncated");
   if (XXH64(z.data(), z.size(), 0) != footer[2]) throw fail("the index is corrupt (checksum mismatch)");
   const unsigned long long raw = ZSTD_getFrameContentSize(z.data(), z.size());
   if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw > kMaxIndexBytes)
@@ -339,14 +335,53 @@ std::unique_ptr<CaptureFile> CaptureFile::open(const std::string& path) {
   std::string doc(raw, '\0');
   const size_t got = ZSTD_decompress(doc.data(), doc.size(), z.data(), z.size());
   if (ZSTD_isError(got) || got != raw) throw fail("the index is corrupt (bad compressed frame)");
+  return doc;
+}
+
+/// `path` opened for reading, and its size; InputError naming it when it cannot be.
+int open_capture(const std::string& path, uint64_t& size) {
+  auto fail = [&](const std::string& why) { return InputError(fmt::format("capture {}: {}", path, why)); };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw fail("is a directory");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw fail(std::strerror(errno));
+  const off_t end = ::lseek(fd, 0, SEEK_END);
+  if (end < 0) {
+    const int err = errno;
+    ::close(fd);
+    throw fail(std::strerror(err));
+  }
+  size = uint64_t(end);
+  return fd;
+}
+
+}  // namespace
+
+std::unique_ptr<CaptureFile> CaptureFile::open(const std::string& path) {
+  std::unique_ptr<CaptureFile> f(new CaptureFile);
+  f->path_ = path;
+  f->fd_ = open_capture(path, f->size_);
+  uint64_t at = 0;
+  const std::string doc = index_document(path, f->fd_, f->size_, at);
   f->index_ = read_index(path, doc);
   f->is_base_.assign(f->index_.blobs.size(), false);
   for (const BlobInfo& b : f->index_.blobs) {
     if (b.offset < sizeof kMagic || b.offset > at || b.stored > at - b.offset)
-      throw fail("a blob lies outside the file's blob area (corrupt file)");
+      throw InputError(fmt::format("capture {}: a blob lies outside the file's blob area (corrupt file)", path));
     if (b.base != kNoBlob) f->is_base_[b.base] = true;
   }
   return f;
+}
+
+std::string CaptureFile::kind_of(const std::string& path) {
+  uint64_t size = 0;
+  const int fd = open_capture(path, size);
+  struct Close {
+    int fd;
+    ~Close() { ::close(fd); }
+  } close_fd{fd};
+  uint64_t at = 0;
+  return read_kind(path, index_document(path, fd, size, at));
 }
 
 CaptureFile::~CaptureFile() {

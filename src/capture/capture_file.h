@@ -260,6 +260,9 @@ class CaptureFile {
   /// Opens `path` and reads its index. Throws InputError naming the file and the reason: not a
   /// capture, another format version, truncated, or corrupt.
   static std::unique_ptr<CaptureFile> open(const std::string& path);
+  /// The kind of capture `path` holds (CaptureIndex::kind), checked as open() checks the file but
+  /// without reading the rest of its index; InputError as open().
+  static std::string kind_of(const std::string& path);
   ~CaptureFile();
   CaptureFile(const CaptureFile&) = delete;
   CaptureFile& operator=(const CaptureFile&) = delete;

@@ -379,4 +379,29 @@ CaptureIndex read_index(const std::string& file, std::string_view doc) {
   return r.index(h.get());
 }
 
+std::string read_kind(const std::string& file, std::string_view doc) {
+  const IndexReader r(file);
+  // The root map's header, then its first entries one msgpack object at a time: a capture of
+  // 14,336 launches has an index of millions of objects, and a caller asking its kind needs two.
+  if (doc.empty()) r.fail("the index is empty (corrupt file)");
+  const uint8_t head = uint8_t(doc[0]);
+  std::size_t off = (head & 0xf0) == 0x80 ? 1 : head == 0xde ? 3 : head == 0xdf ? 5 : 0;
+  if (off == 0 || off > doc.size()) r.fail("the index is not a map (corrupt file)");
+  auto next = [&]() {
+    try {
+      return msgpack::unpack(doc.data(), doc.size(), off);
+    } catch (const std::exception& e) {
+      r.fail(fmt::format("the index is corrupt ({})", e.what()));
+    }
+  };
+  for (const char* key : {"version", "kind"}) {
+    const msgpack::object_handle k = next();
+    if (k.get().type != msgpack::type::STR || std::string_view(k.get().via.str.ptr, k.get().via.str.size) != key)
+      r.fail(fmt::format("the index does not begin with '{}' (corrupt file)", key));
+    const msgpack::object_handle v = next();
+    if (std::string_view(key) == "kind") return r.str(v.get(), "the kind");
+  }
+  return {};  // not reached: the loop returns the kind or fails
+}
+
 }  // namespace strobe::capture

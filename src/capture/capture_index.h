@@ -14,6 +14,10 @@ std::string pack_index(const CaptureIndex& x);
 /// The index `doc` (msgpack) of capture `file`, every field checked: InputError naming the file
 /// and the field for another format version or anything malformed.
 CaptureIndex read_index(const std::string& file, std::string_view doc);
+/// The kind ("benchmark", "program", "frames") of the index `doc` of capture `file`, read from
+/// the document's first fields without decoding the rest (pack_index writes the format version,
+/// then the kind); InputError naming the file when those fields are not there.
+std::string read_kind(const std::string& file, std::string_view doc);
 /// What capture `file` ends with after its blobs, whose area ends at byte `at`: the index `doc`
 /// (msgpack) compressed, then the footer that finds and checks it. Written by
 /// CaptureWriter::finish(); the fuzz harness seals damaged indexes with it, so that they reach

@@ -26,7 +26,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 bool is_frames_capture(const std::string& path) {
   if (path.size() <= 4 || !path.ends_with(".cap")) return false;
   try {
-    return capture::CaptureFile::open(path)->index().kind == "frames";
+    return capture::CaptureFile::kind_of(path) == "frames";
   } catch (const InputError&) {
     return false;
   }

@@ -1,6 +1,7 @@
 // The capture file: blobs stored once per content and read back checked, the index round trip,
 // and one clear InputError for every way a file can be wrong.
 #include "capture/capture_file.h"
+#include "capture/capture_index.h"
 
 #include <unistd.h>
 
@@ -141,6 +142,33 @@ TEST_F(CaptureFileTest, EveryDamagedFileIsOneErrorNamingTheFileAndTheReason) {
   fs::create_directories(path("dir.cap"));
   EXPECT_THROW(CaptureFile::open(path("dir.cap")), InputError);
   EXPECT_THROW(CaptureWriter(path("dir.cap")), InputError);
+}
+
+TEST_F(CaptureFileTest, ItsKindIsReadWithoutTheRestOfItsIndex) {
+  // `strobe run` asks what a capture holds before replaying it: from the index's first fields,
+  // with the file checked as open() checks it.
+  const std::string good = write_small("k.cap");
+  EXPECT_EQ(CaptureFile::kind_of(good), CaptureFile::open(good)->index().kind);
+  EXPECT_EQ(CaptureFile::kind_of(good), "benchmark");
+  const std::string bytes = read_file(good);
+  const std::string f = path("bad.cap");
+  write_file_atomic(f, bytes.substr(0, bytes.size() / 2));
+  EXPECT_THROW(CaptureFile::kind_of(f), InputError);
+  // An index whose first field is not the version, sealed past its checksum.
+  msgpack::sbuffer doc;
+  msgpack::packer<msgpack::sbuffer> pk(doc);
+  pk.pack_map(1);
+  pk.pack(std::string("kind"));
+  pk.pack(std::string("frames"));
+  const uint64_t at = index_offset(f, bytes);
+  write_file_atomic(f, bytes.substr(0, at) + seal_index(f, std::string_view(doc.data(), doc.size()), at));
+  try {
+    CaptureFile::kind_of(f);
+    ADD_FAILURE() << "an index without its version was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not begin with 'version'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(CaptureFile::kind_of(path("none.cap")), InputError);
 }
 
 /// `n` successive versions of one page of random bytes, each changing one byte of the one before,
