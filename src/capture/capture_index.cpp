@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <msgpack.hpp>
 
+#include "common/error.h"
 #include "common/msgpack_reader.h"
 #include "common/msgpack_writer.h"
 
@@ -387,21 +388,21 @@ std::string read_kind(const std::string& file, std::string_view doc) {
   const uint8_t head = uint8_t(doc[0]);
   std::size_t off = (head & 0xf0) == 0x80 ? 1 : head == 0xde ? 3 : head == 0xdf ? 5 : 0;
   if (off == 0 || off > doc.size()) r.fail("the index is not a map (corrupt file)");
-  auto next = [&]() {
+  // The value after key `key`, which must be the next one.
+  auto value_of = [&](std::string_view key) {
     try {
+      const msgpack::object_handle k = msgpack::unpack(doc.data(), doc.size(), off);
+      if (k.get().type != msgpack::type::STR || std::string_view(k.get().via.str.ptr, k.get().via.str.size) != key)
+        r.fail(fmt::format("the index does not begin with '{}' (corrupt file)", key));
       return msgpack::unpack(doc.data(), doc.size(), off);
+    } catch (const InputError&) {
+      throw;
     } catch (const std::exception& e) {
       r.fail(fmt::format("the index is corrupt ({})", e.what()));
     }
   };
-  for (const char* key : {"version", "kind"}) {
-    const msgpack::object_handle k = next();
-    if (k.get().type != msgpack::type::STR || std::string_view(k.get().via.str.ptr, k.get().via.str.size) != key)
-      r.fail(fmt::format("the index does not begin with '{}' (corrupt file)", key));
-    const msgpack::object_handle v = next();
-    if (std::string_view(key) == "kind") return r.str(v.get(), "the kind");
-  }
-  return {};  // not reached: the loop returns the kind or fails
+  value_of("version");
+  return r.str(value_of("kind").get(), "the kind");
 }
 
 }  // namespace strobe::capture
