@@ -310,7 +310,8 @@ namespace {
 
 /// Capture `path`'s index document, decompressed and checked against its footer, from the file
 /// open as `fd` of `size` bytes; `at` is set to where the index begins (the blob area's end).
-std::string index_document(const std::string& path, int fd, uint64_t size, uint64_t& at) {
+/// With `prefix`, only about its first `prefix` bytes are decompressed (all, if it is shorter).
+std::string index_document(const std::string& path, int fd, uint64_t size, uint64_t& at, size_t prefix = 0) {
   auto fail = [&](const std::string& why) { return InputError(fmt::format("capture {}: {}", path, why)); };
   char magic[8];
   if (size < sizeof magic || !read_at(fd, 0, magic, sizeof magic) || std::memcmp(magic, kMagic, 7) != 0)
@@ -332,6 +333,21 @@ std::string index_document(const std::string& path, int fd, uint64_t size, uint6
   const unsigned long long raw = ZSTD_getFrameContentSize(z.data(), z.size());
   if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw > kMaxIndexBytes)
     throw fail("the index is corrupt (bad compressed frame)");
+  if (prefix > 0 && prefix < raw) {
+    // A stream stopped once its output is full: the rest of the frame is never decompressed.
+    std::string doc(prefix, '\0');
+    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+    if (!dctx) throw std::bad_alloc();
+    ZSTD_inBuffer in{z.data(), z.size(), 0};
+    ZSTD_outBuffer out{doc.data(), doc.size(), 0};
+    while (out.pos < out.size) {
+      const size_t r = ZSTD_decompressStream(dctx.get(), &out, &in);
+      if (ZSTD_isError(r)) throw fail("the index is corrupt (bad compressed frame)");
+      if (r == 0 || (in.pos == in.size && out.pos < out.size)) break;
+    }
+    doc.resize(out.pos);
+    return doc;
+  }
   std::string doc(raw, '\0');
   const size_t got = ZSTD_decompress(doc.data(), doc.size(), z.data(), z.size());
   if (ZSTD_isError(got) || got != raw) throw fail("the index is corrupt (bad compressed frame)");
@@ -381,7 +397,8 @@ std::string CaptureFile::kind_of(const std::string& path) {
     ~Close() { ::close(fd); }
   } close_fd{fd};
   uint64_t at = 0;
-  return read_kind(path, index_document(path, fd, size, at));
+  // The kind is the index's second key: its first kilobytes hold it.
+  return read_kind(path, index_document(path, fd, size, at, 64 << 10));
 }
 
 CaptureFile::~CaptureFile() {

@@ -55,35 +55,55 @@ struct IndexReader : MsgpackReader {
     return o.via.boolean;
   }
 
-  CaptureIndex index(const msgpack::object& root) const {
+  /// The index `doc`, read a root value or an array element at a time: a capture of 14,336
+  /// launches has an index of millions of objects, and decoding it whole cost more than reading it.
+  CaptureIndex index(std::string_view doc) const {
+    const std::vector<std::pair<std::string_view, std::size_t>> entries = map_entries(doc, "the index");
+    auto offset = [&](std::string_view key) {
+      for (const auto& [k, at] : entries)
+        if (k == key) return at;
+      fail(fmt::format("the index has no '{}' (corrupt file)", key));
+    };
+    // Root value `key`, decoded alone.
+    auto value = [&](std::string_view key) {
+      std::size_t at = offset(key);
+      return parse_at(doc, at);
+    };
+    // Calls fn(element, count) with each element of root array `key`, decoded one at a time.
+    auto each = [&](std::string_view key, auto&& fn) {
+      std::size_t at = offset(key);
+      const uint32_t n = array_at(doc, at, key);
+      for (uint32_t i = 0; i < n; ++i) fn(parse_at(doc, at).get(), n);
+    };
     CaptureIndex x;
-    const uint32_t version = u32(field(root, "version", "the index"), "version");
+    const uint32_t version = u32(value("version").get(), "version");
     // Version 4 differs in keeping every checkpoint (no kept_for, no dropped pages), 4 and 5 in
     // having no sparse deltas, 4 to 6 in keeping one group of an instruction or scalar line.
     if (version < 4 || version > kFormatVersion)
       fail(fmt::format("format version {}, this strobe reads versions 4 to {}; capture the workload again", version,
                        kFormatVersion));
     x.version = version;
-    x.kind = str(field(root, "kind", "the index"), "kind");
-    x.workload = str(field(root, "workload", "the index"), "workload");
-    for (const auto& p : arr(root, "params")) x.params.push_back(str(p, "params"));
-    x.build = str(field(root, "build", "the index"), "build");
-    x.granule_bytes = u32(field(root, "granule_bytes", "the index"), "granule_bytes");
+    x.kind = str(value("kind").get(), "kind");
+    x.workload = str(value("workload").get(), "workload");
+    each("params", [&](const msgpack::object& p, uint32_t) { x.params.push_back(str(p, "params")); });
+    x.build = str(value("build").get(), "build");
+    x.granule_bytes = u32(value("granule_bytes").get(), "granule_bytes");
     if (x.granule_bytes < 16 || x.granule_bytes > 1024 || (x.granule_bytes & (x.granule_bytes - 1)))
       fail(fmt::format("granule_bytes {} is not a power of two in [16, 1024] (corrupt file)", x.granule_bytes));
-    x.history_bytes = u64(field(root, "history_bytes", "the index"), "history_bytes");
+    x.history_bytes = u64(value("history_bytes").get(), "history_bytes");
     if (x.history_bytes < kMinHistoryBytes || x.history_bytes > kMaxHistoryBytes)
       fail(fmt::format("history_bytes {} is outside the [{} MiB, {} GiB] a capture bounds its history by (corrupt "
                        "file)",
                        x.history_bytes, kMinHistoryBytes >> 20, kMaxHistoryBytes >> 30));
-    x.threads = u32(field(root, "threads", "the index"), "threads");
-    x.capture_seconds = f64(field(root, "capture_seconds", "the index"), "capture_seconds");
-    x.peak_device_bytes = u64(field(root, "peak_device_bytes", "the index"), "peak_device_bytes");
-    x.host_addresses = boolean(field(root, "host_addresses", "the index"), "host_addresses");
-    if (version >= 5) x.kept_for = str(field(root, "kept_for", "the index"), "kept_for");
+    x.threads = u32(value("threads").get(), "threads");
+    x.capture_seconds = f64(value("capture_seconds").get(), "capture_seconds");
+    x.peak_device_bytes = u64(value("peak_device_bytes").get(), "peak_device_bytes");
+    x.host_addresses = boolean(value("host_addresses").get(), "host_addresses");
+    if (version >= 5) x.kept_for = str(value("kept_for").get(), "kept_for");
     // Blobs first: everything else refers to them by index.
     std::vector<uint8_t> depth;  // deltas under each blob: a chain longer than the writer makes is corrupt
-    for (const auto& b : arr(root, "blobs")) {
+    each("blobs", [&](const msgpack::object& b, uint32_t n) {
+      x.blobs.reserve(n);
       // Version 6 adds whether a delta is sparse.
       const auto& t = tuple(b, version >= 6 ? 7 : 6, "a blob");
       BlobInfo bi{u64(t.ptr[0], "blob offset"), u64(t.ptr[1], "blob size"), u64(t.ptr[2], "blob bytes"),
@@ -110,31 +130,32 @@ struct IndexReader : MsgpackReader {
       }
       depth.push_back(d);
       x.blobs.push_back(bi);
-    }
+    });
     auto blob_ref = [&](const msgpack::object& o, const std::string& what, BlobKind kind) {
       const uint32_t b = u32(o, what);
       if (b >= x.blobs.size() || x.blobs[b].kind != kind)
         fail(fmt::format("{} refers to blob {}, which is not a blob of its kind (corrupt file)", what, b));
       return b;
     };
-    x.profile = u32(field(root, "profile", "the index"), "profile");
-    if (x.profile != kNoBlob) x.profile = blob_ref(field(root, "profile", "the index"), "the profile", BlobKind::Profile);
-    for (const auto& c : arr(root, "code_objects")) {
+    x.profile = u32(value("profile").get(), "profile");
+    if (x.profile != kNoBlob) x.profile = blob_ref(value("profile").get(), "the profile", BlobKind::Profile);
+    each("code_objects", [&](const msgpack::object& c, uint32_t) {
       const auto& t = tuple(c, 6, "a code object");
       x.code_objects.push_back(CodeObjectRecord{str(t.ptr[0], "code object name"), u64(t.ptr[1], "load base"),
                                                 blob_ref(t.ptr[2], "a code object", BlobKind::CodeObject),
                                                 id(t.ptr[3], "code object id"), boolean(t.ptr[4], "code object kind"),
                                                 u64(t.ptr[5], "code object load bias")});
-    }
-    for (const auto& m : arr(root, "allocation_maps")) {
+    });
+    each("allocation_maps", [&](const msgpack::object& m, uint32_t) {
       std::vector<AllocationRecord>& map = x.allocation_maps.emplace_back();
       for (const auto& a : items(m, "an allocation map")) {
         const auto& t = tuple(a, 3, "an allocation");
         map.push_back(AllocationRecord{u64(t.ptr[0], "allocation address"), u64(t.ptr[1], "allocation size"),
                                        str(t.ptr[2], "allocation tag")});
       }
-    }
-    for (const auto& o : arr(root, "launches")) {
+    });
+    each("launches", [&](const msgpack::object& o, uint32_t n) {
+      x.launches.reserve(n);
       const std::string what = fmt::format("launch {}", x.launches.size());
       const auto& t = tuple(o, 24, what);
       LaunchRecord l;
@@ -159,6 +180,7 @@ struct IndexReader : MsgpackReader {
       l.next_address = u64(t.ptr[10], what + " next address");
       const std::string_view pages = bin(t.ptr[11], what + " pages");
       if (pages.size() % sizeof(PageBin)) fail(what + " pages are not whole records (corrupt file)");
+      l.pages.reserve(pages.size() / sizeof(PageBin));
       for (size_t i = 0; i < pages.size(); i += sizeof(PageBin)) {
         PageBin b;
         std::memcpy(&b, pages.data() + i, sizeof b);
@@ -202,10 +224,10 @@ struct IndexReader : MsgpackReader {
       d.kd.kernel_code_properties = uint16_t(props);
       l.calls_host = boolean(t.ptr[23], what + " host calls");
       x.launches.push_back(std::move(l));
-    }
-    x.tile_size = u32(field(root, "tile_size", "the index"), "tile_size");
-    x.bin_entry_bytes = u32(field(root, "bin_entry_bytes", "the index"), "bin_entry_bytes");
-    for (const auto& o : arr(root, "frames")) {
+    });
+    x.tile_size = u32(value("tile_size").get(), "tile_size");
+    x.bin_entry_bytes = u32(value("bin_entry_bytes").get(), "bin_entry_bytes");
+    each("frames", [&](const msgpack::object& o, uint32_t) {
       const std::string what = fmt::format("frame record {}", x.frames.size());
       const auto& t = tuple(o, 7, what);
       FrameRecord f;
@@ -219,7 +241,7 @@ struct IndexReader : MsgpackReader {
       f.wave_instructions = u64(t.ptr[5], what + " wave instructions");
       f.seconds = f64(t.ptr[6], what + " seconds");
       x.frames.push_back(f);
-    }
+    });
     if ((x.kind != "frames" && x.kind != "benchmark" && x.kind != "program") || (x.kind == "frames") != !x.frames.empty())
       fail(fmt::format("a capture of kind '{}' with {} frames (corrupt file)", x.kind, x.frames.size()));
     if (x.kind == "frames" && (x.tile_size == 0 || x.tile_size > 4096))
@@ -239,8 +261,6 @@ struct IndexReader : MsgpackReader {
     const auto& a = array(o, what);
     return Range{a.ptr, a.ptr + a.size};
   }
-  /// The elements of array field `key` of the root.
-  Range arr(const msgpack::object& root, const char* key) const { return items(field(root, key, "the index"), key); }
 };
 
 }  // namespace
@@ -375,9 +395,7 @@ std::string pack_index(const CaptureIndex& x) {
 }
 
 CaptureIndex read_index(const std::string& file, std::string_view doc) {
-  IndexReader r(file);
-  msgpack::object_handle h = r.parse(doc);
-  return r.index(h.get());
+  return IndexReader(file).index(doc);
 }
 
 std::string read_kind(const std::string& file, std::string_view doc) {
