@@ -80,6 +80,46 @@ TEST(CacheTags, IndexDivisorDropsTheBankInterleaveBits) {
   EXPECT_EQ(odd.set_of(9), 3u);
 }
 
+TEST(CacheTags, InstallingALineFoundAbsentLeavesWhatInstallLeaves) {
+  // Cache::warm looks a line up once and installs a miss with install_absent(); any stream of
+  // uses, writes and invalidations must leave the same lines, victims and dirty bits as install().
+  for (const char* policy : {"lru", "random"}) {
+    CacheGeometry g = geometry(8, 4, policy);
+    g.seed = 7;
+    CacheTags a(g), b(g);
+    uint64_t x = 12345;
+    for (int i = 0; i < 20000; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const uint64_t line = (x >> 33) % 96;  // three lines per way and set: many evictions
+      const uint32_t set = a.set_of(line);
+      if ((x >> 20) % 16 == 0) {  // now and then an invalidation frees a way in the middle
+        if (const int w = a.find(line, set); w >= 0) a.invalidate(a.slot(set, uint32_t(w)));
+        if (const int w = b.find(line, set); w >= 0) b.invalidate(b.slot(set, uint32_t(w)));
+        continue;
+      }
+      CacheTags::Victim va, vb;
+      const uint32_t sa = a.install(line, set, va);
+      const int w = b.find(line, set);
+      uint32_t sb;
+      if (w >= 0) {
+        b.touch(set, uint32_t(w));
+        sb = b.slot(set, uint32_t(w));
+      } else {
+        sb = b.install_absent(line, set, vb);
+      }
+      ASSERT_EQ(sa, sb) << policy << " access " << i;
+      ASSERT_EQ(va.valid, vb.valid) << policy << " access " << i;
+      ASSERT_EQ(va.line, vb.line) << policy << " access " << i;
+      ASSERT_EQ(va.dirty, vb.dirty) << policy << " access " << i;
+      if ((x >> 40) % 3 == 0) a.set_dirty(sa), b.set_dirty(sb);
+    }
+    for (uint64_t line = 0; line < 96; ++line) {
+      EXPECT_EQ(a.contains(line), b.contains(line)) << policy << " line " << line;
+      EXPECT_EQ(a.is_dirty(line), b.is_dirty(line)) << policy << " line " << line;
+    }
+  }
+}
+
 TEST(CacheTags, APolicyThatCannotServeTheGeometryIsRejected) {
   EXPECT_THROW(CacheTags(geometry(4, 3, "plru")), InputError);
   EXPECT_THROW(CacheTags(geometry(4, 4, "mru")), InputError);

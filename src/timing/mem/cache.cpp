@@ -303,7 +303,8 @@ bool Cache::warm(uint64_t line, ReqKind kind, uint64_t* writeback) {
   };
   if (kind == ReqKind::Write || (kind == ReqKind::Atomic && !p_.atomics_here)) {
     if (p_.write_back) {  // write-allocate, dirty (serve)
-      tags_.set_dirty(tags_.install(line, set, victim));
+      if (way >= 0) tags_.touch(set, uint32_t(way));
+      tags_.set_dirty(way >= 0 ? tags_.slot(set, uint32_t(way)) : tags_.install_absent(line, set, victim));
       written_back();
       return false;
     }
@@ -321,7 +322,7 @@ bool Cache::warm(uint64_t line, ReqKind kind, uint64_t* writeback) {
     return false;
   }
   // A miss: the fill installs the line (an atomic performed here dirties it) and the fetch goes below.
-  const uint32_t slot = tags_.install(line, set, victim);
+  const uint32_t slot = tags_.install_absent(line, set, victim);
   if (kind == ReqKind::Atomic) tags_.set_dirty(slot);
   written_back();
   return true;

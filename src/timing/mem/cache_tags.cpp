@@ -12,20 +12,33 @@ CacheTags::CacheTags(const CacheGeometry& g)
 }
 
 uint32_t CacheTags::install(uint64_t line, uint32_t set, Victim& victim) {
-  const size_t base = size_t(set) * g_.ways;
-  int w = find(line, set);
-  if (w < 0) {
-    uint32_t way = UINT32_MAX;  // an invalid way if there is one, else the policy's choice
-    for (uint32_t i = 0; i < g_.ways && way == UINT32_MAX; ++i)
-      if (tag_[base + i] == 0) way = i;
-    if (way == UINT32_MAX) way = repl_->victim(set);
-    uint64_t& t = tag_[base + way];
-    if (t != 0) victim = Victim{true, (t & kDirty) != 0, (t & ~kDirty) - 1};
-    t = line + 1;
-    w = int(way);
+  // One pass finds the line or, failing that, the first invalid way.
+  const uint64_t* t = &tag_[size_t(set) * g_.ways];
+  uint32_t empty = UINT32_MAX;
+  for (uint32_t w = 0; w < g_.ways; ++w) {
+    if ((t[w] & ~kDirty) == line + 1) {
+      repl_->touch(set, w);
+      return slot(set, w);
+    }
+    if (t[w] == 0 && empty == UINT32_MAX) empty = w;
   }
-  repl_->touch(set, uint32_t(w));
-  return uint32_t(base + w);
+  return place(line, set, empty, victim);
+}
+
+uint32_t CacheTags::install_absent(uint64_t line, uint32_t set, Victim& victim) {
+  const uint64_t* t = &tag_[size_t(set) * g_.ways];
+  uint32_t empty = 0;
+  while (empty < g_.ways && t[empty] != 0) ++empty;
+  return place(line, set, empty < g_.ways ? empty : UINT32_MAX, victim);
+}
+
+uint32_t CacheTags::place(uint64_t line, uint32_t set, uint32_t empty, Victim& victim) {
+  const uint32_t way = empty != UINT32_MAX ? empty : repl_->victim(set);
+  uint64_t& t = tag_[slot(set, way)];
+  if (t != 0) victim = Victim{true, (t & kDirty) != 0, (t & ~kDirty) - 1};
+  t = line + 1;
+  repl_->touch(set, way);
+  return slot(set, way);
 }
 
 bool CacheTags::is_dirty(uint64_t line) const {

@@ -62,6 +62,8 @@ class CacheTags {
   /// Makes `line` present in `set` (evicting an invalid way first, else the policy's victim,
   /// reported in `victim`), counts it as a use and returns its slot. A present line is only touched.
   uint32_t install(uint64_t line, uint32_t set, Victim& victim);
+  /// install() of a line find() has just reported absent from `set`: the same result, one scan less.
+  uint32_t install_absent(uint64_t line, uint32_t set, Victim& victim);
   /// Marks the line in `slot` dirty (a write-back write or an atomic performed here).
   void set_dirty(uint32_t slot) { tag_[slot] |= kDirty; }
   /// Drops the line in `slot` (an atomic passing through a write-through cache).
@@ -81,6 +83,9 @@ class CacheTags {
 
  private:
   static constexpr uint64_t kDirty = uint64_t{1} << 63;  // tag bit: the line is dirty
+  // Puts absent `line` in way `empty` (invalid), or in the policy's victim when that is
+  // UINT32_MAX, reporting what it evicts; counts the use and returns the slot.
+  uint32_t place(uint64_t line, uint32_t set, uint32_t empty, Victim& victim);
   CacheGeometry g_;
   std::unique_ptr<ReplacementPolicy> repl_;
   std::vector<uint64_t> tag_;          // line + 1 per slot (| kDirty), 0 = invalid
