@@ -403,21 +403,14 @@ std::string read_kind(const std::string& file, std::string_view doc) {
   // The root map's header, then its first entries one msgpack object at a time: a capture of
   // 14,336 launches has an index of millions of objects, and a caller asking its kind needs two.
   if (doc.empty()) r.fail("the index is empty (corrupt file)");
-  const uint8_t head = uint8_t(doc[0]);
-  std::size_t off = (head & 0xf0) == 0x80 ? 1 : head == 0xde ? 3 : head == 0xdf ? 5 : 0;
-  if (off == 0 || off > doc.size()) r.fail("the index is not a map (corrupt file)");
+  std::size_t off = 0;
+  r.map_at(doc, off, "the index");
   // The value after key `key`, which must be the next one.
   auto value_of = [&](std::string_view key) {
-    try {
-      const msgpack::object_handle k = msgpack::unpack(doc.data(), doc.size(), off);
-      if (k.get().type != msgpack::type::STR || std::string_view(k.get().via.str.ptr, k.get().via.str.size) != key)
-        r.fail(fmt::format("the index does not begin with '{}' (corrupt file)", key));
-      return msgpack::unpack(doc.data(), doc.size(), off);
-    } catch (const InputError&) {
-      throw;
-    } catch (const std::exception& e) {
-      r.fail(fmt::format("the index is corrupt ({})", e.what()));
-    }
+    const msgpack::object_handle k = r.parse_at(doc, off);
+    if (k.get().type != msgpack::type::STR || std::string_view(k.get().via.str.ptr, k.get().via.str.size) != key)
+      r.fail(fmt::format("the index does not begin with '{}' (corrupt file)", key));
+    return r.parse_at(doc, off);
   };
   value_of("version");
   return r.str(value_of("kind").get(), "the kind");

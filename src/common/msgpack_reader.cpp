@@ -70,15 +70,20 @@ uint32_t MsgpackReader::array_at(std::string_view bytes, std::size_t& off, std::
   return uint32_t(n);
 }
 
+uint32_t MsgpackReader::map_at(std::string_view bytes, std::size_t& off, std::string_view what) const {
+  const int64_t n = container_header(bytes, off, true);
+  if (n == -2) fail(subject_ + "truncated");
+  if (n < 0) fail(fmt::format("{} is not a map {}", what, corrupt()));
+  return uint32_t(n);
+}
+
 std::vector<std::pair<std::string_view, std::size_t>> MsgpackReader::map_entries(std::string_view bytes,
                                                                                  std::string_view what) const {
   if (bytes.empty()) fail(subject_ + "empty");
   std::size_t off = 0;
-  const int64_t n = container_header(bytes, off, true);
-  if (n == -2) fail(subject_ + "truncated");
-  if (n < 0) fail(fmt::format("{} is not a map {}", what, corrupt()));
+  const uint32_t n = map_at(bytes, off, what);
   std::vector<std::pair<std::string_view, std::size_t>> entries;
-  for (int64_t i = 0; i < n; ++i) {
+  for (uint32_t i = 0; i < n; ++i) {
     const msgpack::object_handle k = parse_at(bytes, off);
     if (k.get().type != msgpack::type::STR) fail(fmt::format("{} has a key that is not a string {}", what, corrupt()));
     entries.emplace_back(std::string_view(k.get().via.str.ptr, k.get().via.str.size), off);

@@ -40,6 +40,9 @@ class MsgpackReader {
   /// The one object at `off` in `bytes` (its strings and binaries point into `bytes`), with `off`
   /// moved past it.
   msgpack::object_handle parse_at(std::string_view bytes, std::size_t& off) const;
+  /// The entry count of the map header at `off` in `bytes`, with `off` moved to its first key; an
+  /// error naming `what` when no map is there.
+  uint32_t map_at(std::string_view bytes, std::size_t& off, std::string_view what) const;
   /// The element count of the array at `off` in `bytes`, with `off` moved to its first element;
   /// an error naming `what` when no array is there, and "truncated" when it claims more elements
   /// than bytes remain (so a caller may reserve the count).
