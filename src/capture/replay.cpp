@@ -417,7 +417,8 @@ bool Replayer::verify(uint64_t i) {
          l.written_digest;
 }
 
-std::shared_ptr<const sampling::profile::ProfileFile> method_profile(const CaptureFile& cap, uint32_t line_bytes) {
+std::shared_ptr<const sampling::profile::ProfileFile> method_profile(const CaptureFile& cap, uint32_t line_bytes,
+                                                                     sampling::profile::ProfileDetail detail) {
   const CaptureIndex& x = cap.index();
   if (x.profile == kNoBlob) return nullptr;
   if (line_bytes != x.granule_bytes)
@@ -425,7 +426,8 @@ std::shared_ptr<const sampling::profile::ProfileFile> method_profile(const Captu
                                  "is {}; capture with --granule {} for this configuration",
                                  cap.path(), x.granule_bytes, line_bytes, line_bytes));
   return std::make_shared<const sampling::profile::ProfileFile>(
-      sampling::profile::decode(cap.blob(x.profile, BlobKind::Profile), "capture " + cap.path() + " (its profile)"));
+      sampling::profile::decode(cap.blob(x.profile, BlobKind::Profile), "capture " + cap.path() + " (its profile)",
+                                detail));
 }
 
 void check_definition(const CaptureFile& cap, const std::string& kernel_dir) {

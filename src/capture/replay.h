@@ -96,8 +96,10 @@ class Replayer {
 
 /// The capture's functional profile for a sampling method on a GPU whose L1 lines are
 /// `line_bytes` (its requests are counted at the capture's granule, so another line size is
-/// refused by an InputError saying how to capture for it); null for a capture without one.
-std::shared_ptr<const sampling::profile::ProfileFile> method_profile(const CaptureFile& cap, uint32_t line_bytes);
+/// refused by an InputError saying how to capture for it), decoded at `detail`; null for a
+/// capture without one.
+std::shared_ptr<const sampling::profile::ProfileFile> method_profile(const CaptureFile& cap, uint32_t line_bytes,
+                                                                     sampling::profile::ProfileDetail detail);
 
 /// Refuses a benchmark capture whose code objects differ from this build's kernel files, or
 /// whose benchmark this build does not have (an InputError naming the file and the kernel file):

@@ -313,9 +313,12 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
     // A method sees every launch of every pass, as in runs of the benchmark, and chooses what to
     // simulate; the launches it only predicts neither run nor fetch a page. The capture's profile
     // replaces a profiling pass where the method reads one.
-    auto method = sampling::make_method(s.sampling, v.gpu, s.sampling_sets, s.skip_functional,
-                                        capture::method_profile(*cap, uint32_t(v.gpu.line_bytes)), s.capture,
-                                        sampling::Warming::None, /*from_capture=*/true);
+    // Decoded only for a method that reads it, and only as far as it reads.
+    const sampling::MethodInfo& info = sampling::methods().at(s.sampling);
+    auto method = sampling::make_method(
+        s.sampling, v.gpu, s.sampling_sets, s.skip_functional,
+        info.reads_profile ? capture::method_profile(*cap, uint32_t(v.gpu.line_bytes), info.profile_detail) : nullptr,
+        s.capture, sampling::Warming::None, /*from_capture=*/true);
     nlohmann::json passes = nlohmann::json::array();
     uint64_t analysis = 0;
     double run_seconds = 0;

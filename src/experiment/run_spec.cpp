@@ -134,7 +134,8 @@ std::shared_ptr<const sampling::profile::ProfileFile> load_profile(const RunSpec
   if (!read)
     throw InputError(fmt::format("--profile {}: no method given reads a functional profile (methods that do: {})",
                                  spec.profile, readers));
-  auto p = std::make_shared<sampling::profile::ProfileFile>(sampling::profile::load(spec.profile));
+  auto p = std::make_shared<sampling::profile::ProfileFile>(
+      sampling::profile::load(spec.profile, sampling::profile_detail(methods)));
   // Which benchmark and parameters it profiles is checked where benchmarks are known
   // (experiment::require_profile_of, before a run or comparison starts); a program's command
   // line is known here. Launch by launch the method checks the rest as it runs.

@@ -130,6 +130,15 @@ void resolve_params(const std::vector<MethodParam>& params, const std::vector<st
   }
 }
 
+profile::ProfileDetail profile_detail(const std::vector<std::string>& methods) {
+  for (const std::string& m : methods) {
+    if (m == "none") continue;
+    const MethodInfo& info = find(m);
+    if (info.reads_profile && info.profile_detail == profile::ProfileDetail::units) return profile::ProfileDetail::units;
+  }
+  return profile::ProfileDetail::sums;
+}
+
 std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timing::GpuConfig& gpu,
                                             const std::vector<std::string>& sets, bool skip_functional,
                                             std::shared_ptr<const profile::ProfileFile> profile,

@@ -11,16 +11,11 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "sampling/profile/profile_file.h"
 #include "sampling/common/warming.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::sampling {
-
-namespace profile {
-struct ProfileFile;
-struct WorkloadIdentity;
-struct LaunchIdentity;
-}
 
 /// One declared parameter of a method: the default is the paper's value. A parameter with
 /// `choices` is an enumeration: its value is an index into them, and --sampling-set takes a name.
@@ -149,7 +144,13 @@ struct MethodInfo {
   std::unique_ptr<SamplingMethod> (*make)(const MethodOptions&) = nullptr;
   /// Whether the method can start from a functional profile file (`strobe profile`, --profile).
   bool reads_profile = false;
+  /// What of the profile it reads: a launch-level method only each launch's sums.
+  profile::ProfileDetail profile_detail = profile::ProfileDetail::units;
 };
+
+/// The detail a profile read for all of `methods` must keep: units if any of them reads units
+/// ("none" and methods that read no profile ask for nothing).
+profile::ProfileDetail profile_detail(const std::vector<std::string>& methods);
 
 /// Every registered method, by name.
 const std::map<std::string, MethodInfo>& methods();

@@ -204,7 +204,7 @@ TEST_F(CaptureReplayErrors, TheCapturesProfileIsWhatProfilingTheBenchmarkGivesAn
   const Case c{"kmeans", {"points=2048", "iterations=3"}};
   const std::string file = capture_case(c);
   const auto cap = capture::CaptureFile::open(file);
-  const auto from_capture = capture::method_profile(*cap, 64);
+  const auto from_capture = capture::method_profile(*cap, 64, sampling::profile::ProfileDetail::units);
   ASSERT_NE(from_capture, nullptr);
   // The functional profile of the same benchmark, collected as strobe profile collects it.
   ProfileSpec ps;
@@ -221,6 +221,22 @@ TEST_F(CaptureReplayErrors, TheCapturesProfileIsWhatProfilingTheBenchmarkGivesAn
     EXPECT_EQ(a.workgroups.u64, b.workgroups.u64) << "launch " << i;
     EXPECT_EQ(a.waves.u64, b.waves.u64) << "launch " << i;
     EXPECT_EQ(a.blocks.u64, b.blocks.u64) << "launch " << i;
+  }
+  // What a launch-level method is given: each table's rows and sums, the same as the columns'.
+  const auto summed = capture::method_profile(*cap, 64, sampling::profile::ProfileDetail::sums);
+  ASSERT_EQ(summed->launches.size(), own.profile.launches.size());
+  for (size_t i = 0; i < own.profile.launches.size(); ++i) {
+    const auto& a = summed->launches[i];
+    const auto& b = own.profile.launches[i];
+    EXPECT_EQ(a.id, b.id) << "launch " << i;
+    EXPECT_EQ(a.blobs, from_capture->launches[i].blobs) << "launch " << i;
+    for (const auto& [sa, sb] : {std::pair{&a.workgroups, &b.workgroups}, {&a.waves, &b.waves}, {&a.blocks, &b.blocks}}) {
+      ASSERT_TRUE(sa->sums) << "launch " << i;
+      EXPECT_TRUE(sa->u64.empty() && sa->f64.empty()) << "launch " << i;
+      EXPECT_EQ(sa->rows, sb->rows) << "launch " << i;
+      EXPECT_EQ(sa->sums->size(), sb->u64.size()) << "launch " << i;
+      for (const auto& [name, col] : sb->u64) EXPECT_EQ(sa->sum(name), sb->sum(name)) << "launch " << i << " " << name;
+    }
   }
   // PKA from the capture's counts clusters as PKA after its own profiling pass does. Its
   // representative among tied launches is a warm one when something warms the caches, as a
@@ -443,7 +459,8 @@ TEST_F(CaptureReplayErrors, ACaptureOnOneOrThreeHostThreadsHoldsTheSameContent) 
     EXPECT_EQ(a.launches[i].history, b.launches[i].history);
     EXPECT_EQ(a.launches[i].pages.size(), b.launches[i].pages.size());
   }
-  const auto pa = capture::method_profile(*caps[0], 64), pb = capture::method_profile(*caps[1], 64);
+  const auto pa = capture::method_profile(*caps[0], 64, sampling::profile::ProfileDetail::units),
+             pb = capture::method_profile(*caps[1], 64, sampling::profile::ProfileDetail::units);
   ASSERT_EQ(pa->launches.size(), pb->launches.size());
   for (size_t i = 0; i < pa->launches.size(); ++i) {
     EXPECT_EQ(pa->launches[i].waves.u64, pb->launches[i].waves.u64);

@@ -83,7 +83,8 @@ size_t fuzz_capture_index(const std::string& kind, const std::string& args, size
     }
     for (const capture::FrameRecord& f : m.frames)
       (void)capture::decode_history(c->blob(f.history, capture::BlobKind::History), f.history_entries, "frame history");
-    (void)capture::method_profile(*c, 64);
+    (void)capture::method_profile(*c, 64, sampling::profile::ProfileDetail::units);
+    (void)capture::method_profile(*c, 64, sampling::profile::ProfileDetail::sums);
     if (skip(x, m)) return;
     replay(file.string());
     ++replayed;

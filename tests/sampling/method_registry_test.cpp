@@ -108,6 +108,15 @@ TEST(MethodRegistry, EveryParameterIsDocumentedAndItsDefaultInRange) {
   }
 }
 
+TEST(MethodRegistry, TheLaunchLevelMethodsReadSumsAndAProfileSharedWithAUnitReaderKeepsUnits) {
+  using profile::ProfileDetail;
+  for (const char* m : {"sieve", "stem", "pka"}) EXPECT_EQ(methods().at(m).profile_detail, ProfileDetail::sums) << m;
+  for (const char* m : {"tbpoint", "simprof", "gpumech"}) EXPECT_EQ(methods().at(m).profile_detail, ProfileDetail::units) << m;
+  EXPECT_EQ(profile_detail({"sieve", "stem", "pka", "photon", "none"}), ProfileDetail::sums);
+  EXPECT_EQ(profile_detail({"sieve", "tbpoint"}), ProfileDetail::units);
+  EXPECT_THROW(profile_detail({"sieve", "nonesuch"}), InputError);
+}
+
 TEST(MethodRegistry, UnknownMethodNamesTheKnownOnes) {
   const timing::GpuConfig cfg = timing::load_config("r9nano");
   try {

@@ -43,10 +43,10 @@ ProfileFile sample() {
   return p;
 }
 
-/// The message decode() throws for `bytes`, or "" when it does not throw.
-std::string decode_error(std::string_view bytes) {
+/// The message decode() at `detail` throws for `bytes`, or "" when it does not throw.
+std::string decode_error(std::string_view bytes, ProfileDetail detail = ProfileDetail::units) {
   try {
-    decode(bytes, "p.prof");
+    decode(bytes, "p.prof", detail);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -159,12 +159,18 @@ TEST(ProfileFile, B23_ANanOrNegativeCollectionTimeIsNamedAsWhatItIs) {
 }
 
 TEST(ProfileFile, ColumnsOfTheWrongLengthAreCorrupt) {
-  ProfileFile p = sample();
-  p.launches[0].workgroups.u64[column::kWaveInsts].push_back(7);
-  EXPECT_NE(decode_error(encode(p)).find("column 'wave_insts' has 3 bytes for 2 rows"), std::string::npos);
-  p = sample();
-  p.launches[0].workgroups.f64["stall_probability"].pop_back();
-  EXPECT_NE(decode_error(encode(p)).find("column 'stall_probability' has 8 bytes for 2 rows"), std::string::npos);
+  // Also where only the sums are kept: a summed decode checks what a full one checks.
+  for (ProfileDetail d : {ProfileDetail::units, ProfileDetail::sums}) {
+    ProfileFile p = sample();
+    p.launches[0].workgroups.u64[column::kWaveInsts].push_back(7);
+    EXPECT_NE(decode_error(encode(p), d).find("column 'wave_insts' has 3 bytes for 2 rows"), std::string::npos);
+    p = sample();
+    p.launches[0].workgroups.f64["stall_probability"].pop_back();
+    EXPECT_NE(decode_error(encode(p), d).find("column 'stall_probability' has 8 bytes for 2 rows"), std::string::npos);
+    p = sample();
+    p.launches[0].waves.u64.erase(column::kWorkGroup);
+    EXPECT_NE(decode_error(encode(p), d).find("wave table has no 'workgroup' column"), std::string::npos);
+  }
 }
 
 TEST(ProfileFile, AColumnKeepsValuesOfEveryWidth) {
@@ -242,6 +248,35 @@ TEST(ProfileFile, AVersionTwoProfileIsStillRead) {
   ProfileFile bad = p;
   bad.launches[0].workgroups.u64[column::kWaveInsts].push_back(7);
   EXPECT_NE(decode_error(encode_version_2(bad)).find("column 'wave_insts' has 3 rows, the table 2"), std::string::npos);
+}
+
+TEST(ProfileFile, ASummedDecodeKeepsEachTablesRowsAndColumnSumsAtEveryWidthAndVersion) {
+  ProfileFile p = sample();
+  for (uint64_t top : {uint64_t{255}, uint64_t{256}, uint64_t{65536}, uint64_t{1} << 32, uint64_t{1} << 62}) {
+    p.launches[0].workgroups.u64[column::kMemReqs] = {top, 3};
+    for (const std::string& bytes : {encode(p), encode_version_2(p)}) {
+      const ProfileFile q = decode(bytes, "p.prof", ProfileDetail::sums);
+      const LaunchRecord& l = q.launches.at(0);
+      EXPECT_EQ(l.id, p.launches[0].id);
+      for (const auto& [got, want] : {std::pair{&l.workgroups, &p.launches[0].workgroups}, {&l.waves, &p.launches[0].waves}}) {
+        ASSERT_TRUE(got->sums);
+        EXPECT_TRUE(got->u64.empty());
+        EXPECT_TRUE(got->f64.empty());
+        EXPECT_EQ(got->rows, want->rows);
+        EXPECT_EQ(got->sums->size(), want->u64.size());
+        for (const auto& [name, col] : want->u64) {
+          EXPECT_TRUE(got->has_u64(name)) << name;
+          EXPECT_EQ(got->sum(name), want->sum(name)) << name << " at " << top;
+        }
+      }
+      EXPECT_EQ(l.workgroups.sum(column::kMemReqs), top + 3);
+      EXPECT_FALSE(l.workgroups.has_u64("absent"));
+      EXPECT_EQ(l.workgroups.sum("absent"), 0u);
+      // Asking a summed table for its rows, or writing it back, is a method's mistake, said loudly.
+      EXPECT_THROW((void)l.workgroups.find_u64(column::kWaveInsts), FaultError);
+      EXPECT_THROW((void)encode(q), FaultError);
+    }
+  }
 }
 
 TEST(ProfileFile, AnotherFormatVersionIsRejectedNamingBoth) {

@@ -323,6 +323,6 @@ std::unique_ptr<SamplingMethod> make_pka(const MethodOptions& o) { return std::m
 
 STROBE_SAMPLING_METHOD(kPkaRegistered, "pka",
                        "PKA (MICRO'21): kernel clustering on profiled features, IPC-stability projection within a kernel",
-                       PkaParams::schema(), make_pka, /*reads_profile=*/true);
+                       PkaParams::schema(), make_pka, /*reads_profile=*/true, profile::ProfileDetail::sums);
 
 }  // namespace strobe::sampling

@@ -38,6 +38,7 @@ uint32_t column_width(const std::vector<uint64_t>& col) {
 }
 
 void pack_table(Packer& pk, const FeatureTable& t) {
+  if (t.sums) throw FaultError("a profile decoded as sums only cannot be encoded: its unit columns are gone");
   pk.pack_map(3);
   pack_str(pk, "rows");
   pk.pack(t.rows);
@@ -80,25 +81,31 @@ struct Reader : MsgpackReader {
     if (!fits) fail(fmt::format("{} column '{}' has {} bytes for {} rows (corrupt file)", where, name, b.size(), rows));
     return width;
   }
-  /// A table; `packed`: its columns are binary values (version 3), else arrays (version 2).
-  FeatureTable table(const msgpack::object& o, const std::string& where, bool packed) const {
+  /// A table at `detail`; `packed`: its columns are binary values (version 3), else arrays
+  /// (version 2). Every column's length is checked at either detail.
+  FeatureTable table(const msgpack::object& o, const std::string& where, bool packed, ProfileDetail detail) const {
     FeatureTable t;
     t.rows = u64(field(o, "rows", where), where + " rows");
+    const bool summed = detail == ProfileDetail::sums;
+    if (summed) t.sums.emplace();
     const msgpack::object& u = field(o, "u64", where);
     if (u.type != msgpack::type::MAP) fail(where + " u64 columns are not a map (corrupt file)");
     for (uint32_t i = 0; i < u.via.map.size; ++i) {
       const std::string name = str(u.via.map.ptr[i].key, where + " column name");
+      const msgpack::object& v = u.via.map.ptr[i].val;
+      if (summed) {
+        (*t.sums)[name] = column_sum(v, t.rows, packed, where, name);
+        continue;
+      }
       std::vector<uint64_t>& col = t.u64[name];
       if (packed) {
-        const std::string_view b = bin(u.via.map.ptr[i].val, where + " column " + name);
+        const std::string_view b = bin(v, where + " column " + name);
         const uint64_t width = packed_width(b, t.rows, false, where, name);
         col.assign(t.rows, 0);
         for (uint64_t r = 0; r < t.rows; ++r) std::memcpy(&col[r], b.data() + r * width, width);
         continue;
       }
-      const auto& a = array(u.via.map.ptr[i].val, where + " column " + name);
-      if (a.size != t.rows)
-        fail(fmt::format("{} column '{}' has {} rows, the table {} (corrupt file)", where, name, a.size, t.rows));
+      const auto& a = rows_of(v, t.rows, where, name);
       col.reserve(a.size);
       for (uint32_t r = 0; r < a.size; ++r) col.push_back(u64(a.ptr[r], where + " column " + name));
     }
@@ -106,21 +113,59 @@ struct Reader : MsgpackReader {
     if (f.type != msgpack::type::MAP) fail(where + " f64 columns are not a map (corrupt file)");
     for (uint32_t i = 0; i < f.via.map.size; ++i) {
       const std::string name = str(f.via.map.ptr[i].key, where + " column name");
-      std::vector<double>& col = t.f64[name];
+      const msgpack::object& v = f.via.map.ptr[i].val;
       if (packed) {
-        const std::string_view b = bin(f.via.map.ptr[i].val, where + " column " + name);
+        const std::string_view b = bin(v, where + " column " + name);
         packed_width(b, t.rows, true, where, name);
+        if (summed) continue;
+        std::vector<double>& col = t.f64[name];
         col.resize(t.rows);
         std::memcpy(col.data(), b.data(), b.size());
         continue;
       }
-      const auto& a = array(f.via.map.ptr[i].val, where + " column " + name);
-      if (a.size != t.rows)
-        fail(fmt::format("{} column '{}' has {} rows, the table {} (corrupt file)", where, name, a.size, t.rows));
+      const auto& a = rows_of(v, t.rows, where, name);
+      std::vector<double> col;
       col.reserve(a.size);
       for (uint32_t r = 0; r < a.size; ++r) col.push_back(f64(a.ptr[r], where + " column " + name));
+      if (!summed) t.f64[name] = std::move(col);
     }
     return t;
+  }
+
+ private:
+  /// Version 2's column `name` of `where`: an array of `rows` values.
+  const msgpack::object_array& rows_of(const msgpack::object& v, uint64_t rows, const std::string& where,
+                                       const std::string& name) const {
+    const auto& a = array(v, where + " column " + name);
+    if (a.size != rows)
+      fail(fmt::format("{} column '{}' has {} rows, the table {} (corrupt file)", where, name, a.size, rows));
+    return a;
+  }
+  /// Σ of u64 column `name` of `where`, read in place.
+  uint64_t column_sum(const msgpack::object& v, uint64_t rows, bool packed, const std::string& where,
+                      const std::string& name) const {
+    uint64_t s = 0;
+    if (!packed) {
+      const auto& a = rows_of(v, rows, where, name);
+      for (uint32_t r = 0; r < a.size; ++r) s += u64(a.ptr[r], where + " column " + name);
+      return s;
+    }
+    const std::string_view b = bin(v, where + " column " + name);
+    const uint64_t width = packed_width(b, rows, false, where, name);
+    auto add = [&]<typename T>(T) {
+      for (uint64_t r = 0; r < rows; ++r) {
+        T x;
+        std::memcpy(&x, b.data() + r * sizeof(T), sizeof(T));
+        s += x;
+      }
+    };
+    switch (width) {
+      case 1: add(uint8_t{}); break;
+      case 2: add(uint16_t{}); break;
+      case 4: add(uint32_t{}); break;
+      default: add(uint64_t{}); break;
+    }
+    return s;
   }
 };
 
@@ -135,11 +180,21 @@ std::string join(const std::vector<std::string>& v) {
 }  // namespace
 
 const std::vector<uint64_t>* FeatureTable::find_u64(const std::string& name) const {
+  if (sums)
+    throw FaultError(fmt::format("profile column '{}' was decoded as its sum only: the method reading it per unit "
+                                 "must ask for ProfileDetail::units",
+                                 name));
   auto it = u64.find(name);
   return it == u64.end() ? nullptr : &it->second;
 }
 
+bool FeatureTable::has_u64(const std::string& name) const { return sums ? sums->contains(name) : u64.contains(name); }
+
 uint64_t FeatureTable::sum(const std::string& name) const {
+  if (sums) {
+    const auto it = sums->find(name);
+    return it == sums->end() ? 0 : it->second;
+  }
   uint64_t s = 0;
   if (const auto* c = find_u64(name))
     for (uint64_t v : *c) s += v;
@@ -211,7 +266,7 @@ std::string encode(const ProfileFile& p) {
   return std::string(buf.data(), buf.size());
 }
 
-ProfileFile decode(std::string_view bytes, const std::string& name) {
+ProfileFile decode(std::string_view bytes, const std::string& name, ProfileDetail detail) {
   const Reader r(name);
   std::size_t used = 0;
   const msgpack::object_handle h = r.parse(bytes, used);
@@ -250,10 +305,10 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
     l.id.grid = r.dim3(r.field(o, "grid", where), where + " grid");
     l.id.local = r.dim3(r.field(o, "local", where), where + " local size");
     l.id.kernarg_hash = r.u64(r.field(o, "kernarg_hash", where), where + " kernarg hash");
-    l.workgroups = r.table(r.field(o, "workgroups", where), where + " work-group table", packed);
-    l.waves = r.table(r.field(o, "waves", where), where + " wave table", packed);
+    l.workgroups = r.table(r.field(o, "workgroups", where), where + " work-group table", packed, detail);
+    l.waves = r.table(r.field(o, "waves", where), where + " wave table", packed, detail);
     if (const msgpack::object* b = r.optional_field(o, "blocks"))
-      l.blocks = r.table(*b, where + " block table", packed);
+      l.blocks = r.table(*b, where + " block table", packed, detail);
     if (const msgpack::object* b = r.optional_field(o, "blobs")) {
       if (b->type != msgpack::type::MAP) r.fail(where + " blobs are not a map (corrupt file)");
       for (uint32_t k = 0; k < b->via.map.size; ++k) {
@@ -262,7 +317,7 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
       }
     }
     auto require = [&](const FeatureTable& t, const char* table, const char* col) {
-      if (!t.find_u64(col)) r.fail(fmt::format("{} {} table has no '{}' column (corrupt file)", where, table, col));
+      if (!t.has_u64(col)) r.fail(fmt::format("{} {} table has no '{}' column (corrupt file)", where, table, col));
     };
     for (const char* c : column::kUnitColumns) require(l.workgroups, "work-group", c), require(l.waves, "wave", c);
     require(l.waves, "wave", column::kWorkGroup);
@@ -277,7 +332,7 @@ ProfileFile decode(std::string_view bytes, const std::string& name) {
 
 void save(const std::string& path, const ProfileFile& p) { write_file_atomic(path, encode(p)); }
 
-ProfileFile load(const std::string& path) { return decode(read_file(path), path); }
+ProfileFile load(const std::string& path, ProfileDetail detail) { return decode(read_file(path), path, detail); }
 
 std::optional<std::string> workload_difference(const WorkloadIdentity& p, const WorkloadIdentity& w) {
   if (p.kind != w.kind) return fmt::format("it profiles a {}, this run is a {}", p.kind, w.kind);

@@ -37,14 +37,28 @@ inline constexpr const char* kStartPc = "start_pc";          ///< per-block tabl
 inline constexpr const char* kUnitColumns[] = {kWaveInsts, kThreadInsts, kGlobalReqs, kScratchReqs, kMemReqs};
 }  // namespace column
 
+/// How much of each table a decode keeps. A launch-level method reads a launch's sums only, and
+/// on a long workload the unit columns it never reads were most of what decoding the profile
+/// cost: on a decoder of 14,336 launches, tens of millions of rows, each written once and dropped.
+enum class ProfileDetail : uint8_t {
+  units,  ///< every column, a row per unit
+  sums,   ///< each table's row count and each u64 column's sum; no f64 column
+};
+
 /// A table of equally long columns keyed by name: one row per unit (work-group or wave).
 struct FeatureTable {
   uint64_t rows = 0;
   std::map<std::string, std::vector<uint64_t>> u64;  ///< counts
   std::map<std::string, std::vector<double>> f64;    ///< ratios, probabilities, ...
+  /// Set when decoded with ProfileDetail::sums: each u64 column's sum by name, with `u64` and
+  /// `f64` empty. Such a table answers has_u64() and sum(); find_u64() on it is a FaultError
+  /// (a method that reads units was given a summed profile) and it cannot be encoded.
+  std::optional<std::map<std::string, uint64_t>> sums;
 
   /// The u64 column `name`, or null when the table has none.
   const std::vector<uint64_t>* find_u64(const std::string& name) const;
+  /// Whether the table has u64 column `name` (as columns or as a sum).
+  bool has_u64(const std::string& name) const;
   /// Σ of u64 column `name` (0 when absent).
   uint64_t sum(const std::string& name) const;
 };
@@ -100,14 +114,15 @@ uint64_t fnv1a(std::string_view bytes, uint64_t h = 0xcbf29ce484222325ull);
 
 /// Serialises `p` (msgpack).
 std::string encode(const ProfileFile& p);
-/// Parses a profile; `name` (the file) is named in the InputError thrown for a truncated or
-/// corrupt document, a wrong magic or version, or inconsistent columns.
-ProfileFile decode(std::string_view bytes, const std::string& name);
+/// Parses a profile, keeping `detail` of each table; `name` (the file) is named in the
+/// InputError thrown for a truncated or corrupt document, a wrong magic or version, or
+/// inconsistent columns (checked alike at either detail).
+ProfileFile decode(std::string_view bytes, const std::string& name, ProfileDetail detail = ProfileDetail::units);
 
 /// Writes `p` to `path` atomically; InputError naming the path on failure.
 void save(const std::string& path, const ProfileFile& p);
-/// Reads and decodes `path`; InputError naming the file and the reason.
-ProfileFile load(const std::string& path);
+/// Reads and decodes `path` at `detail`; InputError naming the file and the reason.
+ProfileFile load(const std::string& path, ProfileDetail detail = ProfileDetail::units);
 
 /// The first way the workload `profiled` differs from `run`'s, described, or nullopt.
 std::optional<std::string> workload_difference(const WorkloadIdentity& profiled, const WorkloadIdentity& run);

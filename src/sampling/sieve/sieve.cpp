@@ -97,6 +97,6 @@ std::unique_ptr<SamplingMethod> make_sieve(const MethodOptions& o) { return std:
 STROBE_SAMPLING_METHOD(kSieveRegistered, "sieve",
                        "Sieve (ISPASS'23): launches stratified by kernel and instruction-count spread, one "
                        "representative per stratum in detail",
-                       sieve::Params::schema(), make_sieve, /*reads_profile=*/true);
+                       sieve::Params::schema(), make_sieve, /*reads_profile=*/true, profile::ProfileDetail::sums);
 
 }  // namespace strobe::sampling

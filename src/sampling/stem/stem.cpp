@@ -256,6 +256,6 @@ std::unique_ptr<SamplingMethod> make_stem(const MethodOptions& o) { return std::
 STROBE_SAMPLING_METHOD(kStemRegistered, "stem",
                        "STEM+ROOT (MICRO'25): launches grouped by kernel and split by ROOT, a random sample of each "
                        "cluster sized for an error bound",
-                       stem::Params::schema(), make_stem, /*reads_profile=*/true);
+                       stem::Params::schema(), make_stem, /*reads_profile=*/true, profile::ProfileDetail::sums);
 
 }  // namespace strobe::sampling
