@@ -1,6 +1,6 @@
 // PKA's IPC-stability rule driven with constructed poll sequences whose IPC and launch overhead
 // are known, so the window's start and the projection can be checked exactly.
-#include "sampling/pka/observer.h"
+#include "sampling/common/ipc_stability.h"
 
 #include <gtest/gtest.h>
 

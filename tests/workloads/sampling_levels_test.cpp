@@ -369,6 +369,26 @@ TEST(SamplingLevels, SieveGeometryGroupsStratifyEachGridApart) {
             k["sampling_summary"]["method_summary"]["strata"].get<size_t>());
 }
 
+TEST(SamplingLevels, SieveAndStemEndARepresentativeAtAStableIpcWithIntraLaunch) {
+  // blackscholes at this size is one compute-bound launch whose IPC settles within its first
+  // generations (PKA's test above). With intra_launch=1 the representative stops there and the
+  // launch is projected from the stable IPC; with the default, the whole launch runs. Bound 15%,
+  // PKA's on the same launch: the rule is PKA's, with its thresholds.
+  for (const std::string method : {"sieve", "stem"}) {
+    SCOPED_TRACE(method);
+    const std::vector<Launch> whole = compare(method, "blackscholes --param options=1048576");
+    const std::vector<Launch> l = compare(method, "blackscholes --param options=1048576 --sampling-set intra_launch=1");
+    ASSERT_EQ(l.size(), 1u);
+    ASSERT_EQ(whole.size(), 1u);
+    EXPECT_EQ(whole[0].level, "detailed");
+    EXPECT_EQ(l[0].level, "ipc-projection");
+    EXPECT_GT(l[0].predicted, l[0].detailed / 4) << "stopped too late to project anything";
+    EXPECT_LT(l[0].detailed, whole[0].detailed);
+    EXPECT_GT(l[0].detail.value("stop_ipc", 0.0), 0.0);
+    EXPECT_LT(l[0].error_pct, 15.0) << l[0].estimated << " vs " << l[0].full;
+  }
+}
+
 // ---- STEM ----
 
 TEST(SamplingLevels, StemTimesEachLaunchAtItsClustersSampleMean) {

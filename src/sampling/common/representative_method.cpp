@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "sampling/common/ipc_stability.h"
 #include "sampling/common/warming.h"
 #include "sampling/profile/functional_profile.h"
 
@@ -237,10 +238,23 @@ runtime::LaunchResult RepresentativeMethod::run_sampled(const emu::Dispatch& d, 
 std::shared_ptr<timing::LaunchTiming> RepresentativeMethod::simulate(const emu::Dispatch& d, emu::GlobalMemory& mem,
                                                                      timing::Gpu& gpu, size_t i,
                                                                      runtime::SampledLaunch& rec) {
-  auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem));
   const bool skip = skips(d);
+  std::optional<IpcStabilityObserver> obs;
+  if (intra_launch_) {
+    obs.emplace(kIpcRule.interval, kIpcRule.window, kIpcRule.variance, kIpcRule.generations, 0, skip);
+    obs->set_warming(warmer_for(gpu, o_.warming));
+  }
+  auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, obs ? &*obs : nullptr));
   rec.level = "detailed";
   const uint64_t insts = skip ? wave_insts_[i] : lt->functional.wave_instructions;
+  if (obs && obs->stopped()) {
+    // The launch's groups after the stop were predicted: its cycles are the stop's projection.
+    rec.level = "ipc-projection";
+    lt->cycles = obs->projected_cycles(insts);
+    rec.detail["stop_cycle"] = obs->stop_cycles();
+    rec.detail["stop_ipc"] = obs->stop_ipc();
+    ++ipc_stopped_;
+  }
   rec.detailed_instructions = lt->detailed_wave_instructions;
   rec.predicted_instructions = insts - std::min(insts, lt->detailed_wave_instructions);
   rec.estimated_cycles = lt->cycles;
@@ -311,7 +325,7 @@ nlohmann::json RepresentativeMethod::base_summary() const {
     for (size_t r : g) reps.push_back(r);
   uint64_t total = 0;
   for (uint64_t w : wave_insts_) total += w;
-  return {// A reused profile's file and collection time: its cost is outside the method's time.
+  nlohmann::json out = {// A reused profile's file and collection time: its cost is outside the method's time.
           {"reused_profile", o_.profile ? nlohmann::json{{"file", o_.profile_path}, {"seconds", o_.profile->seconds}}
                                         : nlohmann::json()},
           {"launches", ids_.size()},
@@ -328,6 +342,9 @@ nlohmann::json RepresentativeMethod::base_summary() const {
           {"launches_timed_from_another_" + noun_, borrowed_},
           {"launches_timed_from_part_of_their_" + noun_, short_},
           {"launches_timed_from_unprofiled_launches", from_unprofiled_}};
+  // Representatives whose simulation ended at a stable IPC, the rest of the launch projected.
+  if (intra_launch_) out["representatives_ended_at_stable_ipc"] = ipc_stopped_;
+  return out;
 }
 
 }  // namespace strobe::sampling

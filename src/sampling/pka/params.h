@@ -4,16 +4,17 @@
 
 #include <cstdint>
 
+#include "sampling/common/ipc_stability.h"
 #include "sampling/method.h"
 
 namespace strobe::sampling {
 
 // X(type, name, default, lo, hi, doc)
 #define STROBE_PKA_PARAMS(X)                                                                                    \
-  X(double, ipc_variance, 0.25, 0.0, 1e9, "s: IPC variance threshold over the window")                         \
-  X(uint64_t, ipc_window, 3000, 1, 1e9, "cycles of IPC history the variance is taken over")                    \
-  X(uint64_t, ipc_interval, 100, 1, 1e6, "cycles between IPC samples")                                         \
-  X(uint32_t, open_generations, 1, 0, 1000,                                                                     \
+  X(double, ipc_variance, kIpcRule.variance, 0.0, 1e9, "s: IPC variance threshold over the window")           \
+  X(uint64_t, ipc_window, kIpcRule.window, 1, 1e9, "cycles of IPC history the variance is taken over")         \
+  X(uint64_t, ipc_interval, kIpcRule.interval, 1, 1e6, "cycles between IPC samples")                           \
+  X(uint32_t, open_generations, kIpcRule.generations, 0, 1000,                                                  \
     "strobe's extension: generations of work-groups that retire before the window opens (0: PKA's rule)")      \
   X(bool, open_after_l2_fill, 0, 0, 1,                                                                          \
     "strobe's extension: the window opens only once the groups that fill the L2 have retired (0: PKA's rule)") \

@@ -27,7 +27,7 @@
 #include "sampling/numeric/kmeans.h"
 #include "sampling/numeric/pca.h"
 #include "sampling/pka/features.h"
-#include "sampling/pka/observer.h"
+#include "sampling/common/ipc_stability.h"
 #include "sampling/pka/params.h"
 #include "sampling/pka/pass_state.h"
 #include "sampling/profile/functional_profile.h"

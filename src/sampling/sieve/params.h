@@ -59,7 +59,10 @@ inline std::vector<std::string> param_choices(Groups) { return {"kernel", "geome
     "a member's time: instructions (rep CPI x its instructions, the paper) or count (rep cycles)")           \
   X(bool, warm_representative, 1, 0, 1,                                                                         \
     "1: a stratum is never represented by its kernel's first launch when it has another (strobe's; paper: 0)") \
-  X(Groups, groups, Groups::Geometry, 0, 1, "what is stratified within: kernel (the paper) or geometry (strobe's)")
+  X(Groups, groups, Groups::Geometry, 0, 1, "what is stratified within: kernel (the paper) or geometry (strobe's)") \
+  X(bool, intra_launch, 0, 0, 1,                                                                                \
+    "strobe's extension: 1 ends each representative's detailed simulation at a stable IPC (PKA's rule), "     \
+    "the rest of its launch projected (0: whole launches, the paper)")
 
 /// Every tunable of Sieve (names as --sampling-set spells them).
 STROBE_METHOD_PARAMS(Params, STROBE_SIEVE_PARAMS);

@@ -22,7 +22,9 @@ namespace {
 
 class Sieve final : public RepresentativeMethod {
  public:
-  explicit Sieve(const MethodOptions& o) : RepresentativeMethod(o, "sieve", "stratum"), p_(sieve::Params::from(o)) {}
+  explicit Sieve(const MethodOptions& o) : RepresentativeMethod(o, "sieve", "stratum"), p_(sieve::Params::from(o)) {
+    set_intra_launch(p_.intra_launch);
+  }
 
   nlohmann::json summary() const override {
     nlohmann::json s = base_summary();
@@ -36,7 +38,8 @@ class Sieve final : public RepresentativeMethod {
     s["strata_by_tier"] = {{"1", tiers[0]}, {"2", tiers[1]}, {"3", tiers[2]}};
     s["strata_detail"] = strata;
     s["variant"] = {{"strata", choice_name(p_.strata)}, {"projection", choice_name(p_.projection)},
-                    {"groups", choice_name(p_.groups)}, {"warm_representative", p_.warm_representative}};
+                    {"groups", choice_name(p_.groups)}, {"warm_representative", p_.warm_representative},
+                    {"intra_launch", p_.intra_launch}};
     s["interval"] = no_interval("a prediction: one representative launch per stratum, chosen by rule, "
                                 "not a random sample, so no variance gives an interval");
     return s;

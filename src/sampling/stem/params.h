@@ -55,7 +55,10 @@ inline std::vector<std::string> param_choices(Signature) { return {"instructions
   X(uint64_t, pilot, 0, 0, 1e6,                                                                             \
     "0: sample sizes from the signature (the paper); N: N of each cluster first, then sizes from the "       \
     "cycles' measured spread (strobe's two-stage)")                                                          \
-  X(uint64_t, seed, 1, 0, 1e15, "seed of the random draw of each cluster's sample")
+  X(uint64_t, seed, 1, 0, 1e15, "seed of the random draw of each cluster's sample")                          \
+  X(bool, intra_launch, 0, 0, 1,                                                                             \
+    "strobe's extension: 1 ends each sampled launch's detailed simulation at a stable IPC (PKA's rule), "  \
+    "the rest of its launch projected, outside the bound (0: whole launches, the paper)")
 
 /// Every tunable of STEM (names as --sampling-set spells them).
 STROBE_METHOD_PARAMS(Params, STROBE_STEM_PARAMS);

@@ -32,6 +32,7 @@ class Stem final : public RepresentativeMethod {
     if (gpumech_signature() && o.skip_functional && !o.profile)
       throw InputError("stem: signature=gpumech with --sampling-skip-functional traces every launch in its profiling "
                        "pass by executing it; give a profile or capture made with --gpumech");
+    set_intra_launch(p_.intra_launch);
   }
 
   nlohmann::json summary() const override;
@@ -205,7 +206,7 @@ nlohmann::json Stem::summary() const {
   s["sampled_launches"] = sampled;
   s["variant"] = {{"groups", choice_name(p_.groups)}, {"estimator", choice_name(p_.estimator)},
                   {"signature", choice_name(p_.signature)}, {"root", p_.root}, {"first_apart", p_.first_apart},
-                  {"pilot", p_.pilot}, {"seed", p_.seed}};
+                  {"pilot", p_.pilot}, {"seed", p_.seed}, {"intra_launch", p_.intra_launch}};
   const double z = z_for_confidence(p_.confidence);
   // The estimate of the sampled clusters, as the estimator the method projects with.
   double total = 0;
@@ -239,13 +240,16 @@ nlohmann::json Stem::summary() const {
                    {"sample_interval", sample_interval},
                    {"clusters_with_one_sample", single},
                    {"text", fmt::format("cycles = {:.0f} ± {:g}% ({:g}% bound the sample sizes were chosen for, "
-                                        "from {} spread; {} of {} launches in detail{})",
+                                        "from {} spread; {} of {} launches in detail{}{})",
                                         total, 100 * p_.error, 100 * p_.confidence,
                                         p_.pilot > 0             ? "the pilot sample's cycle"
                                         : gpumech_signature() ? "GPUMech-cycle"
                                                               : "wave-instruction",
                                         sampled,
-                                        signature_.size(), complete ? "" : "; the run left the profiled sequence")}};
+                                        signature_.size(),
+                                        p_.intra_launch ? ", each to a stable IPC, whose projection the bound does not cover"
+                                                        : "",
+                                        complete ? "" : "; the run left the profiled sequence")}};
   return s;
 }
 

@@ -1,5 +1,6 @@
 // PKA's Principal Kernel Projection: the IPC-stability rule that ends a representative's
-// detailed simulation, as a launch observer the timing model drives.
+// detailed simulation, as a launch observer the timing model drives. PKA uses it on every
+// representative; Sieve and STEM on theirs with `intra_launch=1` (representative_method.h).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,17 @@
 #include "timing/gpu/launch_observer.h"
 
 namespace strobe::sampling {
+
+/// The rule's thresholds at PKA's values (the paper's s, window and sampling interval) and
+/// strobe's one-generation opening: PKA's parameter defaults, and what the representative
+/// methods' intra-launch option applies.
+struct IpcRule {
+  double variance = 0.25;   ///< s: IPC variance threshold over the window
+  uint64_t window = 3000;   ///< cycles of IPC history the variance is taken over
+  uint64_t interval = 100;  ///< cycles between IPC samples
+  uint32_t generations = 1; ///< generations of work-groups retired before the window opens
+};
+inline constexpr IpcRule kIpcRule{};
 
 /// A launch's cycles as a function of its wave instructions, measured on a representative: a
 /// fixed lead (launch to first issue), a measured head (first issue to the window's opening,

@@ -1,5 +1,5 @@
 // PKA's IPC-stability observer.
-#include "sampling/pka/observer.h"
+#include "sampling/common/ipc_stability.h"
 
 #include <algorithm>
 #include <cmath>
