@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "runtime/device.h"
-#include "sampling/profile/profile_file.h"
 #include "sampling/common/warming.h"
+#include "sampling/profile/profile_file.h"
 #include "timing/config/gpu_config.h"
 
 namespace strobe::sampling {

@@ -20,6 +20,7 @@
 
 #include "common/error.h"
 #include "emu/executor.h"
+#include "sampling/common/ipc_stability.h"
 #include "sampling/common/program_tables.h"
 #include "sampling/common/runners.h"
 #include "sampling/common/steady_state.h"
@@ -27,7 +28,6 @@
 #include "sampling/numeric/kmeans.h"
 #include "sampling/numeric/pca.h"
 #include "sampling/pka/features.h"
-#include "sampling/common/ipc_stability.h"
 #include "sampling/pka/params.h"
 #include "sampling/pka/pass_state.h"
 #include "sampling/profile/functional_profile.h"
