@@ -256,6 +256,8 @@ std::shared_ptr<timing::LaunchTiming> RepresentativeMethod::simulate(const emu::
     rec.detail["stop_cycle"] = obs->stop_cycles();
     rec.detail["stop_ipc"] = obs->stop_ipc();
     ++ipc_stopped_;
+  } else if (obs && obs->stopped()) {
+    rec.detail["stopped_after_last_dispatch"] = obs->stop_cycles();  // measured cycles kept
   }
   rec.detailed_instructions = lt->detailed_wave_instructions;
   rec.predicted_instructions = insts - std::min(insts, lt->detailed_wave_instructions);
