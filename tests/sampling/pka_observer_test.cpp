@@ -148,5 +148,24 @@ TEST(IpcStability, WindowNeverOpensBeforeTheGenerationsRetire) {
   EXPECT_FALSE(o.stopped());
 }
 
+// A stop after the last group was dispatched predicts nothing: the launch runs to its end in
+// detail and its measured cycles, not the projection, are its time. The projection applies
+// once the stop has predicted a group.
+TEST(IpcStability, ProjectsOnlyOnceTheStopHasPredictedAGroup) {
+  IpcStabilityObserver o(kInterval, 3 * kInterval, 1e-6, 1, 0, true);
+  drive_fast_head(o, 8, 5000, 100000);
+  ASSERT_TRUE(o.stopped());
+  EXPECT_EQ(o.predicted_groups(), 0u);
+  EXPECT_FALSE(o.projects());
+  emu::test::AsmLaunch l("s_endpgm\n", emu::test::KdSpec{}, {64, 1, 1}, {64, 1, 1});
+  emu::Executor ex(l.d, l.mem);
+  emu::WorkGroup wg;
+  ex.init_workgroup(wg, 0);
+  emu::DispatchStats stats;
+  EXPECT_EQ(o.predict_workgroup(ex, wg, stats, 0, 0), std::optional<uint64_t>(0));
+  EXPECT_EQ(o.predicted_groups(), 1u);
+  EXPECT_TRUE(o.projects());
+}
+
 }  // namespace
 }  // namespace strobe::sampling

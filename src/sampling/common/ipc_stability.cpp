@@ -45,6 +45,7 @@ std::optional<uint64_t> IpcStabilityObserver::predict_workgroup(const emu::Execu
     ++dispatched_;
     return std::nullopt;
   }
+  ++predicted_;
   if (!skip_) {
     profile::Collector none;
     profiler_.set_warming(warmer_, cu);

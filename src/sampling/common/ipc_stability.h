@@ -72,6 +72,12 @@ class IpcStabilityObserver final : public timing::LaunchObserver {
   void set_warming(timing::Warmer* warmer) { warmer_ = warmer; }
   /// Whether the IPC became stable and detailed simulation stopped.
   bool stopped() const { return stopped_; }
+  /// Work-groups dispatched after the stop, which took no simulated time.
+  uint64_t predicted_groups() const { return predicted_; }
+  /// Whether the launch's cycles are the stop's projection: the stop predicted at least one
+  /// group. A stop after the last group was dispatched predicted nothing, and the launch ran to
+  /// its end in detail: its measured cycles stand, as the projection would drop its drain.
+  bool projects() const { return stopped_ && predicted_ > 0; }
   /// Cycles from the first issued instruction to the stop.
   uint64_t stop_cycles() const { return stop_cycles_; }
   /// Wave instructions simulated in detail up to the stop.
@@ -107,6 +113,7 @@ class IpcStabilityObserver final : public timing::LaunchObserver {
   bool spanned_generation_ = false;                        ///< a generation retired since the opening
   std::optional<std::pair<uint64_t, uint64_t>> opening_;   ///< (cycle, instructions) of the opening
   uint64_t stop_cycles_ = 0, stop_insts_ = 0;
+  uint64_t predicted_ = 0;  ///< work-groups dispatched after the stop
   IpcProjection projection_;
   bool stopped_ = false, polled_ = false, issued_ = false;
   profile::Profiler profiler_;  ///< runs the groups predicted after the stop

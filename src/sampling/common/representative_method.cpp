@@ -247,10 +247,7 @@ std::shared_ptr<timing::LaunchTiming> RepresentativeMethod::simulate(const emu::
   auto lt = std::make_shared<timing::LaunchTiming>(gpu.run(d, mem, obs ? &*obs : nullptr));
   rec.level = "detailed";
   const uint64_t insts = skip ? wave_insts_[i] : lt->functional.wave_instructions;
-  if (obs && obs->stopped() && lt->detailed_wave_instructions < insts) {
-    // The launch's groups after the stop were predicted: its cycles are the stop's projection.
-    // A stop after the last group was dispatched predicted nothing, and the launch ran to its
-    // end in detail: its measured cycles stand (the projection would drop its drain).
+  if (obs && obs->projects()) {
     rec.level = "ipc-projection";
     lt->cycles = obs->projected_cycles(insts);
     rec.detail["stop_cycle"] = obs->stop_cycles();

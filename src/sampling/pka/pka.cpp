@@ -216,7 +216,7 @@ class Pka final : public SamplingMethod {
       // The lead (launch overhead and first dispatch) is a fixed cost of a launch, measured here;
       // only the time after the first issue scales with the instructions.
       const uint64_t lead = std::min(obs.lead_cycles(), lt->cycles);
-      if (obs.stopped()) {
+      if (obs.projects()) {
         rec->level = "ipc-projection";
         lt->cycles = obs.projected_cycles(insts);
         rec->detail["stop_cycle"] = obs.stop_cycles();
@@ -226,6 +226,7 @@ class Pka final : public SamplingMethod {
       } else {
         rec->level = "detailed";
         rep_[c] = {lead, 0, 0, lt->cycles > lead ? double(insts) / double(lt->cycles - lead) : 0.0};
+        if (obs.stopped()) rec->detail["stopped_after_last_dispatch"] = obs.stop_cycles();  // measured cycles kept
       }
       rec->detail["lead_cycles"] = lead;
       ran_[c] = true;
