@@ -1,22 +1,29 @@
 #include "experiment/listing.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "common/param_decl.h"
 #include "sampling/frame_method.h"
 #include "sampling/method.h"
 #include "timing/config/gpu_config.h"
+#include "workloads/benchmark.h"
 
 namespace strobe::experiment {
 
-namespace {
-
-/// One declared method parameter as JSON.
-nlohmann::json param_json(const sampling::MethodParam& p) {
-  if (p.is_text) return {{"name", p.name}, {"type", "text"}, {"default", p.text}, {"doc", p.doc}};
-  nlohmann::json j{{"name", p.name}, {"default", p.value}, {"min", p.lo}, {"max", p.hi}, {"doc", p.doc}};
-  if (!p.choices.empty()) j["choices"] = p.choices, j["default"] = p.choices[size_t(p.value)];
-  return j;
+nlohmann::json benchmarks_listing() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const workloads::BenchmarkInfo* b : workloads::Registry::instance().all()) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const workloads::ParamSpec& p : b->params) {
+      nlohmann::json j = to_json(p);
+      j["small"] = p.kind == ParamKind::Int ? nlohmann::json(int64_t(p.small)) : nlohmann::json(p.small);
+      params.push_back(std::move(j));
+    }
+    out.push_back({{"name", b->name}, {"description", b->description}, {"params", std::move(params)}});
+  }
+  return out;
 }
-
-}  // namespace
 
 /// Every registered method: `kind` says whether it samples a compute workload's launches or a
 /// graphics workload's frames.
@@ -25,7 +32,7 @@ nlohmann::json methods_listing() {
   const auto add = [&](const std::string& name, const std::string& description, const char* kind,
                        const std::vector<sampling::MethodParam>& params) {
     nlohmann::json ps = nlohmann::json::array();
-    for (const auto& p : params) ps.push_back(param_json(p));
+    for (const auto& p : params) ps.push_back(to_json(p));
     out.push_back({{"name", name}, {"description", description}, {"kind", kind}, {"params", std::move(ps)}});
   };
   for (const auto& [name, m] : sampling::methods()) add(name, m.description, "launches", m.params);
@@ -33,18 +40,25 @@ nlohmann::json methods_listing() {
   return out;
 }
 
-/// Every timing-model parameter (params.def): key, kind, default, bounds or choices, unit, doc.
+/// Every timing-model parameter (params.def): name (the dotted key), kind, default, bounds,
+/// unit or choices, doc.
 nlohmann::json config_listing() {
-  static const char* kinds[] = {"int", "float", "enum", "text"};
   nlohmann::json out = nlohmann::json::array();
-  for (const timing::ParamInfo& p : timing::param_table()) {
-    nlohmann::json j{{"key", p.key}, {"kind", kinds[size_t(p.kind)]}, {"default", p.default_text}, {"doc", p.doc}};
-    if (p.kind == timing::ParamInfo::Kind::Int || p.kind == timing::ParamInfo::Kind::Float)
-      j["min"] = p.min, j["max"] = p.max, j["unit"] = p.unit;
-    if (p.kind == timing::ParamInfo::Kind::Enum) j["choices"] = p.choices;
-    out.push_back(std::move(j));
-  }
+  for (const ParamDecl& p : timing::param_table()) out.push_back(to_json(p));
   return out;
+}
+
+std::string param_row(const nlohmann::json& p, int width) {
+  const auto text = [](const nlohmann::json& v) {
+    return v.is_string() ? v.get<std::string>() : v.is_number_float() ? fmt::format("{:g}", v.get<double>()) : v.dump();
+  };
+  std::string range = "text";
+  if (p.contains("choices")) range = fmt::format("{}", fmt::join(p["choices"].get<std::vector<std::string>>(), "|"));
+  else if (p.contains("min"))
+    range = fmt::format("[{} .. {}]{}", text(p["min"]), text(p["max"]),
+                        p.value("unit", "").empty() ? "" : " " + p["unit"].get<std::string>());
+  return fmt::format("{:<{}} {:>10}  {}  {}", p["name"].get<std::string>(), width, text(p["default"]), range,
+                     p["doc"].get<std::string>());
 }
 
 }  // namespace strobe::experiment

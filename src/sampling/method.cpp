@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "common/number_text.h"
+#include "common/param_decl.h"
 #include "emu/executor.h"
 #include "sampling/profile/functional_profile.h"
 #include "sampling/profile/profile_file.h"
@@ -35,15 +35,6 @@ const MethodInfo& find(const std::string& name) {
     throw InputError(fmt::format("--sampling '{}': unknown method (known: none, {})", name, known));
   }
   return it->second;
-}
-
-/// The value of enumeration parameter `p` named `text`; InputError listing the names otherwise.
-double choice_index(const MethodParam& p, const std::string& text) {
-  for (size_t i = 0; i < p.choices.size(); ++i)
-    if (p.choices[i] == text) return double(i);
-  std::string names;
-  for (const std::string& c : p.choices) names += (names.empty() ? "" : ", ") + c;
-  throw InputError(fmt::format("--sampling-set {}={}: expected one of {} ({})", p.name, text, names, p.doc));
 }
 
 }  // namespace
@@ -95,8 +86,8 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
 void resolve_params(const std::vector<MethodParam>& params, const std::vector<std::string>& sets, MethodOptions& o,
                     bool strict) {
   for (const MethodParam& p : params) {
-    if (p.is_text) o.texts[p.name] = p.text;
-    else o.params[p.name] = p.value;
+    if (p.kind == ParamKind::Text) o.texts[p.name] = p.def_text;
+    else o.params[p.name] = p.def;
   }
   for (const std::string& s : sets) {
     auto [key, text] = split_set(s);
@@ -109,24 +100,9 @@ void resolve_params(const std::vector<MethodParam>& params, const std::vector<st
       for (const MethodParam& p : params) valid += (valid.empty() ? "" : ", ") + p.name;
       throw InputError(fmt::format("--sampling-set '{}': unknown parameter '{}' (valid: {})", s, key, valid));
     }
-    if (decl->is_text) {
-      if (text.empty()) throw InputError(fmt::format("--sampling-set {}: empty ({})", key, decl->doc));
-      o.texts[key] = text;
-      continue;
-    }
-    if (!decl->choices.empty()) {
-      o.params[key] = choice_index(*decl, text);
-      continue;
-    }
-    // "2%" is 0.02: error budgets and confidences read as people write them.
-    const std::optional<double> parsed = parse_number(text, /*percent=*/true);
-    if (!parsed) throw InputError(fmt::format("--sampling-set {}: '{}' is not a number", key, text));
-    const double v = *parsed;
-    if (decl->integer && v != std::floor(v))
-      throw InputError(fmt::format("--sampling-set {}={}: takes an integer ({})", key, text, decl->doc));
-    if (v < decl->lo || v > decl->hi)
-      throw InputError(fmt::format("--sampling-set {}={}: outside [{}, {}] ({})", key, text, decl->lo, decl->hi, decl->doc));
-    o.params[key] = v;
+    const double v = read_value(*decl, text, "--sampling-set");
+    if (decl->kind == ParamKind::Text) o.texts[key] = text;
+    else o.params[key] = v;
   }
 }
 

@@ -17,20 +17,10 @@
 
 namespace strobe::sampling {
 
-/// One declared parameter of a method: the default is the paper's value. A parameter with
-/// `choices` is an enumeration: its value is an index into them, and --sampling-set takes a name.
-struct MethodParam {
-  std::string name;
-  double value = 0;
-  double lo = 0, hi = 0;
-  std::string doc;
-  std::vector<std::string> choices;  ///< the names of an enumeration's values, in value order (else empty)
-  /// Whether the value is text (a file path) rather than a number: --sampling-set passes it as
-  /// written, and `text` is its default.
-  bool is_text = false;
-  std::string text;
-  bool integer = false;  ///< an integer (or bool): --sampling-set refuses a fraction
-};
+/// One declared parameter of a method, as every setting declares one (common/param_decl.h): its
+/// default is the paper's value. An enumeration's value is an index into its choices, and
+/// --sampling-set takes a name; a text parameter (a file path) is passed as written.
+using MethodParam = ParamDecl;
 
 /// What every method is built with.
 struct MethodOptions {
@@ -84,12 +74,19 @@ std::vector<std::string> choices_of() {
   if constexpr (std::is_enum_v<T>) return param_choices(T{});
   else return {};
 }
-/// The schema entry of parameter `name` of type T: a number (its default, bounds and an
+/// The declaration of parameter `name` of type T: a number (its default, bounds and an
 /// enumeration's names) or, for std::string, a text whose default is `def`.
 template <class T, class D>
 MethodParam param_schema(const char* name, D def, double lo, double hi, const char* doc) {
-  if constexpr (std::is_same_v<T, std::string>) return MethodParam{name, 0, 0, 0, doc, {}, true, def};
-  else return MethodParam{name, double(def), lo, hi, doc, choices_of<T>(), false, {}, std::is_integral_v<T>};
+  MethodParam p;
+  p.name = name, p.doc = doc;
+  if constexpr (std::is_same_v<T, std::string>) {
+    p.kind = ParamKind::Text, p.def_text = def;
+  } else {
+    p.def = double(def), p.lo = lo, p.hi = hi, p.choices = choices_of<T>();
+    p.kind = !p.choices.empty() ? ParamKind::Enum : std::is_integral_v<T> ? ParamKind::Int : ParamKind::Float;
+  }
+  return p;
 }
 }  // namespace detail
 

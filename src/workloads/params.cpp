@@ -10,16 +10,26 @@
 #include <fmt/core.h>
 
 #include "common/error.h"
-#include "common/number_text.h"
+#include "common/param_decl.h"
 
 namespace strobe::workloads {
 
+namespace {
+
+ParamSpec spec(std::string name, ParamKind kind, double def, double lo, double hi, std::string doc) {
+  ParamSpec s;
+  s.name = std::move(name), s.kind = kind, s.def = def, s.lo = lo, s.hi = hi, s.doc = std::move(doc), s.small = def;
+  return s;
+}
+
+}  // namespace
+
 ParamSpec int_param(std::string name, int64_t def, int64_t lo, int64_t hi, std::string doc) {
-  return {std::move(name), ParamKind::Int, double(def), double(lo), double(hi), std::move(doc), double(def)};
+  return spec(std::move(name), ParamKind::Int, double(def), double(lo), double(hi), std::move(doc));
 }
 
 ParamSpec float_param(std::string name, double def, double lo, double hi, std::string doc) {
-  return {std::move(name), ParamKind::Float, def, lo, hi, std::move(doc), def};
+  return spec(std::move(name), ParamKind::Float, def, lo, hi, std::move(doc));
 }
 
 Params::Params(const std::vector<ParamSpec>& specs) : specs_(specs) {
@@ -59,10 +69,6 @@ nlohmann::json Params::to_json() const {
   return j;
 }
 
-std::string format_value(const ParamSpec& spec, double v) {
-  return spec.kind == ParamKind::Int ? fmt::format("{}", int64_t(v)) : fmt::format("{:g}", v);
-}
-
 namespace {
 
 std::string valid_names(const std::vector<ParamSpec>& specs) {
@@ -90,15 +96,7 @@ Params resolve_params(const std::string& bench, const std::vector<ParamSpec>& sp
       if (s.name == key) spec = &s;
     if (!spec)
       throw InputError(fmt::format("--param '{}': {} has no parameter '{}' ({})", a, bench, key, valid_names(specs)));
-    // "1e6" is a number; an integer parameter must still come out integral.
-    const std::optional<double> parsed = parse_number(text);
-    if (!parsed) throw InputError(fmt::format("--param '{}': '{}' is not a number", a, text));
-    const double v = *parsed;
-    if (spec->kind == ParamKind::Int && !parse_integer(text))
-      throw InputError(fmt::format("--param '{}': {} takes an integer", a, key));
-    if (v < spec->lo || v > spec->hi)
-      throw InputError(fmt::format("--param '{}': {} must be in [{}, {}]", a, key, format_value(*spec, spec->lo),
-                                   format_value(*spec, spec->hi)));
+    const double v = read_value(*spec, text, "--param");
     p.set(key, v);
   }
   return p;

@@ -14,20 +14,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/param_decl.h"
+
 namespace strobe::workloads {
 
-/// Whether a parameter takes integers or reals.
-enum class ParamKind { Int, Float };
+/// Whether a parameter takes integers or reals (a benchmark's are one or the other).
+using ParamKind = ::strobe::ParamKind;
 
-/// The declaration of one benchmark parameter.
-struct ParamSpec {
-  std::string name;
-  ParamKind kind = ParamKind::Int;
-  double def = 0;   ///< default value
-  double lo = 0;    ///< smallest accepted value (inclusive)
-  double hi = 0;    ///< largest accepted value (inclusive)
-  std::string doc;  ///< one-line description
-  double small = 0; ///< value for the quick test-suite run (`strobe list --json` shows it)
+/// The declaration of one benchmark parameter: the one declaration type every setting shares
+/// (common/param_decl.h), with the value the quick test-suite run takes.
+struct ParamSpec : ParamDecl {
+  double small = 0;  ///< value for the quick test-suite run (`strobe list --json` shows it)
 
   /// Sets the quick-test value (the default is used when this is never called).
   ParamSpec with_small(double v) && { small = v; return std::move(*this); }
@@ -66,9 +63,6 @@ class Params {
 /// fractional value for an integer parameter, or a value outside the declared range.
 Params resolve_params(const std::string& bench, const std::vector<ParamSpec>& specs,
                       const std::vector<std::string>& assignments);
-
-/// A parameter value as the CLI prints it (integers without a decimal point).
-std::string format_value(const ParamSpec& spec, double v);
 
 /// A parameter's declaration bound to the field of `S` (a benchmark's parameter struct) that
 /// receives its value: the name is written once, here, and the benchmark reads the field.

@@ -363,7 +363,8 @@ TEST(GfxRunCli, ListNamesEveryMethodAndTimingKeyWithWhatItDeclares) {
   // The timing model's keys, from the same declarations --set reads.
   bool engine = false;
   for (const auto& p : listing["config"])
-    if (p["key"] == "sim.engine") engine = p["choices"] == "exact|quantum" && p["default"] == "exact";
+    if (p["name"] == "sim.engine")
+      engine = p["choices"] == nlohmann::json{"exact", "quantum"} && p["default"] == "exact" && p["kind"] == "enum";
   EXPECT_TRUE(engine);
 }
 

@@ -21,14 +21,14 @@ const MethodParam* param(const std::string& method, const std::string& name) {
 TEST(MethodRegistry, PhotonAndPkaAreRegisteredWithThePapersDefaults) {
   ASSERT_TRUE(methods().count("photon"));
   ASSERT_TRUE(methods().count("pka"));
-  EXPECT_DOUBLE_EQ(param("photon", "sample_fraction")->value, 0.01);
-  EXPECT_DOUBLE_EQ(param("photon", "bb_window")->value, 2048);
-  EXPECT_DOUBLE_EQ(param("photon", "warp_window")->value, 1024);
-  EXPECT_DOUBLE_EQ(param("photon", "delta")->value, 0.03);
-  EXPECT_DOUBLE_EQ(param("photon", "bb_stable_share")->value, 0.95);
-  EXPECT_DOUBLE_EQ(param("photon", "bbv_dims")->value, 16);
-  EXPECT_DOUBLE_EQ(param("pka", "ipc_variance")->value, 0.25);
-  EXPECT_DOUBLE_EQ(param("pka", "ipc_window")->value, 3000);
+  EXPECT_DOUBLE_EQ(param("photon", "sample_fraction")->def, 0.01);
+  EXPECT_DOUBLE_EQ(param("photon", "bb_window")->def, 2048);
+  EXPECT_DOUBLE_EQ(param("photon", "warp_window")->def, 1024);
+  EXPECT_DOUBLE_EQ(param("photon", "delta")->def, 0.03);
+  EXPECT_DOUBLE_EQ(param("photon", "bb_stable_share")->def, 0.95);
+  EXPECT_DOUBLE_EQ(param("photon", "bbv_dims")->def, 16);
+  EXPECT_DOUBLE_EQ(param("pka", "ipc_variance")->def, 0.25);
+  EXPECT_DOUBLE_EQ(param("pka", "ipc_window")->def, 3000);
 }
 
 TEST(MethodRegistry, TbpointsThreeLevelsShareThePapersThresholdsAndReadProfiles) {
@@ -36,11 +36,11 @@ TEST(MethodRegistry, TbpointsThreeLevelsShareThePapersThresholdsAndReadProfiles)
     SCOPED_TRACE(m);
     ASSERT_TRUE(methods().count(m));
     EXPECT_TRUE(methods().at(m).reads_profile);
-    EXPECT_DOUBLE_EQ(param(m, "sigma_inter")->value, 0.1);
-    EXPECT_DOUBLE_EQ(param(m, "sigma_intra")->value, 0.2);
-    EXPECT_DOUBLE_EQ(param(m, "variation_factor")->value, 0.3);
-    EXPECT_DOUBLE_EQ(param(m, "ipc_stability")->value, 0.1);
-    EXPECT_DOUBLE_EQ(param(m, "cross_kernel")->value, 0);
+    EXPECT_DOUBLE_EQ(param(m, "sigma_inter")->def, 0.1);
+    EXPECT_DOUBLE_EQ(param(m, "sigma_intra")->def, 0.2);
+    EXPECT_DOUBLE_EQ(param(m, "variation_factor")->def, 0.3);
+    EXPECT_DOUBLE_EQ(param(m, "ipc_stability")->def, 0.1);
+    EXPECT_DOUBLE_EQ(param(m, "cross_kernel")->def, 0);
   }
   EXPECT_FALSE(methods().at("photon").reads_profile);
   EXPECT_TRUE(methods().at("pka").reads_profile);  // its counts, which a capture's profile carries
@@ -52,17 +52,17 @@ TEST(MethodRegistry, GpumechIsRegisteredWithMethodsDefaultsAndNamedChoices) {
   const MethodParam* level = param("gpumech", "level");
   ASSERT_NE(level, nullptr);
   EXPECT_EQ(level->choices, (std::vector<std::string>{"naive", "mt", "mt_mshr", "gpumech"}));
-  EXPECT_EQ(level->choices[size_t(level->value)], "gpumech");
+  EXPECT_EQ(level->choices[size_t(level->def)], "gpumech");
   const auto default_of = [](const char* name) {
     const MethodParam* p = param("gpumech", name);
-    return p->choices[size_t(p->value)];
+    return p->choices[size_t(p->def)];
   };
   EXPECT_EQ(default_of("policy"), "config");
   EXPECT_EQ(default_of("mshr_demand"), "l1_missing_reads");
   EXPECT_EQ(default_of("dram_demand"), "dram_requests");
   EXPECT_EQ(default_of("rc_normalisation"), "per_w");
-  EXPECT_EQ(param("gpumech", "dram_bound")->value, 1);
-  EXPECT_EQ(param("gpumech", "tail_bound")->value, 1);
+  EXPECT_EQ(param("gpumech", "dram_bound")->def, 1);
+  EXPECT_EQ(param("gpumech", "tail_bound")->def, 1);
   EXPECT_TRUE(param("gpumech", "max_trace_instructions")->choices.empty());
 }
 
@@ -102,8 +102,8 @@ TEST(MethodRegistry, EveryParameterIsDocumentedAndItsDefaultInRange) {
     EXPECT_FALSE(info.description.empty()) << name;
     for (const MethodParam& p : info.params) {
       EXPECT_FALSE(p.doc.empty()) << name << "." << p.name;
-      EXPECT_LE(p.lo, p.value) << name << "." << p.name;
-      EXPECT_LE(p.value, p.hi) << name << "." << p.name;
+      EXPECT_LE(p.lo, p.def) << name << "." << p.name;
+      EXPECT_LE(p.def, p.hi) << name << "." << p.name;
     }
   }
 }
@@ -132,11 +132,11 @@ TEST(MethodRegistry, SimprofAndItsBaselinesAreRegisteredWithTheBudgetDefaults) {
     SCOPED_TRACE(m);
     ASSERT_TRUE(methods().count(m));
     EXPECT_TRUE(methods().at(m).reads_profile);
-    EXPECT_DOUBLE_EQ(param(m, "error")->value, 0.02);
-    EXPECT_DOUBLE_EQ(param(m, "confidence")->value, 0.95);
-    EXPECT_DOUBLE_EQ(param(m, "features")->value, 100);
-    EXPECT_DOUBLE_EQ(param(m, "max_phases")->value, 20);
-    EXPECT_DOUBLE_EQ(param(m, "silhouette_fraction")->value, 0.9);
+    EXPECT_DOUBLE_EQ(param(m, "error")->def, 0.02);
+    EXPECT_DOUBLE_EQ(param(m, "confidence")->def, 0.95);
+    EXPECT_DOUBLE_EQ(param(m, "features")->def, 100);
+    EXPECT_DOUBLE_EQ(param(m, "max_phases")->def, 20);
+    EXPECT_DOUBLE_EQ(param(m, "silhouette_fraction")->def, 0.9);
   }
 }
 
@@ -189,7 +189,7 @@ TEST(MethodParams, TheRegisteredSchemaIsTheParameterStructs) {
 
 TEST(MethodParams, FieldDefaultsAreTheDeclaredDefaults) {
   MethodOptions o;
-  for (const MethodParam& p : PhotonParams::schema()) o.params[p.name] = p.value;
+  for (const MethodParam& p : PhotonParams::schema()) o.params[p.name] = p.def;
   const PhotonParams d, r = PhotonParams::from(o);
   EXPECT_EQ(d.bb_window, r.bb_window);
   EXPECT_DOUBLE_EQ(d.bb_stable_share, 0.95);

@@ -113,15 +113,11 @@ TEST(GpuConfig, TreePlruNeedsAPowerOfTwoWays) {
   }
 }
 
-/// The choices a parameter declares, split at '|'.
+/// The choices a parameter declares, sorted.
 std::vector<std::string> choices_of(std::string_view key) {
-  for (const ParamInfo& p : param_table()) {
-    if (p.key != key) continue;
-    std::vector<std::string> v;
-    std::string_view c = p.choices;
-    for (size_t bar; (bar = c.find('|')) != std::string_view::npos; c.remove_prefix(bar + 1))
-      v.emplace_back(c.substr(0, bar));
-    v.emplace_back(c);
+  for (const ParamDecl& p : param_table()) {
+    if (p.name != key) continue;
+    std::vector<std::string> v = p.choices;
     std::sort(v.begin(), v.end());
     return v;
   }
@@ -204,20 +200,20 @@ TEST(GpuConfig, EffectiveConfigSerialisesEveryParameter) {
   EXPECT_EQ(leaves, param_table().size());
   // The JSON round-trips through overrides.
   GpuConfig d;
-  for (const ParamInfo& p : param_table()) {
-    auto dot = p.key.find('.');
-    auto v = j[std::string(p.key.substr(0, dot))][std::string(p.key.substr(dot + 1))];
+  for (const ParamDecl& p : param_table()) {
+    auto dot = p.name.find('.');
+    auto v = j[p.name.substr(0, dot)][p.name.substr(dot + 1)];
     std::string text = v.is_string() ? v.get<std::string>() : v.dump();
-    set_param(d, p.key, text);
+    set_param(d, p.name, text);
   }
   EXPECT_EQ(to_json(d), j);
 }
 
 TEST(GpuConfig, EveryParameterHasUnitOrChoicesAndDoc) {
-  for (const ParamInfo& p : param_table()) {
-    EXPECT_FALSE(p.doc.empty()) << p.key;
-    if (p.kind == ParamInfo::Kind::Int || p.kind == ParamInfo::Kind::Float) EXPECT_FALSE(p.unit.empty()) << p.key;
-    if (p.kind == ParamInfo::Kind::Enum) EXPECT_FALSE(p.choices.empty()) << p.key;
+  for (const ParamDecl& p : param_table()) {
+    EXPECT_FALSE(p.doc.empty()) << p.name;
+    if (p.kind == ParamKind::Int || p.kind == ParamKind::Float) EXPECT_FALSE(p.unit.empty()) << p.name;
+    if (p.kind == ParamKind::Enum) EXPECT_FALSE(p.choices.empty()) << p.name;
   }
 }
 
@@ -231,13 +227,14 @@ TEST(GpuConfig, TheTypedEnumerationsListTheirKeysChoicesInDeclarationOrder) {
   // The model reads enumeration keys through SimEngine, Switch, RowPolicy and FrameCaches, whose
   // enumerators stand for the declared choices by position: a reordered choice list would
   // silently swap meanings, so the order is pinned here.
-  const std::map<std::string_view, std::string_view> want = {
-      {"sim.engine", "exact|quantum"}, {"tlb.enabled", "off|on"},      {"gfx.hiz", "off|on"},
-      {"gfx.store_depth", "off|on"},   {"dram.row_policy", "open|closed"}, {"gfx.frame_caches", "keep|invalidate"}};
+  const std::map<std::string, std::vector<std::string>> want = {
+      {"sim.engine", {"exact", "quantum"}}, {"tlb.enabled", {"off", "on"}},
+      {"gfx.hiz", {"off", "on"}},           {"gfx.store_depth", {"off", "on"}},
+      {"dram.row_policy", {"open", "closed"}}, {"gfx.frame_caches", {"keep", "invalidate"}}};
   size_t seen = 0;
-  for (const ParamInfo& p : param_table()) {
-    if (p.kind != ParamInfo::Kind::Enum || !want.count(p.key)) continue;
-    EXPECT_EQ(p.choices, want.at(p.key)) << p.key;
+  for (const ParamDecl& p : param_table()) {
+    if (p.kind != ParamKind::Enum || !want.count(p.name)) continue;
+    EXPECT_EQ(p.choices, want.at(p.name)) << p.name;
     ++seen;
   }
   EXPECT_EQ(seen, want.size());

@@ -30,31 +30,54 @@ namespace {
 using Member = std::variant<int64_t GpuConfig::*, double GpuConfig::*, std::string GpuConfig::*>;
 
 struct Param {
-  ParamInfo info;
+  ParamDecl decl;
   Member member;
 };
 
-/// A plug-in parameter's choices: the registry's names, kept alive for the table's views. Read
-/// on first use of the table, after every static registration has run.
-template <class Tag>
-std::string_view registered_choices() {
-  static const std::string joined = Registry<Tag>::choices();
-  return joined;
+/// A declaration of a number.
+ParamDecl number(const char* key, ParamKind kind, double def, double lo, double hi, const char* unit, const char* doc) {
+  ParamDecl d;
+  d.name = key, d.kind = kind, d.def = def, d.lo = lo, d.hi = hi, d.unit = unit, d.doc = doc;
+  return d;
 }
 
+/// A declaration of an enumeration: its choices and default by name.
+ParamDecl enumeration(const char* key, std::string_view def, std::vector<std::string> choices, const char* doc) {
+  ParamDecl d;
+  d.name = key, d.kind = ParamKind::Enum, d.choices = std::move(choices), d.doc = doc;
+  const auto it = std::find(d.choices.begin(), d.choices.end(), def);
+  if (it == d.choices.end()) throw std::logic_error(fmt::format("params.def: {}'s default {} is not a choice", key, def));
+  d.def = double(it - d.choices.begin());
+  return d;
+}
+
+/// "a|b|c" as its names.
+std::vector<std::string> split_choices(std::string_view choices) {
+  std::vector<std::string> out;
+  for (size_t start = 0;;) {
+    const size_t bar = choices.find('|', start);
+    out.emplace_back(choices.substr(start, bar - start));
+    if (bar == std::string_view::npos) return out;
+    start = bar + 1;
+  }
+}
+
+/// Every parameter, built on first use: after every static registration has run, so that a
+/// plug-in key's choices are its registry's names.
 const std::vector<Param>& params() {
   static const std::vector<Param> table = [] {
     std::vector<Param> t;
-    using K = ParamInfo::Kind;
+    using K = ParamKind;
 #define STROBE_INT(field, key, def, lo, hi, unit, doc) \
-  t.push_back({{key, K::Int, #def, double(lo), double(hi), {}, unit, doc}, &GpuConfig::field});
+  t.push_back({number(key, K::Int, double(def), double(lo), double(hi), unit, doc), &GpuConfig::field});
 #define STROBE_FLOAT(field, key, def, lo, hi, unit, doc) \
-  t.push_back({{key, K::Float, #def, double(lo), double(hi), {}, unit, doc}, &GpuConfig::field});
+  t.push_back({number(key, K::Float, double(def), double(lo), double(hi), unit, doc), &GpuConfig::field});
 #define STROBE_ENUM(field, key, def, choices, doc) \
-  t.push_back({{key, K::Enum, def, 0, 0, choices, "", doc}, &GpuConfig::field});
+  t.push_back({enumeration(key, def, split_choices(choices), doc), &GpuConfig::field});
 #define STROBE_PLUGIN(field, key, def, registry, doc) \
-  t.push_back({{key, K::Enum, def, 0, 0, registered_choices<registry>(), "", doc}, &GpuConfig::field});
-#define STROBE_STR(field, key, def, doc) t.push_back({{key, K::Str, def, 0, 0, {}, "", doc}, &GpuConfig::field});
+  t.push_back({enumeration(key, def, Registry<registry>::names(), doc), &GpuConfig::field});
+#define STROBE_STR(field, key, def, doc) \
+  t.push_back({ParamDecl{key, K::Text, 0, def, 0, 0, {}, "", doc}, &GpuConfig::field});
 #include "timing/config/params.def"
 #undef STROBE_INT
 #undef STROBE_FLOAT
@@ -68,47 +91,25 @@ const std::vector<Param>& params() {
 
 const Param* find_param(std::string_view key) {
   for (const Param& p : params())
-    if (p.info.key == key) return &p;
+    if (p.decl.name == key) return &p;
   return nullptr;
 }
 
-[[noreturn]] void bad_value(const Param& p, std::string_view value, std::string_view why) {
-  throw InputError(fmt::format("config key '{}': bad value '{}': {}", p.info.key, value, why));
+/// Stores `v`, already read and checked against the declaration, in its field.
+void store(GpuConfig& cfg, const Param& p, double v, std::string_view text) {
+  std::visit(
+      [&](auto m) {
+        using T = std::remove_reference_t<decltype(cfg.*m)>;
+        if constexpr (std::is_same_v<T, std::string>) cfg.*m = std::string(text);
+        else cfg.*m = T(v);
+      },
+      p.member);
 }
 
-bool in_choices(std::string_view choices, std::string_view v) {
-  size_t start = 0;
-  while (start <= choices.size()) {
-    size_t bar = choices.find('|', start);
-    if (bar == std::string_view::npos) bar = choices.size();
-    if (choices.substr(start, bar - start) == v) return true;
-    start = bar + 1;
-  }
-  return false;
-}
-
-void set_int(GpuConfig& cfg, const Param& p, int64_t v, std::string_view text) {
-  if (double(v) < p.info.min || double(v) > p.info.max)
-    bad_value(p, text, fmt::format("must be between {} and {}", int64_t(p.info.min), int64_t(p.info.max)));
-  if (auto* m = std::get_if<int64_t GpuConfig::*>(&p.member)) cfg.*(*m) = v;
-}
-
-void set_float(GpuConfig& cfg, const Param& p, double v, std::string_view text) {
-  if (!std::isfinite(v) || v < p.info.min || v > p.info.max)
-    bad_value(p, text, fmt::format("must be between {} and {}", p.info.min, p.info.max));
-  if (auto* m = std::get_if<double GpuConfig::*>(&p.member)) cfg.*(*m) = v;
-}
-
-void set_text(GpuConfig& cfg, const Param& p, std::string_view v) {
-  if (p.info.kind == ParamInfo::Kind::Enum && !in_choices(p.info.choices, v))
-    bad_value(p, v, fmt::format("expected one of {}", p.info.choices));
-  if (auto* m = std::get_if<std::string GpuConfig::*>(&p.member)) cfg.*(*m) = std::string(v);
-}
-
-const char* kind_name(ParamInfo::Kind k) {
+const char* kind_name(ParamKind k) {
   switch (k) {
-    case ParamInfo::Kind::Int: return "an integer";
-    case ParamInfo::Kind::Float: return "a number";
+    case ParamKind::Int: return "an integer";
+    case ParamKind::Float: return "a number";
     default: return "a string";
   }
 }
@@ -122,20 +123,22 @@ void apply_node(GpuConfig& cfg, const std::string& key, const toml::node& n, std
   if (!p) throw InputError(fmt::format("{}: unknown config key '{}'", source, key));
   std::ostringstream text;
   n.visit([&](auto&& v) { text << v; });
-  switch (p->info.kind) {
-    case ParamInfo::Kind::Int:
-      if (auto v = n.value_exact<int64_t>()) return set_int(cfg, *p, *v, text.str());
+  const std::string where = fmt::format("{}: config key", source);
+  switch (p->decl.kind) {
+    case ParamKind::Int:
+      if (auto v = n.value_exact<int64_t>()) return store(cfg, *p, check_value(p->decl, double(*v), text.str(), where), {});
       break;
-    case ParamInfo::Kind::Float:
-      if (n.is_integer() || n.is_floating_point()) return set_float(cfg, *p, *n.value<double>(), text.str());
+    case ParamKind::Float:
+      if (n.is_integer() || n.is_floating_point())
+        return store(cfg, *p, check_value(p->decl, *n.value<double>(), text.str(), where), {});
       break;
-    case ParamInfo::Kind::Enum:
-    case ParamInfo::Kind::Str:
-      if (auto v = n.value_exact<std::string>()) return set_text(cfg, *p, *v);
+    case ParamKind::Enum:
+    case ParamKind::Text:
+      if (auto v = n.value_exact<std::string>()) return store(cfg, *p, read_value(p->decl, *v, where), *v);
       break;
   }
   throw InputError(fmt::format("{}: config key '{}': bad value {}: expected {}", source, key, text.str(),
-                               kind_name(p->info.kind)));
+                               kind_name(p->decl.kind)));
 }
 
 void check(bool ok, std::string_view key, const std::string& why) {
@@ -153,13 +156,13 @@ void check_cache(int64_t size_kb, int64_t ways, int64_t line, int64_t parts, std
 
 }  // namespace
 
-const std::vector<ParamInfo>& param_table() {
-  static const std::vector<ParamInfo> infos = [] {
-    std::vector<ParamInfo> v;
-    for (const Param& p : params()) v.push_back(p.info);
+const std::vector<ParamDecl>& param_table() {
+  static const std::vector<ParamDecl> decls = [] {
+    std::vector<ParamDecl> v;
+    for (const Param& p : params()) v.push_back(p.decl);
     return v;
   }();
-  return infos;
+  return decls;
 }
 
 std::string preset_dir() {
@@ -179,20 +182,7 @@ std::vector<std::string> preset_names() {
 void set_param(GpuConfig& cfg, std::string_view key, std::string_view value) {
   const Param* p = find_param(key);
   if (!p) throw InputError(fmt::format("unknown config key '{}'", key));
-  switch (p->info.kind) {
-    case ParamInfo::Kind::Int: {
-      const std::optional<int64_t> v = parse_integer(value);
-      if (!v) bad_value(*p, value, "expected an integer");
-      return set_int(cfg, *p, *v, value);
-    }
-    case ParamInfo::Kind::Float: {
-      const std::optional<double> v = parse_number(value);
-      if (!v) bad_value(*p, value, "expected a number");
-      return set_float(cfg, *p, *v, value);
-    }
-    case ParamInfo::Kind::Enum:
-    case ParamInfo::Kind::Str: return set_text(cfg, *p, value);
-  }
+  store(cfg, *p, read_value(p->decl, value, "config key"), value);
 }
 
 void apply_override(GpuConfig& cfg, std::string_view assignment) {
@@ -274,24 +264,20 @@ void validate(const GpuConfig& c) {
 
 size_t choice_index(const GpuConfig& cfg, std::string_view key) {
   const Param* p = find_param(key);
-  if (!p || p->info.kind != ParamInfo::Kind::Enum || !std::holds_alternative<std::string GpuConfig::*>(p->member))
+  if (!p || p->decl.kind != ParamKind::Enum || !std::holds_alternative<std::string GpuConfig::*>(p->member))
     throw std::logic_error(fmt::format("choice_index: '{}' is not an enumeration key", key));
   const std::string& value = cfg.*std::get<std::string GpuConfig::*>(p->member);
-  size_t index = 0;
-  for (std::string_view rest = p->info.choices;; ++index) {
-    const size_t bar = rest.find('|');
-    if (rest.substr(0, bar) == value) return index;
-    if (bar == std::string_view::npos) break;
-    rest.remove_prefix(bar + 1);
-  }
-  throw std::logic_error(fmt::format("config key '{}': '{}' is not among its choices {}", key, value, p->info.choices));
+  const auto it = std::find(p->decl.choices.begin(), p->decl.choices.end(), value);
+  if (it == p->decl.choices.end())
+    throw std::logic_error(fmt::format("config key '{}': '{}' is not among its choices", key, value));
+  return size_t(it - p->decl.choices.begin());
 }
 
 nlohmann::json to_json(const GpuConfig& cfg) {
   nlohmann::json j = nlohmann::json::object();
   for (const Param& p : params()) {
     nlohmann::json* node = &j;
-    std::string_view key = p.info.key;
+    std::string_view key = p.decl.name;
     size_t dot;
     while ((dot = key.find('.')) != std::string_view::npos) {
       node = &(*node)[std::string(key.substr(0, dot))];

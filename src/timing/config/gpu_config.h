@@ -10,6 +10,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "common/param_decl.h"
+
 namespace strobe::timing {
 
 /// Every parameter's value, field by field (declared in params.def with its default).
@@ -27,20 +29,9 @@ struct GpuConfig {
 #undef STROBE_STR
 };
 
-/// Schema entry of one parameter, for docs, tools and error messages.
-struct ParamInfo {
-  enum class Kind : uint8_t { Int, Float, Enum, Str };
-  std::string_view key;
-  Kind kind;
-  std::string_view default_text;  ///< the default as written in params.def
-  double min = 0, max = 0;        ///< bounds (Int, Float)
-  std::string_view choices;       ///< "a|b|c" (Enum; a plug-in's list comes from its registry)
-  std::string_view unit;
-  std::string_view doc;
-};
-
-/// Every parameter, in declaration order.
-const std::vector<ParamInfo>& param_table();
+/// Every parameter, in declaration order, as the one declaration type every setting shares
+/// (common/param_decl.h): the name is the dotted key.
+const std::vector<ParamDecl>& param_table();
 
 /// Directory holding the preset files (the source tree's configs/).
 std::string preset_dir();
