@@ -164,7 +164,8 @@ TEST(MethodRegistry, UnknownParameterErrorListsTheValidNamesInDeclarationOrder) 
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("unknown parameter 'ipc_varaince' (valid: ipc_variance, ipc_window, "
-                                         "ipc_interval, open_generations, open_after_l2_fill, centroid_representative, pca_variance, max_clusters, cluster_explained)"),
+                                         "ipc_interval, open_generations, open_after_l2_fill, centroid_representative, parallelism, "
+                                         "group_exponent, pca_variance, max_clusters, cluster_explained)"),
               std::string::npos)
         << e.what();
   }

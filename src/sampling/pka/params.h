@@ -20,6 +20,10 @@ namespace strobe::sampling {
     "strobe's extension: the window opens only once the groups that fill the L2 have retired (0: PKA's rule)") \
   X(bool, centroid_representative, 1, 0, 1,                                                                     \
     "strobe's extension: a cluster's representative is its launch nearest the centroid (0: its first, as PKA)") \
+  X(bool, parallelism, 1, 0, 1,                                                                                 \
+    "strobe's extension: a member's time scales by its representative's parallelism over its own (0: PKA)")      \
+  X(double, group_exponent, 0.5, 0.0, 1.0,                                                                      \
+    "with parallelism: how a CU's rate grows with the groups it holds (0: one saturates it; 1: linearly)")      \
   X(double, pca_variance, 0.95, 0.01, 1.0, "share of feature variance the kept principal components explain")  \
   X(int, max_clusters, 20, 1, 1000, "largest k tried")                                                         \
   X(double, cluster_explained, 0.95, 0.0, 1.0, "smallest k whose clustering explains this share of the variance")

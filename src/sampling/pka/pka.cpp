@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "emu/executor.h"
 #include "sampling/common/ipc_stability.h"
+#include "sampling/common/parallelism.h"
 #include "sampling/common/program_tables.h"
 #include "sampling/common/runners.h"
 #include "sampling/common/steady_state.h"
@@ -151,6 +152,7 @@ class Pka final : public SamplingMethod {
     rep_.assign(rep_of_.size(), IpcProjection{});
     pending_.assign(rep_of_.size(), {});
     ran_.assign(rep_of_.size(), false);
+    rep_at_once_.assign(rep_of_.size(), 0);
     centroids_ = km.centroids;
     // PKA takes each cluster's first launch. strobe's extension takes the launch nearest the
     // centroid: from a capture, or with warming, any launch starts warm, and the first of an
@@ -197,6 +199,8 @@ class Pka final : public SamplingMethod {
     if (diverged_) return unprofiled_.run("pka", *diverged_, d, mem, gpu);
     const size_t c = size_t(labels_[i]);
     const uint64_t insts = profiles_[i].stats.wave_instructions;
+    const double at_once = launch_parallelism(profiles_[i].stats.workgroups, system_occupancy(gpu, d),
+                                              uint32_t(gpu.config().num_cus), p_.group_exponent);
     const bool skip = skips_predicted(o_, d);
     auto rec = std::make_shared<runtime::SampledLaunch>();
     rec->method = "pka";
@@ -229,18 +233,21 @@ class Pka final : public SamplingMethod {
         if (obs.stopped()) rec->detail["stopped_after_last_dispatch"] = obs.stop_cycles();  // measured cycles kept
       }
       rec->detail["lead_cycles"] = lead;
+      rep_at_once_[c] = at_once;
+      if (p_.parallelism) rec->detail["parallelism"] = at_once;
       ran_[c] = true;
       r.stats = lt->functional;
       lt->set_totals(lt->cycles, insts, profiles_[i].stats.thread_instructions, gpu.config().clock_mhz);
     } else {
       if (!skip) r.stats = run_functional_launch(d, mem, gpu, o_.warming);
-      const uint64_t cycles = rep_[c].cycles(insts);
+      const uint64_t cycles = project(c, insts, at_once);
       lt = std::make_shared<timing::LaunchTiming>(timing::predicted_launch_timing(
           d.kernel_name, cycles, insts, profiles_[i].stats.thread_instructions, r.stats, gpu.config().clock_mhz));
       rec->level = "cluster";
       rec->predicted_instructions = insts;
+      if (p_.parallelism) rec->detail["parallelism"] = at_once;
       // Its representative comes later: the record is completed in place when it has run.
-      if (!ran_[c]) pending_[c].push_back({insts, lt, rec});
+      if (!ran_[c]) pending_[c].push_back({insts, at_once, lt, rec});
     }
     rec->estimated_cycles = lt->cycles;
     r.timing = lt;
@@ -249,9 +256,22 @@ class Pka final : public SamplingMethod {
     return r;
   }
 
+  /// A member's cycles from cluster `c`'s representative: its lead, plus the rest at the
+  /// representative's IPC (PKA). With `parallelism` (strobe's extension) the rest also scales by
+  /// the representative's parallelism over the member's `at_once` (common/parallelism.h): a
+  /// launch smaller than one generation runs its groups side by side, so its time does not
+  /// shrink with its instructions as a many-generation launch's does.
+  uint64_t project(size_t c, uint64_t insts, double at_once) const {
+    const IpcProjection& rep = rep_[c];
+    const uint64_t cycles = rep.cycles(insts);
+    if (!p_.parallelism || cycles <= rep.lead) return cycles;
+    return rep.lead + uint64_t(std::llround(scale_by_parallelism(double(cycles - rep.lead), rep_at_once_[c], at_once)));
+  }
+
   /// A member that ran before its cluster's representative.
   struct Pending {
     uint64_t insts = 0;
+    double at_once = 0;  ///< its parallelism on this configuration
     std::shared_ptr<timing::LaunchTiming> timing;
     std::shared_ptr<runtime::SampledLaunch> record;
   };
@@ -259,7 +279,7 @@ class Pka final : public SamplingMethod {
   /// Gives cluster `c`'s waiting members their time from cluster `from`'s representative.
   void complete(size_t c, size_t from) {
     for (Pending& p : pending_[c]) {
-      const uint64_t cycles = rep_[from].cycles(p.insts);
+      const uint64_t cycles = project(from, p.insts, p.at_once);
       p.timing->set_totals(cycles, p.insts, p.timing->thread_instructions, o_.gpu.clock_mhz);
       p.record->estimated_cycles = cycles;
       if (from != c) p.record->detail["timed_from_cluster"] = from;
@@ -306,6 +326,7 @@ class Pka final : public SamplingMethod {
   std::vector<int> labels_, rep_of_;
   std::vector<IpcProjection> rep_;  ///< each cluster's representative's lead, head and IPC
   std::vector<bool> ran_;           ///< whether each cluster's representative has run
+  std::vector<double> rep_at_once_;  ///< each representative's parallelism
   std::vector<std::vector<Pending>> pending_;  ///< members waiting for their representative
   Eigen::MatrixXd centroids_;       ///< the clusters' centroids in the PCA space
   size_t borrowed_ = 0;             ///< clusters timed from another's representative

@@ -27,6 +27,7 @@
 
 #include "common/error.h"
 #include "emu/executor.h"
+#include "sampling/common/parallelism.h"
 #include "sampling/common/representative_method.h"
 #include "sampling/common/steady_state.h"
 #include "sampling/method.h"
@@ -87,8 +88,7 @@ class TbPoint final : public RepresentativeMethod {
                                                  size_t i, runtime::SampledLaunch& rec) override {
     // Epochs are the work-groups resident at once on this configuration, so the region table
     // is rebuilt per configuration from the same profile.
-    const timing::Occupancy occ = gpu.occupancy_of(d);
-    const uint32_t system = std::max<uint32_t>(1, occ.workgroups_per_cu * uint32_t(gpu.config().num_cus));
+    const uint32_t system = system_occupancy(gpu, d);
     system_[i] = system;
     if (!intra()) return RepresentativeMethod::simulate(d, mem, gpu, i, rec);
     const tb::LaunchProfile& lp = program_.launches[i];
@@ -133,9 +133,8 @@ class TbPoint final : public RepresentativeMethod {
     if (!p_.parallelism || runs.size() != 1) return cycles;
     const auto it = system_.find(runs[0].launch);
     if (it == system_.end()) return cycles;
-    const double rep = double(std::min<uint64_t>(program_.launches[runs[0].launch].groups.size(), it->second));
-    const double member = double(std::min<uint64_t>(program_.launches[launch].groups.size(), it->second));
-    return rep > 0 && member > 0 ? cycles * rep / member : cycles;
+    return scale_by_parallelism(cycles, groups_at_once(program_.launches[runs[0].launch].groups.size(), it->second),
+                                groups_at_once(program_.launches[launch].groups.size(), it->second));
   }
 
   /// A cluster whose representative never ran takes the CPI of the nearest cluster, by
