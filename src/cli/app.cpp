@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "cli/context_help.h"
 #include "common/build_info.h"
 #include "common/error.h"
 #include "experiment/sweep_run.h"
@@ -67,6 +68,9 @@ int run_main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
+    // --help with a benchmark, methods or keys named: their parameters follow the options.
+    if (rc == 0)
+      for (const CLI::App* cmd : app.get_subcommands()) fmt::print("{}", context_help(*cmd));
     return rc == 0 ? 0 : static_cast<int>(ExitCode::BadInput);
   }
   try {

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "cli/context_help.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/number_text.h"
@@ -24,6 +25,7 @@ void add_arch_option(CLI::App& cmd, experiment::RunSpec& spec) {
 
 void add_set_option(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help) {
   cmd.add_option("--set", spec.sets, help);
+  cmd.footer(parameters_footer());
   // A shorthand for the one parameter reports most often want changed.
   cmd.add_option_function<uint64_t>(
          "--timeline-interval",

@@ -14,8 +14,9 @@ namespace strobe::cli {
 void add_param_option(CLI::App& cmd, experiment::RunSpec& spec);
 /// --arch PRESET|FILE.toml.
 void add_arch_option(CLI::App& cmd, experiment::RunSpec& spec);
-/// --set (repeatable), with the subcommand's help text (compare also takes set names there), and
-/// --timeline-interval CYCLES, which sets sim.timeline_interval.
+/// --set (repeatable), with the subcommand's help text (compare also takes set names there),
+/// --timeline-interval CYCLES, which sets sim.timeline_interval, and the help's footer naming
+/// where every key and parameter is listed (context_help.h).
 void add_set_option(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help);
 /// --sampling-set KEY=VALUE (repeatable), --sampling-skip-functional, --sampling-warming and --profile
 /// FILE.
