@@ -314,7 +314,7 @@ RunResult replay(ValidatedRun& v, const LaunchCallback& on_launch, bool fresh_me
     // simulate; the launches it only predicts neither run nor fetch a page. The capture's profile
     // replaces a profiling pass where the method reads one.
     // Decoded only for a method that reads it, and only as far as it reads.
-    const sampling::MethodInfo& info = sampling::methods().at(s.sampling);
+    const sampling::MethodInfo& info = sampling::method_info(s.sampling);
     auto method = sampling::make_method(
         s.sampling, v.gpu, s.sampling_sets, s.skip_functional,
         info.reads_profile ? capture::method_profile(*cap, uint32_t(v.gpu.line_bytes), info.profile_detail) : nullptr,

@@ -61,7 +61,7 @@ ProgramRun run_once(const ValidatedCompare& c, const std::string& sampling, cons
   p.sampling = sampling;
   p.sets = c.spec.run.sets;
   // --profile reaches the methods that read one; the others profile for themselves.
-  if (sampling != "none" && sampling::methods().at(sampling).reads_profile) p.profile = c.spec.run.profile;
+  if (sampling != "none" && sampling::method_info(sampling).reads_profile) p.profile = c.spec.run.profile;
   if (sampling != "none") p.warming = c.spec.run.warming;
   const int passes = sampling == "none" ? 1 : c.make(sampling)->passes();
   const std::vector<std::string>& command = p.program;

@@ -130,7 +130,7 @@ std::shared_ptr<const sampling::profile::ProfileFile> load_profile(const RunSpec
   for (const auto& [name, info] : sampling::methods())
     if (info.reads_profile) readers += (readers.empty() ? "" : ", ") + name;
   for (const auto& m : methods)
-    if (m != "none") read |= sampling::methods().at(m).reads_profile;
+    if (m != "none") read |= sampling::method_info(m).reads_profile;
   if (!read)
     throw InputError(fmt::format("--profile {}: no method given reads a functional profile (methods that do: {})",
                                  spec.profile, readers));

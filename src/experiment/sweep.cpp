@@ -93,7 +93,8 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
   }
   s.methods = string_list(doc, "methods", source);
   for (const std::string& m : s.methods)
-    if (s.graphics ? !sampling::frame_methods().contains(m) : !sampling::methods().contains(m)) {
+    if (s.graphics ? !sampling::frame_methods().contains(m)
+                   : !sampling::methods().contains(sampling::parse_method_spec(m).name)) {
       std::vector<std::string> names;
       if (s.graphics)
         for (const auto& [n, _] : sampling::frame_methods()) names.push_back(n);
@@ -103,10 +104,12 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
                                    s.graphics ? "frame-sampling " : "", m, fmt::join(names, ", ")));
     }
   s.sampling_sets = string_list(doc, "sampling_sets", source);
-  if (!s.sampling_sets.empty()) {
-    if (s.methods.empty()) throw InputError(fmt::format("{}: sampling_sets without methods", source));
-    if (s.graphics) sampling::check_frame_sampling_sets(s.methods, s.sampling_sets);
-    else sampling::check_sampling_sets(s.methods, s.sampling_sets);
+  if (!s.sampling_sets.empty() && s.methods.empty())
+    throw InputError(fmt::format("{}: sampling_sets without methods", source));
+  if (s.graphics) {
+    if (!s.sampling_sets.empty()) sampling::check_frame_sampling_sets(s.methods, s.sampling_sets);
+  } else {
+    sampling::check_sampling_sets(s.methods, s.sampling_sets);  // and each variant's own settings
   }
   if (s.graphics)
     for (const char* key : {"warming", "profile"})
@@ -126,7 +129,7 @@ SweepSpec parse_sweep(const std::string& text, const std::string& source) {
     s.repeat = int(*v);
   }
   bool reads = false;
-  for (const std::string& m : s.methods) reads |= !s.graphics && sampling::methods().at(m).reads_profile;
+  for (const std::string& m : s.methods) reads |= !s.graphics && sampling::method_info(m).reads_profile;
   s.profile = reads;
   if (const toml::node* p = doc.get("profile")) {
     const auto v = p->value<bool>();
@@ -273,15 +276,19 @@ std::vector<SweepTask> expand(const SweepSpec& spec) {
 }
 
 bool profile_with_traces(const SweepSpec& s) {
-  const auto set = [&](const char* kv) {
-    return std::find(s.sampling_sets.begin(), s.sampling_sets.end(), kv) != s.sampling_sets.end();
-  };
-  // SimProf's proxy is GPUMech's unless the sweep sets it to the pilot run; STEM's signature is
-  // GPUMech's only when the sweep sets it so.
-  for (const std::string& m : s.methods)
-    if (m == "gpumech" || (m.rfind("simprof", 0) == 0 && !set("proxy=pilot")) ||
-        (m == "stem" && set("signature=gpumech")))
+  // SimProf's proxy is GPUMech's unless the sweep or the variant sets it to the pilot run; STEM's
+  // signature is GPUMech's only when either sets it so (a variant's own setting wins).
+  for (const std::string& spec : s.methods) {
+    const sampling::MethodSpec m = sampling::parse_method_spec(spec);
+    const auto set = [&](const std::string& key, const char* value) {
+      for (auto it = m.sets.rbegin(); it != m.sets.rend(); ++it)
+        if (it->starts_with(key + "=")) return *it == key + "=" + value;
+      return std::find(s.sampling_sets.begin(), s.sampling_sets.end(), key + "=" + value) != s.sampling_sets.end();
+    };
+    if (m.name == "gpumech" || (m.name.rfind("simprof", 0) == 0 && !set("proxy", "pilot")) ||
+        (m.name == "stem" && set("signature", "gpumech")))
       return true;
+  }
   return false;
 }
 

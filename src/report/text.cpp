@@ -1,6 +1,8 @@
 // The text writer (see text.h): fixed-width tables for a terminal, read from the JSON contract.
 #include "report/text.h"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
@@ -27,14 +29,17 @@ std::string interval_text(const nlohmann::json& method_summary) {
 /// The method table of a one-run comparison: its header line, then one row per method in the
 /// order of `names`.
 std::string method_table(const std::vector<std::string>& names, const nlohmann::json& methods) {
+  // As wide as the longest name: a variant (pka:parallelism=0) is longer than any method.
+  size_t w = 13;
+  for (const auto& name : names) w = std::max(w, name.size());
   std::string out =
-      fmt::format("{:<13} {:>14} {:>9} {:>9} {:>10} {:>9} {:>15}   instructions detailed / predicted / analysis\n",
-                  "method", "est. cycles", "error", "IPC err", "wall s", "speedup", "(min-max)");
+      fmt::format("{:<{}} {:>14} {:>9} {:>9} {:>10} {:>9} {:>15}   instructions detailed / predicted / analysis\n",
+                  "method", w, "est. cycles", "error", "IPC err", "wall s", "speedup", "(min-max)");
   for (const auto& name : names) {
     const auto& m = methods.at(name);
     const auto& sh = m["sampling"]["shares"];
-    out += fmt::format("{:<13} {:>14} {:>8.2f}% {:>8.2f}% {:>10.3f} {:>8.2f}x {:>15}   {:.1f}% / {:.1f}% / {:.1f}%\n",
-                       name, m["estimated_cycles"].get<uint64_t>(), m["error_pct"].get<double>(),
+    out += fmt::format("{:<{}} {:>14} {:>8.2f}% {:>8.2f}% {:>10.3f} {:>8.2f}x {:>15}   {:.1f}% / {:.1f}% / {:.1f}%\n",
+                       name, w, m["estimated_cycles"].get<uint64_t>(), m["error_pct"].get<double>(),
                        m["ipc_error_pct"].get<double>(), m["sampled_wall_seconds"].get<double>(),
                        m["speedup"].get<double>(),
                        fmt::format("{:.2f}-{:.2f}", m["speedup_min"].get<double>(), m["speedup_max"].get<double>()),

@@ -27,7 +27,8 @@ std::pair<std::string, std::string> split_set(const std::string& s) {
   return {s.substr(0, eq), s.substr(eq + 1)};
 }
 
-const MethodInfo& find(const std::string& name) {
+const MethodInfo& find(const std::string& spec) {
+  const std::string name = parse_method_spec(spec).name;
   auto it = methods().find(name);
   if (it == methods().end()) {
     std::string known;
@@ -52,6 +53,26 @@ std::optional<std::string> departure(const MethodOptions& o, size_t i, const emu
 
 const std::map<std::string, MethodInfo>& methods() { return registry(); }
 
+MethodSpec parse_method_spec(const std::string& text) {
+  MethodSpec m;
+  const size_t colon = text.find(':');
+  m.name = text.substr(0, colon);
+  if (colon == std::string::npos) return m;
+  if (m.name.empty()) throw InputError(fmt::format("--sampling '{}': no method before ':'", text));
+  for (size_t at = colon + 1;;) {
+    const size_t next = text.find(':', at);
+    const std::string kv = text.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    if (kv.find('=') == std::string::npos || kv.front() == '=')
+      throw InputError(fmt::format("--sampling '{}': '{}' is not KEY=VALUE", text, kv));
+    m.sets.push_back(kv);
+    if (next == std::string::npos) break;
+    at = next + 1;
+  }
+  return m;
+}
+
+const MethodInfo& method_info(const std::string& spec) { return find(spec); }
+
 void SamplingMethod::save_passes(int, const std::string& path, const profile::WorkloadIdentity&) const {
   throw NotImplementedError(
       fmt::format("pass state {}: this sampling method cannot carry its passes to another process", path));
@@ -69,6 +90,12 @@ bool register_method(MethodInfo info) {
 }
 
 void check_sampling_sets(const std::vector<std::string>& names, const std::vector<std::string>& sets) {
+  // A variant's own settings must be its method's (and read as its values); the shared --sampling-set
+  // keys need only be some named method's.
+  for (const std::string& n : names) {
+    MethodOptions o;
+    resolve_params(find(n).params, parse_method_spec(n).sets, o, true, fmt::format("--sampling '{}':", n));
+  }
   for (const std::string& s : sets) {
     const std::string key = split_set(s).first;
     bool declared = false;
@@ -84,7 +111,7 @@ void check_sampling_sets(const std::vector<std::string>& names, const std::vecto
 }
 
 void resolve_params(const std::vector<MethodParam>& params, const std::vector<std::string>& sets, MethodOptions& o,
-                    bool strict) {
+                    bool strict, const std::string& where) {
   for (const MethodParam& p : params) {
     if (p.kind == ParamKind::Text) o.texts[p.name] = p.def_text;
     else o.params[p.name] = p.def;
@@ -98,9 +125,9 @@ void resolve_params(const std::vector<MethodParam>& params, const std::vector<st
       if (!strict) continue;  // another selected method's parameter (check_sampling_sets vetted it)
       std::string valid;
       for (const MethodParam& p : params) valid += (valid.empty() ? "" : ", ") + p.name;
-      throw InputError(fmt::format("--sampling-set '{}': unknown parameter '{}' (valid: {})", s, key, valid));
+      throw InputError(fmt::format("{} '{}': unknown parameter '{}' (valid: {})", where, s, key, valid));
     }
-    const double v = read_value(*decl, text, "--sampling-set");
+    const double v = read_value(*decl, text, where);
     if (decl->kind == ParamKind::Text) o.texts[key] = text;
     else o.params[key] = v;
   }
@@ -129,7 +156,9 @@ std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timin
     o.profile = std::move(profile);
     o.profile_path = profile_path;
   }
-  resolve_params(info.params, sets, o, false);
+  std::vector<std::string> all = sets;
+  for (std::string& own : parse_method_spec(name).sets) all.push_back(std::move(own));  // a variant's own win
+  resolve_params(info.params, all, o, false);
   return info.make(o);
 }
 

@@ -151,11 +151,28 @@ profile::ProfileDetail profile_detail(const std::vector<std::string>& methods);
 
 /// Every registered method, by name.
 const std::map<std::string, MethodInfo>& methods();
+
+/// A method as a command line names it: a registered name, or a variant of it with its own
+/// parameter values, NAME:KEY=VALUE[:KEY=VALUE...] ("pka:parallelism=0"), so that one comparison
+/// can set a method beside its variants against the same reference.
+struct MethodSpec {
+  std::string name;               ///< the registered method
+  std::vector<std::string> sets;  ///< its own KEY=VALUE settings, applied after --sampling-set's
+};
+
+/// Splits `text` into its method and settings; InputError when a setting is not KEY=VALUE or
+/// the method is missing. The name is not looked up here.
+MethodSpec parse_method_spec(const std::string& text);
+
+/// The registration of the method `spec` names (a variant's is its method's); InputError naming
+/// an unknown method.
+const MethodInfo& method_info(const std::string& spec);
 /// Registers a method (from a static initialiser, see STROBE_SAMPLING_METHOD).
 bool register_method(MethodInfo info);
 
-/// Builds `name` with `sets` ("KEY=VALUE", keys among the method's declared parameters; keys
-/// only another selected method declares are not an error here). `profile` (loaded from
+/// Builds `name` (a method or a variant, MethodSpec) with `sets` ("KEY=VALUE", keys among the
+/// method's declared parameters; keys only another selected method declares are not an error
+/// here), then the variant's own settings. `profile` (loaded from
 /// `profile_path`) reaches a method that reads profiles and is ignored by one that does not;
 /// `warming` says what the work it runs functionally warms; `from_capture`, that its launches are
 /// a capture's (MethodOptions::from_capture). Throws InputError naming an unknown method, key or
@@ -169,11 +186,12 @@ std::unique_ptr<SamplingMethod> make_method(const std::string& name, const timin
 /// Fills `o.params` and `o.texts` with every parameter of `params` at its default, then applies
 /// `sets` ("KEY=VALUE"; "2%" reads 0.02, an enumeration takes a name). A key `params` does not
 /// declare is skipped, or with `strict` an InputError listing the valid keys; a bad value is an
-/// InputError naming the key.
+/// InputError naming the key; `where` begins each message.
 void resolve_params(const std::vector<MethodParam>& params, const std::vector<std::string>& sets, MethodOptions& o,
-                    bool strict);
+                    bool strict, const std::string& where = "--sampling-set");
 
-/// Checks that every key of `sets` is declared by at least one of `names`; throws InputError.
+/// Checks that every key of `sets` is declared by at least one of `names`, and that each
+/// variant's own settings are its method's, with valid values; throws InputError.
 void check_sampling_sets(const std::vector<std::string>& names, const std::vector<std::string>& sets);
 
 }  // namespace strobe::sampling

@@ -84,6 +84,40 @@ TEST(Compare, UsageErrorsExitTwoNamingTheProblem) {
   EXPECT_EQ(none.rc, 2);
 }
 
+TEST(Compare, AMethodBesideItsVariantIsComparedAgainstOneReference) {
+  // scan at 262,144 elements: PKA projects its 1-group scan_block launch from a 4-group one.
+  // The variant with PKA's own projection (parallelism=0) takes a quarter of its cycles for
+  // that launch (7.3% over the run); the default scales it by the groups each runs at once (0.4%).
+  const nlohmann::json j = run_json("compare scan --param n=262144 --sampling pka,pka:parallelism=0 --verify");
+  check_method(j, "pka");
+  check_method(j, "pka:parallelism=0");
+  const nlohmann::json& pka = j["methods"]["pka"];
+  const nlohmann::json& paper = j["methods"]["pka:parallelism=0"];
+  EXPECT_LT(pka["error_pct"].get<double>(), 2.0);
+  EXPECT_GT(paper["error_pct"].get<double>(), 5.0) << "the variant's own setting was not applied";
+  // A variant's setting wins over the one every method shares.
+  const nlohmann::json k =
+      run_json("compare scan --param n=262144 --sampling pka:parallelism=1 --sampling-set parallelism=0");
+  EXPECT_EQ(k["methods"]["pka:parallelism=1"]["estimated_cycles"], pka["estimated_cycles"]);
+}
+
+TEST(Compare, AVariantsSettingsAreCheckedBeforeAnyRun) {
+  const auto refused = [](const std::string& sampling, const std::string& says) {
+    SCOPED_TRACE(sampling);
+    const CliResult r = run_strobe("compare relu --param n=4096 --sampling " + sampling);
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("full detailed"), std::string::npos) << "it ran before refusing";
+  };
+  refused("pka:nope=1", "unknown parameter 'nope'");
+  refused("pka:parallelism", "'parallelism' is not KEY=VALUE");
+  refused("pka:parallelism=2", "must be in");
+  refused("pka:=1", "is not KEY=VALUE");
+  refused(":parallelism=1", "no method before ':'");
+  refused("pak:parallelism=1", "unknown method");
+  refused("pka:ipc_window=10,pka:ipc_window=10", "named twice");
+}
+
 TEST(SampledRun, VerifiesAndReportsTheLevelOfEveryLaunch) {
   const nlohmann::json j = run_json("run relu --param n=262144 --sampling photon --verify");
   EXPECT_EQ(j["verified"], true);
