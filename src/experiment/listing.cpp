@@ -1,5 +1,7 @@
 #include "experiment/listing.h"
 
+#include <string_view>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -59,6 +61,65 @@ std::string param_row(const nlohmann::json& p, int width) {
                         p.value("unit", "").empty() ? "" : " " + p["unit"].get<std::string>());
   return fmt::format("{:<{}} {:>10}  {}  {}", p["name"].get<std::string>(), width, text(p["default"]), range,
                      p["doc"].get<std::string>());
+}
+
+}  // namespace strobe::experiment
+
+namespace strobe::experiment {
+
+namespace {
+
+/// The entry of `listing` called `name`, or null.
+const nlohmann::json* find_entry(const nlohmann::json& listing, std::string_view name) {
+  for (const nlohmann::json& e : listing)
+    if (e.value("name", "") == name) return &e;
+  return nullptr;
+}
+
+/// A section: `title`, then each parameter of `params` as a `strobe list` row.
+void section(std::string& out, const std::string& title, const nlohmann::json& params, int width) {
+  out += "\n" + title + "\n";
+  if (params.empty()) out += "  (none)\n";
+  for (const nlohmann::json& p : params) out += "  " + param_row(p, width) + "\n";
+}
+
+}  // namespace
+
+std::string named_parameters_help(const std::vector<std::string>& benchmarks, const std::vector<std::string>& methods,
+                                  const std::vector<std::string>& keys) {
+  std::string out;
+  if (!benchmarks.empty()) {
+    const nlohmann::json listing = benchmarks_listing();
+    for (const std::string& b : benchmarks) {
+      if (b.starts_with("gfx:") || b.ends_with(".cap")) continue;  // frames and captures carry no --param
+      if (const nlohmann::json* e = find_entry(listing, b))
+        section(out, fmt::format("Parameters of {} (--param NAME=VALUE):", b), (*e)["params"], 12);
+      else out += fmt::format("\nNo benchmark is named '{}' (strobe list names them).\n", b);
+    }
+  }
+  if (!methods.empty()) {
+    const nlohmann::json listing = methods_listing();
+    for (const std::string& m : methods) {
+      if (m == "none") continue;
+      // A variant (pka:parallelism=0) has its method's parameters.
+      const std::string name = m.substr(0, m.find(':'));
+      if (const nlohmann::json* e = find_entry(listing, name))
+        section(out, fmt::format("Parameters of {} (--sampling-set KEY=VALUE):", m), (*e)["params"], 22);
+      else out += fmt::format("\nNo sampling method is named '{}' (strobe list names them).\n", name);
+    }
+  }
+  if (!keys.empty()) {
+    const nlohmann::json listing = config_listing();
+    nlohmann::json found = nlohmann::json::array();
+    std::string unknown;
+    for (const std::string& k : keys) {
+      if (const nlohmann::json* e = find_entry(listing, k)) found.push_back(*e);
+      else if (k.find('.') != std::string::npos) unknown += (unknown.empty() ? "" : ", ") + k;  // not a set name
+    }
+    if (!found.empty()) section(out, "The timing-model keys given (--set KEY=VALUE):", found, 28);
+    if (!unknown.empty()) out += fmt::format("\nNo timing-model key is named {} (strobe list --config names them).\n", unknown);
+  }
+  return out;
 }
 
 }  // namespace strobe::experiment

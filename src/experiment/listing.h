@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,13 @@ nlohmann::json methods_listing();
 /// Every timing-model parameter (params.def): name (the dotted key), kind, default, bounds and
 /// unit or choices, doc.
 nlohmann::json config_listing();
+
+/// The parameters of what a command line names, as `strobe list` prints them: a section per
+/// benchmark (gfx: workloads and captures carry none), per sampling method or variant (its
+/// method's), and one for the timing-model keys; a line for each name nothing declares. Empty
+/// when nothing is named.
+std::string named_parameters_help(const std::vector<std::string>& benchmarks, const std::vector<std::string>& methods,
+                                  const std::vector<std::string>& keys);
 
 /// One listed parameter (an entry of the listings above) as a line of `strobe list`: its name in
 /// `width` columns, its default, its range and unit or its choices, and its doc.

@@ -31,6 +31,14 @@ TEST(HelpCli, EachComparedMethodAndEveryKeyGivenAreDescribed) {
   EXPECT_NE(r.out.find("KiB", keys), std::string::npos);
 }
 
+TEST(HelpCli, AVariantIsListedWithItsMethodsParameters) {
+  const CliResult r = run_strobe("compare vecadd --sampling pka:parallelism=0 --help");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("Parameters of pka:parallelism=0 (--sampling-set KEY=VALUE):"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("group_exponent"), std::string::npos);
+  EXPECT_EQ(r.out.find("No sampling method"), std::string::npos);
+}
+
 TEST(HelpCli, NamesThatNothingDeclaresAreSaidToBeUnknown) {
   const CliResult r = run_strobe("run vecadds --sampling pak --set cu.nope=1 --help");
   ASSERT_EQ(r.rc, 0) << r.err;
