@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Regenerate src/isa/opcodes.def from LLVM's own gfx803 disassembler.
+"""Regenerate a target's opcode tables from LLVM's own AMDGPU disassembler.
 
-The opcode numbers of every gfx803 encoding are facts of the hardware; LLVM's
-decoder is the reference strobe must agree with, so the table is derived from
-it rather than typed by hand. For each encoding and opcode value the script
-tries a few operand templates (LLVM rejects words whose unused fields are
-non-zero) and records the first mnemonic LLVM accepts.
+The opcode numbers of every encoding are facts of the hardware; LLVM's decoder is
+the reference strobe must agree with, so the tables are derived from it rather
+than typed by hand. For each encoding and opcode value the script tries a few
+operand templates (LLVM rejects words whose unused fields are non-zero) and
+records the first mnemonic LLVM accepts.
 
-Usage: scripts/gen-opcode-table.py src/isa
-Writes opcodes.def (one row per encoding and opcode number) and ops.def (one row per
-distinct operation, i.e. base mnemonic without _e32/_e64/_sdwa/_dpp).
-Needs llvm-mc and llvm-objdump (LLVM 14).
+Usage: scripts/gen-opcode-table.py [--target gfx803|gfx942] src/isa
+Writes the target's opcodes.def (one row per encoding and opcode number),
+fixed_bits.def and operand_probes.def (gfx803 in src/isa, gfx942 in src/isa/gfx942),
+then ops.def from every target's opcodes.def: one row per distinct operation,
+i.e. base mnemonic without _e32/_e64/_sdwa/_dpp, named by what it does (ALIASES).
+gfx803 needs llvm-mc and llvm-objdump of LLVM 14; gfx942 those of LLVM 19.
 """
+import argparse
 import re
 import subprocess
 import sys
@@ -19,6 +22,7 @@ import tempfile
 import os
 
 V0 = 0x100  # VGPR 0 in a 9-bit source field
+NOP = 0xBF800000  # s_nop 0
 
 
 def disassemble(seqs):
@@ -30,8 +34,8 @@ def disassemble(seqs):
             f.write(".text\n")
             for ws in seqs:
                 f.write(".long " + ",".join("0x%08x" % w for w in ws) + "\n")
-        subprocess.run(["llvm-mc", "-arch=amdgcn", "-mcpu=gfx803", "-filetype=obj", s, "-o", o], check=True)
-        out = subprocess.run(["llvm-objdump", "-d", "--mcpu=gfx803", o], capture_output=True, text=True).stdout
+        subprocess.run([T["mc"], "-arch=amdgcn", "-mcpu=" + T["mcpu"], "-filetype=obj", s, "-o", o], check=True)
+        out = subprocess.run([T["objdump"], "-d", "--mcpu=" + T["mcpu"], o], capture_output=True, text=True).stdout
     res = {}
     for line in out.splitlines():
         m = re.match(r"\t(.*?)\s*// ([0-9A-F]{12}): (.*)$", line)
@@ -45,7 +49,7 @@ def vop3_templates(op):
     return [(base, V0 | V0 << 9 | V0 << 18), (base, V0 | V0 << 9), (base, V0), (base, 0)]
 
 
-ENCODINGS = [
+ENCODINGS_GFX8 = [
     # name, opcode count, templates(op) -> list of candidate dword tuples
     ("SOP2", 0x60, lambda op: [(0x80000000 | op << 23,)]),
     ("SOPK", 0x1C, lambda op: [(0xB0000000 | op << 23,)]),
@@ -70,15 +74,80 @@ ENCODINGS = [
     ("EXP", 1, lambda op: [(0xC4000000, 0)]),
 ]
 
+
+def vop3p_templates(op):
+    """VOP3P words: packed math with op_sel_hi set (LLVM then prints no modifier), then the
+    matrix-core (MAI) forms with AccVGPR or VGPR C/D operands."""
+    base = 0xD3800000 | op << 16
+    srcs = V0 | V0 << 9 | V0 << 18
+    if op >= 0x3E:  # MAI: bits 14:11 are abid and 28:27 the sources' AccVGPR flags
+        return [(base, srcs), (base, V0 | V0 << 9), (base, V0), (base, 0)]
+    return [(base | 1 << 14, srcs | 3 << 27), (base | 1 << 14, V0 | V0 << 9 | 3 << 27), (base, srcs), (base, 0)]
+
+
+def flat_templates(seg):
+    """gfx9 FLAT words of one segment (0 flat, 1 scratch, 2 global): with a VGPR address and no
+    SGPR base (saddr off), then with an SGPR base, then (scratch) with neither."""
+    def templ(op):
+        base = 0xDC000000 | op << 18 | seg << 14
+        return [(base, 0x007F0000), (base, 0), (base | 1 << 13, 0x007F0000)]
+    return templ
+
+
+ENCODINGS_GFX9 = [
+    ("SOP2", 0x60, lambda op: [(0x80000000 | op << 23,)]),
+    ("SOPK", 0x1D, lambda op: [(0xB0000000 | op << 23,)]),
+    ("SOP1", 256, lambda op: [(0xBE800000 | op << 8,)]),
+    ("SOPC", 128, lambda op: [(0xBF000000 | op << 16,)]),
+    ("SOPP", 128, lambda op: [(0xBF800000 | op << 16,)]),
+    ("SMEM", 256, lambda op: [(0xC0000000 | op << 18 | 1 << 17, 0), (0xC0000000 | op << 18, 0)]),
+    ("VOP2", 0x3E, lambda op: [(op << 25 | V0,), (op << 25 | V0, 0x3F800000)]),
+    ("VOP1", 256, lambda op: [(0x7E000000 | op << 9 | V0,)]),
+    ("VOPC", 256, lambda op: [(0x7C000000 | op << 17 | V0,)]),
+    # Opcodes 0x380 and up of the VOP3 field are the VOP3P encoding's prefix.
+    ("VOP3", 0x380, vop3_templates),
+    ("VOP3P", 128, vop3p_templates),
+    ("VINTRP", 4, lambda op: [(0xD4000000 | op << 16,)]),
+    ("DS", 256, lambda op: [(0xD8000000 | op << 17, 0), (0xD8000000 | op << 17 | 1 << 16, 0)]),
+    ("FLAT", 128, flat_templates(0)),
+    ("SCRATCH", 128, flat_templates(1)),
+    ("GLOBAL", 128, flat_templates(2)),
+    ("MUBUF", 128, lambda op: [(0xE0000000 | op << 18, 0), (0xE0000000 | op << 18 | 1 << 16, 0)]),
+    ("MTBUF", 16, lambda op: [(0xE8000000 | op << 15, 0)]),
+    ("MIMG", 256, lambda op: [(0xF0000000 | (op & 0x7F) << 18 | op >> 7 | 1 << 8, 0)]),
+    ("EXP", 1, lambda op: [(0xC4000000, 0)]),
+]
+
 # Bits of the first dword that select the encoding and the opcode; everything else is probed.
-FIXED_FIELDS = {
+FIXED_FIELDS_GFX8 = {
     "SOP2": 0xFF800000, "SOPK": 0xFF800000, "SOP1": 0xFF80FF00, "SOPC": 0xFFFF0000,
     "SOPP": 0xFFFF0000, "SMEM": 0xFFFC0000, "VOP2": 0xFE000000, "VOP1": 0xFE01FE00,
     "VOPC": 0xFFFE0000, "VOP3": 0xFFFF0000, "VINTRP": 0xFC030000, "DS": 0xFDFE0000,
     "FLAT": 0xFDFC0000, "MUBUF": 0xFDFC0000, "MTBUF": 0xFC078000, "MIMG": 0xFDFC0001,
     "EXP": 0xFC000000,
 }
-SIXTY_FOUR = {"SMEM", "VOP3", "DS", "FLAT", "MUBUF", "MTBUF", "MIMG", "EXP"}
+# gfx9 adds the VOP3P encoding and the FLAT segment field (bits 15:14).
+FIXED_FIELDS_GFX9 = dict(FIXED_FIELDS_GFX8, VOP3P=0xFFFF0000, FLAT=0xFDFCC000, SCRATCH=0xFDFCC000,
+                         GLOBAL=0xFDFCC000)
+SIXTY_FOUR = {"SMEM", "VOP3", "VOP3P", "DS", "FLAT", "SCRATCH", "GLOBAL", "MUBUF", "MTBUF", "MIMG", "EXP"}
+
+# Operations gfx9 renamed or gave a name gfx8 used for another operation. An Op names what an
+# instruction does, so gfx9's carry-out adds are gfx8's v_add_u32 and friends, and gfx9's
+# v_add_u32 (no carry) is the operation later targets call v_add_nc_u32.
+ALIASES_GFX9 = {
+    "v_add_co_u32": "v_add_u32", "v_sub_co_u32": "v_sub_u32", "v_subrev_co_u32": "v_subrev_u32",
+    "v_addc_co_u32": "v_addc_u32", "v_subb_co_u32": "v_subb_u32", "v_subbrev_co_u32": "v_subbrev_u32",
+    "v_add_u32": "v_add_nc_u32", "v_sub_u32": "v_sub_nc_u32", "v_subrev_u32": "v_subrev_nc_u32",
+}
+
+TARGETS = {
+    "gfx803": {"mcpu": "gfx803", "mc": "llvm-mc", "objdump": "llvm-objdump", "llvm": "LLVM 14", "subdir": "",
+               "encodings": ENCODINGS_GFX8, "fixed": FIXED_FIELDS_GFX8, "aliases": {}},
+    "gfx942": {"mcpu": "gfx942", "mc": "llvm-mc-19", "objdump": "llvm-objdump-19", "llvm": "LLVM 19",
+               "subdir": "gfx942", "encodings": ENCODINGS_GFX9, "fixed": FIXED_FIELDS_GFX9,
+               "aliases": ALIASES_GFX9},
+}
+T = TARGETS["gfx803"]  # the target being generated (main() sets it)
 
 SUFFIXES = ("_e32", "_e64", "_sdwa", "_dpp")
 
@@ -94,7 +163,7 @@ def probe_fixed_bits(enc, op, base):
     """Bits LLVM requires to be zero (or one) for this opcode: flip each free bit of a known-good
     instance and record the flips LLVM then rejects (or decodes as another mnemonic)."""
     words = list(base) + [0] * (2 - len(base)) if enc in SIXTY_FOUR else [base[0], 0]
-    free = [(0, b) for b in range(32) if not (FIXED_FIELDS[enc] >> b) & 1]
+    free = [(0, b) for b in range(32) if not (T["fixed"][enc] >> b) & 1]
     if enc in SIXTY_FOUR:
         free += [(1, b) for b in range(32)]
     seqs = [tuple(words)]
@@ -183,7 +252,7 @@ SRC_FIELDS = {
     "VOP1": [(0, 0, 9)], "VOP2": [(0, 0, 9)], "VOPC": [(0, 0, 9)],
     "VOP3": [(1, 0, 9), (1, 9, 9), (1, 18, 9)],
 }
-INVALID = "/*invalid immediate*/"
+INVALID = "/*invalid immediate*/"  # LLVM 19 capitalises it: compared case-insensitively
 
 
 def with_field(words, field, value):
@@ -206,7 +275,7 @@ def regonly_masks(rows_with_base):
     text = disassemble(seqs)
     res = {}
     for enc, op, k, a in index:
-        if INVALID in text.get(a, ""):
+        if INVALID in text.get(a, "").lower():
             res[(enc, op)] = res.get((enc, op), 0) | 1 << k
     return res
 
@@ -280,10 +349,39 @@ def write_operand_probes(outdir, header, rows, bases):
             out.write('STROBE_MODS(%s, %s, %d, "%s")\n' % (enc, form, op, e))
 
 
+def op_name(mnem):
+    """The Op enumerator of a printed mnemonic: its base name, through the target's aliases."""
+    b = base_name(mnem)
+    return T["aliases"].get(b, b).upper()
+
+
+def write_ops(srcdir):
+    """ops.def: every target's operations, gfx803's first in their order, then the others'."""
+    seen = []
+    for name in ("gfx803", "gfx942"):
+        path = os.path.join(srcdir, TARGETS[name]["subdir"], "opcodes.def")
+        if not os.path.exists(path):
+            continue
+        for op in re.findall(r'^STROBE_OPCODE\(\w+, \d+, "[^"]*", (\w+),', open(path).read(), re.M):
+            if op not in seen:
+                seen.append(op)
+    with open(os.path.join(srcdir, "ops.def"), "w") as out:
+        out.write("// Generated by scripts/gen-opcode-table.py from every target's opcodes.def. Do not edit.\n")
+        out.write("// STROBE_OP(OP, NAME): every distinct operation of every target, whatever its encoding.\n")
+        for op in seen:
+            out.write('STROBE_OP(%s, "%s")\n' % (op, op.lower()))
+
+
 def main():
+    global T
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--target", default="gfx803", choices=sorted(TARGETS))
+    ap.add_argument("srcdir", nargs="?", default="src/isa")
+    args = ap.parse_args()
+    T = TARGETS[args.target]
     rows = []
     bases = {}
-    for enc, count, templ in ENCODINGS:
+    for enc, count, templ in T["encodings"]:
         found = {}
         depth = max(len(templ(0)) for _ in [0])
         for t in range(depth):
@@ -296,8 +394,10 @@ def main():
                 if t >= len(cands):
                     continue
                 where.append((op, addr))
-                seqs.append(cands[t])
-                addr += 4 * len(cands[t])
+                # An s_nop after each candidate: one that takes a literal (s_setreg_imm32_b32)
+                # must not swallow the next opcode's candidate.
+                seqs.append(cands[t] + (NOP,))
+                addr += 4 * len(cands[t]) + 4
             if not seqs:
                 break
             text = disassemble(seqs)
@@ -309,13 +409,15 @@ def main():
         for op in sorted(found):
             mnem = found[op].split()[0]
             rows.append((enc, op, mnem, found[op]))
-    outdir = sys.argv[1] if len(sys.argv) > 1 else "src/isa"
-    header = "// Generated by scripts/gen-opcode-table.py from LLVM 14's gfx803 disassembler. Do not edit.\n"
+    outdir = os.path.join(args.srcdir, T["subdir"])
+    os.makedirs(outdir, exist_ok=True)
+    header = "// Generated by scripts/gen-opcode-table.py from %s's %s disassembler. Do not edit.\n" % (
+        T["llvm"], T["mcpu"])
     with open(os.path.join(outdir, "opcodes.def"), "w") as out:
         out.write(header)
         out.write("// STROBE_OPCODE(ENCODING, OPCODE_NUMBER, MNEMONIC_AS_PRINTED, OP, SAMPLE_TEXT)\n")
         for enc, op, mnem, sample in rows:
-            out.write('STROBE_OPCODE(%s, %d, "%s", %s, "%s")\n' % (enc, op, mnem, base_name(mnem).upper(), sample))
+            out.write('STROBE_OPCODE(%s, %d, "%s", %s, "%s")\n' % (enc, op, mnem, op_name(mnem), sample))
     masks = fixed_masks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows])
     with open(os.path.join(outdir, "fixed_bits.def"), "w") as out:
         out.write(header)
@@ -331,16 +433,7 @@ def main():
         for (enc, kind, op), m in sorted(ext.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
             out.write("STROBE_FIXED_EXT(%s, %s, %d, 0x%08X, 0x%08X)\n" % (enc, kind, op, m[0], m[1]))
     write_operand_probes(outdir, header, rows, bases)
-    seen = []
-    for enc, op, mnem, sample in rows:
-        b = base_name(mnem)
-        if b not in seen:
-            seen.append(b)
-    with open(os.path.join(outdir, "ops.def"), "w") as out:
-        out.write(header)
-        out.write("// STROBE_OP(OP, BASE_MNEMONIC): every distinct gfx803 operation, whatever its encoding.\n")
-        for b in seen:
-            out.write('STROBE_OP(%s, "%s")\n' % (b.upper(), b))
+    write_ops(args.srcdir)
 
 
 if __name__ == "__main__":

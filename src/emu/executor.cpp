@@ -19,7 +19,8 @@ namespace {
 // Which DispatchStats counter an encoding bumps: 0 none, 1 vector memory, 2 scalar memory, 3 LDS.
 constexpr uint8_t kMemClass[] = {
     /*SOP2*/ 0, /*SOPK*/ 0, /*SOP1*/ 0, /*SOPC*/ 0, /*SOPP*/ 0, /*SMEM*/ 2, /*VOP2*/ 0, /*VOP1*/ 0, /*VOPC*/ 0,
-    /*VOP3*/ 0, /*VINTRP*/ 0, /*DS*/ 3, /*FLAT*/ 1, /*MUBUF*/ 1, /*MTBUF*/ 1, /*MIMG*/ 1, /*EXP*/ 0, /*Invalid*/ 0};
+    /*VOP3*/ 0, /*VINTRP*/ 0, /*DS*/ 3, /*FLAT*/ 1, /*MUBUF*/ 1, /*MTBUF*/ 1, /*MIMG*/ 1, /*EXP*/ 0,
+    /*VOP3P*/ 0, /*GLOBAL*/ 1, /*SCRATCH*/ 1, /*Invalid*/ 0};
 static_assert(std::size(kMemClass) == size_t(isa::Encoding::Invalid) + 1);
 
 constexpr uint32_t kMaxWorkgroupSize = 1024;

@@ -18,7 +18,8 @@ constexpr const char* kNames[] = {
 
 const char* encoding_name(isa::Encoding e) {
   static constexpr const char* kEnc[] = {"SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "SMEM", "VOP2", "VOP1", "VOPC",
-                                         "VOP3", "VINTRP", "DS", "FLAT", "MUBUF", "MTBUF", "MIMG", "EXP", "invalid"};
+                                         "VOP3", "VINTRP", "DS", "FLAT", "MUBUF", "MTBUF", "MIMG", "EXP",
+                                         "VOP3P", "GLOBAL", "SCRATCH", "invalid"};
   return size_t(e) < std::size(kEnc) ? kEnc[size_t(e)] : "?";
 }
 

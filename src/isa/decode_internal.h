@@ -13,7 +13,8 @@ namespace strobe::isa::detail {
 
 /// Decoding state of one instruction: the bytes LLVM may read and the comments it would emit.
 struct Ctx {
-  std::span<const uint32_t> words;  ///< at most the 2 dwords LLVM reads for one gfx803 instruction
+  std::span<const uint32_t> words;  ///< at most the 2 dwords LLVM reads for one instruction
+  Target target = Target::Gfx803;   ///< the instruction set being decoded
   std::string* notes = nullptr;     ///< LLVM's comment stream ("Error: ...", "Warning: ..."), may be null
   size_t consumed = 1;              ///< dwords taken so far by the current attempt
   bool has_literal = false;
@@ -63,9 +64,10 @@ bool decode_mubuf(Ctx& c, Inst& inst);
 bool decode_mtbuf(Ctx& c, Inst& inst);
 bool decode_mimg(Ctx& c, Inst& inst);
 bool decode_exp(Ctx& c, Inst& inst);
+bool decode_vop3p(Ctx& c, Inst& inst);
 
 /// Decodes like decode() and also collects LLVM's diagnostic comments into `notes`.
-Inst decode_with_notes(std::span<const uint32_t> words, std::string* notes);
+Inst decode_with_notes(std::span<const uint32_t> words, std::string* notes, Target target = Target::Gfx803);
 
 /// Starts `inst` from the table row of (enc, opcode): op, widths; false if LLVM has no such opcode
 /// or a fixed-zero bit is set.

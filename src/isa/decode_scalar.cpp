@@ -8,13 +8,14 @@ namespace strobe::isa::detail {
 using namespace opcode_field;
 
 bool begin(Ctx& c, Inst& inst, Encoding enc, uint16_t opcode, const OpInfo*& info) {
-  info = lookup(enc, opcode);
+  info = lookup(c.target, enc, opcode);
   if (!info) return false;
   if ((c.w(0) & info->zero_mask[0]) || (c.consumed > 1 && (c.w(1) & info->zero_mask[1]))) return false;
   if ((~c.w(0) & info->one_mask[0]) || (c.consumed > 1 && (~c.w(1) & info->one_mask[1]))) return false;
   inst.enc = enc;
   inst.opcode = opcode;
   inst.op = info->op;
+  inst.target = c.target;
   inst.dst_dwords = info->dst_dwords;
   for (int k = 0; k < 3; ++k) inst.src_dwords[k] = info->src_dwords[k];
   return true;
@@ -105,7 +106,7 @@ bool decode_sopk(Ctx& c, Inst& inst) {
     inst.src[0] = reg;
     return true;
   }
-  unsigned width = m == "s_cbranch_i_fork" ? 2 : 1;
+  unsigned width = m == "s_cbranch_i_fork" || m == "s_call_b64" ? 2 : 1;
   if (!check_sdst(c, reg, width)) return false;
   if (m == "s_cbranch_i_fork") {
     inst.src[0] = reg;
@@ -125,11 +126,56 @@ bool decode_sopp(Ctx& c, Inst& inst) {
   return true;
 }
 
+namespace {
+
+// gfx9's SMEM: a 21-bit signed offset in the second word's low bits, an SGPR offset in its top
+// seven (SOE, bit 14, when both are used; alone when IMM is clear), and discards that name no
+// data register.
+bool decode_smem_gfx9(Ctx& c, Inst& inst, const OpInfo& info) {
+  uint32_t w0 = c.w(0), w1 = c.w(1);
+  inst.glc = (w0 >> 16) & 1;
+  inst.smem_imm = (w0 >> 17) & 1;
+  const bool soe = (w0 >> 14) & 1;
+  std::string_view m(info.mnemonic);
+  if (info.n == 0) return true;
+  int next = 0;  // the sample's operand being decoded
+  if (m.starts_with("s_atc_probe")) {
+    inst.simm16 = (w0 >> 6) & 0x7F;
+    ++next;
+  } else if (info.n != 2) {  // every form but the discards has a data register first
+    uint16_t d = (w0 >> 6) & 0x7F;
+    if (!check_operand(c, d, info.ops[0].dwords, false)) return false;
+    // A returning atomic's data is its result and its source: LLVM decodes (and warns) twice.
+    if (inst.glc && m.find("atomic") != std::string_view::npos) {
+      uint16_t again = (w0 >> 6) & 0x7F;
+      check_operand(c, again, info.ops[0].dwords, false);
+    }
+    inst.dst = d;
+    inst.dst_dwords = info.ops[0].dwords;
+    ++next;
+  }
+  if (info.n == 1) return true;  // s_memtime, s_memrealtime
+  uint16_t b = static_cast<uint16_t>((w0 & 0x3F) << 1);
+  if (!check_operand(c, b, info.ops[next].dwords, false)) return false;
+  inst.addr = b;
+  inst.src_dwords[0] = info.ops[next].dwords;
+  if (inst.smem_imm) inst.offset = static_cast<uint32_t>(static_cast<int32_t>(w1 << 11) >> 11);
+  if (!inst.smem_imm || soe) {
+    uint16_t so = soe || !inst.smem_imm ? static_cast<uint16_t>(soe ? w1 >> 25 : w1 & 0x7F) : 0;
+    if (!check_operand(c, so, 1, false)) return false;
+    inst.soffset = so;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool decode_smem(Ctx& c, Inst& inst) {
   uint32_t w0 = c.w(0), w1 = c.w(1);
   c.consumed = 2;
   const OpInfo* info;
   if (!begin(c, inst, Encoding::SMEM, (w0 >> 18) & 0xFF, info)) return false;
+  if (c.target == Target::Gfx942) return decode_smem_gfx9(c, inst, *info);
   inst.glc = (w0 >> 16) & 1;
   inst.smem_imm = (w0 >> 17) & 1;
   int di = find_role(*info, Role::Other);

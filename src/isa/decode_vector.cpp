@@ -117,7 +117,7 @@ bool decode_vopc(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOPC
 static const OpInfo* begin_extended(Ctx& c, Inst& inst, VopExt ext) {
   uint32_t w0 = c.w(0), w1 = c.w(1);
   E32 f = split_e32(w0);
-  const OpInfo* info = lookup(f.enc, f.opcode);
+  const OpInfo* info = lookup(c.target, f.enc, f.opcode);
   const bool sdwa = ext == VopExt::SDWA;
   if (!info || !(sdwa ? info->has_sdwa : info->has_dpp)) return nullptr;
   const uint32_t* mask = sdwa ? info->sdwa_mask : info->dpp_mask;
@@ -125,6 +125,7 @@ static const OpInfo* begin_extended(Ctx& c, Inst& inst, VopExt ext) {
   inst.enc = f.enc;
   inst.opcode = f.opcode;
   inst.op = info->op;
+  inst.target = c.target;
   inst.ext = ext;
   inst.dst_dwords = info->dst_dwords;
   for (int k = 0; k < 3; ++k) inst.src_dwords[k] = info->src_dwords[k];
@@ -207,6 +208,12 @@ bool decode_vop3(Ctx& c, Inst& inst) {
   }
   if (is_cmp) inst.dst = opcode_field::kNone;
   return true;
+}
+
+bool decode_vop3p(Ctx& c, Inst& inst) {
+  (void)c;
+  (void)inst;
+  return false;
 }
 
 bool decode_vintrp(Ctx& c, Inst& inst) {

@@ -18,9 +18,10 @@ namespace {
 
 using Fn = bool (*)(Ctx&, Inst&);
 
-bool attempt(Fn fn, std::span<const uint32_t> window, std::string* notes, Inst& out) {
+bool attempt(Fn fn, std::span<const uint32_t> window, std::string* notes, Target target, Inst& out) {
   Ctx c;
   c.words = window;
+  c.target = target;
   c.notes = notes;
   Inst inst;
   if (!fn(c, inst)) return false;
@@ -31,15 +32,16 @@ bool attempt(Fn fn, std::span<const uint32_t> window, std::string* notes, Inst& 
 
 }  // namespace
 
-Inst decode_with_notes(std::span<const uint32_t> words, std::string* notes) {
+Inst decode_with_notes(std::span<const uint32_t> words, std::string* notes, Target target) {
   Inst out;
+  out.target = target;  // an invalid word too: its diagnostics are the target's
   if (words.empty()) return out;
   auto window = words.first(std::min<size_t>(words.size(), 2));
   uint32_t w = window[0];
   bool vop = (w >> 31) == 0;
   if (window.size() >= 2 && vop) {
-    if ((w & 0x1FF) == 0xFA && attempt(decode_dpp, window, notes, out)) return out;
-    if ((w & 0x1FF) == 0xF9 && attempt(decode_sdwa, window, notes, out)) return out;
+    if ((w & 0x1FF) == 0xFA && attempt(decode_dpp, window, notes, target, out)) return out;
+    if ((w & 0x1FF) == 0xF9 && attempt(decode_sdwa, window, notes, target, out)) return out;
   }
   Fn fn32 = nullptr;
   if ((w >> 30) == 2) {
@@ -54,13 +56,13 @@ Inst decode_with_notes(std::span<const uint32_t> words, std::string* notes) {
   } else if ((w >> 26) == 0x35) {
     fn32 = decode_vintrp;
   }
-  if (fn32 && attempt(fn32, window, notes, out)) return out;
-  if (window.size() < 2) return Inst{};
+  if (fn32 && attempt(fn32, window, notes, target, out)) return out;
+  if (window.size() < 2) return out;
   Fn fn64 = nullptr;
   switch (w >> 26) {
     case 0x30: fn64 = decode_smem; break;
     case 0x31: fn64 = decode_exp; break;
-    case 0x34: fn64 = decode_vop3; break;
+    case 0x34: fn64 = target == Target::Gfx942 && (w >> 23) == 0x1A7 ? decode_vop3p : decode_vop3; break;
     case 0x36: fn64 = decode_ds; break;
     case 0x37: fn64 = decode_flat; break;
     case 0x38: fn64 = decode_mubuf; break;
@@ -68,13 +70,17 @@ Inst decode_with_notes(std::span<const uint32_t> words, std::string* notes) {
     case 0x3C: fn64 = decode_mimg; break;
     default: break;
   }
-  if (fn64 && attempt(fn64, window, notes, out)) return out;
-  return Inst{};
+  if (fn64 && attempt(fn64, window, notes, target, out)) return out;
+  return out;
 }
 
 }  // namespace detail
 
 Inst decode(std::span<const uint32_t> words) { return detail::decode_with_notes(words, nullptr); }
+
+Inst decode(std::span<const uint32_t> words, Target target) {
+  return detail::decode_with_notes(words, nullptr, target);
+}
 
 const char* op_name(Op op) {
   static constexpr const char* kNames[] = {

@@ -1,5 +1,6 @@
-// The gfx803 instruction decoder. It accepts exactly the words LLVM 14's AMDGPU disassembler
-// accepts and rejects the rest (Encoding::Invalid), so `strobe disasm` can mirror llvm-objdump.
+// The instruction decoder of gfx803 and gfx942. For gfx803 it accepts exactly the words LLVM 14's
+// AMDGPU disassembler accepts and rejects the rest (Encoding::Invalid), so `strobe disasm` can
+// mirror llvm-objdump; for gfx942 the reference is LLVM 19's.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,9 @@ namespace strobe::isa {
 /// returns an Inst with enc == Encoding::Invalid and size 4 when the word is not a valid
 /// gfx803 instruction or the span is too short for its encoding.
 Inst decode(std::span<const uint32_t> words);
+
+/// Decodes one instruction of `target`'s instruction set, as decode() does for gfx803.
+Inst decode(std::span<const uint32_t> words, Target target);
 
 /// Lower-case mnemonic of `op` without encoding suffix (e.g. "v_add_f32").
 const char* op_name(Op op);

@@ -19,7 +19,7 @@ std::string operands(const Inst& inst, const detail::OpInfo& info, uint64_t addr
     case Encoding::SOPP: case Encoding::SMEM:
       return detail::print_scalar(inst, info, address);
     case Encoding::VOP2: case Encoding::VOP1: case Encoding::VOPC: case Encoding::VOP3:
-    case Encoding::VINTRP:
+    case Encoding::VINTRP: case Encoding::VOP3P:
       return detail::print_vector(inst, info);
     default:
       return detail::print_memory(inst, info);
@@ -47,7 +47,7 @@ std::vector<uint32_t> to_words(std::span<const uint8_t> bytes) {
 
 std::optional<uint64_t> branch_target(const Inst& inst, uint64_t address) {
   if (inst.enc != Encoding::SOPP) return std::nullopt;
-  const detail::OpInfo* info = detail::lookup(inst.enc, inst.opcode);
+  const detail::OpInfo* info = detail::lookup(inst);
   std::string_view m(info->mnemonic);
   if (m != "s_branch" && !m.starts_with("s_cbranch")) return std::nullopt;
   if (m == "s_cbranch_join" || m == "s_cbranch_g_fork") return std::nullopt;
@@ -60,7 +60,7 @@ std::string format_inst(const Inst& inst, std::span<const uint32_t> words, uint6
     std::snprintf(buf, sizeof buf, ".long 0x%08x", words.empty() ? 0u : words[0]);
     return buf;
   }
-  const detail::OpInfo* info = detail::lookup(inst.enc, inst.opcode);
+  const detail::OpInfo* info = detail::lookup(inst);
   std::string text = mnemonic(inst, *info);
   std::string ops = operands(inst, *info, address);
   if (!ops.empty()) text += (ops[0] == ' ' ? "" : " ") + ops;
@@ -90,8 +90,9 @@ std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint6
     std::string label = labeler(*target);
     if (!label.empty()) line += " <" + label + ">";
   }
+  // LLVM 14 prints its decoder's comments after a word it rejects too; LLVM 19 prints none there.
   std::string notes;
-  detail::decode_with_notes(words, &notes);
+  if (inst.enc != Encoding::Invalid || inst.target == Target::Gfx803) detail::decode_with_notes(words, &notes, inst.target);
   if (!notes.empty()) line += " ; " + notes;
   return line;
 }
@@ -106,12 +107,17 @@ std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint6
 }
 
 std::string disassemble(std::span<const uint8_t> bytes, uint64_t address, const TargetLabeler& labeler) {
+  return disassemble(bytes, address, labeler, Target::Gfx803);
+}
+
+std::string disassemble(std::span<const uint8_t> bytes, uint64_t address, const TargetLabeler& labeler,
+                        Target target) {
   std::vector<uint32_t> dw = to_words(bytes);
   std::string out;
   size_t i = 0;
   while (i < dw.size()) {
     auto rest = std::span<const uint32_t>(dw).subspan(i);
-    Inst inst = decode(rest);
+    Inst inst = decode(rest, target);
     out += format_line(inst, rest, address + i * 4, labeler);
     out += '\n';
     i += inst.size / 4;

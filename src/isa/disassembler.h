@@ -1,4 +1,5 @@
-// Text form of decoded instructions, mirroring llvm-objdump -d --mcpu=gfx803 (LLVM 14).
+// Text form of decoded instructions, mirroring llvm-objdump -d --mcpu=gfx803 (LLVM 14) and
+// --mcpu=gfx942 (LLVM 19).
 #pragma once
 
 #include <cstdint>
@@ -43,5 +44,9 @@ std::string format_line(const Inst& inst, std::span<const uint32_t> words, uint6
 
 /// disassemble with branch-target labels (see TargetLabeler).
 std::string disassemble(std::span<const uint8_t> bytes, uint64_t address, const TargetLabeler& labeler);
+
+/// disassemble of `target`'s code, mirroring llvm-objdump of that target's reference LLVM.
+std::string disassemble(std::span<const uint8_t> bytes, uint64_t address, const TargetLabeler& labeler,
+                        Target target);
 
 }  // namespace strobe::isa

@@ -1,5 +1,5 @@
-// The pre-decoded GCN3 (gfx803) instruction: what the decoder produces once per kernel and
-// what the emulator and timing model execute from.
+// The pre-decoded instruction of GCN3 (gfx803) and CDNA3 (gfx942): what the decoder produces
+// once per kernel and what the emulator and timing model execute from.
 //
 // Operands keep the hardware's own 9-bit source encoding (see OperandCode) so the emulator can
 // index its scalar register file directly with codes 0..127, and so the disassembler can print
@@ -11,16 +11,26 @@
 
 namespace strobe::isa {
 
-/// Instruction encodings of gfx803 (GCN3 ISA manual, chapter 12).
+/// The instruction sets strobe decodes: GCN3 and CDNA3 (MI300). Both are the gfx9 family's
+/// encodings; they differ in opcode tables, operand rules and in what LLVM prints.
+enum class Target : uint8_t { Gfx803, Gfx942 };
+
+/// The processor name of `t` ("gfx803", "gfx942").
+constexpr const char* target_name(Target t) { return t == Target::Gfx942 ? "gfx942" : "gfx803"; }
+
+/// Instruction encodings (GCN3 ISA manual, chapter 12; MI300 ISA guide, chapter 12). VOP3P and
+/// the GLOBAL and SCRATCH segments of FLAT exist on gfx942 only; VINTRP, MIMG and EXP on gfx803 only.
 enum class Encoding : uint8_t {
   SOP2, SOPK, SOP1, SOPC, SOPP, SMEM,
   VOP2, VOP1, VOPC, VOP3, VINTRP,
   DS, FLAT, MUBUF, MTBUF, MIMG, EXP,
+  VOP3P, GLOBAL, SCRATCH,
   Invalid,
 };
 
-/// Every distinct gfx803 operation, independent of the encoding it was found in.
-/// V_ADD_F32 is the same Op whether it came as VOP2, VOP3 (e64), SDWA or DPP.
+/// Every distinct operation of every target, independent of the encoding it was found in.
+/// V_ADD_F32 is the same Op whether it came as VOP2, VOP3 (e64), SDWA or DPP, and an Op names
+/// what the instruction does: gfx942's v_add_co_u32 is gfx803's V_ADD_U32 (ops.def).
 enum class Op : uint16_t {
 #define STROBE_OP(OP, NAME) OP,
 #include "isa/ops.def"
@@ -61,6 +71,7 @@ inline constexpr uint16_t kScc = 253;
 inline constexpr uint16_t kLdsDirect = 254;
 inline constexpr uint16_t kLiteral = 255;
 inline constexpr uint16_t kVgprFirst = 256;    ///< v0..v255 = 256..511
+inline constexpr uint16_t kAgprFirst = 512;    ///< gfx942's AccVGPRs a0..a255 = 512..767 (LLVM's acc bit)
 inline constexpr uint16_t kNone = 0xFFFF;      ///< operand slot not used
 }  // namespace opcode_field
 
@@ -70,6 +81,7 @@ struct Inst {
   Encoding enc = Encoding::Invalid;
   VopExt ext = VopExt::None;      ///< SDWA/DPP extension of VOP1/VOP2/VOPC
   uint8_t size = 4;               ///< bytes including any literal: 4, 8 or 12
+  Target target = Target::Gfx803; ///< the instruction set the word was decoded as
   uint16_t opcode = 0;            ///< the raw opcode number within `enc`
 
   // ---- register operands, in the 9-bit operand encoding (VGPRs are 256 + n) ----

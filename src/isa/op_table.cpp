@@ -1,10 +1,11 @@
-// Builds the per-(encoding, opcode) signature table from the generated opcodes.def rows.
+// Builds each target's per-(encoding, opcode) signature table from its generated opcodes.def rows.
 // The sample texts are LLVM's own rendering of each opcode, so the register widths they show
 // (v[0:1], s[0:3], ...) are the operand widths; parsing them keeps widths out of hand-written code.
 #include "isa/op_table.h"
 
 #include <array>
 #include <cstring>
+#include <span>
 #include <string_view>
 
 namespace strobe::isa::detail {
@@ -18,25 +19,11 @@ struct Row {
   const char* sample;
 };
 
-constexpr Row kRows[] = {
-#define STROBE_OPCODE(ENC, NUM, MNEM, OP, SAMPLE) {Encoding::ENC, NUM, MNEM, Op::OP, SAMPLE},
-#include "isa/opcodes.def"
-#undef STROBE_OPCODE
-};
-
 struct FixedRow {
   Encoding enc;
   uint16_t opcode;
   uint32_t mask[2];
   uint32_t ones[2];
-};
-
-constexpr FixedRow kFixed[] = {
-#define STROBE_FIXED(ENC, NUM, M0, M1, O0, O1) {Encoding::ENC, NUM, {M0, M1}, {O0, O1}},
-#define STROBE_FIXED_EXT(ENC, KIND, NUM, M0, M1)
-#include "isa/fixed_bits.def"
-#undef STROBE_FIXED_EXT
-#undef STROBE_FIXED
 };
 
 struct ExtRow {
@@ -46,26 +33,10 @@ struct ExtRow {
   uint32_t mask[2];
 };
 
-constexpr ExtRow kExt[] = {
-#define STROBE_FIXED(ENC, NUM, M0, M1, O0, O1)
-#define STROBE_FIXED_EXT(ENC, KIND, NUM, M0, M1) {Encoding::ENC, VopExt::KIND, NUM, {M0, M1}},
-#include "isa/fixed_bits.def"
-#undef STROBE_FIXED_EXT
-#undef STROBE_FIXED
-};
-
 struct RegOnlyRow {
   Encoding enc;
   uint16_t opcode;
   uint8_t mask;
-};
-
-constexpr RegOnlyRow kRegOnly[] = {
-#define STROBE_REGONLY(ENC, NUM, MASK) {Encoding::ENC, NUM, MASK},
-#define STROBE_MODS(ENC, FORM, NUM, EFFECTS)
-#include "isa/operand_probes.def"
-#undef STROBE_MODS
-#undef STROBE_REGONLY
 };
 
 struct ModsRow {
@@ -75,12 +46,33 @@ struct ModsRow {
   const char* effects;
 };
 
-constexpr ModsRow kMods[] = {
-#define STROBE_REGONLY(ENC, NUM, MASK)
-#define STROBE_MODS(ENC, FORM, NUM, EFFECTS) {Encoding::ENC, ModForm::FORM, NUM, EFFECTS},
-#include "isa/operand_probes.def"
-#undef STROBE_MODS
-#undef STROBE_REGONLY
+namespace gfx803 {
+#define STROBE_OPCODES_DEF "isa/opcodes.def"
+#define STROBE_FIXED_BITS_DEF "isa/fixed_bits.def"
+#define STROBE_OPERAND_PROBES_DEF "isa/operand_probes.def"
+#include "isa/target_rows.inc"
+#undef STROBE_OPCODES_DEF
+#undef STROBE_FIXED_BITS_DEF
+#undef STROBE_OPERAND_PROBES_DEF
+}  // namespace gfx803
+
+namespace gfx942 {
+#define STROBE_OPCODES_DEF "isa/gfx942/opcodes.def"
+#define STROBE_FIXED_BITS_DEF "isa/gfx942/fixed_bits.def"
+#define STROBE_OPERAND_PROBES_DEF "isa/gfx942/operand_probes.def"
+#include "isa/target_rows.inc"
+#undef STROBE_OPCODES_DEF
+#undef STROBE_FIXED_BITS_DEF
+#undef STROBE_OPERAND_PROBES_DEF
+}  // namespace gfx942
+
+/// One target's generated rows.
+struct TargetRows {
+  std::span<const Row> rows;
+  std::span<const FixedRow> fixed;
+  std::span<const ExtRow> ext;
+  std::span<const RegOnlyRow> regonly;
+  std::span<const ModsRow> mods;
 };
 
 constexpr size_t kEncCount = static_cast<size_t>(Encoding::Invalid);
@@ -114,7 +106,7 @@ SigOperand classify(std::string_view tok) {
     s.dwords = 2;
     return s;
   }
-  if ((tok[0] == 'v' || tok[0] == 's') && tok.size() > 1 && (tok[1] == '[' || (tok[1] >= '0' && tok[1] <= '9'))) {
+  if ((tok[0] == 'v' || tok[0] == 's' || tok[0] == 'a') && tok.size() > 1 && (tok[1] == '[' || (tok[1] >= '0' && tok[1] <= '9'))) {
     s.kind = tok[0];
     if (tok[1] == '[') {
       unsigned lo = 0, hi = 0;
@@ -201,6 +193,9 @@ void assign_roles(Encoding enc, OpInfo& info) {
       o[0].role = Role::Vcc;
       srcs_from(1);
       break;
+    case Encoding::VOP3P:
+      if (n > 0) { o[0].role = Role::Dst; srcs_from(1); }
+      break;
     case Encoding::VOP3:
       if (n == 0) break;
       if (m.starts_with("v_cmp")) { o[0].role = Role::Sdst; srcs_from(1); break; }
@@ -221,18 +216,18 @@ struct Table {
   std::array<std::array<OpInfo, kMaxOpcode>, kEncCount> by_enc{};
   std::array<std::array<bool, kMaxOpcode>, kEncCount> present{};
 
-  Table() {
-    build_rows();
-    for (const FixedRow& f : kFixed) {
+  explicit Table(const TargetRows& t) {
+    build_rows(t.rows);
+    for (const FixedRow& f : t.fixed) {
       OpInfo& info = by_enc[static_cast<size_t>(f.enc)][f.opcode];
       info.zero_mask[0] = f.mask[0];
       info.zero_mask[1] = f.mask[1];
       info.one_mask[0] = f.ones[0];
       info.one_mask[1] = f.ones[1];
     }
-    for (const RegOnlyRow& r : kRegOnly) by_enc[static_cast<size_t>(r.enc)][r.opcode].regonly = r.mask;
-    for (const ModsRow& r : kMods) by_enc[static_cast<size_t>(r.enc)][r.opcode].mods[static_cast<int>(r.form)] = r.effects;
-    for (const ExtRow& x : kExt) {
+    for (const RegOnlyRow& r : t.regonly) by_enc[static_cast<size_t>(r.enc)][r.opcode].regonly = r.mask;
+    for (const ModsRow& r : t.mods) by_enc[static_cast<size_t>(r.enc)][r.opcode].mods[static_cast<int>(r.form)] = r.effects;
+    for (const ExtRow& x : t.ext) {
       OpInfo& info = by_enc[static_cast<size_t>(x.enc)][x.opcode];
       bool sdwa = x.ext == VopExt::SDWA;
       (sdwa ? info.has_sdwa : info.has_dpp) = true;
@@ -242,8 +237,8 @@ struct Table {
     }
   }
 
-  void build_rows() {
-    for (const Row& r : kRows) {
+  void build_rows(std::span<const Row> rows) {
+    for (const Row& r : rows) {
       OpInfo& info = by_enc[static_cast<size_t>(r.enc)][r.opcode];
       present[static_cast<size_t>(r.enc)][r.opcode] = true;
       info.mnemonic = r.mnemonic;
@@ -280,16 +275,20 @@ struct Table {
   }
 };
 
-const Table& table() {
-  static const Table t;
-  return t;
+const Table& table(Target target) {
+  if (target == Target::Gfx942) {
+    static const Table t942(TargetRows{gfx942::kRows, gfx942::kFixed, gfx942::kExt, gfx942::kRegOnly, gfx942::kMods});
+    return t942;
+  }
+  static const Table t803(TargetRows{gfx803::kRows, gfx803::kFixed, gfx803::kExt, gfx803::kRegOnly, gfx803::kMods});
+  return t803;
 }
 
 }  // namespace
 
-const OpInfo* lookup(Encoding enc, uint16_t opcode) {
+const OpInfo* lookup(Target target, Encoding enc, uint16_t opcode) {
   if (enc == Encoding::Invalid || opcode >= kMaxOpcode) return nullptr;
-  const Table& t = table();
+  const Table& t = table(target);
   size_t e = static_cast<size_t>(enc);
   return t.present[e][opcode] ? &t.by_enc[e][opcode] : nullptr;
 }

@@ -17,11 +17,11 @@ enum class Role : uint8_t { Dst, Sdst, Src0, Src1, Src2, Vcc, LitK, Attr, Other 
 /// One operand token of a sample text: its role and its register width in dwords.
 struct SigOperand {
   Role role = Role::Other;
-  char kind = '?';        ///< 'v' VGPR, 's' SGPR, 'i' immediate, 'c' vcc, 'o' other
+  char kind = '?';        ///< 'v' VGPR, 'a' AccVGPR, 's' SGPR, 'i' immediate, 'c' vcc, 'o' other
   uint8_t dwords = 1;
 };
 
-/// Static description of one (encoding, opcode) pair that LLVM 14 decodes for gfx803.
+/// Static description of one (encoding, opcode) pair that LLVM decodes for a target.
 struct OpInfo {
   const char* mnemonic = nullptr;  ///< as printed, with any _e32/_e64 suffix
   const char* sample = nullptr;    ///< LLVM's text for an all-zero-operand instance
@@ -44,14 +44,29 @@ struct OpInfo {
   const char* mods[3] = {nullptr, nullptr, nullptr};
 };
 
+/// Where a target's scalar operand codes put the trap temporaries: gfx803 has ttmp0..11 at
+/// 112..123 after TBA and TMA (108..111); gfx942 has ttmp0..15 at 108..123 and no TBA or TMA.
+struct ScalarSpace {
+  uint16_t ttmp_first;
+  uint16_t ttmp_count;
+};
+
+/// The scalar operand space of `target`.
+constexpr ScalarSpace scalar_space(Target target) {
+  return target == Target::Gfx942 ? ScalarSpace{108, 16} : ScalarSpace{112, 12};
+}
+
 /// The forms whose modifier bits operand_probes.def describes.
 enum class ModForm : uint8_t { VOP3, SDWA, DPP };
 
 /// The effect LLVM gives modifier bit `i` of `form` for this opcode ('*' when not probed).
 char mod_effect(const OpInfo& info, ModForm form, int i);
 
-/// The opcode table of `enc`, or nullptr for `opcode` values LLVM rejects.
-const OpInfo* lookup(Encoding enc, uint16_t opcode);
+/// The row of (`enc`, `opcode`) in `target`'s table, or nullptr for opcodes LLVM rejects there.
+const OpInfo* lookup(Target target, Encoding enc, uint16_t opcode);
+
+/// The row of a decoded instruction, in the table of the target it was decoded as.
+inline const OpInfo* lookup(const Inst& inst) { return lookup(inst.target, inst.enc, inst.opcode); }
 
 /// Index of the first operand with `role` in `info`, or -1.
 int find_role(const OpInfo& info, Role role);

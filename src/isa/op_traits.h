@@ -11,8 +11,9 @@
 
 namespace strobe::isa {
 
-/// Which memory an operation accesses (by its encoding family).
-enum class MemKind : uint8_t { None, Scalar, Lds, Flat, Buffer, Image };
+/// Which memory an operation accesses (by its encoding family). Global and Scratch are the
+/// gfx9 FLAT segments whose address space the instruction fixes.
+enum class MemKind : uint8_t { None, Scalar, Lds, Flat, Buffer, Image, Global, Scratch };
 
 /// How an operation accesses memory; None also covers cache control and timers
 /// (s_dcache_wb, buffer_wbinvl1, s_memtime).

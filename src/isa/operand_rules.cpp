@@ -88,13 +88,15 @@ bool check_operand(Ctx& c, uint16_t& code, unsigned dwords, bool literal_ok) {
     if (dwords == 1) return true;
     return check_scalar_tuple(c, code, dwords, 's', 0, 106);
   }
-  if (code >= kTtmpFirst && code <= kTtmpFirst + 11) {
+  const ScalarSpace sp = scalar_space(c.target);
+  if (code >= sp.ttmp_first && code < sp.ttmp_first + sp.ttmp_count) {
     if (dwords == 1) return true;
-    return check_scalar_tuple(c, code, dwords, 't', kTtmpFirst, 16);
+    return check_scalar_tuple(c, code, dwords, 't', sp.ttmp_first, 16);
   }
-  if (dwords >= 8) {
-    // LLVM decodes 256/512-bit scalar operands with decodeDstOp, which has no case for other
-    // codes: its release build falls through to a TTMP tuple at index -1.
+  if (dwords >= 8 && c.target == Target::Gfx803) {
+    // LLVM 14 decodes 256/512-bit scalar operands with decodeDstOp, which has no case for other
+    // codes: its release build falls through to a TTMP tuple at index -1. LLVM 19 decodes them
+    // as it decodes 64-bit ones (and its printer marks them outside the class).
     c.note(std::string("Warning: ") + class_name('t', dwords) + ": scalar reg isn't aligned 4294967295");
     c.note(std::string("Error: ") + class_name('t', dwords) + ": unknown register 1073741823");
     return false;

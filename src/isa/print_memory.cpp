@@ -62,14 +62,14 @@ std::string exp_target(unsigned t) {
   return "invalid_target_" + std::to_string(t);
 }
 
-std::string vreg(uint16_t code, unsigned dwords) { return reg_name(code, dwords); }
+std::string vreg(uint16_t code, unsigned dwords) { return vector_reg_name(code, dwords); }
 
 std::string buffer(const Inst& inst, const OpInfo& info, bool typed) {
   std::string_view m(info.mnemonic);
   if (info.n == 0) return "";
   if (info.ops[0].kind == 's') {
     // buffer_store_lds_dword: LLVM's asm string puts lds right after the offset.
-    std::string s = reg_name(inst.srsrc, 4) + ", " + src_text(inst.soffset, 1, ImmType::B32, 0);
+    std::string s = reg_name(inst.target, inst.srsrc, 4) + ", " + src_text(inst.target, inst.soffset, 1, ImmType::B32, 0);
     if (inst.offset) s += " offset:" + std::to_string(inst.offset);
     s += " lds";
     if (inst.glc) s += " glc";
@@ -81,7 +81,7 @@ std::string buffer(const Inst& inst, const OpInfo& info, bool typed) {
   unsigned vd = store_or_atomic ? inst.src_dwords[1] : inst.dst_dwords;
   std::string s = vreg(vdata, vd) + ", ";
   s += (inst.offen || inst.idxen) ? vreg(inst.addr, inst.src_dwords[0]) : "off";
-  s += ", " + reg_name(inst.srsrc, 4) + ", " + src_text(inst.soffset, 1, ImmType::B32, 0);
+  s += ", " + reg_name(inst.target, inst.srsrc, 4) + ", " + src_text(inst.target, inst.soffset, 1, ImmType::B32, 0);
   if (typed && !(inst.dfmt == 1 && inst.nfmt == 0)) {
     s += " format:[";
     if (inst.dfmt != 1) s += kDfmt[inst.dfmt];
@@ -146,8 +146,8 @@ std::string print_memory(const Inst& inst, const OpInfo& info) {
     case Encoding::MIMG: {
       bool sd = m.find("store") != std::string_view::npos || m.find("atomic") != std::string_view::npos;
       std::string s = vreg(sd ? inst.data0 : inst.dst, inst.dst_dwords) + ", " + vreg(inst.addr, inst.src_dwords[0]) +
-                      ", " + reg_name(inst.srsrc, 8);
-      if (inst.ssamp != kNone) s += ", " + reg_name(inst.ssamp, 4);
+                      ", " + reg_name(inst.target, inst.srsrc, 8);
+      if (inst.ssamp != kNone) s += ", " + reg_name(inst.target, inst.ssamp, 4);
       if (inst.dmask) s += " dmask:" + hex(inst.dmask);
       if (inst.unorm) s += " unorm";
       if (inst.glc) s += " glc";

@@ -98,21 +98,40 @@ std::string imm32_text(uint32_t v) {
   return hex(v);
 }
 
-std::string reg_name(uint16_t code, unsigned dwords) {
-  if (code >= kVgprFirst) return range("v", code - kVgprFirst, dwords);
+std::string vector_reg_name(uint16_t code, unsigned dwords) {
+  if (code >= kAgprFirst) return range("a", code - kAgprFirst, dwords);
+  return range("v", code - kVgprFirst, dwords);
+}
+
+std::string reg_name(Target target, uint16_t code, unsigned dwords) {
+  if (code >= kVgprFirst) return vector_reg_name(code, dwords);
   if (code <= kSgprLast) return range("s", code, dwords);
-  if (code >= kTtmpFirst && code <= kTtmpFirst + 11) return range("ttmp", code - kTtmpFirst, dwords);
+  const ScalarSpace sp = scalar_space(target);
+  if (code >= sp.ttmp_first && code < sp.ttmp_first + sp.ttmp_count) return range("ttmp", code - sp.ttmp_first, dwords);
   if (const char* s = src_special(code)) return s;
   const char* n = dwords <= 1 ? special32(code) : special64(code);
   return n ? n : "<bad>";
 }
 
-std::string dst_text(uint16_t code, unsigned dwords) {
-  if (code >= kIntZero && code < kVgprFirst && !src_special(code)) return "/*invalid immediate*/";
-  return reg_name(code, dwords);
+std::string invalid_immediate(Target target, uint16_t code, unsigned dwords, ImmType t, uint32_t literal) {
+  if (target == Target::Gfx803) return "/*invalid immediate*/";
+  (void)dwords;
+  (void)t;
+  // LLVM 19 prints the value as a 32-bit immediate, whatever the operand's width and type.
+  return src_text(target, code, 1, ImmType::B32, literal) + "/*Invalid immediate*/";
 }
 
-std::string src_text(uint16_t code, unsigned dwords, ImmType t, uint32_t literal) {
+std::string invalid_register(const std::string& name, const char* reg_class) {
+  return name + "/*Invalid register, operand has '" + reg_class + "' register class*/";
+}
+
+std::string dst_text(Target target, uint16_t code, unsigned dwords) {
+  if (code >= kIntZero && code < kVgprFirst && !src_special(code))
+    return invalid_immediate(target, code, dwords, dwords == 2 ? ImmType::B64 : ImmType::B32, 0);
+  return reg_name(target, code, dwords);
+}
+
+std::string src_text(Target target, uint16_t code, unsigned dwords, ImmType t, uint32_t literal) {
   bool is_const = (code >= kIntZero && code <= 208) || (code >= kFloatHalf && code <= kInvTwoPi);
   if (code == kLiteral) {
     switch (t) {
@@ -126,7 +145,7 @@ std::string src_text(uint16_t code, unsigned dwords, ImmType t, uint32_t literal
       default: return imm32_text(literal);
     }
   }
-  if (!is_const) return reg_name(code, dwords);
+  if (!is_const) return reg_name(target, code, dwords);
   if (code <= 208) return std::to_string(inline_int(code));
   int f = code - kFloatHalf;
   switch (t) {

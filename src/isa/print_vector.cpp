@@ -54,7 +54,7 @@ std::string dpp_ctrl(uint16_t c, bool src64) {
 // A VOP3 interpolation source held in the src`field` field, with that field's modifiers.
 std::string interp_src(const Inst& inst, const OpInfo& info, int field, uint16_t code) {
   bool imm = is_imm_code(code);
-  std::string t = (info.regonly >> field & 1) && imm ? "/*invalid immediate*/" : src_text(code, 1, ImmType::B32, 0);
+  std::string t = (info.regonly >> field & 1) && imm ? "/*invalid immediate*/" : src_text(inst.target, code, 1, ImmType::B32, 0);
   return with_mods(t, inst.neg >> field & 1, inst.abs >> field & 1, imm);
 }
 
@@ -72,12 +72,12 @@ std::string omod_text(uint8_t omod) {
 std::string print_vector(const Inst& inst, const OpInfo& info) {
   std::string_view m(info.mnemonic);
   if (inst.enc == Encoding::VINTRP) {
-    std::string s = reg_name(inst.dst, 1) + ", ";
+    std::string s = reg_name(inst.target, inst.dst, 1) + ", ";
     if (m.starts_with("v_interp_mov")) {
       uint16_t p = inst.src[0];
       s += p == 0 ? "p10" : p == 1 ? "p20" : p == 2 ? "p0" : "invalid_param_" + std::to_string(p);
     } else {
-      s += reg_name(inst.src[0], 1);
+      s += reg_name(inst.target, inst.src[0], 1);
     }
     return s + ", attr" + std::to_string(inst.attr) + "." + "xyzw"[inst.attr_chan];
   }
@@ -88,7 +88,7 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
   bool vop3 = inst.enc == Encoding::VOP3;
   bool sdwa = inst.ext == VopExt::SDWA, dpp = inst.ext == VopExt::DPP;
   if (vop3 && m.starts_with("v_interp")) {
-    out = reg_name(inst.dst, 1) + ", ";
+    out = reg_name(inst.target, inst.dst, 1) + ", ";
     if (m.starts_with("v_interp_mov")) {
       uint16_t p = inst.src[0];
       out += p == 0 ? "p10" : p == 1 ? "p20" : p == 2 ? "p0" : "invalid_param_" + std::to_string(p);
@@ -107,11 +107,11 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
     switch (o.role) {
       case Role::Dst:
         sep();
-        out += vop3 || o.kind == 's' ? dst_text(inst.dst, o.dwords) : reg_name(inst.dst, o.dwords);
+        out += vop3 || o.kind == 's' ? dst_text(inst.target, inst.dst, o.dwords) : reg_name(inst.target, inst.dst, o.dwords);
         break;
       case Role::Sdst:
         sep();
-        out += dst_text(inst.sdst, o.dwords);
+        out += dst_text(inst.target, inst.sdst, o.dwords);
         break;
       case Role::Vcc:
         if (vop3) {
@@ -134,7 +134,7 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
           out += "/*invalid immediate*/";  // a constant in a register-only operand
           break;
         }
-        std::string t = src_text(inst.src[k], o.dwords, info.imm[k], inst.literal);
+        std::string t = src_text(inst.target, inst.src[k], o.dwords, info.imm[k], inst.literal);
         if (inst.sdwa_sext >> k & 1) t = "sext(" + t + ")";  // integer operand's neg bit
         out += with_mods(t, inst.neg >> k & 1, inst.abs >> k & 1, is_imm_code(inst.src[k]));
         break;

@@ -1,5 +1,6 @@
-// Differential fuzzing against LLVM 14's decoder: random words of each encoding class must
-// disassemble to exactly the lines llvm-objdump prints (including .long for rejected words).
+// Differential fuzzing against LLVM's decoder (LLVM 14 for gfx803, LLVM 19 for gfx942): random
+// words of each encoding class must disassemble to exactly the lines llvm-objdump prints
+// (including .long for rejected words).
 // STROBE_ISA_FUZZ_N sets the words per class (default 5000: 100,000 words in all, a few seconds);
 // scripts/fuzz-decoder runs 100000.
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <set>
 
 #include "isa/disassembler.h"
 #include "isa/llvm_reference.h"
@@ -50,6 +52,16 @@ const FuzzClass kClasses[] = {
     {"MTBUF", 0xE8000000, 0x03FFFFFF, true},
     {"MIMG", 0xF0000000, 0x03FFFFFF, true},
     {"EXP", 0xC4000000, 0x03FFFFFF, true},
+};
+
+// The gfx942 classes whose decoding and printing match LLVM 19's; the others follow.
+const FuzzClass kClassesGfx942[] = {
+    {"SOP2", 0x80000000, 0x3FFFFFFF, false, 23, 0x60},
+    {"SOPK", 0xB0000000, 0x0FFFFFFF, false, 23, 0x1D},
+    {"SOP1", 0xBE800000, 0x007FFFFF, false},
+    {"SOPC", 0xBF000000, 0x007FFFFF, false},
+    {"SOPP", 0xBF800000, 0x007FFFFF, false},
+    {"SMEM", 0xC0000000, 0x03FFFFFF, true},
 };
 
 constexpr uint32_t kNop = 0xBF800000;
@@ -128,24 +140,29 @@ size_t words_per_class() {
   return env ? std::strtoull(env, nullptr, 10) : 5000;
 }
 
-class DecoderFuzz : public ::testing::TestWithParam<FuzzClass> {};
-
-TEST_P(DecoderFuzz, RandomWordsDisassembleExactlyAsLlvm) {
-  const FuzzClass& k = GetParam();
+void fuzz_class(const FuzzClass& k, Target target) {
   // STROBE_ISA_FUZZ_SEED varies the word streams (default 0: the streams the suite always used).
   const char* seed_env = std::getenv("STROBE_ISA_FUZZ_SEED");
   uint32_t seed = seed_env ? static_cast<uint32_t>(std::strtoul(seed_env, nullptr, 10)) << 16 : 0;
   std::mt19937 rng((0x5eed0000u + seed) ^ static_cast<uint32_t>(std::hash<std::string_view>{}(k.name) & 0xFFFF));
   std::vector<uint32_t> words;
+  std::set<uint64_t> starts;  // the address of each case's own word
   size_t n = words_per_class();
   for (size_t i = 0; i < n; ++i) {
     auto c = make_case(k, rng);
+    starts.insert(words.size() * 4);
     words.insert(words.end(), c.begin(), c.end());
   }
-  auto expected = by_address(testing::llvm_lines_for_words(words));
+  auto expected = by_address(testing::llvm_lines_for_words(words, target));
   std::vector<uint8_t> bytes(words.size() * 4);
   std::memcpy(bytes.data(), words.data(), bytes.size());
-  auto actual = by_address(testing::split_lines(disassemble(bytes, 0, text_labeler())));
+  auto actual = by_address(testing::split_lines(disassemble(bytes, 0, text_labeler(), target)));
+  if (target == Target::Gfx942) {
+    // The random second word of a 32-bit case may be of any encoding, and gfx942's are not all
+    // decoded yet: compare each case's own instruction, which every case starts with.
+    std::erase_if(expected, [&](const auto& kv) { return !starts.count(kv.first); });
+    std::erase_if(actual, [&](const auto& kv) { return !starts.count(kv.first); });
+  }
   size_t mismatches = 0, shown = 0, show = shown_per_class();
   for (const auto& [addr, line] : expected) {
     auto it = actual.find(addr);
@@ -156,9 +173,17 @@ TEST_P(DecoderFuzz, RandomWordsDisassembleExactlyAsLlvm) {
   }
   for (const auto& [addr, line] : actual)
     if (!expected.count(addr)) ++mismatches;
-  std::printf("FUZZ %-6s words=%zu mismatches=%zu\n", k.name, n, mismatches);
+  std::printf("FUZZ %s %-6s words=%zu mismatches=%zu\n", target_name(target), k.name, n, mismatches);
   EXPECT_EQ(mismatches, 0u) << k.name;
 }
+
+class DecoderFuzz : public ::testing::TestWithParam<FuzzClass> {};
+
+TEST_P(DecoderFuzz, RandomWordsDisassembleExactlyAsLlvm) { fuzz_class(GetParam(), Target::Gfx803); }
+
+class DecoderFuzzGfx942 : public ::testing::TestWithParam<FuzzClass> {};
+
+TEST_P(DecoderFuzzGfx942, RandomWordsDisassembleExactlyAsLlvm19) { fuzz_class(GetParam(), Target::Gfx942); }
 
 // A debugging aid: STROBE_ISA_PROBE names a file of word lists (one instruction case per line,
 // hex words separated by spaces or commas); every differing line is reported. Skipped otherwise.
@@ -186,6 +211,8 @@ TEST(DecoderProbe, WordsFromFileDisassembleExactlyAsLlvm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryEncodingClass, DecoderFuzz, ::testing::ValuesIn(kClasses),
+                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(EncodingClasses, DecoderFuzzGfx942, ::testing::ValuesIn(kClassesGfx942),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

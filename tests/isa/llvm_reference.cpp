@@ -48,18 +48,30 @@ std::vector<std::string> split_lines(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> objdump_lines(const std::string& file) {
+namespace {
+
+/// The reference LLVM's tool suffix for `target`: LLVM 14 (Debian's default) reads gfx803 as the
+/// decoder was built against; gfx942 needs LLVM 19.
+std::string tool(const char* name, Target target) {
+  return std::string(name) + (target == Target::Gfx942 ? "-19" : "");
+}
+
+std::vector<std::string> instruction_lines(const std::string& file, Target target) {
   std::vector<std::string> out;
-  for (auto& l : split_lines(run("llvm-objdump -d --mcpu=gfx803 '" + file + "'")))
+  for (auto& l : split_lines(run(tool("llvm-objdump", target) + " -d --mcpu=" + target_name(target) + " '" + file + "'")))
     if (!l.empty() && l[0] == '\t') out.push_back(l);
   return out;
 }
+
+}  // namespace
+
+std::vector<std::string> objdump_lines(const std::string& file) { return instruction_lines(file, Target::Gfx803); }
 
 std::vector<std::string> objdump_listing(const std::string& file) {
   return split_lines(run("llvm-objdump -d --mcpu=gfx803 '" + file + "'"));
 }
 
-std::vector<std::string> llvm_lines_for_words(const std::vector<uint32_t>& words) {
+std::vector<std::string> llvm_lines_for_words(const std::vector<uint32_t>& words, Target target) {
   std::string base = temp_base();
   {
     std::ofstream s(base + ".s");
@@ -70,8 +82,9 @@ std::vector<std::string> llvm_lines_for_words(const std::vector<uint32_t>& words
       s << buf;
     }
   }
-  run("llvm-mc -arch=amdgcn -mcpu=gfx803 -filetype=obj " + base + ".s -o " + base + ".o");
-  auto lines = objdump_lines(base + ".o");
+  run(tool("llvm-mc", target) + " -arch=amdgcn -mcpu=" + target_name(target) + " -filetype=obj " + base + ".s -o " +
+      base + ".o");
+  auto lines = instruction_lines(base + ".o", target);
   std::remove((base + ".s").c_str());
   std::remove((base + ".o").c_str());
   return lines;

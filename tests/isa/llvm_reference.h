@@ -1,11 +1,14 @@
-// Helpers that ask LLVM 14's own tools (llvm-mc, llvm-objdump) for the reference disassembly,
-// and read .text and its symbols from a code object without the project's loader.
+// Helpers that ask LLVM's own tools (llvm-mc, llvm-objdump: LLVM 14 for gfx803, LLVM 19 for
+// gfx942) for the reference disassembly, and read .text and its symbols from a code object
+// without the project's loader.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include "isa/inst.h"
 
 namespace strobe::isa::testing {
 
@@ -15,8 +18,9 @@ std::vector<std::string> objdump_lines(const std::string& file);
 /// The whole stdout of `llvm-objdump -d --mcpu=gfx803 FILE`, as lines.
 std::vector<std::string> objdump_listing(const std::string& file);
 
-/// Assembles `words` as .long directives with llvm-mc and returns objdump's instruction lines.
-std::vector<std::string> llvm_lines_for_words(const std::vector<uint32_t>& words);
+/// Assembles `words` as .long directives with llvm-mc and returns objdump's instruction lines,
+/// both tools those of `target`'s reference LLVM.
+std::vector<std::string> llvm_lines_for_words(const std::vector<uint32_t>& words, Target target = Target::Gfx803);
 
 /// The .text section of an ELF64 file: its bytes, its address and its symbols (addr, name).
 struct TextSection {

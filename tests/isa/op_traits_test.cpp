@@ -13,12 +13,13 @@
 namespace strobe::isa {
 namespace {
 
-/// Encodings each Op occurs in, from the generated opcode table.
+/// Encodings each Op occurs in, on any target, from the generated opcode tables.
 std::set<Encoding> encodings_of(Op op) {
   struct Row { Encoding enc; Op op; };
   static constexpr Row kRows[] = {
 #define STROBE_OPCODE(ENC, NUM, MNEM, OP, SAMPLE) {Encoding::ENC, Op::OP},
 #include "isa/opcodes.def"
+#include "isa/gfx942/opcodes.def"
 #undef STROBE_OPCODE
   };
   std::set<Encoding> out;
@@ -40,6 +41,8 @@ TEST(OpTraits, EveryOpIsClassifiedConsistentlyWithItsMnemonicAndEncodings) {
     const MemKind kind = e.count(Encoding::SMEM) ? MemKind::Scalar
                          : e.count(Encoding::DS) ? MemKind::Lds
                          : e.count(Encoding::FLAT) ? MemKind::Flat
+                         : e.count(Encoding::GLOBAL) ? MemKind::Global
+                         : e.count(Encoding::SCRATCH) ? MemKind::Scratch
                          : e.count(Encoding::MUBUF) || e.count(Encoding::MTBUF) ? MemKind::Buffer
                          : e.count(Encoding::MIMG) ? MemKind::Image
                                                    : MemKind::None;
@@ -77,6 +80,17 @@ TEST(OpTraits, CarryAndSelectOpsUseVccImplicitly) {
   EXPECT_TRUE(traits(Op::V_CMP_LT_F32).has(kWritesVccE32));
   EXPECT_TRUE(traits(Op::V_CMPX_LT_F32).has(kWritesVccE32 | kWritesExec));
   EXPECT_EQ(traits(Op::V_ADD_F32).flags, 0);
+}
+
+// gfx9 gave gfx8's carry-out adds new names and gave their old names to adds without a carry:
+// the Op follows the operation, so the traits follow it too.
+TEST(OpTraits, Gfx942CarryAddsAreGfx803sAndItsNoCarryAddsWriteNoVcc) {
+  EXPECT_TRUE(traits(Op::V_ADD_U32).has(kWritesVccE32));
+  EXPECT_EQ(traits(Op::V_ADD_NC_U32).flags, 0);
+  EXPECT_EQ(traits(Op::V_SUB_NC_U32).flags, 0);
+  EXPECT_STREQ(op_name(Op::V_ADD_NC_U32), "v_add_nc_u32");
+  EXPECT_EQ(traits(Op::GLOBAL_LOAD_DWORD).mem, MemKind::Global);
+  EXPECT_EQ(traits(Op::SCRATCH_STORE_DWORD).access, MemAccess::Store);
 }
 
 TEST(OpTraits, ScalarConditionsReadSccVccOrExec) {
