@@ -23,8 +23,14 @@ bool vector_dst(Ctx& c, Inst& inst, const OpInfo& info, uint16_t field) {
     return true;
   }
   if (!check_vgpr(c, field, info.ops[d].dwords)) return false;
-  inst.dst = kVgprFirst + field;
+  inst.dst = (info.ops[d].kind == 'a' ? kAgprFirst : kVgprFirst) + field;
   return true;
+}
+
+// A vector register source: an AccVGPR where the operand is one (gfx942's v_accvgpr_*).
+uint16_t vector_src(const OpInfo& info, Role role, uint16_t code) {
+  const int i = find_role(info, role);
+  return i >= 0 && info.ops[i].kind == 'a' && code >= kVgprFirst && code < kAgprFirst ? code + 256 : code;
 }
 
 // One modifier bit of a form: where it sits and what the encoding defines it as.
@@ -81,7 +87,7 @@ bool decode_e32(Ctx& c, Inst& inst, Encoding enc) {
   E32 f = split_e32(c.w(0));
   const OpInfo* info;
   if (!begin(c, inst, enc, f.opcode, info)) return false;
-  bool madk = starts(*info, "v_madmk") || starts(*info, "v_madak");
+  bool madk = takes_k_constant(info->mnemonic);
   if (madk) {
     // The K constant is the second dword of a 64-bit encoding.
     if (c.words.size() < 2) return false;
@@ -95,7 +101,7 @@ bool decode_e32(Ctx& c, Inst& inst, Encoding enc) {
       // A literal src0 of madmk/madak is the K dword itself (LLVM reads one literal per word).
       if (madk && code == kLiteral) c.has_literal = true, c.literal = inst.literal;
       if (!check_operand(c, code, info->src_dwords[0], true)) return false;
-      inst.src[0] = code;
+      inst.src[0] = vector_src(*info, Role::Src0, code);
     } else {
       // vsrc1 is an 8-bit VGPR field; any other source (vcc of cndmask) is implicit.
       if (!check_vgpr(c, f.vsrc1, info->src_dwords[k])) return false;

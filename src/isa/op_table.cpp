@@ -46,6 +46,13 @@ struct ModsRow {
   const char* effects;
 };
 
+struct SgprClassRow {
+  Encoding enc;
+  uint16_t opcode;
+  uint8_t src;
+  const char* reg_class;
+};
+
 namespace gfx803 {
 #define STROBE_OPCODES_DEF "isa/opcodes.def"
 #define STROBE_FIXED_BITS_DEF "isa/fixed_bits.def"
@@ -73,6 +80,7 @@ struct TargetRows {
   std::span<const ExtRow> ext;
   std::span<const RegOnlyRow> regonly;
   std::span<const ModsRow> mods;
+  std::span<const SgprClassRow> sgpr_class;
 };
 
 constexpr size_t kEncCount = static_cast<size_t>(Encoding::Invalid);
@@ -186,8 +194,8 @@ void assign_roles(Encoding enc, OpInfo& info) {
     case Encoding::VOP1:
     case Encoding::VOP2:
       if (n > 0) { o[0].role = Role::Dst; srcs_from(1); }
-      if (m.starts_with("v_madmk")) o[2].role = Role::LitK, o[3].role = Role::Src1;
-      if (m.starts_with("v_madak")) o[3].role = Role::LitK;
+      if (m.starts_with("v_madmk") || m.starts_with("v_fmamk")) o[2].role = Role::LitK, o[3].role = Role::Src1;
+      if (m.starts_with("v_madak") || m.starts_with("v_fmaak")) o[3].role = Role::LitK;
       break;
     case Encoding::VOPC:
       o[0].role = Role::Vcc;
@@ -227,6 +235,8 @@ struct Table {
     }
     for (const RegOnlyRow& r : t.regonly) by_enc[static_cast<size_t>(r.enc)][r.opcode].regonly = r.mask;
     for (const ModsRow& r : t.mods) by_enc[static_cast<size_t>(r.enc)][r.opcode].mods[static_cast<int>(r.form)] = r.effects;
+    for (const SgprClassRow& r : t.sgpr_class)
+      if (r.enc != Encoding::Invalid) by_enc[static_cast<size_t>(r.enc)][r.opcode].sgpr_class[r.src] = r.reg_class;
     for (const ExtRow& x : t.ext) {
       OpInfo& info = by_enc[static_cast<size_t>(x.enc)][x.opcode];
       bool sdwa = x.ext == VopExt::SDWA;
@@ -277,10 +287,12 @@ struct Table {
 
 const Table& table(Target target) {
   if (target == Target::Gfx942) {
-    static const Table t942(TargetRows{gfx942::kRows, gfx942::kFixed, gfx942::kExt, gfx942::kRegOnly, gfx942::kMods});
+    static const Table t942(TargetRows{gfx942::kRows, gfx942::kFixed, gfx942::kExt, gfx942::kRegOnly, gfx942::kMods,
+                                        gfx942::kSgprClass});
     return t942;
   }
-  static const Table t803(TargetRows{gfx803::kRows, gfx803::kFixed, gfx803::kExt, gfx803::kRegOnly, gfx803::kMods});
+  static const Table t803(TargetRows{gfx803::kRows, gfx803::kFixed, gfx803::kExt, gfx803::kRegOnly, gfx803::kMods,
+                                        gfx803::kSgprClass});
   return t803;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "isa/inst.h"
 
@@ -42,7 +43,17 @@ struct OpInfo {
   /// Per modifier bit of the VOP3, SDWA and DPP forms (ModForm), what LLVM does with it
   /// (operand_probes.def): '-' neg, '|' abs, 's' sext, 'c' clamp, 'm' omod, '.' ignored, ...
   const char* mods[3] = {nullptr, nullptr, nullptr};
+  /// Per source: the register class LLVM 19 names when it decodes an SGPR there that the
+  /// operand cannot hold (operand_probes.def); null where an SGPR is in class or on gfx803.
+  const char* sgpr_class[3] = {nullptr, nullptr, nullptr};
 };
+
+/// Whether `mnemonic` takes its K constant in the word after it (v_madmk/v_madak and gfx9's
+/// v_fmamk/v_fmaak).
+inline bool takes_k_constant(std::string_view mnemonic) {
+  return mnemonic.starts_with("v_madmk") || mnemonic.starts_with("v_madak") || mnemonic.starts_with("v_fmamk") ||
+         mnemonic.starts_with("v_fmaak");
+}
 
 /// Where a target's scalar operand codes put the trap temporaries: gfx803 has ttmp0..11 at
 /// 112..123 after TBA and TMA (108..111); gfx942 has ttmp0..15 at 108..123 and no TBA or TMA.

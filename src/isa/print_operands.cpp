@@ -136,7 +136,13 @@ std::string src_text(Target target, uint16_t code, unsigned dwords, ImmType t, u
   if (code == kLiteral) {
     switch (t) {
       case ImmType::F16: return imm16_text(literal, true);
-      case ImmType::I16: return imm16_text(literal, false);
+      case ImmType::I16:
+        // LLVM 19 prints a 16-bit integer operand's literal as a float when all 32 bits are
+        // one of the f32 inline constants (0xbf800000 is -1.0, not 0).
+        if (target == Target::Gfx942)
+          for (int i = 0; i < 9; ++i)
+            if (literal == (i < 8 ? kF32Bits[i] : 0x3E22F983u)) return imm32_text(literal);
+        return imm16_text(literal, false);
       case ImmType::B64: {
         int64_t s = static_cast<int64_t>(uint64_t(literal));
         if (s >= -16 && s <= 64) return std::to_string(s);

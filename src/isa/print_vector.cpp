@@ -54,7 +54,8 @@ std::string dpp_ctrl(uint16_t c, bool src64) {
 // A VOP3 interpolation source held in the src`field` field, with that field's modifiers.
 std::string interp_src(const Inst& inst, const OpInfo& info, int field, uint16_t code) {
   bool imm = is_imm_code(code);
-  std::string t = (info.regonly >> field & 1) && imm ? "/*invalid immediate*/" : src_text(inst.target, code, 1, ImmType::B32, 0);
+  std::string t = (info.regonly >> field & 1) && imm ? invalid_immediate(inst.target, code, 1, ImmType::B32, 0)
+                                                     : src_text(inst.target, code, 1, ImmType::B32, 0);
   return with_mods(t, inst.neg >> field & 1, inst.abs >> field & 1, imm);
 }
 
@@ -131,10 +132,12 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
         int k = static_cast<int>(o.role) - static_cast<int>(Role::Src0);
         sep();
         if ((info.regonly >> k & 1) && is_imm_code(inst.src[k])) {
-          out += "/*invalid immediate*/";  // a constant in a register-only operand
+          // a constant in a register-only operand
+          out += invalid_immediate(inst.target, inst.src[k], o.dwords, info.imm[k], inst.literal);
           break;
         }
         std::string t = src_text(inst.target, inst.src[k], o.dwords, info.imm[k], inst.literal);
+        if (info.sgpr_class[k] && inst.src[k] <= opcode_field::kExecHi) t = invalid_register(t, info.sgpr_class[k]);
         if (inst.sdwa_sext >> k & 1) t = "sext(" + t + ")";  // integer operand's neg bit
         out += with_mods(t, inst.neg >> k & 1, inst.abs >> k & 1, is_imm_code(inst.src[k]));
         break;
