@@ -94,29 +94,22 @@ def flat_templates(seg):
     return templ
 
 
-ENCODINGS_GFX9 = [
-    ("SOP2", 0x60, lambda op: [(0x80000000 | op << 23,)]),
-    ("SOPK", 0x1D, lambda op: [(0xB0000000 | op << 23,)]),
-    ("SOP1", 256, lambda op: [(0xBE800000 | op << 8,)]),
-    ("SOPC", 128, lambda op: [(0xBF000000 | op << 16,)]),
-    ("SOPP", 128, lambda op: [(0xBF800000 | op << 16,)]),
-    ("SMEM", 256, lambda op: [(0xC0000000 | op << 18 | 1 << 17, 0), (0xC0000000 | op << 18, 0)]),
-    ("VOP2", 0x3E, lambda op: [(op << 25 | V0,), (op << 25 | V0, 0x3F800000)]),
-    ("VOP1", 256, lambda op: [(0x7E000000 | op << 9 | V0,)]),
-    ("VOPC", 256, lambda op: [(0x7C000000 | op << 17 | V0,)]),
-    # Opcodes 0x380 and up of the VOP3 field are the VOP3P encoding's prefix.
-    ("VOP3", 0x380, vop3_templates),
-    ("VOP3P", 128, vop3p_templates),
-    ("VINTRP", 4, lambda op: [(0xD4000000 | op << 16,)]),
-    ("DS", 256, lambda op: [(0xD8000000 | op << 17, 0), (0xD8000000 | op << 17 | 1 << 16, 0)]),
-    ("FLAT", 128, flat_templates(0)),
-    ("SCRATCH", 128, flat_templates(1)),
-    ("GLOBAL", 128, flat_templates(2)),
-    ("MUBUF", 128, lambda op: [(0xE0000000 | op << 18, 0), (0xE0000000 | op << 18 | 1 << 16, 0)]),
-    ("MTBUF", 16, lambda op: [(0xE8000000 | op << 15, 0)]),
-    ("MIMG", 256, lambda op: [(0xF0000000 | (op & 0x7F) << 18 | op >> 7 | 1 << 8, 0)]),
-    ("EXP", 1, lambda op: [(0xC4000000, 0)]),
-]
+def gfx9_encodings():
+    """gfx8's encodings with gfx9's changes: SOPK gains s_call_b64 (0x15, so 0x1D opcodes are
+    probed), VOP3 stops at 0x380 where VOP3P's prefix starts, FLAT gains its segment field; VOP3P
+    follows VOP3 and the SCRATCH and GLOBAL segments follow FLAT."""
+    changed = {"SOPK": ("SOPK", 0x1D, lambda op: [(0xB0000000 | op << 23,)]),
+               "VOP3": ("VOP3", 0x380, vop3_templates), "FLAT": ("FLAT", 128, flat_templates(0))}
+    added = {"VOP3": [("VOP3P", 128, vop3p_templates)],
+             "FLAT": [("SCRATCH", 128, flat_templates(1)), ("GLOBAL", 128, flat_templates(2))]}
+    out = []
+    for e in ENCODINGS_GFX8:
+        out.append(changed.get(e[0], e))
+        out += added.get(e[0], [])
+    return out
+
+
+ENCODINGS_GFX9 = gfx9_encodings()
 
 # Bits of the first dword that select the encoding and the opcode; everything else is probed.
 FIXED_FIELDS_GFX8 = {
@@ -285,7 +278,7 @@ def sgpr_classes(rows_with_base):
         line = text.get(a, "")
         m = re.findall(r"operand has '(\w+)' register class", line)
         if len(m) > base_marks[(enc, op)]:  # the probe, not the sample, is out of class
-            res[(enc, op, k)] = m[-1] if k == len(m) - 1 else m[min(k, len(m) - 1)]
+            res[(enc, op, k)] = m[-1]
     return res
 
 

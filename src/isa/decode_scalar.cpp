@@ -161,7 +161,7 @@ bool decode_smem_gfx9(Ctx& c, Inst& inst, const OpInfo& info) {
   inst.src_dwords[0] = info.ops[next].dwords;
   if (inst.smem_imm) inst.offset = static_cast<uint32_t>(static_cast<int32_t>(w1 << 11) >> 11);
   if (!inst.smem_imm || soe) {
-    uint16_t so = soe || !inst.smem_imm ? static_cast<uint16_t>(soe ? w1 >> 25 : w1 & 0x7F) : 0;
+    uint16_t so = static_cast<uint16_t>(soe ? w1 >> 25 : w1 & 0x7F);
     if (!check_operand(c, so, 1, false)) return false;
     inst.soffset = so;
   }

@@ -29,7 +29,8 @@ std::string dst_text(Target target, uint16_t code, unsigned dwords);
 
 /// An inline constant or literal in a register-only operand: LLVM 14 prints "/*invalid
 /// immediate*/" alone; LLVM 19 prints the value, then "/*Invalid immediate*/".
-std::string invalid_immediate(Target target, uint16_t code, unsigned dwords, ImmType t, uint32_t literal);
+/// The value is printed as a 32-bit immediate whatever the operand's width and type.
+std::string invalid_immediate(Target target, uint16_t code, uint32_t literal);
 
 /// A register outside its operand's class, as LLVM 19 prints it: the name, then
 /// "/*Invalid register, operand has 'CLASS' register class*/".

@@ -113,10 +113,8 @@ std::string reg_name(Target target, uint16_t code, unsigned dwords) {
   return n ? n : "<bad>";
 }
 
-std::string invalid_immediate(Target target, uint16_t code, unsigned dwords, ImmType t, uint32_t literal) {
+std::string invalid_immediate(Target target, uint16_t code, uint32_t literal) {
   if (target == Target::Gfx803) return "/*invalid immediate*/";
-  (void)dwords;
-  (void)t;
   // LLVM 19 prints the value as a 32-bit immediate, whatever the operand's width and type.
   return src_text(target, code, 1, ImmType::B32, literal) + "/*Invalid immediate*/";
 }
@@ -127,7 +125,7 @@ std::string invalid_register(const std::string& name, const char* reg_class) {
 
 std::string dst_text(Target target, uint16_t code, unsigned dwords) {
   if (code >= kIntZero && code < kVgprFirst && !src_special(code))
-    return invalid_immediate(target, code, dwords, dwords == 2 ? ImmType::B64 : ImmType::B32, 0);
+    return invalid_immediate(target, code, 0);
   return reg_name(target, code, dwords);
 }
 

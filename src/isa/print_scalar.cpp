@@ -155,7 +155,7 @@ std::string print_scalar(const Inst& inst, const OpInfo& info, uint64_t address)
                     !(code >= opcode_field::kVccz && code <= opcode_field::kLdsDirect);
     const ImmType t = inst.src_dwords[k] == 2 ? ImmType::B64 : ImmType::B32;
     if ((info.regonly >> k & 1) && constant)  // register-only operand
-      return invalid_immediate(inst.target, code, inst.src_dwords[k], t, inst.literal);
+      return invalid_immediate(inst.target, code, inst.literal);
     std::string text = src_text(inst.target, code, inst.src_dwords[k], t, inst.literal);
     // LLVM 19 decodes lds_direct into a scalar source and then finds it outside the class.
     if (inst.target == Target::Gfx942 && code == opcode_field::kLdsDirect) return invalid_register(text, "SReg_32");

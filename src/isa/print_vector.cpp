@@ -54,7 +54,7 @@ std::string dpp_ctrl(uint16_t c, bool src64) {
 // A VOP3 interpolation source held in the src`field` field, with that field's modifiers.
 std::string interp_src(const Inst& inst, const OpInfo& info, int field, uint16_t code) {
   bool imm = is_imm_code(code);
-  std::string t = (info.regonly >> field & 1) && imm ? invalid_immediate(inst.target, code, 1, ImmType::B32, 0)
+  std::string t = (info.regonly >> field & 1) && imm ? invalid_immediate(inst.target, code, 0)
                                                      : src_text(inst.target, code, 1, ImmType::B32, 0);
   return with_mods(t, inst.neg >> field & 1, inst.abs >> field & 1, imm);
 }
@@ -133,7 +133,7 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
         sep();
         if ((info.regonly >> k & 1) && is_imm_code(inst.src[k])) {
           // a constant in a register-only operand
-          out += invalid_immediate(inst.target, inst.src[k], o.dwords, info.imm[k], inst.literal);
+          out += invalid_immediate(inst.target, inst.src[k], inst.literal);
           break;
         }
         std::string t = src_text(inst.target, inst.src[k], o.dwords, info.imm[k], inst.literal);
