@@ -133,12 +133,116 @@ ALIASES_GFX9 = {
     "v_add_u32": "v_add_nc_u32", "v_sub_u32": "v_sub_nc_u32", "v_subrev_u32": "v_subrev_nc_u32",
 }
 
+# How LLVM prints an immediate in a source, told apart by six probes: inline 0.5, inline 1/(2*pi),
+# and the literals 0x3f800000, 0x3c00, 0x12345678 and 0x3ff00000 (None where the encoding takes
+# no literal, or where the types agree).
+IMM_SIGNATURES = [
+    ("F64", (None, "0.15915494309189532", None, None, None, "1.0")),
+    ("B64", (None, "0.15915494309189532", None, None, None, None)),
+    ("I16", ("0x3800", "0x3118", None, "0x3c00", "0x5678", None)),
+    ("B32", ("0.5", "0.15915494", "1.0", "0x3c00", "0x12345678", None)),
+    ("F16", ("0.5", "0.15915494", "0", "1.0", "0x5678", None)),
+    ("V2F16", ("0.5", "0.15915494", "0x3f800000", "1.0", "0x12345678", None)),
+]
+IMM_PROBES = [(0xF0, None), (0xF8, None), (0xFF, 0x3F800000), (0xFF, 0x3C00), (0xFF, 0x12345678),
+              (0xFF, 0x3FF00000)]
+
+
+def operand_tokens(line):
+    """The comma-separated operands of a printed instruction, each cut at its first space."""
+    parts = line.split(None, 1)
+    if len(parts) < 2:
+        return []
+    toks, depth, cur = [], 0, ""
+    for ch in parts[1]:
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        if ch == "," and depth == 0:
+            toks.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    toks.append(cur.strip())
+    return [t.split(" ")[0] for t in toks]
+
+
+def imm_types(rows_with_base):
+    """The immediate type of every source LLVM prints a constant in: {(enc, op, k): type}.
+    A source whose probes match no known signature is reported and left to the default."""
+    nop = 0xBF800000
+    seqs, index = [], []
+    rows_with_base = list(rows_with_base)
+    if T["sdwa_scalar_src"]:
+        # vsrc1 takes no constant in e32; gfx9's SDWA form does (S1 set), so probe it there.
+        rows_with_base += [("SDWA_" + enc, op, (EXT_BASE[enc][0](op, 0xF9), 1 << 31))
+                           for enc, op, _ in rows_with_base if enc in ("VOP2", "VOPC")]
+    for enc, op, base in rows_with_base:
+        words = tuple(base) + (nop,) * (2 - len(base))
+        index.append((enc, op, None, None, 12 * len(seqs)))
+        seqs.append(words + (nop,))
+        for k, field in enumerate(SRC_FIELDS.get(enc, [])):
+            for p, (code, lit) in enumerate(IMM_PROBES):
+                t = with_field(words, field, code)
+                if lit is not None and len(base) > 1:
+                    continue  # gfx8/gfx9's 64-bit encodings take no literal
+                if lit is not None:
+                    t = (t[0], lit)
+                index.append((enc, op, k, p, 12 * len(seqs)))
+                seqs.append(t + (nop,))
+    text = disassemble(seqs)
+    base_toks, probes = {}, {}
+    for enc, op, k, p, a in index:
+        if k is None:
+            base_toks[(enc, op)] = operand_tokens(text.get(a, ""))
+            continue
+        line = text.get(a, "")
+        probes.setdefault((enc, op, k), [None] * len(IMM_PROBES))[p] = line
+    res = {}
+    for (enc, op, k), lines in probes.items():
+        base = base_toks[(enc, op)]
+        first = operand_tokens(lines[0])
+        if not lines[0] or "nvalid" in lines[0] or len(first) != len(base):
+            continue  # rejected, or a register-only source
+        diff = [i for i in range(len(base)) if base[i] != first[i]]
+        if len(diff) != 1:
+            continue
+        sig = []
+        for line in lines:
+            toks = operand_tokens(line) if line and not line.startswith(".long") and "nvalid" not in line else []
+            sig.append(toks[diff[0]] if len(toks) == len(base) else None)
+        if sig[0] is None or sig[1] is None:
+            continue
+        for name, want in IMM_SIGNATURES:
+            # A probe the encoding cannot take (None) matches any signature.
+            if all(w is None or g is None or w == g for w, g in zip(want, sig)):
+                res[(enc, op, k)] = name
+                break
+        else:
+            print("warning: %s %d source %d: unknown immediate printing %s" % (enc, op, k, sig), file=sys.stderr)
+    for (enc, op, k), t in list(res.items()):
+        if enc.startswith("SDWA_"):
+            del res[(enc, op, k)]
+            res.setdefault((enc[5:], op, 1), t)
+    return res
+
+
+# Modifier bits probed per form, in the order of the effect strings of modifiers.def:
+# (dword, bit) pairs.
+MOD_BITS = {
+    "VOP3": [(0, 8), (0, 9), (0, 10), (1, 29), (1, 30), (1, 31), (0, 15), (1, 27), (1, 28)],
+    "SDWA": [(1, 19), (1, 20), (1, 21), (1, 27), (1, 28), (1, 29), (1, 13)],
+    "DPP": [(1, 20), (1, 21), (1, 22), (1, 23)],
+}
+# gfx9's SDWA adds output modifiers in bits 15:14 of the second dword (VOPC's SD and sdst bits).
+MOD_BITS_GFX9 = dict(MOD_BITS, SDWA=MOD_BITS["SDWA"] + [(1, 14), (1, 15)])
+
 TARGETS = {
     "gfx803": {"mcpu": "gfx803", "mc": "llvm-mc", "objdump": "llvm-objdump", "llvm": "LLVM 14", "subdir": "",
-               "encodings": ENCODINGS_GFX8, "fixed": FIXED_FIELDS_GFX8, "aliases": {}},
+               "encodings": ENCODINGS_GFX8, "fixed": FIXED_FIELDS_GFX8, "aliases": {},
+               "mod_bits": MOD_BITS, "sdwa_scalar_src": False},
     "gfx942": {"mcpu": "gfx942", "mc": "llvm-mc-19", "objdump": "llvm-objdump-19", "llvm": "LLVM 19",
                "subdir": "gfx942", "encodings": ENCODINGS_GFX9, "fixed": FIXED_FIELDS_GFX9,
-               "aliases": ALIASES_GFX9},
+               "aliases": ALIASES_GFX9, "mod_bits": MOD_BITS_GFX9,
+               "sdwa_scalar_src": True},
 }
 T = TARGETS["gfx803"]  # the target being generated (main() sets it)
 
@@ -244,6 +348,7 @@ SRC_FIELDS = {
     "SOP2": [(0, 0, 8), (0, 8, 8)], "SOP1": [(0, 0, 8)], "SOPC": [(0, 0, 8), (0, 8, 8)],
     "VOP1": [(0, 0, 9)], "VOP2": [(0, 0, 9)], "VOPC": [(0, 0, 9)],
     "VOP3": [(1, 0, 9), (1, 9, 9), (1, 18, 9)], "VOP3P": [(1, 0, 9), (1, 9, 9), (1, 18, 9)],
+    "SDWA_VOP2": [(0, 9, 8)], "SDWA_VOPC": [(0, 9, 8)],  # vsrc1 of gfx9's SDWA with S1 set
 }
 INVALID = "/*invalid immediate*/"  # LLVM 19 capitalises it: compared case-insensitively
 
@@ -300,13 +405,6 @@ def regonly_masks(rows_with_base):
     return res
 
 
-# Modifier bits probed per form, in the order of the effect strings of modifiers.def:
-# (dword, bit) pairs.
-MOD_BITS = {
-    "VOP3": [(0, 8), (0, 9), (0, 10), (1, 29), (1, 30), (1, 31), (0, 15), (1, 27), (1, 28)],
-    "SDWA": [(1, 19), (1, 20), (1, 21), (1, 27), (1, 28), (1, 29), (1, 13)],
-    "DPP": [(1, 20), (1, 21), (1, 22), (1, 23)],
-}
 
 
 def effect(base_text, text):
@@ -327,7 +425,7 @@ def modifier_effects(forms):
     seqs, index, addr = [], [], 0
     for enc, form, op, base in forms:
         words = tuple(base) + (0,) * (2 - len(base))
-        for k in [None] + MOD_BITS[form]:
+        for k in [None] + T["mod_bits"][form]:
             t = list(words)
             if k:
                 t[k[0]] ^= 1 << k[1]
@@ -356,6 +454,7 @@ def write_operand_probes(outdir, header, rows, bases):
             forms.append((enc, "SDWA", op, (make(op, 0xF9), 0)))
             forms.append((enc, "DPP", op, (make(op, 0xFA), 0)))
     mods = modifier_effects(forms)
+    imms = imm_types([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
     with open(os.path.join(outdir, "operand_probes.def"), "w") as out:
         out.write(header)
         out.write("// STROBE_REGONLY(ENCODING, OPCODE_NUMBER, SOURCE_MASK): bit k set when source k is a\n")
@@ -366,9 +465,13 @@ def write_operand_probes(outdir, header, rows, bases):
         out.write("// into and prints with \"/*Invalid register, operand has 'CLASS' register class*/\".\n")
         for (enc, op, k), cls in sorted(classes.items()):
             out.write('STROBE_SGPR_CLASS(%s, %d, %d, "%s")\n' % (enc, op, k, cls))
+        out.write("// STROBE_IMM(ENCODING, OPCODE_NUMBER, SOURCE, TYPE): how LLVM prints a constant in the source\n")
+        out.write("// (ImmType), told from how it prints inline and literal probes.\n")
+        for (enc, op, k), t in sorted(imms.items()):
+            out.write("STROBE_IMM(%s, %d, %d, %s)\n" % (enc, op, k, t))
         out.write("// STROBE_MODS(ENCODING, FORM, OPCODE_NUMBER, EFFECTS): what LLVM does with each modifier bit\n")
         out.write("// of the form (bit order: VOP3 abs0-2 neg0-2 clamp omod0-1; SDWA sext0 neg0 abs0 sext1 neg1\n")
-        out.write("// abs1 clamp; DPP neg0 abs0 neg1 abs1): '-' neg, '|' abs, 's' sext(), 'c' clamp, 'm' omod,\n")
+        out.write("// abs1 clamp, gfx9 also omod0-1; DPP neg0 abs0 neg1 abs1): '-' neg, '|' abs, 's' sext(), 'c' clamp, 'm' omod,\n")
         out.write("// '.' ignored, 'x' rejected, '*' other.\n")
         for (enc, form, op), e in sorted(mods.items()):
             out.write('STROBE_MODS(%s, %s, %d, "%s")\n' % (enc, form, op, e))

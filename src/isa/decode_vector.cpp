@@ -1,4 +1,5 @@
 // Vector ALU encodings: VOP1, VOP2, VOPC (e32, SDWA, DPP), VOP3a/VOP3b and VINTRP.
+#include <span>
 #include <string_view>
 
 #include "isa/decode_internal.h"
@@ -18,7 +19,8 @@ bool vector_dst(Ctx& c, Inst& inst, const OpInfo& info, uint16_t field) {
   if (d < 0) return true;
   if (info.ops[d].kind == 's') {
     uint16_t code = field;
-    if (!check_operand(c, code, info.ops[d].dwords, false)) return false;
+    // LLVM reads a literal even here (and prints it as an invalid immediate).
+    if (!check_operand(c, code, info.ops[d].dwords, true)) return false;
     inst.dst = code;
     return true;
   }
@@ -43,16 +45,17 @@ struct ModBit {
 // In the bit order of operand_probes.def.
 constexpr ModBit kVop3Mods[] = {{0, 8, '|', 0},  {0, 9, '|', 1},  {0, 10, '|', 2}, {1, 29, '-', 0}, {1, 30, '-', 1},
                                 {1, 31, '-', 2}, {0, 15, 'c', 0}, {1, 27, 'm', 0}, {1, 28, 'm', 1}};
-constexpr ModBit kSdwaMods[] = {{1, 19, 's', 0}, {1, 20, '-', 0}, {1, 21, '|', 0}, {1, 27, 's', 1},
-                                {1, 28, '-', 1}, {1, 29, '|', 1}, {1, 13, 'c', 0}};
+// gfx9 adds omod in bits 15:14 (where VOPC keeps its SD bit and scalar destination instead).
+constexpr ModBit kSdwaMods[] = {{1, 19, 's', 0}, {1, 20, '-', 0}, {1, 21, '|', 0}, {1, 27, 's', 1}, {1, 28, '-', 1},
+                                {1, 29, '|', 1}, {1, 13, 'c', 0}, {1, 14, 'm', 0}, {1, 15, 'm', 1}};
+constexpr size_t kSdwaModsGfx8 = 7;
 constexpr ModBit kDppMods[] = {{1, 20, '-', 0}, {1, 21, '|', 0}, {1, 22, '-', 1}, {1, 23, '|', 1}};
 
 // Sets neg/abs/sext/clamp/omod from the modifier bits the way LLVM reads them for this opcode:
 // integer operands turn the neg bit into sext(), operands without modifiers ignore the bits.
-template <size_t N>
-void apply_mods(const Ctx& c, Inst& inst, const OpInfo& info, ModForm form, const ModBit (&bits)[N]) {
+void apply_mods(const Ctx& c, Inst& inst, const OpInfo& info, ModForm form, std::span<const ModBit> bits) {
   inst.neg = inst.abs = inst.sdwa_sext = inst.clamp = inst.omod = 0;
-  for (size_t i = 0; i < N; ++i) {
+  for (size_t i = 0; i < bits.size(); ++i) {
     const ModBit& b = bits[i];
     if (!(c.w(b.dword) >> b.bit & 1)) continue;
     char e = mod_effect(info, form, static_cast<int>(i));
@@ -118,6 +121,18 @@ bool decode_vop1(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOP1
 bool decode_vop2(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOP2); }
 bool decode_vopc(Ctx& c, Inst& inst) { return decode_e32(c, inst, Encoding::VOPC); }
 
+/// A source of an SDWA or DPP word: a VGPR, or where `scalar` (gfx9's SDWA) an 8-bit scalar or
+/// constant code, decoded as LLVM's decodeSDWASrc does (the 9-bit rules without a literal).
+static bool extended_src(Ctx& c, uint16_t& src, uint16_t field, bool scalar, unsigned dwords) {
+  if (!scalar) {
+    src = kVgprFirst + field;
+    return check_vgpr(c, field, dwords);
+  }
+  if (field == kLiteral) return false;
+  src = field;
+  return check_operand(c, src, dwords, false);
+}
+
 /// The part SDWA and DPP share: the e32 word names the operation, the second dword carries
 /// src0 and the extension's controls. Rejects words whose must-be-zero/one bits LLVM checks.
 static const OpInfo* begin_extended(Ctx& c, Inst& inst, VopExt ext) {
@@ -136,9 +151,14 @@ static const OpInfo* begin_extended(Ctx& c, Inst& inst, VopExt ext) {
   inst.dst_dwords = info->dst_dwords;
   for (int k = 0; k < 3; ++k) inst.src_dwords[k] = info->src_dwords[k];
   c.consumed = 2;
-  if (!vector_dst(c, inst, *info, f.vdst)) return nullptr;
-  if (info->nsrc >= 1) inst.src[0] = kVgprFirst + (w1 & 0xFF);
-  if (info->nsrc >= 2) inst.src[1] = kVgprFirst + f.vsrc1;
+  if (!(sdwa && f.enc == Encoding::VOPC && c.target != Target::Gfx803) && !vector_dst(c, inst, *info, f.vdst))
+    return nullptr;
+  // gfx9's SDWA may name a scalar or a constant in either source: S0 (bit 23) and S1 (bit 31).
+  const bool gfx9_sdwa = sdwa && c.target != Target::Gfx803;
+  if (info->nsrc >= 1 && !extended_src(c, inst.src[0], w1 & 0xFF, gfx9_sdwa && (w1 >> 23 & 1), info->src_dwords[0]))
+    return nullptr;
+  if (info->nsrc >= 2 && !extended_src(c, inst.src[1], f.vsrc1, gfx9_sdwa && (w1 >> 31), info->src_dwords[1]))
+    return nullptr;
   return info;
 }
 
@@ -149,7 +169,16 @@ bool decode_sdwa(Ctx& c, Inst& inst) {
   inst.sdwa_dst_sel = (w1 >> 8) & 7;
   inst.sdwa_dst_unused = (w1 >> 11) & 3;
   inst.sdwa_src_sel[0] = (w1 >> 16) & 7;
-  apply_mods(c, inst, *info, ModForm::SDWA, kSdwaMods);
+  const bool gfx9 = c.target != Target::Gfx803;
+  if (gfx9 && inst.enc == Encoding::VOPC) {
+    // gfx9's compare writes vcc, or with the SD bit (15) the scalar pair in bits 14:8.
+    uint16_t sd = (w1 >> 8) & 0x7F;
+    if (!(w1 >> 15 & 1)) sd = kVccLo;
+    else if (!check_sdst(c, sd, 2)) return false;
+    inst.sdst = sd;
+  }
+  apply_mods(c, inst, *info, ModForm::SDWA,
+             std::span(kSdwaMods, gfx9 && inst.enc != Encoding::VOPC ? std::size(kSdwaMods) : kSdwaModsGfx8));
   inst.sdwa_src_sel[1] = (w1 >> 24) & 7;
   // A select of 7 has no meaning; LLVM 14 crashes printing it, strobe rejects the word.
   if (inst.sdwa_src_sel[0] == 7 || inst.sdwa_src_sel[1] == 7 || inst.sdwa_dst_sel == 7) return false;

@@ -31,7 +31,7 @@ std::string mnemonic(const Inst& inst, const detail::OpInfo& info) {
   if (inst.ext == VopExt::None || info.n == 0) return m;  // v_nop keeps its name in every form
   if (m.ends_with("_e32")) m.resize(m.size() - 4);
   // LLVM 14's gfx8 VOPC SDWA asm strings carry no _sdwa suffix.
-  if (inst.ext == VopExt::SDWA && inst.enc == Encoding::VOPC) return m;
+  if (inst.ext == VopExt::SDWA && inst.enc == Encoding::VOPC && inst.target == Target::Gfx803) return m;
   return m + (inst.ext == VopExt::SDWA ? "_sdwa" : "_dpp");
 }
 

@@ -53,6 +53,13 @@ struct SgprClassRow {
   const char* reg_class;
 };
 
+struct ImmRow {
+  Encoding enc;
+  uint16_t opcode;
+  uint8_t src;
+  ImmType type;
+};
+
 namespace gfx803 {
 #define STROBE_OPCODES_DEF "isa/opcodes.def"
 #define STROBE_FIXED_BITS_DEF "isa/fixed_bits.def"
@@ -81,6 +88,7 @@ struct TargetRows {
   std::span<const RegOnlyRow> regonly;
   std::span<const ModsRow> mods;
   std::span<const SgprClassRow> sgpr_class;
+  std::span<const ImmRow> imm;
 };
 
 constexpr size_t kEncCount = static_cast<size_t>(Encoding::Invalid);
@@ -134,32 +142,6 @@ SigOperand classify(std::string_view tok) {
   return s;
 }
 
-bool contains(const char* s, const char* sub) { return std::strstr(s, sub) != nullptr; }
-
-// The type that decides how inline constants and literals print for the sources.
-ImmType src_imm_type(const char* mnem, uint8_t dwords) {
-  if (dwords == 2) return ImmType::B64;
-  std::string_view m(mnem);
-  // Conversions: the source type is the last type token of the name.
-  const char* types[] = {"_f16", "_i16", "_u16", "_b16"};
-  size_t best = std::string_view::npos;
-  const char* bt = nullptr;
-  for (const char* t : types) {
-    size_t p = m.rfind(t);
-    if (p != std::string_view::npos && (best == std::string_view::npos || p > best)) {
-      best = p;
-      bt = t;
-    }
-  }
-  if (!bt) return ImmType::B32;
-  // A 32-bit type token after the 16-bit one means the source is 32-bit (v_cvt_f16_f32).
-  for (const char* t : {"_f32", "_i32", "_u32", "_b32"}) {
-    size_t p = m.rfind(t);
-    if (p != std::string_view::npos && p > best) return ImmType::B32;
-  }
-  return bt[1] == 'f' ? ImmType::F16 : ImmType::I16;
-}
-
 // Assigns roles to the parsed tokens according to how each encoding orders its operands.
 void assign_roles(Encoding enc, OpInfo& info) {
   auto& o = info.ops;
@@ -171,7 +153,7 @@ void assign_roles(Encoding enc, OpInfo& info) {
         o[i].role = Role::Vcc;
         continue;
       }
-      if (o[i].kind == 'o' && contains(info.mnemonic, "interp")) {
+      if (o[i].kind == 'o' && std::strstr(info.mnemonic, "interp")) {
         o[i].role = Role::Attr;
         continue;
       }
@@ -237,6 +219,7 @@ struct Table {
     for (const ModsRow& r : t.mods) by_enc[static_cast<size_t>(r.enc)][r.opcode].mods[static_cast<int>(r.form)] = r.effects;
     for (const SgprClassRow& r : t.sgpr_class)
       if (r.enc != Encoding::Invalid) by_enc[static_cast<size_t>(r.enc)][r.opcode].sgpr_class[r.src] = r.reg_class;
+    for (const ImmRow& r : t.imm) by_enc[static_cast<size_t>(r.enc)][r.opcode].imm[r.src] = r.type;
     for (const ExtRow& x : t.ext) {
       OpInfo& info = by_enc[static_cast<size_t>(x.enc)][x.opcode];
       bool sdwa = x.ext == VopExt::SDWA;
@@ -273,14 +256,8 @@ struct Table {
           default: break;
         }
       }
-      for (int k = 0; k < 3; ++k) info.imm[k] = src_imm_type(r.mnemonic, info.src_dwords[k]);
-      // Operands whose LLVM type is a 32-bit integer although the op name ends in a 16-bit type.
-      std::string_view m(r.mnemonic);
-      if (m.starts_with("v_ldexp_f16") || m.starts_with("v_cmp_class_f16") || m.starts_with("v_cmpx_class_f16"))
-        info.imm[1] = ImmType::B32;
-      if (m.starts_with("v_cmp_class") || m.starts_with("v_cmpx_class")) info.imm[1] = ImmType::B32;
-      // LLVM 14 types src0 of v_madmk_f16 as a 32-bit operand (v_madak_f16 keeps f16).
-      if (m == "v_madmk_f16") info.imm[0] = ImmType::B32;
+      // Until operand_probes.def says otherwise (STROBE_IMM): a 64-bit or a 32-bit value.
+      for (int k = 0; k < 3; ++k) info.imm[k] = info.src_dwords[k] == 2 ? ImmType::B64 : ImmType::B32;
     }
   }
 };
@@ -288,11 +265,11 @@ struct Table {
 const Table& table(Target target) {
   if (target == Target::Gfx942) {
     static const Table t942(TargetRows{gfx942::kRows, gfx942::kFixed, gfx942::kExt, gfx942::kRegOnly, gfx942::kMods,
-                                        gfx942::kSgprClass});
+                                        gfx942::kSgprClass, gfx942::kImm});
     return t942;
   }
   static const Table t803(TargetRows{gfx803::kRows, gfx803::kFixed, gfx803::kExt, gfx803::kRegOnly, gfx803::kMods,
-                                        gfx803::kSgprClass});
+                                        gfx803::kSgprClass, gfx803::kImm});
   return t803;
 }
 

@@ -9,8 +9,10 @@
 
 namespace strobe::isa::detail {
 
-/// How an immediate in a source slot is printed (LLVM picks the printer by operand type).
-enum class ImmType : uint8_t { B32, F16, I16, B64 };
+/// How an immediate in a source slot is printed (LLVM picks the printer by operand type);
+/// probed per source into operand_probes.def. V2F16: packed halves (gfx9's v_pk_* f16);
+/// F64: a double whose literal LLVM 19 reads as the high half (LLVM 14 prints it as B64).
+enum class ImmType : uint8_t { B32, F16, I16, B64, V2F16, F64 };
 
 /// Role of one printed operand of a VOP/SOP sample, in the order LLVM prints them.
 enum class Role : uint8_t { Dst, Sdst, Src0, Src1, Src2, Vcc, LitK, Attr, Other };

@@ -24,8 +24,9 @@ std::string src_text(Target target, uint16_t code, unsigned dwords, ImmType t, u
 /// Text of a 32-bit immediate value as LLVM's printImmediate32 renders it.
 std::string imm32_text(uint32_t v);
 
-/// A destination code: registers by name, immediates as LLVM's "/*invalid immediate*/".
-std::string dst_text(Target target, uint16_t code, unsigned dwords);
+/// A destination code: registers by name, immediates as LLVM's "/*invalid immediate*/"
+/// (`literal` is the value of code 255, which LLVM reads even for a destination).
+std::string dst_text(Target target, uint16_t code, unsigned dwords, uint32_t literal = 0);
 
 /// An inline constant or literal in a register-only operand: LLVM 14 prints "/*invalid
 /// immediate*/" alone; LLVM 19 prints the value, then "/*Invalid immediate*/".

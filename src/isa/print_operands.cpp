@@ -74,17 +74,31 @@ int64_t inline_int(uint16_t code) { return code <= 192 ? int64_t(code) - 128 : 1
 const char* kFloatNames[] = {"0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"};
 constexpr uint32_t kF32Bits[] = {0x3F000000, 0xBF000000, 0x3F800000, 0xBF800000,
                                  0x40000000, 0xC0000000, 0x40800000, 0xC0800000};
+constexpr uint32_t kF64HighBits[] = {0x3FE00000, 0xBFE00000, 0x3FF00000, 0xBFF00000,
+                                     0x40000000, 0xC0000000, 0x40100000, 0xC0100000};
 constexpr uint32_t kF16Bits[] = {0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400};
 
-std::string imm16_text(uint32_t v, bool is_float) {
+// A 16-bit operand's literal: LLVM 14 matches f16 constants against the whole dword, LLVM 19
+// (`low_half`) against its low half alone.
+std::string imm16_text(uint32_t v, bool is_float, bool low_half = false) {
   int16_t s = static_cast<int16_t>(v & 0xFFFF);
   if (s >= -16 && s <= 64) return std::to_string(s);
   if (is_float) {
+    const uint32_t f = low_half ? v & 0xFFFF : v;
     for (int i = 0; i < 8; ++i)
-      if (v == kF16Bits[i]) return kFloatNames[i];
-    if (v == 0x3118) return "0.15915494";
+      if (f == kF16Bits[i]) return kFloatNames[i];
+    if (f == 0x3118) return "0.15915494";
   }
   return hex(v & 0xFFFF);
+}
+
+// True when LLVM prints `v` as an inline integer (-16..64) or one of the f32 inline constants.
+bool imm32_is_inline(uint32_t v) {
+  int32_t s = static_cast<int32_t>(v);
+  if (s >= -16 && s <= 64) return true;
+  for (uint32_t f : kF32Bits)
+    if (v == f) return true;
+  return v == 0x3E22F983;
 }
 
 }  // namespace
@@ -123,9 +137,11 @@ std::string invalid_register(const std::string& name, const char* reg_class) {
   return name + "/*Invalid register, operand has '" + reg_class + "' register class*/";
 }
 
-std::string dst_text(Target target, uint16_t code, unsigned dwords) {
+std::string dst_text(Target target, uint16_t code, unsigned dwords, uint32_t literal) {
   if (code >= kIntZero && code < kVgprFirst && !src_special(code))
-    return invalid_immediate(target, code, 0);
+    return invalid_immediate(target, code, literal);
+  // LLVM 19 marks lds_direct alone of the source-only registers it decodes as a destination.
+  if (code == kLdsDirect && target != Target::Gfx803) return invalid_register(reg_name(target, code, dwords), "SReg_32");
   return reg_name(target, code, dwords);
 }
 
@@ -133,14 +149,26 @@ std::string src_text(Target target, uint16_t code, unsigned dwords, ImmType t, u
   bool is_const = (code >= kIntZero && code <= 208) || (code >= kFloatHalf && code <= kInvTwoPi);
   if (code == kLiteral) {
     switch (t) {
-      case ImmType::F16: return imm16_text(literal, true);
+      case ImmType::F16: return imm16_text(literal, true, target != Target::Gfx803);
       case ImmType::I16:
-        // LLVM 19 prints a 16-bit integer operand's literal as a float when all 32 bits are
-        // one of the f32 inline constants (0xbf800000 is -1.0, not 0).
-        if (target == Target::Gfx942)
-          for (int i = 0; i < 9; ++i)
-            if (literal == (i < 8 ? kF32Bits[i] : 0x3E22F983u)) return imm32_text(literal);
+        // LLVM 19 reads all 32 bits of a 16-bit integer operand's literal: an inline integer or
+        // f32 constant prints as one (0xbf800000 is -1.0, 0x82800000 is 0x0), else the low half.
+        if (target == Target::Gfx942) {
+          if (imm32_is_inline(literal)) return imm32_text(literal);
+          return hex(literal & 0xFFFF);
+        }
         return imm16_text(literal, false);
+      case ImmType::V2F16:
+        // Packed halves: an inline integer, an f16 constant in the low half alone, else all 32 bits.
+        if (imm32_is_inline(literal) && static_cast<int32_t>(literal) >= -16 && static_cast<int32_t>(literal) <= 64)
+          return imm32_text(literal);
+        if (literal <= 0xFFFF) return imm16_text(literal, true);
+        return hex(literal);
+      case ImmType::F64:
+        // LLVM 19 takes a double's literal as its high half: 0x3ff00000 is 1.0, the rest hex.
+        for (int i = 0; i < 8; ++i)
+          if (literal == kF64HighBits[i]) return kFloatNames[i];
+        return literal == 0 ? "0" : hex(literal);
       case ImmType::B64: {
         int64_t s = static_cast<int64_t>(uint64_t(literal));
         if (s >= -16 && s <= 64) return std::to_string(s);
@@ -158,6 +186,7 @@ std::string src_text(Target target, uint16_t code, unsigned dwords, ImmType t, u
     case ImmType::I16:
       return hex(f == 8 ? 0x3118 : kF16Bits[f]);
     case ImmType::B64:
+    case ImmType::F64:
       return f == 8 ? "0.15915494309189532" : kFloatNames[f];
     default:
       return f == 8 ? "0.15915494" : kFloatNames[f];

@@ -25,10 +25,15 @@ std::string with_mods(const std::string& text, bool neg, bool abs, bool is_imm) 
 
 bool is_imm_code(uint16_t c) { return c >= opcode_field::kIntZero && c != 251 && c != 252 && c != 253 && c != 254 && c < opcode_field::kVgprFirst && !(c >= 235 && c <= 239); }
 
-// LLVM's printDPPCtrl for gfx8; its messages for later-only controls carry their own spacing.
-std::string dpp_ctrl(uint16_t c, bool src64) {
+// LLVM's printDPPCtrl; its messages for controls of other targets carry their own spacing.
+// `wide`: an operand is 64-bit (LLVM 14 asks it of src0, LLVM 19 of any VGPR operand).
+std::string dpp_ctrl(Target target, uint16_t c, bool wide) {
   bool share = c >= 0x150 && c <= 0x15F;
-  if (src64 && !share) return " /* 64 bit dpp only supports row_newbcast */";
+  if (wide && !share) {
+    return target == Target::Gfx803 ? " /* 64 bit dpp only supports row_newbcast */"
+                                    : " /* DP ALU dpp only supports row_newbcast */";
+  }
+  if (share && target != Target::Gfx803) return "row_newbcast:" + std::to_string(c & 0xF);
   if (share) return " /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */";
   if (c >= 0x160 && c <= 0x16F) return "/* row_xmask is not supported on ASICs earlier than GFX10 */";
   if (c <= 0xFF) {
@@ -57,6 +62,13 @@ std::string interp_src(const Inst& inst, const OpInfo& info, int field, uint16_t
   std::string t = (info.regonly >> field & 1) && imm ? invalid_immediate(inst.target, code, 0)
                                                      : src_text(inst.target, code, 1, ImmType::B32, 0);
   return with_mods(t, inst.neg >> field & 1, inst.abs >> field & 1, imm);
+}
+
+// Whether LLVM 19 marks scalar `code` as outside a vector operand's class: every SGPR, trap
+// temporary and special register but null, and lds_direct unless the class admits it.
+bool outside_class(uint16_t code, std::string_view reg_class) {
+  if (code == opcode_field::kLdsDirect) return reg_class != "VRegOrLds_32";
+  return code <= opcode_field::kExecHi && code != 125;
 }
 
 std::string omod_text(uint8_t omod) {
@@ -108,7 +120,8 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
     switch (o.role) {
       case Role::Dst:
         sep();
-        out += vop3 || o.kind == 's' ? dst_text(inst.target, inst.dst, o.dwords) : reg_name(inst.target, inst.dst, o.dwords);
+        out += vop3 || o.kind == 's' ? dst_text(inst.target, inst.dst, o.dwords, inst.literal)
+                                     : reg_name(inst.target, inst.dst, o.dwords);
         break;
       case Role::Sdst:
         sep();
@@ -120,7 +133,10 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
           break;
         }
         sep();
-        out += "vcc";
+        // gfx9's SDWA compare names its destination (vcc unless the SD bit chose a pair).
+        out += sdwa && inst.enc == Encoding::VOPC && inst.sdst != opcode_field::kNone
+                   ? dst_text(inst.target, inst.sdst, 2)
+                   : "vcc";
         break;
       case Role::LitK:
         sep();
@@ -137,7 +153,8 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
           break;
         }
         std::string t = src_text(inst.target, inst.src[k], o.dwords, info.imm[k], inst.literal);
-        if (info.sgpr_class[k] && inst.src[k] <= opcode_field::kExecHi) t = invalid_register(t, info.sgpr_class[k]);
+        if (info.sgpr_class[k] && outside_class(inst.src[k], info.sgpr_class[k]))
+          t = invalid_register(t, info.sgpr_class[k]);
         if (inst.sdwa_sext >> k & 1) t = "sext(" + t + ")";  // integer operand's neg bit
         out += with_mods(t, inst.neg >> k & 1, inst.abs >> k & 1, is_imm_code(inst.src[k]));
         break;
@@ -153,6 +170,7 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
     // v_nop_sdwa prints no selects at all.
   } else if (sdwa) {
     if (inst.clamp) out += " clamp";
+    out += omod_text(inst.omod);
     if (inst.enc != Encoding::VOPC) {
       out += std::string(" dst_sel:") + kSel[inst.sdwa_dst_sel];
       out += std::string(" dst_unused:") + kUnused[inst.sdwa_dst_unused];
@@ -160,7 +178,11 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
     if (info.nsrc >= 1) out += std::string(" src0_sel:") + kSel[inst.sdwa_src_sel[0]];
     if (info.nsrc >= 2) out += std::string(" src1_sel:") + kSel[inst.sdwa_src_sel[1]];
   } else if (dpp) {
-    out += " " + dpp_ctrl(inst.dpp_ctrl, info.src_dwords[0] == 2);
+    const bool wide = inst.target == Target::Gfx803
+                          ? info.src_dwords[0] == 2
+                          : (inst.dst_dwords == 2 && inst.enc != Encoding::VOPC) || info.src_dwords[0] == 2 ||
+                                (info.nsrc >= 2 && info.src_dwords[1] == 2);
+    out += " " + dpp_ctrl(inst.target, inst.dpp_ctrl, wide);
     out += " row_mask:" + hex(inst.dpp_row_mask) + " bank_mask:" + hex(inst.dpp_bank_mask);
     if (inst.dpp_bound_ctrl) out += " bound_ctrl:1";
   }

@@ -62,6 +62,11 @@ const FuzzClass kClassesGfx942[] = {
     {"SOPC", 0xBF000000, 0x007FFFFF, false},
     {"SOPP", 0xBF800000, 0x007FFFFF, false},
     {"SMEM", 0xC0000000, 0x03FFFFFF, true},
+    {"VOP1", 0x7E000000, 0x01FFFFFF, false},
+    {"VOP2", 0x00000000, 0x7FFFFFFF, false, 25, 0x3E},
+    {"VOPC", 0x7C000000, 0x01FFFFFF, false},
+    {"SDWA", 0x00000000, 0x7FFFFE00, false, 25, 0x40},
+    {"DPP", 0x00000000, 0x7FFFFE00, false, 25, 0x40},
 };
 
 constexpr uint32_t kNop = 0xBF800000;
