@@ -233,7 +233,9 @@ MOD_BITS = {
     "DPP": [(1, 20), (1, 21), (1, 22), (1, 23)],
 }
 # gfx9's SDWA adds output modifiers in bits 15:14 of the second dword (VOPC's SD and sdst bits).
-MOD_BITS_GFX9 = dict(MOD_BITS, SDWA=MOD_BITS["SDWA"] + [(1, 14), (1, 15)])
+# gfx9's VOP3 adds op_sel in bits 14:11 of the first dword (sources 0-2, then the destination).
+MOD_BITS_GFX9 = dict(MOD_BITS, SDWA=MOD_BITS["SDWA"] + [(1, 14), (1, 15)],
+                     VOP3=MOD_BITS["VOP3"] + [(0, 11), (0, 12), (0, 13), (0, 14)])
 
 TARGETS = {
     "gfx803": {"mcpu": "gfx803", "mc": "llvm-mc", "objdump": "llvm-objdump", "llvm": "LLVM 14", "subdir": "",
@@ -360,17 +362,21 @@ def with_field(words, field, value):
     return tuple(t)
 
 
-def sgpr_classes(rows_with_base):
-    """Sources that LLVM 19 decodes an SGPR into and then marks as outside their class
-    ("s0/*Invalid register, operand has 'VGPR_32' register class*/"). Returns
-    {(enc, op, k): class name}; LLVM 14 prints no such mark, so gfx803 has none."""
+def class_marks(rows_with_base):
+    """Sources that LLVM 19 decodes a register into and then marks as outside their class
+    ("s0/*Invalid register, operand has 'VGPR_32' register class*/", or a VGPR in a carry-in's
+    'SReg_1_XEXEC'). Probes s0 and, in 9-bit fields, v0. Returns {(enc, op, k, kind): class
+    name}, kind 's' or 'v'; LLVM 14 prints no such mark, so gfx803 has none."""
     seqs, index, addr = [], [], 0
     for enc, op, base in rows_with_base:
         words = tuple(base) + (0,) * (2 - len(base))
         for k, field in enumerate(SRC_FIELDS.get(enc, [])):
-            index.append((enc, op, k, addr))
-            seqs.append(with_field(words, field, 0))  # s0 (s[0:1] where 64-bit)
-            addr += 8
+            for kind, code in (("s", 0), ("v", 0x100)):
+                if code >> field[2]:
+                    continue
+                index.append((enc, op, k, kind, addr))
+                seqs.append(with_field(words, field, code))  # s0/v0 (s[0:1]/v[0:1] where 64-bit)
+                addr += 8
     text = disassemble(seqs)
     res = {}
     base_text = disassemble([tuple(base) + (0,) * (2 - len(base)) for _, _, base in rows_with_base])
@@ -379,11 +385,11 @@ def sgpr_classes(rows_with_base):
     for enc, op, base in rows_with_base:
         base_marks[(enc, op)] = base_text.get(addr, "").count("register class")
         addr += 8
-    for enc, op, k, a in index:
+    for enc, op, k, kind, a in index:
         line = text.get(a, "")
         m = re.findall(r"operand has '(\w+)' register class", line)
         if len(m) > base_marks[(enc, op)]:  # the probe, not the sample, is out of class
-            res[(enc, op, k)] = m[-1]
+            res[(enc, op, k, kind)] = m[-1]
     return res
 
 
@@ -414,7 +420,7 @@ def effect(base_text, text):
         return "x"
     if text == base_text:
         return "."
-    for mark, code in (("sext(", "s"), ("|", "|"), ("-", "-"), (" clamp", "c"), (" mul:", "m"), (" div:", "m")):
+    for mark, code in ((" op_sel:", "o"), ("sext(", "s"), ("|", "|"), ("-", "-"), (" clamp", "c"), (" mul:", "m"), (" div:", "m")):
         if text.count(mark) > base_text.count(mark):
             return code
     return "*"
@@ -446,7 +452,7 @@ def modifier_effects(forms):
 
 def write_operand_probes(outdir, header, rows, bases):
     regonly = regonly_masks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
-    classes = sgpr_classes([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
+    classes = class_marks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
     forms = [(enc, "VOP3", op, bases[(enc, op)]) for enc, op, _, _ in rows if enc == "VOP3"]
     for enc, op, _, _ in rows:
         if enc in EXT_BASE:
@@ -461,18 +467,19 @@ def write_operand_probes(outdir, header, rows, bases):
         out.write("// register-only operand (LLVM prints an inline constant there as /*invalid immediate*/).\n")
         for (enc, op), m in sorted(regonly.items()):
             out.write("STROBE_REGONLY(%s, %d, 0x%X)\n" % (enc, op, m))
-        out.write("// STROBE_SGPR_CLASS(ENCODING, OPCODE_NUMBER, SOURCE, CLASS): a source LLVM decodes an SGPR\n")
-        out.write("// into and prints with \"/*Invalid register, operand has 'CLASS' register class*/\".\n")
-        for (enc, op, k), cls in sorted(classes.items()):
-            out.write('STROBE_SGPR_CLASS(%s, %d, %d, "%s")\n' % (enc, op, k, cls))
+        out.write("// STROBE_CLASS_MARK(ENCODING, OPCODE_NUMBER, SOURCE, REGISTER_KIND, CLASS): a source LLVM\n")
+        out.write("// decodes an SGPR ('s') or VGPR ('v') into and prints with \"/*Invalid register, operand has\n")
+        out.write("// 'CLASS' register class*/\".\n")
+        for (enc, op, k, kind), cls in sorted(classes.items()):
+            out.write("STROBE_CLASS_MARK(%s, %d, %d, '%s', \"%s\")\n" % (enc, op, k, kind, cls))
         out.write("// STROBE_IMM(ENCODING, OPCODE_NUMBER, SOURCE, TYPE): how LLVM prints a constant in the source\n")
         out.write("// (ImmType), told from how it prints inline and literal probes.\n")
         for (enc, op, k), t in sorted(imms.items()):
             out.write("STROBE_IMM(%s, %d, %d, %s)\n" % (enc, op, k, t))
         out.write("// STROBE_MODS(ENCODING, FORM, OPCODE_NUMBER, EFFECTS): what LLVM does with each modifier bit\n")
-        out.write("// of the form (bit order: VOP3 abs0-2 neg0-2 clamp omod0-1; SDWA sext0 neg0 abs0 sext1 neg1\n")
-        out.write("// abs1 clamp, gfx9 also omod0-1; DPP neg0 abs0 neg1 abs1): '-' neg, '|' abs, 's' sext(), 'c' clamp, 'm' omod,\n")
-        out.write("// '.' ignored, 'x' rejected, '*' other.\n")
+        out.write("// of the form (bit order: VOP3 abs0-2 neg0-2 clamp omod0-1, gfx9 also op_sel0-3; SDWA sext0\n")
+        out.write("// neg0 abs0 sext1 neg1 abs1 clamp, gfx9 also omod0-1; DPP neg0 abs0 neg1 abs1): '-' neg, '|' abs,\n")
+        out.write("// 's' sext(), 'c' clamp, 'm' omod, 'o' op_sel, '.' ignored, 'x' rejected, '*' other.\n")
         for (enc, form, op), e in sorted(mods.items()):
             out.write('STROBE_MODS(%s, %s, %d, "%s")\n' % (enc, form, op, e))
 

@@ -43,8 +43,11 @@ struct ModBit {
 };
 
 // In the bit order of operand_probes.def.
+// gfx9 adds op_sel in bits 14:11 (sources 0-2, then the destination).
 constexpr ModBit kVop3Mods[] = {{0, 8, '|', 0},  {0, 9, '|', 1},  {0, 10, '|', 2}, {1, 29, '-', 0}, {1, 30, '-', 1},
-                                {1, 31, '-', 2}, {0, 15, 'c', 0}, {1, 27, 'm', 0}, {1, 28, 'm', 1}};
+                                {1, 31, '-', 2}, {0, 15, 'c', 0}, {1, 27, 'm', 0}, {1, 28, 'm', 1}, {0, 11, 'o', 0},
+                                {0, 12, 'o', 1}, {0, 13, 'o', 2}, {0, 14, 'o', 3}};
+constexpr size_t kVop3ModsGfx8 = kVop3OpSelBit;  // gfx8 has no op_sel
 // gfx9 adds omod in bits 15:14 (where VOPC keeps its SD bit and scalar destination instead).
 constexpr ModBit kSdwaMods[] = {{1, 19, 's', 0}, {1, 20, '-', 0}, {1, 21, '|', 0}, {1, 27, 's', 1}, {1, 28, '-', 1},
                                 {1, 29, '|', 1}, {1, 13, 'c', 0}, {1, 14, 'm', 0}, {1, 15, 'm', 1}};
@@ -54,7 +57,7 @@ constexpr ModBit kDppMods[] = {{1, 20, '-', 0}, {1, 21, '|', 0}, {1, 22, '-', 1}
 // Sets neg/abs/sext/clamp/omod from the modifier bits the way LLVM reads them for this opcode:
 // integer operands turn the neg bit into sext(), operands without modifiers ignore the bits.
 void apply_mods(const Ctx& c, Inst& inst, const OpInfo& info, ModForm form, std::span<const ModBit> bits) {
-  inst.neg = inst.abs = inst.sdwa_sext = inst.clamp = inst.omod = 0;
+  inst.neg = inst.abs = inst.sdwa_sext = inst.clamp = inst.omod = inst.op_sel = 0;
   for (size_t i = 0; i < bits.size(); ++i) {
     const ModBit& b = bits[i];
     if (!(c.w(b.dword) >> b.bit & 1)) continue;
@@ -66,6 +69,7 @@ void apply_mods(const Ctx& c, Inst& inst, const OpInfo& info, ModForm form, std:
       case 's': inst.sdwa_sext |= 1 << b.index; break;
       case 'c': inst.clamp = 1; break;
       case 'm': inst.omod |= b.role == 'm' ? 1 << b.index : 0; break;
+      case 'o': inst.op_sel |= 1 << b.index; break;
       default: break;  // '.': LLVM ignores the bit
     }
   }
@@ -202,7 +206,8 @@ bool decode_vop3(Ctx& c, Inst& inst) {
   c.consumed = 2;
   const OpInfo* info;
   if (!begin(c, inst, Encoding::VOP3, (w0 >> 16) & 0x3FF, info)) return false;
-  apply_mods(c, inst, *info, ModForm::VOP3, kVop3Mods);
+  apply_mods(c, inst, *info, ModForm::VOP3,
+             std::span(kVop3Mods, c.target == Target::Gfx803 ? kVop3ModsGfx8 : std::size(kVop3Mods)));
   if (starts(*info, "v_interp")) {
     // Modifier bits 1 and 2 belong to the printed sources (src1 and src2 fields).
     if (!vector_dst(c, inst, *info, w0 & 0xFF)) return false;
@@ -232,7 +237,7 @@ bool decode_vop3(Ctx& c, Inst& inst) {
       uint16_t sd = (w0 >> 8) & 0x7F;
       if (!check_sdst(c, sd, info->sdst_dwords)) return false;
       inst.sdst = sd;
-      inst.abs = 0;
+      inst.abs = inst.op_sel = 0;  // VOP3b: bits 14:8 are the scalar destination
     }
   }
   const int shifts[3] = {0, 9, 18};

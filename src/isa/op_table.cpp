@@ -46,10 +46,11 @@ struct ModsRow {
   const char* effects;
 };
 
-struct SgprClassRow {
+struct ClassMarkRow {
   Encoding enc;
   uint16_t opcode;
   uint8_t src;
+  char kind;  ///< 's' an SGPR, 'v' a VGPR is outside the source's class
   const char* reg_class;
 };
 
@@ -87,7 +88,7 @@ struct TargetRows {
   std::span<const ExtRow> ext;
   std::span<const RegOnlyRow> regonly;
   std::span<const ModsRow> mods;
-  std::span<const SgprClassRow> sgpr_class;
+  std::span<const ClassMarkRow> class_mark;
   std::span<const ImmRow> imm;
 };
 
@@ -217,8 +218,11 @@ struct Table {
     }
     for (const RegOnlyRow& r : t.regonly) by_enc[static_cast<size_t>(r.enc)][r.opcode].regonly = r.mask;
     for (const ModsRow& r : t.mods) by_enc[static_cast<size_t>(r.enc)][r.opcode].mods[static_cast<int>(r.form)] = r.effects;
-    for (const SgprClassRow& r : t.sgpr_class)
-      if (r.enc != Encoding::Invalid) by_enc[static_cast<size_t>(r.enc)][r.opcode].sgpr_class[r.src] = r.reg_class;
+    for (const ClassMarkRow& r : t.class_mark) {
+      if (r.enc == Encoding::Invalid) continue;
+      OpInfo& info = by_enc[static_cast<size_t>(r.enc)][r.opcode];
+      (r.kind == 's' ? info.sgpr_class : info.vgpr_class)[r.src] = r.reg_class;
+    }
     for (const ImmRow& r : t.imm) by_enc[static_cast<size_t>(r.enc)][r.opcode].imm[r.src] = r.type;
     for (const ExtRow& x : t.ext) {
       OpInfo& info = by_enc[static_cast<size_t>(x.enc)][x.opcode];
@@ -265,11 +269,11 @@ struct Table {
 const Table& table(Target target) {
   if (target == Target::Gfx942) {
     static const Table t942(TargetRows{gfx942::kRows, gfx942::kFixed, gfx942::kExt, gfx942::kRegOnly, gfx942::kMods,
-                                        gfx942::kSgprClass, gfx942::kImm});
+                                        gfx942::kClassMark, gfx942::kImm});
     return t942;
   }
   static const Table t803(TargetRows{gfx803::kRows, gfx803::kFixed, gfx803::kExt, gfx803::kRegOnly, gfx803::kMods,
-                                        gfx803::kSgprClass, gfx803::kImm});
+                                        gfx803::kClassMark, gfx803::kImm});
   return t803;
 }
 

@@ -1,4 +1,5 @@
 // Vector ALU operand text: source modifiers, clamp/omod, SDWA selects, DPP controls, VINTRP.
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -69,6 +70,14 @@ std::string interp_src(const Inst& inst, const OpInfo& info, int field, uint16_t
 bool outside_class(uint16_t code, std::string_view reg_class) {
   if (code == opcode_field::kLdsDirect) return reg_class != "VRegOrLds_32";
   return code <= opcode_field::kExecHi && code != 125;
+}
+
+// Whether LLVM 19 marks `code` as outside a scalar operand's class: any VGPR, and exec where
+// the class excludes it (a carry-in's SReg_1_XEXEC).
+bool outside_scalar_class(uint16_t code, std::string_view reg_class) {
+  if (code >= opcode_field::kVgprFirst) return true;
+  return reg_class.find("XEXEC") != std::string_view::npos &&
+         (code == opcode_field::kExecLo || code == opcode_field::kExecHi);
 }
 
 std::string omod_text(uint8_t omod) {
@@ -155,6 +164,8 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
         std::string t = src_text(inst.target, inst.src[k], o.dwords, info.imm[k], inst.literal);
         if (info.sgpr_class[k] && outside_class(inst.src[k], info.sgpr_class[k]))
           t = invalid_register(t, info.sgpr_class[k]);
+        if (info.vgpr_class[k] && outside_scalar_class(inst.src[k], info.vgpr_class[k]))
+          t = invalid_register(t, info.vgpr_class[k]);
         if (inst.sdwa_sext >> k & 1) t = "sext(" + t + ")";  // integer operand's neg bit
         out += with_mods(t, inst.neg >> k & 1, inst.abs >> k & 1, is_imm_code(inst.src[k]));
         break;
@@ -164,6 +175,16 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
     }
   }
   if (vop3) {
+    if (inst.op_sel) {
+      // gfx9's VOP3 op_sel: one bit per source, then the destination's. LLVM counts the sources
+      // it names, a tied one it does not print included (v_cvt_sr_fp8_f32's old destination).
+      int n = info.nsrc;
+      for (int k = 0; k < 3; ++k)
+        if (mod_effect(info, ModForm::VOP3, kVop3OpSelBit + k) == 'o') n = std::max(n, k + 1);
+      out += " op_sel:[";
+      for (int k = 0; k < n; ++k) out += std::to_string(inst.op_sel >> k & 1) + ",";
+      out += std::to_string(inst.op_sel >> 3 & 1) + "]";
+    }
     if (inst.clamp) out += " clamp";
     out += omod_text(inst.omod);
   } else if (sdwa && info.n == 0) {

@@ -67,6 +67,9 @@ const FuzzClass kClassesGfx942[] = {
     {"VOPC", 0x7C000000, 0x01FFFFFF, false},
     {"SDWA", 0x00000000, 0x7FFFFE00, false, 25, 0x40},
     {"DPP", 0x00000000, 0x7FFFFE00, false, 25, 0x40},
+    {"VOP3a", 0xD0000000, 0x03FFFFFF, true, 16, 0x380},
+    {"VOP3b", 0xD0000000, 0x0000FFFF, true},
+    {"VOP3P", 0xD3800000, 0x007FFFFF, true},
 };
 
 constexpr uint32_t kNop = 0xBF800000;
@@ -90,7 +93,7 @@ std::vector<uint32_t> make_case(const FuzzClass& k, std::mt19937& rng) {
   uint32_t w0 = k.fixed | bits(rng, k.free);
   if (k.op_mod) {
     uint32_t op = rng() % k.op_mod;
-    uint32_t field = (name == "SOPK") ? 0x1F : (name == "SOP2") ? 0x7F : 0x3F;
+    uint32_t field = (name == "SOPK") ? 0x1F : (name == "SOP2") ? 0x7F : (name == "VOP3a") ? 0x3FF : 0x3F;
     w0 = (w0 & ~(field << k.op_shift)) | op << k.op_shift;
   }
   if (name == "SDWA" || name == "DPP") {
