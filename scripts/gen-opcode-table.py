@@ -231,6 +231,9 @@ MOD_BITS = {
     "VOP3": [(0, 8), (0, 9), (0, 10), (1, 29), (1, 30), (1, 31), (0, 15), (1, 27), (1, 28)],
     "SDWA": [(1, 19), (1, 20), (1, 21), (1, 27), (1, 28), (1, 29), (1, 13)],
     "DPP": [(1, 20), (1, 21), (1, 22), (1, 23)],
+    # gfx9's packed math: neg_lo0-2, neg_hi0-2, op_sel0-2, op_sel_hi0-2, clamp.
+    "VOP3P": [(1, 29), (1, 30), (1, 31), (0, 8), (0, 9), (0, 10), (0, 11), (0, 12), (0, 13), (1, 27), (1, 28),
+              (0, 14), (0, 15)],
 }
 # gfx9's SDWA adds output modifiers in bits 15:14 of the second dword (VOPC's SD and sdst bits).
 # gfx9's VOP3 adds op_sel in bits 14:11 of the first dword (sources 0-2, then the destination).
@@ -413,14 +416,25 @@ def regonly_masks(rows_with_base):
 
 
 
+def bracket(text, name):
+    """The list after `name` in an instruction's text ("1,0,1"), or None where it is absent."""
+    i = text.find(name)
+    return None if i < 0 else text[i + len(name):text.index("]", i)]
+
+
 def effect(base_text, text):
     """What one flipped modifier bit does to LLVM's text: '-' neg, '|' abs, 's' sext(),
-    'c' clamp, 'm' omod, '.' nothing, 'x' rejected, '*' something else."""
+    'c' clamp, 'm' omod, 'o' op_sel, 'h' op_sel_hi, 'n' neg_lo, 'N' neg_hi, '.' nothing,
+    'x' rejected, '*' something else."""
     if text is None or text.startswith(".long") or text.split()[0] != base_text.split()[0]:
         return "x"
     if text == base_text:
         return "."
-    for mark, code in ((" op_sel:", "o"), ("sext(", "s"), ("|", "|"), ("-", "-"), (" clamp", "c"), (" mul:", "m"), (" div:", "m")):
+    # A bracketed list that appears or changes: VOP3P's op_sel, op_sel_hi, neg_lo and neg_hi.
+    for name, code in ((" op_sel:[", "o"), (" op_sel_hi:[", "h"), (" neg_lo:[", "n"), (" neg_hi:[", "N")):
+        if bracket(base_text, name) != bracket(text, name):
+            return code
+    for mark, code in ( ("sext(", "s"), ("|", "|"), ("-", "-"), (" clamp", "c"), (" mul:", "m"), (" div:", "m")):
         if text.count(mark) > base_text.count(mark):
             return code
     return "*"
@@ -453,7 +467,7 @@ def modifier_effects(forms):
 def write_operand_probes(outdir, header, rows, bases):
     regonly = regonly_masks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
     classes = class_marks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
-    forms = [(enc, "VOP3", op, bases[(enc, op)]) for enc, op, _, _ in rows if enc == "VOP3"]
+    forms = [(enc, enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in ("VOP3", "VOP3P")]
     for enc, op, _, _ in rows:
         if enc in EXT_BASE:
             make, _ = EXT_BASE[enc]
@@ -478,8 +492,9 @@ def write_operand_probes(outdir, header, rows, bases):
             out.write("STROBE_IMM(%s, %d, %d, %s)\n" % (enc, op, k, t))
         out.write("// STROBE_MODS(ENCODING, FORM, OPCODE_NUMBER, EFFECTS): what LLVM does with each modifier bit\n")
         out.write("// of the form (bit order: VOP3 abs0-2 neg0-2 clamp omod0-1, gfx9 also op_sel0-3; SDWA sext0\n")
-        out.write("// neg0 abs0 sext1 neg1 abs1 clamp, gfx9 also omod0-1; DPP neg0 abs0 neg1 abs1): '-' neg, '|' abs,\n")
-        out.write("// 's' sext(), 'c' clamp, 'm' omod, 'o' op_sel, '.' ignored, 'x' rejected, '*' other.\n")
+        out.write("// neg0 abs0 sext1 neg1 abs1 clamp, gfx9 also omod0-1; DPP neg0 abs0 neg1 abs1; VOP3P neg_lo0-2\n")
+        out.write("// neg_hi0-2 op_sel0-2 op_sel_hi0-2 clamp): '-' neg, '|' abs, 's' sext(), 'c' clamp, 'm' omod,\n")
+        out.write("// 'o' op_sel, 'h' op_sel_hi, 'n' neg_lo, 'N' neg_hi, '.' ignored, 'x' rejected, '*' other.\n")
         for (enc, form, op), e in sorted(mods.items()):
             out.write('STROBE_MODS(%s, %s, %d, "%s")\n' % (enc, form, op, e))
 

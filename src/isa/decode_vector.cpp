@@ -53,11 +53,15 @@ constexpr ModBit kSdwaMods[] = {{1, 19, 's', 0}, {1, 20, '-', 0}, {1, 21, '|', 0
                                 {1, 29, '|', 1}, {1, 13, 'c', 0}, {1, 14, 'm', 0}, {1, 15, 'm', 1}};
 constexpr size_t kSdwaModsGfx8 = 7;
 constexpr ModBit kDppMods[] = {{1, 20, '-', 0}, {1, 21, '|', 0}, {1, 22, '-', 1}, {1, 23, '|', 1}};
+// gfx9's packed math; v_fma_mix_* read neg_lo as neg and neg_hi as abs (the probes say which).
+constexpr ModBit kVop3pMods[] = {{1, 29, 'n', 0}, {1, 30, 'n', 1}, {1, 31, 'n', 2}, {0, 8, 'N', 0},  {0, 9, 'N', 1},
+                                 {0, 10, 'N', 2}, {0, 11, 'o', 0}, {0, 12, 'o', 1}, {0, 13, 'o', 2}, {1, 27, 'h', 0},
+                                 {1, 28, 'h', 1}, {0, 14, 'h', 2}, {0, 15, 'c', 0}};
 
 // Sets neg/abs/sext/clamp/omod from the modifier bits the way LLVM reads them for this opcode:
 // integer operands turn the neg bit into sext(), operands without modifiers ignore the bits.
 void apply_mods(const Ctx& c, Inst& inst, const OpInfo& info, ModForm form, std::span<const ModBit> bits) {
-  inst.neg = inst.abs = inst.sdwa_sext = inst.clamp = inst.omod = inst.op_sel = 0;
+  inst.neg = inst.abs = inst.sdwa_sext = inst.clamp = inst.omod = inst.op_sel = inst.op_sel_hi = inst.neg_hi = 0;
   for (size_t i = 0; i < bits.size(); ++i) {
     const ModBit& b = bits[i];
     if (!(c.w(b.dword) >> b.bit & 1)) continue;
@@ -70,6 +74,9 @@ void apply_mods(const Ctx& c, Inst& inst, const OpInfo& info, ModForm form, std:
       case 'c': inst.clamp = 1; break;
       case 'm': inst.omod |= b.role == 'm' ? 1 << b.index : 0; break;
       case 'o': inst.op_sel |= 1 << b.index; break;
+      case 'h': inst.op_sel_hi |= 1 << b.index; break;
+      case 'n': inst.neg |= 1 << b.index; break;
+      case 'N': inst.neg_hi |= 1 << b.index; break;
       default: break;  // '.': LLVM ignores the bit
     }
   }
@@ -250,10 +257,47 @@ bool decode_vop3(Ctx& c, Inst& inst) {
   return true;
 }
 
+// A matrix-core (MFMA/SMFMAC) word: D and C are AccVGPRs with acc_cd (bit 15), A and B each with
+// its own flag (bits 59, 60); cbsz, abid and blgp sit where packed math keeps its modifiers.
+static bool decode_mai(Ctx& c, Inst& inst, const OpInfo& info) {
+  const uint32_t w0 = c.w(0), w1 = c.w(1);
+  const bool acc_cd = w0 >> 15 & 1;
+  inst.cbsz = (w0 >> 8) & 7;
+  inst.abid = (w0 >> 11) & 0xF;
+  inst.blgp = w1 >> 29;
+  if (!check_vgpr(c, w0 & 0xFF, info.dst_dwords)) return false;
+  inst.dst = (acc_cd ? kAgprFirst : kVgprFirst) + (w0 & 0xFF);
+  const bool sparse = starts(info, "v_smfmac");  // its C is D itself; src2 is the index VGPR
+  const bool acc[3] = {bool(w1 >> 27 & 1), bool(w1 >> 28 & 1), acc_cd && !sparse};
+  for (int k = 0; k < info.nsrc; ++k) {
+    uint16_t code = (w1 >> (9 * k)) & 0x1FF;
+    // LLVM has no 1024-bit scalar classes: an SGPR or trap temporary there decodes (and prints)
+    // as a 32-bit register, a special one as its 64-bit pair.
+    if (code < kVgprFirst && inst.src_dwords[k] > 16) {
+      const ScalarSpace sp = scalar_space(c.target);
+      const bool plain = code <= kSgprLast || (code >= sp.ttmp_first && code < sp.ttmp_first + sp.ttmp_count);
+      inst.src_dwords[k] = plain ? 1 : 2;
+    }
+    if (!check_operand(c, code, inst.src_dwords[k], false)) return false;
+    inst.src[k] = acc[k] && code >= kVgprFirst ? code + (kAgprFirst - kVgprFirst) : code;
+  }
+  return true;
+}
+
 bool decode_vop3p(Ctx& c, Inst& inst) {
-  (void)c;
-  (void)inst;
-  return false;
+  const uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const OpInfo* info;
+  if (!begin(c, inst, Encoding::VOP3P, (w0 >> 16) & 0x7F, info)) return false;
+  if (starts(*info, "v_mfma") || starts(*info, "v_smfmac")) return decode_mai(c, inst, *info);
+  apply_mods(c, inst, *info, ModForm::VOP3P, kVop3pMods);
+  if (!vector_dst(c, inst, *info, w0 & 0xFF)) return false;
+  for (int k = 0; k < info->nsrc; ++k) {
+    uint16_t code = (w1 >> (9 * k)) & 0x1FF;
+    if (!check_operand(c, code, info->src_dwords[k], false)) return false;
+    inst.src[k] = vector_src(*info, static_cast<Role>(static_cast<int>(Role::Src0) + k), code);
+  }
+  return true;
 }
 
 bool decode_vintrp(Ctx& c, Inst& inst) {

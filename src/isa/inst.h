@@ -97,7 +97,14 @@ struct Inst {
   uint8_t abs = 0;      ///< bit i: absolute value of source i
   uint8_t clamp = 0;    ///< clamp result
   uint8_t omod = 0;     ///< output modifier: 0 none, 1 *2, 2 *4, 3 /2
-  uint8_t op_sel = 0;   ///< reserved for later targets; always 0 on gfx803
+  uint8_t op_sel = 0;   ///< gfx9 VOP3/VOP3P: bit i selects source i's high half (VOP3 bit 3: dst)
+  uint8_t op_sel_hi = 0;  ///< VOP3P: bit i selects source i's half for the high lane
+  uint8_t neg_hi = 0;     ///< VOP3P: bit i negates source i's high half
+
+  // ---- VOP3P matrix (MFMA/SMFMAC) controls ----
+  uint8_t cbsz = 0;  ///< broadcast block size of A (log2 of blocks)
+  uint8_t abid = 0;  ///< A-matrix block broadcast from (SMFMAC: index set)
+  uint8_t blgp = 0;  ///< B-matrix lane-group pattern (f64 MFMA: neg of A, B, C)
 
   // ---- SDWA ----
   uint8_t sdwa_dst_sel = 6;      ///< 0..3 BYTE_0..3, 4..5 WORD_0..1, 6 DWORD

@@ -42,9 +42,9 @@ struct OpInfo {
   uint32_t sdwa_mask[2] = {0, 0};  ///< fixed-zero bits of the SDWA form
   uint32_t dpp_mask[2] = {0, 0};   ///< fixed-zero bits of the DPP form
   uint8_t regonly = 0;             ///< bit k: source k is register-only (operand_probes.def)
-  /// Per modifier bit of the VOP3, SDWA and DPP forms (ModForm), what LLVM does with it
+  /// Per modifier bit of the VOP3, SDWA, DPP and VOP3P forms (ModForm), what LLVM does with it
   /// (operand_probes.def): '-' neg, '|' abs, 's' sext, 'c' clamp, 'm' omod, 'o' op_sel, '.' ignored, ...
-  const char* mods[3] = {nullptr, nullptr, nullptr};
+  const char* mods[4] = {nullptr, nullptr, nullptr, nullptr};
   /// Per source: the register class LLVM 19 names when it decodes an SGPR there that the
   /// operand cannot hold (operand_probes.def); null where an SGPR is in class or on gfx803.
   const char* sgpr_class[3] = {nullptr, nullptr, nullptr};
@@ -72,7 +72,7 @@ constexpr ScalarSpace scalar_space(Target target) {
 }
 
 /// The forms whose modifier bits operand_probes.def describes.
-enum class ModForm : uint8_t { VOP3, SDWA, DPP };
+enum class ModForm : uint8_t { VOP3, SDWA, DPP, VOP3P };
 
 /// Index of the first op_sel bit among the VOP3 form's modifier bits (gfx9: sources, then dst).
 inline constexpr int kVop3OpSelBit = 9;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "isa/inst.h"
 #include "isa/op_table.h"
@@ -35,7 +36,7 @@ std::string invalid_immediate(Target target, uint16_t code, uint32_t literal);
 
 /// A register outside its operand's class, as LLVM 19 prints it: the name, then
 /// "/*Invalid register, operand has 'CLASS' register class*/".
-std::string invalid_register(const std::string& name, const char* reg_class);
+std::string invalid_register(const std::string& name, std::string_view reg_class);
 
 /// Lower-case hex with 0x prefix, as LLVM's formatHex.
 std::string hex(uint64_t v);

@@ -133,8 +133,8 @@ std::string invalid_immediate(Target target, uint16_t code, uint32_t literal) {
   return src_text(target, code, 1, ImmType::B32, literal) + "/*Invalid immediate*/";
 }
 
-std::string invalid_register(const std::string& name, const char* reg_class) {
-  return name + "/*Invalid register, operand has '" + reg_class + "' register class*/";
+std::string invalid_register(const std::string& name, std::string_view reg_class) {
+  return name + "/*Invalid register, operand has '" + std::string(reg_class) + "' register class*/";
 }
 
 std::string dst_text(Target target, uint16_t code, unsigned dwords, uint32_t literal) {

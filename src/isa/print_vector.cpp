@@ -89,6 +89,45 @@ std::string omod_text(uint8_t omod) {
   }
 }
 
+// The class of a source as LLVM 19 names it: an MFMA whose D is AccVGPRs (acc_cd) takes its C
+// from AReg_N where the probe, made with VGPRs, saw VReg_N.
+std::string matrix_class(const Inst& inst, std::string_view reg_class, int k) {
+  if (k == 2 && inst.enc == Encoding::VOP3P && inst.dst >= opcode_field::kAgprFirst && reg_class.starts_with("VReg_"))
+    return "AReg_" + std::string(reg_class.substr(5));
+  return std::string(reg_class);
+}
+
+// " name:[b0,b1,...]" over the first n bits of `bits`.
+std::string bit_list(const char* name, uint8_t bits, int n) {
+  std::string s = std::string(" ") + name + ":[";
+  for (int k = 0; k < n; ++k) s += (k ? "," : "") + std::to_string(bits >> k & 1);
+  return s + "]";
+}
+
+// What follows a VOP3P instruction's operands: the matrix core's cbsz/abid/blgp (an f64 MFMA's
+// blgp negates A, B and C), or packed math's lists, each where it is not its default.
+std::string vop3p_controls(const Inst& inst, const OpInfo& info, std::string_view m) {
+  std::string out;
+  if (m.starts_with("v_mfma") || m.starts_with("v_smfmac")) {
+    if (inst.cbsz) out += " cbsz:" + std::to_string(inst.cbsz);
+    if (inst.abid) out += " abid:" + std::to_string(inst.abid);
+    if (inst.blgp && m.ends_with("_f64")) out += bit_list("neg", inst.blgp, 3);
+    else if (inst.blgp) out += " blgp:" + std::to_string(inst.blgp);
+    return out;
+  }
+  const int n = info.nsrc;
+  // op_sel_hi defaults to all ones, but for v_fma_mix_* (whose sample shows it) to zeros.
+  const uint8_t hi_default = std::string_view(info.sample).find("op_sel_hi") == std::string_view::npos ? (1 << n) - 1 : 0;
+  // Each list only where LLVM prints it for this opcode (not for v_accvgpr_read/write).
+  auto has = [&](int bit, char effect) { return mod_effect(info, ModForm::VOP3P, bit) == effect; };
+  if (inst.op_sel && has(6, 'o')) out += bit_list("op_sel", inst.op_sel, n);
+  if (has(9, 'h') && (inst.op_sel_hi & ((1 << n) - 1)) != hi_default) out += bit_list("op_sel_hi", inst.op_sel_hi, n);
+  if (inst.neg && has(0, 'n')) out += bit_list("neg_lo", inst.neg, n);
+  if (inst.neg_hi && has(3, 'N')) out += bit_list("neg_hi", inst.neg_hi, n);
+  if (inst.clamp) out += " clamp";
+  return out;
+}
+
 }  // namespace
 
 std::string print_vector(const Inst& inst, const OpInfo& info) {
@@ -161,13 +200,15 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
           out += invalid_immediate(inst.target, inst.src[k], inst.literal);
           break;
         }
-        std::string t = src_text(inst.target, inst.src[k], o.dwords, info.imm[k], inst.literal);
+        std::string t = src_text(inst.target, inst.src[k], inst.src_dwords[k], info.imm[k], inst.literal);
         if (info.sgpr_class[k] && outside_class(inst.src[k], info.sgpr_class[k]))
-          t = invalid_register(t, info.sgpr_class[k]);
+          t = invalid_register(t, matrix_class(inst, info.sgpr_class[k], k));
         if (info.vgpr_class[k] && outside_scalar_class(inst.src[k], info.vgpr_class[k]))
           t = invalid_register(t, info.vgpr_class[k]);
         if (inst.sdwa_sext >> k & 1) t = "sext(" + t + ")";  // integer operand's neg bit
-        out += with_mods(t, inst.neg >> k & 1, inst.abs >> k & 1, is_imm_code(inst.src[k]));
+        // Packed math prints neg_lo as a list, not a sign (v_fma_mix_* keep the sign).
+        const bool sign = inst.enc != Encoding::VOP3P || mod_effect(info, ModForm::VOP3P, 0) == '-';
+        out += with_mods(t, sign && (inst.neg >> k & 1), inst.abs >> k & 1, is_imm_code(inst.src[k]));
         break;
       }
       default:
@@ -187,6 +228,8 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
     }
     if (inst.clamp) out += " clamp";
     out += omod_text(inst.omod);
+  } else if (inst.enc == Encoding::VOP3P) {
+    out += vop3p_controls(inst, info, m);
   } else if (sdwa && info.n == 0) {
     // v_nop_sdwa prints no selects at all.
   } else if (sdwa) {
