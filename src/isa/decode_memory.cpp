@@ -38,25 +38,90 @@ bool decode_ds(Ctx& c, Inst& inst) {
   if (!begin(c, inst, Encoding::DS, (w0 >> 17) & 0xFF, info)) return false;
   inst.offset = w0 & 0xFF;
   inst.offset1 = (w0 >> 8) & 0xFF;
-  inst.gds = (w0 >> 16) & 1;
+  // gfx940 has no GDS (LLVM ignores the bit); bit 25 makes the data and result AccVGPRs.
+  const bool gfx9 = c.target != Target::Gfx803;
+  inst.gds = gfx9 ? 0 : (w0 >> 16) & 1;
+  const uint16_t acc = gfx9 && (w0 >> 25 & 1) ? kAgprFirst - kVgprFirst : 0;
   bool two = ds_two_offsets(*info);
   if (!two) inst.offset = w0 & 0xFFFF;
   int i = 0;
   if (ds_has_vdst(*info) && info->n > 0) {
     if (!vreg(c, *info, 0, w1 >> 24, inst.dst)) return false;
+    inst.dst += acc;
     inst.dst_dwords = info->ops[0].dwords;
     i = 1;
   }
   const unsigned fields[3] = {w1 & 0xFF, (w1 >> 8) & 0xFF, (w1 >> 16) & 0xFF};
   uint16_t* slots[3] = {&inst.addr, &inst.data0, &inst.data1};
-  for (int k = 0; i < info->n && k < 3 && info->ops[i].kind == 'v'; ++i, ++k) {
+  // gfx9's ds_write_addtid_b32 has data but no address; the GWS ops' data sits in the
+  // address field (and is an AccVGPR with the flag).
+  const bool no_addr = gfx9 && std::string_view(info->mnemonic) == "ds_write_addtid_b32";
+  const bool gws = gfx9 && has(*info, "ds_gws");
+  for (int k = no_addr ? 1 : 0; i < info->n && k < 3 && info->ops[i].kind == 'v'; ++i, ++k) {
     if (!vreg(c, *info, i, fields[k], *slots[k])) return false;
     if (k > 0) inst.src_dwords[k - 1] = info->ops[i].dwords;
+    if (k > 0 || gws) *slots[k] += acc;
+  }
+  return true;
+}
+
+// gfx940's FLAT family, segment in bits 15:14 (FLAT, SCRATCH, GLOBAL): cache policy sc0 (16),
+// nt (17), sc1 (25); a 13-bit offset, signed outside FLAT; AccVGPR data with w1 bit 23. GLOBAL
+// takes a 64-bit VGPR address without an SGPR base (saddr 0x7f is "off"), SCRATCH a 32-bit
+// one only with SVE (bit 13).
+static bool decode_flat_gfx9(Ctx& c, Inst& inst) {
+  const uint32_t w0 = c.w(0), w1 = c.w(1);
+  c.consumed = 2;
+  const unsigned seg = (w0 >> 14) & 3;
+  if (seg == 3) return false;
+  const Encoding enc = seg == 0 ? Encoding::FLAT : seg == 1 ? Encoding::SCRATCH : Encoding::GLOBAL;
+  const OpInfo* info;
+  if (!begin(c, inst, enc, (w0 >> 18) & 0x7F, info)) return false;
+  inst.glc = (w0 >> 16) & 1;
+  inst.slc = (w0 >> 17) & 1;
+  inst.sc1 = (w0 >> 25) & 1;
+  inst.offset = enc == Encoding::FLAT ? w0 & 0x1FFF : static_cast<uint32_t>(static_cast<int32_t>(w0 << 19) >> 19);
+  const uint16_t acc = (w1 >> 23 & 1) ? kAgprFirst - kVgprFirst : 0;
+  const unsigned saddr = (w1 >> 16) & 0x7F;
+  inst.saddr = kNone;
+  if (enc != Encoding::FLAT && saddr != 0x7F) {
+    uint16_t code = static_cast<uint16_t>(saddr);
+    if (!check_operand(c, code, enc == Encoding::GLOBAL ? 2 : 1, false)) return false;
+    inst.saddr = code;
+  }
+  // The address: 64-bit unless an SGPR base supplies the high part; SCRATCH's only with SVE.
+  inst.addr = kNone;
+  const unsigned addr_dwords = enc == Encoding::SCRATCH ? 1 : enc == Encoding::GLOBAL && inst.saddr != kNone ? 1 : 2;
+  if (enc != Encoding::SCRATCH || (w0 >> 13 & 1)) {
+    if (!check_vgpr(c, w1 & 0xFF, addr_dwords)) return false;
+    inst.addr = kVgprFirst + (w1 & 0xFF);
+  }
+  inst.src_dwords[0] = static_cast<uint8_t>(addr_dwords);
+  inst.dst = kNone;
+  inst.dst_dwords = 0;
+  if (has(*info, "load_lds")) return true;  // LDS is the destination: no data operand
+  if (has(*info, "load")) {
+    if (!check_vgpr(c, w1 >> 24, info->ops[0].dwords)) return false;
+    inst.dst = kVgprFirst + (w1 >> 24) + acc;
+    inst.dst_dwords = info->ops[0].dwords;
+    return true;
+  }
+  const unsigned vd = info->ops[1].dwords;
+  if (!check_vgpr(c, (w1 >> 8) & 0xFF, vd)) return false;
+  inst.data0 = kVgprFirst + ((w1 >> 8) & 0xFF) + acc;
+  inst.src_dwords[1] = static_cast<uint8_t>(vd);
+  if (has(*info, "atomic") && inst.glc) {
+    // The returning form: as wide as the data, but cmpswap returns half.
+    const unsigned d = has(*info, "cmpswap") ? vd / 2 : vd;
+    if (!check_vgpr(c, w1 >> 24, d)) return false;
+    inst.dst = kVgprFirst + (w1 >> 24) + acc;
+    inst.dst_dwords = static_cast<uint8_t>(d);
   }
   return true;
 }
 
 bool decode_flat(Ctx& c, Inst& inst) {
+  if (c.target != Target::Gfx803) return decode_flat_gfx9(c, inst);
   uint32_t w0 = c.w(0), w1 = c.w(1);
   c.consumed = 2;
   const OpInfo* info;
@@ -111,9 +176,18 @@ static bool buffer_operands(Ctx& c, Inst& inst, const OpInfo& info) {
   unsigned vaddr_dwords = (inst.offen && inst.idxen) ? 2 : 1;
   bool atomic = has(info, "atomic");
   bool store = has(info, "store");
+  const bool gfx9 = c.target != Target::Gfx803;
   unsigned vd = info.ops[0].dwords;
-  if (!check_vgpr(c, (w1 >> 8) & 0xFF, vd)) return false;
-  uint16_t vdata = kVgprFirst + ((w1 >> 8) & 0xFF);
+  if (gfx9 && inst.lds) {
+    // gfx940's LDS loads name no data register, so they have no AccVGPR flag either.
+    if (w1 >> 23 & 1) return false;
+    inst.dst_dwords = 0;
+    vd = 0;
+  } else if (!check_vgpr(c, (w1 >> 8) & 0xFF, vd)) {
+    return false;
+  }
+  // gfx940 makes the data AccVGPRs with bit 23 (gfx8's tfe).
+  uint16_t vdata = kVgprFirst + ((w1 >> 8) & 0xFF) + (gfx9 && (w1 >> 23 & 1) ? kAgprFirst - kVgprFirst : 0);
   if (store || atomic) {
     inst.data0 = vdata;
     inst.src_dwords[1] = static_cast<uint8_t>(vd);
@@ -123,7 +197,7 @@ static bool buffer_operands(Ctx& c, Inst& inst, const OpInfo& info) {
     } else {
       inst.dst_dwords = 0;
     }
-  } else {
+  } else if (vd) {
     inst.dst = vdata;
     inst.dst_dwords = static_cast<uint8_t>(vd);
   }
@@ -152,8 +226,9 @@ bool decode_mubuf(Ctx& c, Inst& inst) {
   inst.glc = (w0 >> 14) & 1;
   inst.lds = (w0 >> 16) & 1;
   inst.slc = (w0 >> 17) & 1;
-  // The LDS and atomic forms have no tfe operand.
-  inst.tfe = (inst.lds || has(*info, "atomic")) ? 0 : (w1 >> 23) & 1;
+  // The LDS and atomic forms have no tfe operand, and gfx940 none at all (bit 15 is its sc1).
+  if (c.target == Target::Gfx803) inst.tfe = (inst.lds || has(*info, "atomic")) ? 0 : (w1 >> 23) & 1;
+  else inst.sc1 = (w0 >> 15) & 1;
   return buffer_operands(c, inst, *info);
 }
 
@@ -169,7 +244,9 @@ bool decode_mtbuf(Ctx& c, Inst& inst) {
   inst.dfmt = (w0 >> 19) & 0xF;
   inst.nfmt = (w0 >> 23) & 7;
   inst.slc = (w1 >> 22) & 1;
-  inst.tfe = (w1 >> 23) & 1;
+  // gfx940: bit 21 is sc1, bit 23 the AccVGPR flag (no tfe).
+  if (c.target == Target::Gfx803) inst.tfe = (w1 >> 23) & 1;
+  else inst.sc1 = (w1 >> 21) & 1;
   return buffer_operands(c, inst, *info);
 }
 

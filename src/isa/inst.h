@@ -131,7 +131,9 @@ struct Inst {
   uint32_t offset = 0;    ///< SMEM byte offset (imm) / DS offset0 (or 16-bit offset) / MUBUF offset
   uint8_t offset1 = 0;    ///< DS offset1 (two-address forms)
   uint8_t smem_imm = 0;   ///< SMEM: offset is an immediate (1) or an SGPR number in `offset` (0)
-  uint8_t glc = 0, slc = 0, tfe = 0, gds = 0, lds = 0;
+  uint8_t glc = 0, slc = 0, tfe = 0, gds = 0, lds = 0;  ///< gfx940 names glc sc0 and slc nt
+  uint8_t sc1 = 0;                        ///< gfx940's second cache-policy bit
+  uint16_t saddr = opcode_field::kNone;   ///< GLOBAL/SCRATCH SGPR base; kNone where "off"
   uint8_t offen = 0, idxen = 0;
   uint8_t dfmt = 0, nfmt = 0;   ///< MTBUF formats
   uint8_t dmask = 0, unorm = 0, da = 0, r128 = 0, lwe = 0, d16 = 0;  ///< MIMG

@@ -64,24 +64,70 @@ std::string exp_target(unsigned t) {
 
 std::string vreg(uint16_t code, unsigned dwords) { return vector_reg_name(code, dwords); }
 
-std::string buffer(const Inst& inst, const OpInfo& info, bool typed) {
-  std::string_view m(info.mnemonic);
-  if (info.n == 0) return "";
-  if (info.ops[0].kind == 's') {
-    // buffer_store_lds_dword: LLVM's asm string puts lds right after the offset.
-    std::string s = reg_name(inst.target, inst.srsrc, 4) + ", " + src_text(inst.target, inst.soffset, 1, ImmType::B32, 0);
-    if (inst.offset) s += " offset:" + std::to_string(inst.offset);
-    s += " lds";
+// The cache-policy bits: gfx8's glc/slc, gfx940's sc0/nt/sc1.
+std::string cache_policy(const Inst& inst) {
+  std::string s;
+  if (inst.target == Target::Gfx803) {
     if (inst.glc) s += " glc";
     if (inst.slc) s += " slc";
     return s;
   }
+  if (inst.glc) s += " sc0";
+  if (inst.slc) s += " nt";
+  if (inst.sc1) s += " sc1";
+  return s;
+}
+
+// A buffer's soffset; LLVM 19 marks lds_direct, which the scalar operand cannot hold.
+std::string soffset_text(const Inst& inst) {
+  std::string t = src_text(inst.target, inst.soffset, 1, ImmType::B32, 0);
+  if (inst.target != Target::Gfx803 && inst.soffset == kLdsDirect) t = invalid_register(t, "SReg_32");
+  return t;
+}
+
+// A buffer resource: LLVM 19 marks a special register (xnack_mask ...) outside SReg_128.
+std::string rsrc_text(const Inst& inst) {
+  std::string t = reg_name(inst.target, inst.srsrc, 4);
+  const ScalarSpace sp = scalar_space(inst.target);
+  const bool plain = inst.srsrc <= kSgprLast || (inst.srsrc >= sp.ttmp_first && inst.srsrc < sp.ttmp_first + sp.ttmp_count);
+  return inst.target != Target::Gfx803 && !plain ? invalid_register(t, "SReg_128") : t;
+}
+
+// gfx940's FLAT, SCRATCH and GLOBAL operands: [vdst,] address (or off), [vdata,] then the SGPR
+// base (or off) outside FLAT, a signed offset there, and the cache policy.
+std::string flat_gfx9(const Inst& inst, std::string_view m) {
+  std::string s;
+  if (inst.dst != kNone) s = vreg(inst.dst, inst.dst_dwords) + ", ";
+  s += inst.addr == kNone ? "off" : vreg(inst.addr, inst.src_dwords[0]);
+  const bool data = m.find("store") != std::string_view::npos || m.find("atomic") != std::string_view::npos;
+  if (data) s += ", " + vreg(inst.data0, inst.src_dwords[1]);
+  if (inst.enc != Encoding::FLAT)
+    s += ", " + (inst.saddr == kNone ? std::string("off") : reg_name(inst.target, inst.saddr, inst.enc == Encoding::GLOBAL ? 2 : 1));
+  if (inst.offset) s += " offset:" + std::to_string(static_cast<int32_t>(inst.offset));
+  return s + cache_policy(inst);
+}
+
+std::string buffer(const Inst& inst, const OpInfo& info, bool typed) {
+  std::string_view m(info.mnemonic);
+  if (info.n == 0) {
+    // buffer_wbl2 and buffer_inv take gfx940's scope bits alone; gfx8's cache ops print nothing.
+    if (inst.target == Target::Gfx803) return "";
+    return std::string(inst.glc ? " sc0" : "") + (inst.sc1 ? " sc1" : "");
+  }
+  if (info.ops[0].kind == 's') {
+    // buffer_store_lds_dword: LLVM's asm string puts lds right after the offset.
+    std::string s = rsrc_text(inst) + ", " + soffset_text(inst);
+    if (inst.offset) s += " offset:" + std::to_string(inst.offset);
+    return s + " lds" + cache_policy(inst);
+  }
   bool store_or_atomic = m.find("store") != std::string_view::npos || m.find("atomic") != std::string_view::npos;
   uint16_t vdata = store_or_atomic ? inst.data0 : inst.dst;
   unsigned vd = store_or_atomic ? inst.src_dwords[1] : inst.dst_dwords;
-  std::string s = vreg(vdata, vd) + ", ";
+  const bool gfx9 = inst.target != Target::Gfx803;
+  // gfx940's LDS loads name no data register.
+  std::string s = gfx9 && inst.lds ? "" : vreg(vdata, vd) + ", ";
   s += (inst.offen || inst.idxen) ? vreg(inst.addr, inst.src_dwords[0]) : "off";
-  s += ", " + reg_name(inst.target, inst.srsrc, 4) + ", " + src_text(inst.target, inst.soffset, 1, ImmType::B32, 0);
+  s += ", " + rsrc_text(inst) + ", " + soffset_text(inst);
   if (typed && !(inst.dfmt == 1 && inst.nfmt == 0)) {
     s += " format:[";
     if (inst.dfmt != 1) s += kDfmt[inst.dfmt];
@@ -92,8 +138,7 @@ std::string buffer(const Inst& inst, const OpInfo& info, bool typed) {
   if (inst.idxen) s += " idxen";
   if (inst.offen) s += " offen";
   if (inst.offset) s += " offset:" + std::to_string(inst.offset);
-  if (inst.glc) s += " glc";
-  if (inst.slc) s += " slc";
+  s += cache_policy(inst);
   if (inst.lds) s += " lds";
   if (inst.tfe) s += " tfe";
   return s;
@@ -112,7 +157,8 @@ std::string print_memory(const Inst& inst, const OpInfo& info) {
         i = 1;
       }
       const uint16_t slots[3] = {inst.addr, inst.data0, inst.data1};
-      for (int k = 0; i < info.n && k < 3 && info.ops[i].kind == 'v'; ++i, ++k)
+      const bool gfx9 = inst.target != Target::Gfx803;
+      for (int k = gfx9 && m == "ds_write_addtid_b32" ? 1 : 0; i < info.n && k < 3 && info.ops[i].kind == 'v'; ++i, ++k)
         s += (s.empty() ? "" : ", ") + vreg(slots[k], info.ops[i].dwords);
       bool two = ds_two_offsets(info);
       if (m == "ds_swizzle_b32") {
@@ -123,10 +169,15 @@ std::string print_memory(const Inst& inst, const OpInfo& info) {
       } else if (inst.offset) {
         s += " offset:" + std::to_string(inst.offset);
       }
-      if (inst.gds) s += " gds";
+      // gfx940 has no gds bit, but its GWS operations print the word anyway.
+      if (inst.gds || (gfx9 && m.starts_with("ds_gws"))) s += " gds";
       return s;
     }
+    case Encoding::SCRATCH:
+    case Encoding::GLOBAL:
+      return flat_gfx9(inst, m);
     case Encoding::FLAT: {
+      if (inst.target != Target::Gfx803) return flat_gfx9(inst, m);
       std::string s;
       if (m.find("load") != std::string_view::npos) {
         s = vreg(inst.dst, inst.dst_dwords) + ", " + vreg(inst.addr, inst.src_dwords[0]);

@@ -70,6 +70,10 @@ const FuzzClass kClassesGfx942[] = {
     {"VOP3a", 0xD0000000, 0x03FFFFFF, true, 16, 0x380},
     {"VOP3b", 0xD0000000, 0x0000FFFF, true},
     {"VOP3P", 0xD3800000, 0x007FFFFF, true},
+    {"DS", 0xD8000000, 0x03FFFFFF, true},
+    {"FLAT", 0xDC000000, 0x03FFFFFF, true},
+    {"MUBUF", 0xE0000000, 0x03FFFFFF, true},
+    {"MTBUF", 0xE8000000, 0x03FFFFFF, true},
 };
 
 constexpr uint32_t kNop = 0xBF800000;
