@@ -314,38 +314,45 @@ EXT_BASE = {
 
 
 def ext_masks(rows):
-    """Fixed-zero bits of the SDWA and DPP forms of every VOP1/VOP2/VOPC opcode, or None
-    where LLVM has no such form. Returns {(enc, ext, op): (mask_lo, mask_hi)}."""
-    allseqs, index = [], []
-    addr = 0
-    for enc, op in rows:
-        make, fixed = EXT_BASE[enc]
-        for ext, src0 in (("SDWA", 0xF9), ("DPP", 0xFA)):
-            base = (make(op, src0), 0)
-            probes = [None] + [(0, b) for b in range(32) if not (fixed >> b) & 1] + [(1, b) for b in range(32)]
-            for bit in probes:
-                t = list(base)
-                if bit:
-                    t[bit[0]] |= 1 << bit[1]
-                index.append((enc, ext, op, bit, addr))
-                allseqs.append(tuple(t))
-                addr += 8
-    text = disassemble(allseqs)
-    res, ref = {}, {}
-    for enc, ext, op, bit, a in index:
-        line = text.get(a, ".long")
-        mnem = line.split()[0]
-        key = (enc, ext, op)
-        if bit is None:
-            ref[key] = None if line.startswith(".long") or (a + 4) in text else mnem
-            res[key] = [0, 0]
-            continue
-        if ref[key] is None:
-            continue
-        # A line at a+4 means LLVM fell back to the 4-byte e32 form (v_nop prints alike).
-        if line.startswith(".long") or mnem != ref[key] or (a + 4) in text:
-            res[key][bit[0]] |= 1 << bit[1]
-    return {k: v for k, v in res.items() if ref[k] is not None}
+    """Fixed bits of the SDWA and DPP forms of every VOP1/VOP2/VOPC opcode, or None where LLVM
+    has no such form. A neutral second dword (selects BYTE_0) is tried first, then one with
+    dst_sel DWORD, which gfx940's fp8 conversions require. Returns {(enc, ext, op):
+    (mask_lo, mask_hi, ones_hi)}: must-be-zero bits, and the second dword's must-be-one bits."""
+    res, todo = {}, [(enc, op) for enc, op in rows]
+    for ones in (0, 0x600):
+        allseqs, index = [], []
+        addr = 0
+        for enc, op in todo:
+            make, fixed = EXT_BASE[enc]
+            for ext, src0 in (("SDWA", 0xF9), ("DPP", 0xFA)):
+                if (enc, ext, op) in res or (ext == "DPP" and ones):
+                    continue
+                base = (make(op, src0), ones)
+                probes = [None] + [(0, b) for b in range(32) if not (fixed >> b) & 1] + [(1, b) for b in range(32)]
+                for bit in probes:
+                    t = list(base)
+                    if bit:
+                        t[bit[0]] |= 1 << bit[1]
+                    index.append((enc, ext, op, bit, addr))
+                    allseqs.append(tuple(t))
+                    addr += 8
+        text = disassemble(allseqs)
+        found, ref = {}, {}
+        for enc, ext, op, bit, a in index:
+            line = text.get(a, ".long")
+            mnem = line.split()[0]
+            key = (enc, ext, op)
+            if bit is None:
+                ref[key] = None if line.startswith(".long") or (a + 4) in text else mnem
+                found[key] = [0, 0, ones]
+                continue
+            if ref[key] is None:
+                continue
+            # A line at a+4 means LLVM fell back to the 4-byte e32 form (v_nop prints alike).
+            if line.startswith(".long") or mnem != ref[key] or (a + 4) in text:
+                found[key][bit[0]] |= 1 << bit[1]
+        res.update({k: v for k, v in found.items() if ref[k] is not None})
+    return res
 
 
 # Source fields (dword, shift, width) of the encodings whose sources may hold inline constants.
@@ -464,14 +471,15 @@ def modifier_effects(forms):
     return {k: v for k, v in res.items() if v}
 
 
-def write_operand_probes(outdir, header, rows, bases):
+def write_operand_probes(outdir, header, rows, bases, ext):
     regonly = regonly_masks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
     classes = class_marks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
     forms = [(enc, enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in ("VOP3", "VOP3P")]
     for enc, op, _, _ in rows:
         if enc in EXT_BASE:
             make, _ = EXT_BASE[enc]
-            forms.append((enc, "SDWA", op, (make(op, 0xF9), 0)))
+            ones = ext.get((enc, "SDWA", op), (0, 0, 0))[2]
+            forms.append((enc, "SDWA", op, (make(op, 0xF9), ones)))
             forms.append((enc, "DPP", op, (make(op, 0xFA), 0)))
     mods = modifier_effects(forms)
     imms = imm_types([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows if enc in SRC_FIELDS])
@@ -581,6 +589,7 @@ def main():
         for enc, op, mnem, sample in rows:
             out.write('STROBE_OPCODE(%s, %d, "%s", %s, "%s")\n' % (enc, op, mnem, op_name(mnem), sample))
     masks = fixed_masks([(enc, op, bases[(enc, op)]) for enc, op, _, _ in rows])
+    ext = ext_masks([(enc, op) for enc, op, _, _ in rows if enc in EXT_BASE])
     with open(os.path.join(outdir, "fixed_bits.def"), "w") as out:
         out.write(header)
         out.write("// STROBE_FIXED(ENCODING, OPCODE_NUMBER, MUST_BE_ZERO_DWORD0, MUST_BE_ZERO_DWORD1,\n")
@@ -589,12 +598,12 @@ def main():
         for enc, op, mnem, sample in rows:
             m = masks[(enc, op)]
             out.write("STROBE_FIXED(%s, %d, 0x%08X, 0x%08X, 0x%08X, 0x%08X)\n" % (enc, op, m[0], m[1], m[2], m[3]))
-        out.write("// STROBE_FIXED_EXT(ENCODING, SDWA|DPP, OPCODE_NUMBER, MUST_BE_ZERO_DWORD0, MUST_BE_ZERO_DWORD1):\n")
-        out.write("// the SDWA/DPP forms LLVM accepts (probed from all-zero selects), with their fixed-zero bits.\n")
-        ext = ext_masks([(enc, op) for enc, op, _, _ in rows if enc in EXT_BASE])
+        out.write("// STROBE_FIXED_EXT(ENCODING, SDWA|DPP, OPCODE_NUMBER, MUST_BE_ZERO_DWORD0, MUST_BE_ZERO_DWORD1,\n")
+        out.write("// MUST_BE_ONE_DWORD1):\n")
+        out.write("// the SDWA/DPP forms LLVM accepts (probed from all-zero selects, or dst_sel DWORD), with their fixed bits.\n")
         for (enc, kind, op), m in sorted(ext.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
-            out.write("STROBE_FIXED_EXT(%s, %s, %d, 0x%08X, 0x%08X)\n" % (enc, kind, op, m[0], m[1]))
-    write_operand_probes(outdir, header, rows, bases)
+            out.write("STROBE_FIXED_EXT(%s, %s, %d, 0x%08X, 0x%08X, 0x%08X)\n" % (enc, kind, op, m[0], m[1], m[2]))
+    write_operand_probes(outdir, header, rows, bases, ext)
     write_ops(args.srcdir)
 
 

@@ -154,6 +154,7 @@ static const OpInfo* begin_extended(Ctx& c, Inst& inst, VopExt ext) {
   if (!info || !(sdwa ? info->has_sdwa : info->has_dpp)) return nullptr;
   const uint32_t* mask = sdwa ? info->sdwa_mask : info->dpp_mask;
   if ((w0 & mask[0]) || (w1 & mask[1])) return nullptr;
+  if (sdwa && (~w1 & info->sdwa_ones)) return nullptr;
   inst.enc = f.enc;
   inst.opcode = f.opcode;
   inst.op = info->op;

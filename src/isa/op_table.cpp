@@ -31,6 +31,7 @@ struct ExtRow {
   VopExt ext;
   uint16_t opcode;
   uint32_t mask[2];
+  uint32_t ones;  ///< second-dword bits that must be one (gfx940's fp8 SDWA: dst_sel DWORD)
 };
 
 struct RegOnlyRow {
@@ -231,6 +232,7 @@ struct Table {
       uint32_t* m = sdwa ? info.sdwa_mask : info.dpp_mask;
       m[0] = x.mask[0];
       m[1] = x.mask[1];
+      if (sdwa) info.sdwa_ones = x.ones;
     }
   }
 

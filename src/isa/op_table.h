@@ -40,6 +40,7 @@ struct OpInfo {
   uint32_t one_mask[2] = {0, 0};   ///< operand bits LLVM requires to be one (fixed_bits.def)
   bool has_sdwa = false, has_dpp = false;  ///< VOP1/VOP2/VOPC: LLVM decodes the SDWA/DPP form
   uint32_t sdwa_mask[2] = {0, 0};  ///< fixed-zero bits of the SDWA form
+  uint32_t sdwa_ones = 0;          ///< SDWA second-dword bits that must be one (a fixed dst_sel)
   uint32_t dpp_mask[2] = {0, 0};   ///< fixed-zero bits of the DPP form
   uint8_t regonly = 0;             ///< bit k: source k is register-only (operand_probes.def)
   /// Per modifier bit of the VOP3, SDWA, DPP and VOP3P forms (ModForm), what LLVM does with it

@@ -235,7 +235,8 @@ std::string print_vector(const Inst& inst, const OpInfo& info) {
   } else if (sdwa) {
     if (inst.clamp) out += " clamp";
     out += omod_text(inst.omod);
-    if (inst.enc != Encoding::VOPC) {
+    // A form whose dst_sel is fixed (gfx940's fp8 conversions) prints neither dst control.
+    if (inst.enc != Encoding::VOPC && !info.sdwa_ones) {
       out += std::string(" dst_sel:") + kSel[inst.sdwa_dst_sel];
       out += std::string(" dst_unused:") + kUnused[inst.sdwa_dst_unused];
     }
