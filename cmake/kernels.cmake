@@ -6,7 +6,8 @@
 # The device libraries are LLVM 15 bitcode, which clang-14 (Debian's default) cannot read; so
 # clang-15 builds code object v4 (and v2/v3 of the test kernels), and clang-19, when installed,
 # builds the same sources as code object v5 into a parallel tree so the loader and decoder are
-# proven against both compilers.
+# proven against both compilers, and for gfx942 into gfx942-kernels, which strobe disassembles
+# (and checks against llvm-objdump-19) but does not yet run.
 
 # Cached under names of their own: a build tree configured when clang-14 built the kernels keeps
 # its STROBE_CLANG cache entry, which must not win over the compiler that reads the libraries.
@@ -43,6 +44,13 @@ function(strobe_device_lib_flags out abi)
 endfunction()
 strobe_device_lib_flags(STROBE_DEVICE_LIBS_V4 400)
 strobe_device_lib_flags(STROBE_DEVICE_LIBS_V5 500)
+# gfx942: ROCm 5.2.3's libraries know gfx940 (the same ISA version for the device libraries), and
+# gfx942 has f32 denormals at full speed, so code keeps them (daz_opt_off).
+set(STROBE_DEVICE_LIBS_GFX942)
+foreach(lib opencl ocml ockl oclc_finite_only_off oclc_unsafe_math_off oclc_daz_opt_off
+            oclc_correctly_rounded_sqrt_on oclc_wavefrontsize64_on oclc_isa_version_940 oclc_abi_version_500)
+  list(APPEND STROBE_DEVICE_LIBS_GFX942 -Xclang -mlink-builtin-bitcode -Xclang ${STROBE_DEVICE_LIBS}/${lib}.bc)
+endforeach()
 file(GLOB STROBE_DEVICE_LIB_FILES ${STROBE_DEVICE_LIBS}/*.bc)
 
 file(GLOB_RECURSE STROBE_KERNEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cl)
@@ -79,6 +87,10 @@ foreach(src ${STROBE_KERNEL_SOURCES})
     strobe_compile_kernel(${src} ${STROBE_KERNEL_OUT_V5}/${stem}.hsaco ${STROBE_CLANG19} ${STROBE_LLD19}
                           ${STROBE_DEVICE_LIBS_V5} ${opt})
     list(APPEND STROBE_KERNEL_OUTPUTS ${STROBE_KERNEL_OUT_V5}/${stem}.hsaco)
+    # The later -mcpu wins over STROBE_KERNEL_FLAGS' gfx803.
+    strobe_compile_kernel(${src} ${CMAKE_BINARY_DIR}/gfx942-kernels/${stem}.hsaco ${STROBE_CLANG19} ${STROBE_LLD19}
+                          -mcpu=gfx942 ${STROBE_DEVICE_LIBS_GFX942} ${opt})
+    list(APPEND STROBE_KERNEL_OUTPUTS ${CMAKE_BINARY_DIR}/gfx942-kernels/${stem}.hsaco)
   endif()
 endforeach()
 

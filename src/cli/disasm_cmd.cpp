@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "common/atomic_file.h"
+#include "common/error.h"
 #include "isa/disassembler.h"
 #include "isa/listing.h"
 #include "loader/code_object.h"
@@ -20,11 +21,18 @@ namespace {
 struct DisasmOptions {
   std::string file;
   bool raw = false;
+  std::string mcpu;  ///< --mcpu: the processor of a --raw stream (a code object names its own)
 };
+
+/// The instruction set of a processor strobe decodes.
+isa::Target target_of(const std::string& processor) {
+  if (processor == loader::kDecodedProcessor) return isa::Target::Gfx942;
+  return isa::Target::Gfx803;
+}
 
 /// Every executable section of the ELF image with the named, non-section symbols defined in it,
 /// which is what llvm-objdump -d lists.
-std::vector<isa::ListingSection> executable_sections(std::span<const uint8_t> image) {
+std::vector<isa::ListingSection> executable_sections(std::span<const uint8_t> image, isa::Target target) {
   constexpr uint8_t kSttSection = 3;
   const loader::ElfFile elf(image, loader::read_elf_header(image));
   const std::vector<loader::ElfSymbol> symbols = elf.symbols();
@@ -33,7 +41,7 @@ std::vector<isa::ListingSection> executable_sections(std::span<const uint8_t> im
   for (size_t i = 0; i < sections.size(); ++i) {
     const loader::ElfSection& s = sections[i];
     if (!(s.flags & loader::elf::SHF_EXECINSTR) || s.type == loader::elf::SHT_NOBITS || s.size == 0) continue;
-    isa::ListingSection l{s.name, s.addr, s.bytes, {}};
+    isa::ListingSection l{s.name, s.addr, s.bytes, {}, target};
     for (const loader::ElfSymbol& sym : symbols)
       if (sym.shndx == i && !sym.name.empty() && sym.type != kSttSection)
         l.symbols.push_back({sym.value, sym.name, sym.type});
@@ -44,8 +52,14 @@ std::vector<isa::ListingSection> executable_sections(std::span<const uint8_t> im
 
 int run_disasm(const DisasmOptions& o) {
   if (o.raw) {
+    const std::string mcpu = o.mcpu.empty() ? std::string(loader::kSupportedProcessor) : o.mcpu;
+    if (mcpu != loader::kSupportedProcessor && mcpu != loader::kDecodedProcessor)
+      throw InputError(fmt::format("--mcpu {}: strobe decodes {} and {}", mcpu, loader::kSupportedProcessor,
+                                   loader::kDecodedProcessor));
     std::string bytes = read_file(o.file);
-    std::fputs(isa::disassemble({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, 0).c_str(), stdout);
+    std::fputs(isa::disassemble({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, 0, nullptr, target_of(mcpu))
+                   .c_str(),
+               stdout);
     // Instructions are whole 32-bit words: a tail shorter than one is shown, never dropped.
     if (const size_t tail = bytes.size() % 4) {
       std::string hex;
@@ -57,14 +71,17 @@ int run_disasm(const DisasmOptions& o) {
     }
     return 0;
   }
-  // Validate first, so a foreign or broken file gets the loader's one clear error.
-  (void)loader::CodeObject::load(o.file);
+  // Validate first, so a foreign or broken file gets the loader's one clear error; the code
+  // object names its processor, which --mcpu may only repeat.
+  const loader::CodeObject co = loader::CodeObject::load(o.file, loader::Accept::Decodable);
+  if (!o.mcpu.empty() && o.mcpu != co.processor())
+    throw InputError(fmt::format("{}: built for {}, not for --mcpu {}", o.file, co.processor(), o.mcpu));
   const std::string file = read_file(o.file);
   const std::span<const uint8_t> image(reinterpret_cast<const uint8_t*>(file.data()), file.size());
   // Whole sections, as llvm-objdump prints them: every symbol (kernels, called functions, local
   // branch labels such as BB0_3) and every byte between them (padding, v2 kernel headers).
   std::string out = isa::listing_heading(o.file);
-  for (const isa::ListingSection& s : executable_sections(image)) out += isa::list_section(s);
+  for (const isa::ListingSection& s : executable_sections(image, target_of(co.processor()))) out += isa::list_section(s);
   std::fputs(out.c_str(), stdout);
   return 0;
 }
@@ -73,9 +90,10 @@ int run_disasm(const DisasmOptions& o) {
 
 void add_disasm_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<DisasmOptions>();
-  auto* cmd = app.add_subcommand("disasm", "Disassemble a gfx803 code object (or --raw byte stream) like llvm-objdump");
+  auto* cmd = app.add_subcommand("disasm", "Disassemble a gfx803 or gfx942 code object (or --raw byte stream) like llvm-objdump");
   cmd->add_option("file", opts->file, "Code object (.hsaco) or, with --raw, a flat instruction byte file")->required();
   cmd->add_flag("--raw", opts->raw, "Decode FILE as a flat byte stream from offset 0");
+  cmd->add_option("--mcpu", opts->mcpu, "Processor of a --raw stream: gfx803 (default) or gfx942");
   cmd->callback([opts, &action] { action = [opts] { return run_disasm(*opts); }; });
 }
 

@@ -146,7 +146,7 @@ std::string list_section(const ListingSection& section) {
       }
       if (n == 0) break;  // a tail shorter than a dword: not an instruction
       const std::span<const uint32_t> avail(words, n);
-      const Inst inst = decode(avail);
+      const Inst inst = decode(avail, section.target);
       out += format_line(inst, avail, base + index, labeler, symbolizer);
       out += '\n';
       index += inst.size;

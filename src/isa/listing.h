@@ -1,5 +1,6 @@
-// Whole-section listings laid out as llvm-objdump -d --mcpu=gfx803 (LLVM 14) lays them out:
-// every symbol's heading and every byte of the section, padding and v2 headers included.
+// Whole-section listings laid out as llvm-objdump -d lays them out (LLVM 14 for gfx803, LLVM 19
+// for gfx942): every symbol's heading and every byte of the section, padding and v2 headers
+// included.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "isa/inst.h"
 
 namespace strobe::isa {
 
@@ -24,6 +27,7 @@ struct ListingSection {
   uint64_t address = 0;
   std::span<const uint8_t> bytes;
   std::vector<ListingSymbol> symbols;  ///< any order
+  Target target = Target::Gfx803;      ///< the instruction set the code is decoded as
 };
 
 /// The heading llvm-objdump prints once per file: "\nFILE:\tfile format elf64-amdgpu\n".

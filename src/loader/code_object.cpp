@@ -73,10 +73,6 @@ const ElfNote* find_note(const std::vector<ElfNote>& notes, std::string_view own
   return nullptr;
 }
 
-void check_processor(const std::string& processor) {
-  if (processor != kSupportedProcessor) fail("code object built for {}; strobe simulates {}", processor, kSupportedProcessor);
-}
-
 /// Whether a (host) ELF carries HIP device code: hipcc links the offload bundle into .hip_fatbin.
 bool has_hip_fatbin(std::span<const uint8_t> image, const ElfHeader& hdr) {
   try {
@@ -88,12 +84,13 @@ bool has_hip_fatbin(std::span<const uint8_t> image, const ElfHeader& hdr) {
 
 /// Checks a v2 NT_AMD_HSA_ISA_VERSION note: u16 vendor name size, u16 architecture name size,
 /// u32 major, minor, stepping, then the NUL-terminated names ("AMD", "AMDGPU").
-void check_isa_version_note(std::span<const uint8_t> desc) {
+void check_isa_version_note(std::span<const uint8_t> desc, Accept accept) {
   const uint16_t vendor_size = detail::read_le<uint16_t>(desc, 0, "ISA vendor name size");
   const uint16_t arch_size = detail::read_le<uint16_t>(desc, 2, "ISA architecture name size");
   check_processor(processor_from_isa_version(detail::read_le<uint32_t>(desc, 4, "ISA major"),
                                              detail::read_le<uint32_t>(desc, 8, "ISA minor"),
-                                             detail::read_le<uint32_t>(desc, 12, "ISA stepping")));
+                                             detail::read_le<uint32_t>(desc, 12, "ISA stepping")),
+                  accept);
   if (!detail::in_bounds(16, uint64_t{vendor_size} + arch_size, desc.size()))
     fail("NT_AMD_HSA_ISA_VERSION note names run past its {} bytes", desc.size());
   auto name = [&](uint64_t at, uint16_t size) {
@@ -110,7 +107,7 @@ void check_isa_version_note(std::span<const uint8_t> desc) {
 /// Builds a CodeObject from an image; every failure is a detail::FormatError.
 class CodeObjectParser {
  public:
-  explicit CodeObjectParser(CodeObject& co) : co_(co) {}
+  CodeObjectParser(CodeObject& co, Accept accept) : co_(co), accept_(accept) {}
 
   /// Fills the CodeObject from its image_; throws detail::FormatError.
 
@@ -133,11 +130,16 @@ class CodeObjectParser {
       fail("a relocatable object (ET_REL), not a linked code object; link it with 'ld.lld -shared'");
     if (hdr.type != elf::ET_DYN) fail("ELF type {} is not a shared object (ET_DYN, 3)", hdr.type);
     // v3+ name the target in e_flags; check it before anything else can go wrong.
-    if (co_.version_ >= 3) check_processor(processor_from_mach(hdr.flags & elf::EF_AMDGPU_MACH));
+    const std::string mach_processor = processor_from_mach(hdr.flags & elf::EF_AMDGPU_MACH);
+    if (co_.version_ >= 3) check_processor(mach_processor, accept_);
 
     const ElfFile elf(image, hdr);
     const std::vector<ElfNote> notes = elf.notes();
     const CodeObjectMetadata md = co_.version_ == 2 ? read_v2_notes(notes, hdr) : read_v3_notes(notes);
+    co_.processor_ = processor_from_target(co_.target_);
+    // e_flags and the metadata's target ID must agree (both are checked above, each alone).
+    if (co_.version_ >= 3 && co_.processor_ != mach_processor)
+      fail("e_flags name {} but the metadata's target ID '{}' names {}", mach_processor, co_.target_, co_.processor_);
     find_text(elf);
     map_segments(elf);
     read_relocations(elf);
@@ -167,16 +169,16 @@ class CodeObjectParser {
     if (const ElfNote* name = find_note(notes, "AMD", NT_AMD_HSA_ISA_NAME)) {
       std::string_view text(reinterpret_cast<const char*>(name->desc.data()), name->desc.size());
       text = text.substr(0, text.find('\0'));
-      check_target_id(parse_target_id(text), text);
+      check_target_id(parse_target_id(text), text, accept_);
       co_.target_ = std::string(text);
       named = true;
     }
     if (const ElfNote* isa = find_note(notes, "AMD", NT_AMD_HSA_ISA_VERSION)) {
-      check_isa_version_note(isa->desc);
+      check_isa_version_note(isa->desc, accept_);
       named = true;
     }
     if ((hdr.flags & elf::EF_AMDGPU_MACH) != 0) {
-      check_processor(processor_from_mach(hdr.flags & elf::EF_AMDGPU_MACH));
+      check_processor(processor_from_mach(hdr.flags & elf::EF_AMDGPU_MACH), accept_);
       named = true;
     }
     if (!named) fail("names no target: it has neither an NT_AMD_HSA_ISA_NAME/ISA_VERSION note nor EF_AMDGPU_MACH");
@@ -193,7 +195,7 @@ class CodeObjectParser {
     CodeObjectMetadata md = parse_msgpack_metadata(meta->desc);
     if (md.version[0] != 1) fail("amdhsa.version major {} is not 1; this metadata format is unknown", md.version[0]);
     if (!md.target.empty()) {
-      check_target_id(parse_target_id(md.target), md.target);
+      check_target_id(parse_target_id(md.target), md.target, accept_);
       co_.target_ = md.target;
     } else {
       co_.target_ = "amdgcn-amd-amdhsa--" + std::string(kSupportedProcessor);
@@ -407,24 +409,25 @@ class CodeObjectParser {
   }
 
   CodeObject& co_;
+  Accept accept_;
 };
 
-CodeObject CodeObject::load(const std::string& path) {
+CodeObject CodeObject::load(const std::string& path, Accept accept) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a code object");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
   std::vector<uint8_t> image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path + ": read error");
-  return parse(std::move(image), path);
+  return parse(std::move(image), path, accept);
 }
 
-CodeObject CodeObject::parse(std::vector<uint8_t> image, const std::string& name) {
+CodeObject CodeObject::parse(std::vector<uint8_t> image, const std::string& name, Accept accept) {
   CodeObject co;
   co.name_ = name;
   co.image_ = std::move(image);
   try {
-    CodeObjectParser(co).run();
+    CodeObjectParser(co, accept).run();
   } catch (const detail::FormatError& e) {
     throw InputError(name + ": " + e.what());
   }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "loader/gfx_target.h"
+
 namespace strobe::loader {
 
 /// How a kernel argument is passed (AMDGPU metadata `.value_kind`).
@@ -124,16 +126,18 @@ struct Relocation {
 /// A loaded, validated code object. Construction throws strobe::InputError on bad input.
 class CodeObject {
  public:
-  /// Reads and parses `path`. Errors name the file and the problem.
-  static CodeObject load(const std::string& path);
+  /// Reads and parses `path`. Errors name the file and the problem. By default only code strobe
+  /// executes (gfx803) is accepted; Accept::Decodable also admits gfx942, which it only decodes.
+  static CodeObject load(const std::string& path, Accept accept = Accept::Executable);
   /// Parses an in-memory image; `name` is used in error messages.
-  static CodeObject parse(std::vector<uint8_t> image, const std::string& name);
+  static CodeObject parse(std::vector<uint8_t> image, const std::string& name, Accept accept = Accept::Executable);
 
   const std::string& name() const { return name_; }
   /// The ELF image as it was read (a capture stores it to parse again on replay).
   const std::vector<uint8_t>& image() const { return image_; }
   int version() const { return version_; }               ///< code object version 2..5
   const std::string& target() const { return target_; }  ///< e.g. "amdgcn-amd-amdhsa--gfx803"
+  const std::string& processor() const { return processor_; }  ///< e.g. "gfx803", "gfx942"
   const std::vector<KernelInfo>& kernels() const { return kernels_; }
   /// The kernel called `name`; throws InputError listing the kernels that exist.
   const KernelInfo& kernel(const std::string& name) const;
@@ -159,6 +163,7 @@ class CodeObject {
   std::string name_;
   int version_ = 0;
   std::string target_;
+  std::string processor_;
   std::vector<uint8_t> image_;
   uint64_t text_addr_ = 0, text_offset_ = 0, text_size_ = 0;
   std::vector<KernelInfo> kernels_;

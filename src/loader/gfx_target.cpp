@@ -112,21 +112,35 @@ TargetId parse_target_id(std::string_view text) {
   return id;
 }
 
-void check_target_id(const TargetId& id, std::string_view text) {
+void check_processor(std::string_view processor, Accept accept) {
+  using detail::fail;
+  if (processor == kSupportedProcessor) return;
+  if (accept == Accept::Executable) fail("code object built for {}; strobe simulates {}", processor, kSupportedProcessor);
+  if (processor != kDecodedProcessor)
+    fail("code object built for {}; strobe decodes {} and {}", processor, kSupportedProcessor, kDecodedProcessor);
+}
+
+void check_target_id(const TargetId& id, std::string_view text, Accept accept) {
   using detail::fail;
   if (!id.arch.empty() && id.arch != "amdgcn")
     fail("code object built for {}: architecture '{}' is not amdgcn; strobe simulates {}", text, id.arch, kSupportedProcessor);
-  if (id.processor != kSupportedProcessor)
-    fail("code object built for {}; strobe simulates {}", id.processor, kSupportedProcessor);
+  check_processor(id.processor, accept);
   if (!id.vendor.empty() && id.vendor != "amd") fail("code object built for {}: vendor '{}' is not amd", text, id.vendor);
   if (!id.os.empty() && id.os != "amdhsa")
     fail("code object built for {}: OS '{}' is not amdhsa; strobe runs HSA code objects", text, id.os);
   // The environment (amdgizcl, amdgiz, opencl) chose LLVM's address-space numbering, not the
   // machine code, so any is accepted. gfx803 has neither xnack nor sramecc: off is what it does.
-  for (const TargetFeature& f : id.features)
+  // gfx942 has both, and code may be built for either setting.
+  for (const TargetFeature& f : id.features) {
+    if (id.processor == kDecodedProcessor) {
+      if (f.name != "xnack" && f.name != "sramecc")
+        fail("code object built for {}: {} has no target feature '{}' (only xnack and sramecc)", text, id.processor, f.name);
+      continue;
+    }
     if (f.enabled)
       fail("code object built for {}: feature {}+ is on, which {} does not have; strobe simulates {} without it", text,
            f.name, kSupportedProcessor, kSupportedProcessor);
+  }
 }
 
 std::string processor_from_target(std::string_view target) { return parse_target_id(target).processor; }

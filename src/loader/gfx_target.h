@@ -11,6 +11,12 @@ namespace strobe::loader {
 
 /// The processor strobe simulates.
 inline constexpr std::string_view kSupportedProcessor = "gfx803";
+/// The processor whose code strobe decodes and disassembles but does not yet execute.
+inline constexpr std::string_view kDecodedProcessor = "gfx942";
+
+/// Which code objects a reader accepts: those strobe executes (gfx803), or also those it only
+/// decodes (gfx942, for `strobe disasm`).
+enum class Accept { Executable, Decodable };
 /// EF_AMDGPU_MACH value of gfx803.
 inline constexpr uint32_t kMachGfx803 = 0x02A;
 
@@ -39,9 +45,13 @@ struct TargetId {
 /// Parses a target ID; throws detail::FormatError naming the string and what is wrong with it.
 TargetId parse_target_id(std::string_view text);
 
-/// Checks that `id` names code strobe can run: amdgcn/amd/amdhsa (where given), processor gfx803,
-/// and no feature turned on that gfx803 lacks. Throws detail::FormatError saying which part fails.
-void check_target_id(const TargetId& id, std::string_view text);
+/// Checks that `id` names code strobe accepts: amdgcn/amd/amdhsa (where given), processor gfx803
+/// (or, where `accept` is Decodable, gfx942), and no feature the processor lacks turned on
+/// (gfx942 has xnack and sramecc, either way). Throws detail::FormatError saying which part fails.
+void check_target_id(const TargetId& id, std::string_view text, Accept accept = Accept::Executable);
+
+/// Throws detail::FormatError unless `processor` is one `accept` admits.
+void check_processor(std::string_view processor, Accept accept);
 
 /// The processor part of a target ID ("amdgcn-amd-amdhsa-amdgizcl-gfx803" -> "gfx803");
 /// throws detail::FormatError when `target` is not a target ID.

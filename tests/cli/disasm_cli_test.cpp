@@ -1,4 +1,5 @@
-// `strobe disasm` mirrors llvm-objdump -d --mcpu=gfx803 line for line, for code objects and --raw.
+// `strobe disasm` mirrors llvm-objdump -d line for line, for code objects and --raw: LLVM 14's
+// --mcpu=gfx803, and LLVM 19's --mcpu=gfx942 for gfx942 code objects (build/gfx942-kernels).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,7 +27,8 @@ std::vector<std::filesystem::path> all_kernels() {
   return out;
 }
 
-/// stdout of `strobe disasm FILE` and of `llvm-objdump -d --mcpu=gfx803 FILE`, as lines.
+/// stdout of `strobe disasm FILE` and of `llvm-objdump -d --mcpu=P FILE` for the file's processor
+/// (gfx942 code objects are built into gfx942-kernels), as lines.
 struct Listings {
   std::vector<std::string> strobe, objdump;
 };
@@ -34,7 +36,9 @@ struct Listings {
 Listings listings(const std::filesystem::path& f) {
   auto r = run_strobe("disasm '" + f.string() + "'");
   EXPECT_EQ(r.rc, 0) << f << ": " << r.err;
-  return {lines_of(r.out), lines_of(shell("llvm-objdump -d --mcpu=gfx803 '" + f.string() + "'"))};
+  const bool gfx942 = f.parent_path().string().find("gfx942-kernels") != std::string::npos;
+  const std::string objdump = gfx942 ? "llvm-objdump-19 -d --mcpu=gfx942 '" : "llvm-objdump -d --mcpu=gfx803 '";
+  return {lines_of(r.out), lines_of(shell(objdump + f.string() + "'"))};
 }
 
 /// Lines that differ (position by position, plus any surplus), the first few reported.
@@ -133,6 +137,40 @@ TEST(DisasmCli, RawByteStreamDecodesFromOffsetZero) {
   EXPECT_NE(r.out.find(".long 0xd1010000"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("// 000000000004: D1010000"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("s_endpgm"), std::string::npos) << r.out;
+}
+
+TEST(DisasmCli, RawStreamDecodesAsGfx942WithMcpu) {
+  TempDir t;
+  // v_pk_fma_f32 v[0:1], v[0:1], v[2:3], v[4:5] ; global_load_dword v1, v0, s[2:3] ; s_endpgm
+  const uint32_t words[] = {0xD3B04000, 0x1C120500, 0xDC508000, 0x01020000, 0xBF810000};
+  std::ofstream(t.path / "x.bin", std::ios::binary).write(reinterpret_cast<const char*>(words), sizeof words);
+  const std::string bin = (t.path / "x.bin").string();
+  auto r = run_strobe("disasm --raw --mcpu gfx942 " + bin);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("v_pk_fma_f32 v[0:1], v[0:1], v[2:3], v[4:5]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("global_load_dword v1, v0, s[2:3]"), std::string::npos) << r.out;
+  // The same bytes as gfx803 (the default) are other instructions.
+  auto g8 = run_strobe("disasm --raw " + bin);
+  ASSERT_EQ(g8.rc, 0) << g8.err;
+  EXPECT_EQ(g8.out.find("v_pk_fma_f32"), std::string::npos) << g8.out;
+  auto bad = run_strobe("disasm --raw --mcpu gfx90a " + bin);
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--mcpu gfx90a: strobe decodes gfx803 and gfx942"), std::string::npos) << bad.err;
+}
+
+TEST(DisasmCli, Gfx942CodeObjectListsButDoesNotLaunch) {
+  const std::string f = std::string(STROBE_BUILD_DIR) + "/gfx942-kernels/tests/vecadd.hsaco";
+  if (!std::filesystem::exists(f)) GTEST_SKIP() << "no clang-19 build: " << f;
+  auto r = run_strobe("disasm " + f);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("<vecadd>:"), std::string::npos);
+  auto wrong = run_strobe("disasm --mcpu gfx803 " + f);
+  EXPECT_EQ(wrong.rc, 2);
+  EXPECT_NE(wrong.err.find("built for gfx942, not for --mcpu gfx803"), std::string::npos) << wrong.err;
+  // Running it is refused with one error naming both processors.
+  auto launch = run_strobe("launch " + f + " --kernel vecadd --grid 64 --arg zeros:256 --arg zeros:256 --arg zeros:256");
+  EXPECT_EQ(launch.rc, 2);
+  EXPECT_NE(launch.err.find("code object built for gfx942; strobe simulates gfx803"), std::string::npos) << launch.err;
 }
 
 TEST(DisasmCli, CorruptCodeObjectIsBadInput) {

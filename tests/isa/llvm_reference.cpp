@@ -67,8 +67,8 @@ std::vector<std::string> instruction_lines(const std::string& file, Target targe
 
 std::vector<std::string> objdump_lines(const std::string& file) { return instruction_lines(file, Target::Gfx803); }
 
-std::vector<std::string> objdump_listing(const std::string& file) {
-  return split_lines(run("llvm-objdump -d --mcpu=gfx803 '" + file + "'"));
+std::vector<std::string> objdump_listing(const std::string& file, Target target) {
+  return split_lines(run(tool("llvm-objdump", target) + " -d --mcpu=" + target_name(target) + " '" + file + "'"));
 }
 
 std::vector<std::string> llvm_lines_for_words(const std::vector<uint32_t>& words, Target target) {
@@ -103,6 +103,7 @@ TextSection read_text(const std::string& file) {
   };
   uint64_t strtab_off = sh(shstrndx, 0x18, uint64_t{});
   TextSection t;
+  if ((get<uint32_t>(b, 0x30) & 0xFF) == 0x4C) t.target = Target::Gfx942;  // e_flags' EF_AMDGPU_MACH
   int text_index = -1;
   for (unsigned i = 0; i < shnum; ++i) {
     std::string name(reinterpret_cast<const char*>(b.data() + strtab_off + sh(i, 0, uint32_t{})));

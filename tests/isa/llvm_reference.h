@@ -15,8 +15,8 @@ namespace strobe::isa::testing {
 /// Instruction lines ("\t..." lines) of `llvm-objdump -d --mcpu=gfx803 FILE`.
 std::vector<std::string> objdump_lines(const std::string& file);
 
-/// The whole stdout of `llvm-objdump -d --mcpu=gfx803 FILE`, as lines.
-std::vector<std::string> objdump_listing(const std::string& file);
+/// The whole stdout of `llvm-objdump -d --mcpu=TARGET FILE` (LLVM 19's for gfx942), as lines.
+std::vector<std::string> objdump_listing(const std::string& file, Target target = Target::Gfx803);
 
 /// Assembles `words` as .long directives with llvm-mc and returns objdump's instruction lines,
 /// both tools those of `target`'s reference LLVM.
@@ -32,6 +32,7 @@ struct TextSection {
   std::vector<uint64_t> v2_kernels;
   /// Every named, non-section symbol of .text with its STT_* type, in symbol-table order.
   std::vector<std::tuple<uint64_t, std::string, uint8_t>> typed_symbols;
+  Target target = Target::Gfx803;  ///< from e_flags: gfx942 (EF_AMDGPU_MACH 0x4c), else gfx803
 };
 
 /// Reads .text of `file`; throws std::runtime_error when the file is not a usable ELF64.

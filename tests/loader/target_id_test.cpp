@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "common/error.h"
 #include "loader/code_object.h"
 #include "loader/format_error.h"
 #include "loader/gfx_target.h"
@@ -72,6 +73,48 @@ TEST(TargetId, WrongProcessorIsNamed) {
   EXPECT_EQ(rejection("amdgcn-amd-amdhsa--gfx906"), "code object built for gfx906; strobe simulates gfx803");
   EXPECT_EQ(rejection("amdgcn-amd-amdhsa-amdgizcl-gfx900"), "code object built for gfx900; strobe simulates gfx803");
   EXPECT_EQ(rejection("gfx1030:xnack-"), "code object built for gfx1030; strobe simulates gfx803");
+}
+
+/// The FormatError message of checking `text` for a reader that also takes decodable code.
+std::string decodable_rejection(std::string_view text) {
+  try {
+    check_target_id(parse_target_id(text), text, Accept::Decodable);
+  } catch (const detail::FormatError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TargetId, Gfx942IsDecodableWithEitherXnackOrSrameccButNotExecutable) {
+  EXPECT_EQ(decodable_rejection("amdgcn-amd-amdhsa--gfx942"), "");
+  EXPECT_EQ(decodable_rejection("amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"), "");
+  EXPECT_EQ(decodable_rejection("amdgcn-amd-amdhsa--gfx942:xnack+"), "");
+  EXPECT_EQ(decodable_rejection("amdgcn-amd-amdhsa--gfx942:tgsplit+"),
+            "code object built for amdgcn-amd-amdhsa--gfx942:tgsplit+: gfx942 has no target feature 'tgsplit' (only "
+            "xnack and sramecc)");
+  EXPECT_EQ(decodable_rejection("amdgcn-amd-amdhsa--gfx90a"), "code object built for gfx90a; strobe decodes gfx803 and gfx942");
+  // gfx803 keeps its rules when decodable code is admitted too.
+  EXPECT_EQ(decodable_rejection("amdgcn-amd-amdhsa--gfx803:xnack-"), "");
+  EXPECT_NE(decodable_rejection("amdgcn-amd-amdhsa--gfx803:xnack+"), "");
+  // Code strobe runs must be gfx803: the error names both processors.
+  EXPECT_EQ(rejection("amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"), "code object built for gfx942; strobe simulates gfx803");
+}
+
+TEST(TargetId, Gfx942CodeObjectLoadsForDecodingOnly) {
+  const auto path = testing::build_object("gfx942-kernels/tests/vecadd.hsaco");
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no clang-19 build: " << path;
+  const CodeObject co = CodeObject::load(path.string(), Accept::Decodable);
+  EXPECT_EQ(co.processor(), "gfx942");
+  EXPECT_EQ(co.version(), 5);
+  EXPECT_EQ(co.kernel("vecadd").name, "vecadd");
+  try {
+    (void)CodeObject::load(path.string());
+    ADD_FAILURE() << "a gfx942 code object loaded for execution";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("code object built for gfx942; strobe simulates gfx803"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(CodeObject::load(testing::build_object("kernels/tests/vecadd.hsaco").string()).processor(), "gfx803");
 }
 
 TEST(TargetId, WrongTripleFieldsAreNamed) {
