@@ -52,6 +52,8 @@ struct KernelDescriptor {
   uint16_t kernel_code_properties = 0;
 
   // Decoded fields of the above, for convenience.
+  /// GRANULATED_WORKITEM_VGPR_COUNT: registers in units of 4 on gfx803, of 8 (VGPRs and
+  /// AccVGPRs together) on gfx90a and later.
   uint32_t vgpr_granules() const { return compute_pgm_rsrc1 & 0x3F; }
   uint32_t sgpr_granules() const { return (compute_pgm_rsrc1 >> 6) & 0xF; }
   uint32_t float_mode() const { return (compute_pgm_rsrc1 >> 12) & 0xFF; }
@@ -74,6 +76,11 @@ struct KernelDescriptor {
   /// is_dynamic_callstack is not carried over: a kernel with a dynamic stack makes calls, which
   /// emu::private_bytes_per_lane covers anyway.
   bool uses_dynamic_stack() const { return kernel_code_properties & 0x800; }
+  /// gfx90a and later (COMPUTE_PGM_RSRC3): the first AccVGPR's index in the unified register
+  /// file, a multiple of 4 (ACCUM_OFFSET holds it / 4 - 1).
+  uint32_t accum_offset() const { return ((compute_pgm_rsrc3 & 0x3F) + 1) * 4; }
+  /// gfx90a and later: the work-group's waves may be split across CUs (TG_SPLIT).
+  bool tg_split() const { return (compute_pgm_rsrc3 >> 16) & 1; }
 };
 
 /// A kernel found in a code object.

@@ -233,6 +233,49 @@ TEST_P(EveryCodeObject, DescriptorFieldsMatchObjdumpDirectives) {
   }
 }
 
+// gfx942 code objects (build/gfx942-kernels), read for decoding: their descriptors carry gfx90a's
+// unified register file (VGPRs and AccVGPRs in granules of 8, the AccVGPRs from accum_offset),
+// the work-group split bit and architected flat scratch (no private segment buffer).
+class EveryGfx942CodeObject : public ::testing::TestWithParam<fs::path> {};
+
+std::vector<fs::path> gfx942_code_objects() {
+  std::vector<fs::path> out;
+  const fs::path dir = fs::path(STROBE_BUILD_DIR) / "gfx942-kernels";
+  if (fs::is_directory(dir))
+    for (const auto& f : fs::recursive_directory_iterator(dir))
+      if (f.path().extension() == ".hsaco") out.push_back(f.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_P(EveryGfx942CodeObject, DescriptorFieldsMatchObjdumpDirectives) {
+  const CodeObject co = CodeObject::load(GetParam().string(), Accept::Decodable);
+  EXPECT_EQ(co.processor(), "gfx942");
+  for (const KernelInfo& k : co.kernels()) {
+    SCOPED_TRACE(k.name);
+    auto d = objdump_kd_directives(GetParam(), k.name);
+    ASSERT_FALSE(d.empty());
+    const KernelDescriptor& kd = k.kd;
+    EXPECT_EQ(kd.group_segment_fixed_size, d["group_segment_fixed_size"]);
+    EXPECT_EQ(kd.private_segment_fixed_size, d["private_segment_fixed_size"]);
+    EXPECT_EQ(kd.kernarg_size, d["kernarg_size"]);
+    EXPECT_EQ(kd.accum_offset(), d["accum_offset"]);
+    EXPECT_EQ(kd.tg_split(), d["tg_split"] != 0);
+    EXPECT_EQ(kd.vgpr_granules(), (std::max<uint64_t>(d["next_free_vgpr"], 1) + 7) / 8 - 1);
+    EXPECT_EQ(kd.private_segment_wave_offset_enabled(), d["enable_private_segment"] != 0);
+    EXPECT_EQ(kd.workgroup_id_x_enabled(), d["system_sgpr_workgroup_id_x"] != 0);
+    EXPECT_EQ(kd.workgroup_id_y_enabled(), d["system_sgpr_workgroup_id_y"] != 0);
+    EXPECT_EQ(kd.workgroup_id_z_enabled(), d["system_sgpr_workgroup_id_z"] != 0);
+    EXPECT_EQ(kd.workitem_id_vgprs(), d["system_vgpr_workitem_id"]);
+    EXPECT_FALSE(kd.has_private_segment_buffer());
+    EXPECT_FALSE(kd.has_flat_scratch_init());
+    EXPECT_EQ(kd.has_kernarg_segment_ptr(), d["user_sgpr_kernarg_segment_ptr"] != 0);
+    EXPECT_EQ(kd.has_dispatch_ptr(), d["user_sgpr_dispatch_ptr"] != 0);
+    EXPECT_EQ(kd.float_mode(), d["float_round_mode_32"] | d["float_round_mode_16_64"] << 2 |
+                                   d["float_denorm_mode_32"] << 4 | d["float_denorm_mode_16_64"] << 6);
+  }
+}
+
 std::string param_name(const ::testing::TestParamInfo<fs::path>& info) {
   std::string s = fs::relative(info.param, STROBE_BUILD_DIR).string();
   if (s.starts_with("..")) s = "fixture_" + info.param.filename().string();
@@ -242,6 +285,8 @@ std::string param_name(const ::testing::TestParamInfo<fs::path>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Build, EveryCodeObject, ::testing::ValuesIn(all_code_objects()), param_name);
+INSTANTIATE_TEST_SUITE_P(Build, EveryGfx942CodeObject, ::testing::ValuesIn(gfx942_code_objects()), param_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryGfx942CodeObject);  // a build without clang-19
 
 }  // namespace
 }  // namespace strobe::loader
