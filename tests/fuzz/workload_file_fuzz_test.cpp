@@ -11,6 +11,7 @@
 #include "gfx/pipeline/image_compare.h"
 #include "gfx/stream/frame_file.h"
 #include "gfx/stream/frame_stream.h"
+#include "isa/listing.h"
 #include "loader/code_object.h"
 
 namespace strobe::fuzz {
@@ -50,6 +51,20 @@ TEST(FileFuzz, CodeObjectsAreParsedOrRefusedWithInputError) {
   EXPECT_GT(fuzz("code_object", seed, false, mutants(2000),
                  [](const std::string& b) {
                    (void)loader::CodeObject::parse(std::vector<uint8_t>(b.begin(), b.end()), "k.hsaco");
+                 }),
+            0u);
+}
+
+TEST(FileFuzz, Gfx942CodeObjectsAreListedOrRefusedWithInputError) {
+  // strobe disasm's path for gfx942: the loader reads the file for decoding only, and its .text
+  // is listed as gfx942 code, so mutated words reach the decoder too.
+  const fs::path f = fs::path(STROBE_BUILD_DIR) / "gfx942-kernels" / "tests" / "vecadd.hsaco";
+  if (!fs::exists(f)) GTEST_SKIP() << "no clang-19 build: " << f;
+  EXPECT_GT(fuzz("code_object_gfx942", slurp(f), false, mutants(2000),
+                 [](const std::string& b) {
+                   const loader::CodeObject co = loader::CodeObject::parse(std::vector<uint8_t>(b.begin(), b.end()),
+                                                                           "k.hsaco", loader::Accept::Decodable);
+                   (void)isa::list_section({".text", co.text_address(), co.text(), {}, isa::Target::Gfx942});
                  }),
             0u);
 }
