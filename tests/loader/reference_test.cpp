@@ -197,6 +197,25 @@ std::map<std::string, uint64_t> objdump_kd_directives(const fs::path& p, const s
   return out;
 }
 
+/// The descriptor fields gfx803 and gfx942 encode alike, against llvm-objdump's directives.
+void expect_shared_fields(const KernelDescriptor& kd, std::map<std::string, uint64_t>& d) {
+  EXPECT_EQ(kd.group_segment_fixed_size, d["group_segment_fixed_size"]);
+  EXPECT_EQ(kd.private_segment_fixed_size, d["private_segment_fixed_size"]);
+  EXPECT_EQ(kd.kernarg_size, d["kernarg_size"]);
+  EXPECT_EQ(kd.workgroup_id_x_enabled(), d["system_sgpr_workgroup_id_x"] != 0);
+  EXPECT_EQ(kd.workgroup_id_y_enabled(), d["system_sgpr_workgroup_id_y"] != 0);
+  EXPECT_EQ(kd.workgroup_id_z_enabled(), d["system_sgpr_workgroup_id_z"] != 0);
+  EXPECT_EQ(kd.workgroup_info_enabled(), d["system_sgpr_workgroup_info"] != 0);
+  EXPECT_EQ(kd.workitem_id_vgprs(), d["system_vgpr_workitem_id"]);
+  EXPECT_EQ(kd.has_dispatch_ptr(), d["user_sgpr_dispatch_ptr"] != 0);
+  EXPECT_EQ(kd.has_queue_ptr(), d["user_sgpr_queue_ptr"] != 0);
+  EXPECT_EQ(kd.has_kernarg_segment_ptr(), d["user_sgpr_kernarg_segment_ptr"] != 0);
+  EXPECT_EQ(kd.has_dispatch_id(), d["user_sgpr_dispatch_id"] != 0);
+  EXPECT_EQ(kd.has_private_segment_size(), d["user_sgpr_private_segment_size"] != 0);
+  EXPECT_EQ(kd.float_mode(), d["float_round_mode_32"] | d["float_round_mode_16_64"] << 2 |
+                                 d["float_denorm_mode_32"] << 4 | d["float_denorm_mode_16_64"] << 6);
+}
+
 TEST_P(EveryCodeObject, DescriptorFieldsMatchObjdumpDirectives) {
   const CodeObject co = CodeObject::load(GetParam().string());
   if (co.version() == 2) GTEST_SKIP() << "llvm-objdump decodes only v3+ descriptors (v2 is checked against v3 below)";
@@ -206,25 +225,11 @@ TEST_P(EveryCodeObject, DescriptorFieldsMatchObjdumpDirectives) {
     auto d = objdump_kd_directives(GetParam(), k.name);
     ASSERT_FALSE(d.empty());
     const KernelDescriptor& kd = k.kd;
-    EXPECT_EQ(kd.group_segment_fixed_size, d["group_segment_fixed_size"]);
-    EXPECT_EQ(kd.private_segment_fixed_size, d["private_segment_fixed_size"]);
-    EXPECT_EQ(kd.kernarg_size, d["kernarg_size"]);
+    expect_shared_fields(kd, d);
     EXPECT_EQ(kd.vgpr_granules(), (std::max<uint64_t>(d["next_free_vgpr"], 1) + 3) / 4 - 1);
     EXPECT_EQ(kd.private_segment_wave_offset_enabled(), d["system_sgpr_private_segment_wavefront_offset"] != 0);
-    EXPECT_EQ(kd.workgroup_id_x_enabled(), d["system_sgpr_workgroup_id_x"] != 0);
-    EXPECT_EQ(kd.workgroup_id_y_enabled(), d["system_sgpr_workgroup_id_y"] != 0);
-    EXPECT_EQ(kd.workgroup_id_z_enabled(), d["system_sgpr_workgroup_id_z"] != 0);
-    EXPECT_EQ(kd.workgroup_info_enabled(), d["system_sgpr_workgroup_info"] != 0);
-    EXPECT_EQ(kd.workitem_id_vgprs(), d["system_vgpr_workitem_id"]);
     EXPECT_EQ(kd.has_private_segment_buffer(), d["user_sgpr_private_segment_buffer"] != 0);
-    EXPECT_EQ(kd.has_dispatch_ptr(), d["user_sgpr_dispatch_ptr"] != 0);
-    EXPECT_EQ(kd.has_queue_ptr(), d["user_sgpr_queue_ptr"] != 0);
-    EXPECT_EQ(kd.has_kernarg_segment_ptr(), d["user_sgpr_kernarg_segment_ptr"] != 0);
-    EXPECT_EQ(kd.has_dispatch_id(), d["user_sgpr_dispatch_id"] != 0);
     EXPECT_EQ(kd.has_flat_scratch_init(), d["user_sgpr_flat_scratch_init"] != 0);
-    EXPECT_EQ(kd.has_private_segment_size(), d["user_sgpr_private_segment_size"] != 0);
-    EXPECT_EQ(kd.float_mode(), d["float_round_mode_32"] | d["float_round_mode_16_64"] << 2 |
-                                   d["float_denorm_mode_32"] << 4 | d["float_denorm_mode_16_64"] << 6);
     // The user SGPR count is the sum of the enabled user SGPRs (DESIGN.md §4 sizes).
     const uint32_t user = 4 * kd.has_private_segment_buffer() + 2 * kd.has_dispatch_ptr() + 2 * kd.has_queue_ptr() +
                           2 * kd.has_kernarg_segment_ptr() + 2 * kd.has_dispatch_id() +
@@ -256,23 +261,13 @@ TEST_P(EveryGfx942CodeObject, DescriptorFieldsMatchObjdumpDirectives) {
     auto d = objdump_kd_directives(GetParam(), k.name);
     ASSERT_FALSE(d.empty());
     const KernelDescriptor& kd = k.kd;
-    EXPECT_EQ(kd.group_segment_fixed_size, d["group_segment_fixed_size"]);
-    EXPECT_EQ(kd.private_segment_fixed_size, d["private_segment_fixed_size"]);
-    EXPECT_EQ(kd.kernarg_size, d["kernarg_size"]);
+    expect_shared_fields(kd, d);
     EXPECT_EQ(kd.accum_offset(), d["accum_offset"]);
     EXPECT_EQ(kd.tg_split(), d["tg_split"] != 0);
     EXPECT_EQ(kd.vgpr_granules(), (std::max<uint64_t>(d["next_free_vgpr"], 1) + 7) / 8 - 1);
     EXPECT_EQ(kd.private_segment_wave_offset_enabled(), d["enable_private_segment"] != 0);
-    EXPECT_EQ(kd.workgroup_id_x_enabled(), d["system_sgpr_workgroup_id_x"] != 0);
-    EXPECT_EQ(kd.workgroup_id_y_enabled(), d["system_sgpr_workgroup_id_y"] != 0);
-    EXPECT_EQ(kd.workgroup_id_z_enabled(), d["system_sgpr_workgroup_id_z"] != 0);
-    EXPECT_EQ(kd.workitem_id_vgprs(), d["system_vgpr_workitem_id"]);
     EXPECT_FALSE(kd.has_private_segment_buffer());
     EXPECT_FALSE(kd.has_flat_scratch_init());
-    EXPECT_EQ(kd.has_kernarg_segment_ptr(), d["user_sgpr_kernarg_segment_ptr"] != 0);
-    EXPECT_EQ(kd.has_dispatch_ptr(), d["user_sgpr_dispatch_ptr"] != 0);
-    EXPECT_EQ(kd.float_mode(), d["float_round_mode_32"] | d["float_round_mode_16_64"] << 2 |
-                                   d["float_denorm_mode_32"] << 4 | d["float_denorm_mode_16_64"] << 6);
   }
 }
 
