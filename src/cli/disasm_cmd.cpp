@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "emu/code_object_program.h"
 #include "isa/disassembler.h"
 #include "isa/listing.h"
 #include "loader/code_object.h"
@@ -24,11 +25,6 @@ struct DisasmOptions {
   std::string mcpu;  ///< --mcpu: the processor of a --raw stream (a code object names its own)
 };
 
-/// The instruction set of a processor strobe decodes.
-isa::Target target_of(const std::string& processor) {
-  if (processor == loader::kDecodedProcessor) return isa::Target::Gfx942;
-  return isa::Target::Gfx803;
-}
 
 /// Every executable section of the ELF image with the named, non-section symbols defined in it,
 /// which is what llvm-objdump -d lists.
@@ -57,7 +53,8 @@ int run_disasm(const DisasmOptions& o) {
       throw InputError(fmt::format("--mcpu {}: strobe decodes {} and {}", mcpu, loader::kSupportedProcessor,
                                    loader::kDecodedProcessor));
     std::string bytes = read_file(o.file);
-    std::fputs(isa::disassemble({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, 0, nullptr, target_of(mcpu))
+    const isa::Target target = mcpu == loader::kDecodedProcessor ? isa::Target::Gfx942 : isa::Target::Gfx803;
+    std::fputs(isa::disassemble({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, 0, nullptr, target)
                    .c_str(),
                stdout);
     // Instructions are whole 32-bit words: a tail shorter than one is shown, never dropped.
@@ -81,7 +78,7 @@ int run_disasm(const DisasmOptions& o) {
   // Whole sections, as llvm-objdump prints them: every symbol (kernels, called functions, local
   // branch labels such as BB0_3) and every byte between them (padding, v2 kernel headers).
   std::string out = isa::listing_heading(o.file);
-  for (const isa::ListingSection& s : executable_sections(image, target_of(co.processor()))) out += isa::list_section(s);
+  for (const isa::ListingSection& s : executable_sections(image, emu::isa_target(co))) out += isa::list_section(s);
   std::fputs(out.c_str(), stdout);
   return 0;
 }

@@ -7,12 +7,16 @@
 
 namespace strobe::emu {
 
+isa::Target isa_target(const loader::CodeObject& co) {
+  return co.processor() == loader::kDecodedProcessor ? isa::Target::Gfx942 : isa::Target::Gfx803;
+}
+
 isa::Program decode_code_object(const loader::CodeObject& co, uint64_t load_base) {
   std::vector<isa::ByteRange> ranges;
   ranges.reserve(co.code_ranges().size());
   for (const loader::CodeRange& r : co.code_ranges())
     ranges.push_back(isa::ByteRange{r.address - co.text_address(), r.size});
-  isa::Program p = isa::decode_program(co.text(), load_base + co.text_address(), ranges);
+  isa::Program p = isa::decode_program(co.text(), load_base + co.text_address(), ranges, isa_target(co));
   p.load_bias = load_base;
   // Device printf and malloc reach the host through ockl's hostcall buffer, which a host
   // runtime thread services; strobe has no such service, so a call into it stops clearly

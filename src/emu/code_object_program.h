@@ -9,8 +9,12 @@
 
 namespace strobe::emu {
 
+/// The instruction set of `co`'s processor (gfx942's for a code object read as Decodable).
+isa::Target isa_target(const loader::CodeObject& co);
+
 /// Decodes every function and kernel of `co`'s .text (CodeObject::code_ranges) as placed at
-/// device address `load_base` + ELF address. A kernel starts at the index of its entry.
+/// device address `load_base` + ELF address, in `co`'s instruction set. A kernel starts at the
+/// index of its entry.
 isa::Program decode_code_object(const loader::CodeObject& co, uint64_t load_base);
 
 /// Per-lane private memory a kernel that calls functions is given at least: LLVM's assumed

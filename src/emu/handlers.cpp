@@ -69,6 +69,8 @@ const HandlerTable& handlers() {
   return table;
 }
 
+bool has_semantics(isa::Op op) { return size_t(op) < handlers().fn.size() && handlers().fn[size_t(op)] != not_implemented; }
+
 std::string fault_message(const Wave& w, const isa::Inst& inst, const ExecContext& ctx, const std::string& why) {
   std::string kernel = ctx.dispatch ? ctx.dispatch->kernel_name : std::string("<kernel>");
   const uint64_t pc = pc_address(ctx.program, w.pc);

@@ -73,6 +73,9 @@ void register_mimg(HandlerTable& t);      ///< MIMG image_sample family (image_d
 /// The process-wide table with every family registered (built once, then read-only).
 const HandlerTable& handlers();
 
+/// True if `op` has semantics of its own (its table entry is not the "not implemented" fault).
+bool has_semantics(isa::Op op);
+
 /// Lower-case base mnemonic of `op` (emu's own copy of the opcode table's names).
 const char* mnemonic(isa::Op op);
 

@@ -104,10 +104,10 @@ std::vector<uint32_t> to_dwords(std::span<const uint8_t> bytes) {
 }
 
 /// Appends the instructions of dwords [first, last) to `p`; none reads past `last`.
-void decode_into(Program& p, std::span<const uint32_t> dw, size_t first, size_t last) {
+void decode_into(Program& p, std::span<const uint32_t> dw, size_t first, size_t last, Target target) {
   size_t i = first;
   while (i < last) {
-    Inst inst = decode(dw.subspan(i, last - i));
+    Inst inst = decode(dw.subspan(i, last - i), target);
     p.index_by_dword[i] = static_cast<int32_t>(p.insts.size());
     p.offsets.push_back(static_cast<uint32_t>(i * 4));
     p.insts.push_back(inst);
@@ -122,11 +122,12 @@ Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address) {
   p.base_address = base_address;
   const std::vector<uint32_t> dw = to_dwords(bytes);
   p.index_by_dword.assign(dw.size(), -1);
-  decode_into(p, dw, 0, dw.size());
+  decode_into(p, dw, 0, dw.size(), Target::Gfx803);
   return p;
 }
 
-Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address, std::span<const ByteRange> code) {
+Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address, std::span<const ByteRange> code,
+                       Target target) {
   Program p;
   p.base_address = base_address;
   const std::vector<uint32_t> dw = to_dwords(bytes);
@@ -143,7 +144,7 @@ Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address, st
     // Merge ranges that overlap or touch: one function's code may continue into the next.
     auto [first, last] = ranges[k];
     for (++k; k < ranges.size() && ranges[k].first <= last; ++k) last = std::max(last, ranges[k].second);
-    decode_into(p, dw, first, last);
+    decode_into(p, dw, first, last, target);
     p.offsets.push_back(static_cast<uint32_t>(last * 4));
     p.insts.push_back(Inst{});  // end marker: falling off the function faults instead of running data
   }

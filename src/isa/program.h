@@ -52,7 +52,8 @@ Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address);
 /// Decodes only the `code` ranges of `bytes` (in any order; overlapping ranges are merged and
 /// parts outside `bytes` ignored), so data between functions never desynchronises decoding.
 /// An end marker (Inst{}, see Program::is_end_marker) follows every range that another does not
-/// continue directly. Bytes outside the ranges map to -1.
-Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address, std::span<const ByteRange> code);
+/// continue directly. Bytes outside the ranges map to -1. `target` is the instruction set.
+Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address, std::span<const ByteRange> code,
+                       Target target = Target::Gfx803);
 
 }  // namespace strobe::isa
