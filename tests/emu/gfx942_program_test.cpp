@@ -4,7 +4,6 @@
 // gfx803's semantics on gfx942; that is checked when gfx942 code runs).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -12,6 +11,7 @@
 
 #include "emu/code_object_program.h"
 #include "emu/semantics.h"
+#include "gfx942_kernels.h"
 #include "isa/op_table.h"
 #include "loader/code_object.h"
 
@@ -20,18 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> gfx942_code_objects() {
-  std::vector<fs::path> out;
-  const fs::path dir = fs::path(STROBE_BUILD_DIR) / "gfx942-kernels";
-  if (fs::is_directory(dir))
-    for (const auto& f : fs::recursive_directory_iterator(dir))
-      if (f.path().extension() == ".hsaco") out.push_back(f.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 TEST(Gfx942Programs, EveryInstructionOfTheSuiteDecodesAndTheUnhandledOnesAreCounted) {
-  const auto files = gfx942_code_objects();
+  const auto files = strobe::testing::gfx942_code_objects();
   if (files.empty()) GTEST_SKIP() << "no clang-19 build: build/gfx942-kernels is empty";
   size_t insts = 0, invalid = 0;
   std::map<std::string, size_t> unhandled;  // mnemonic -> static count

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "gfx942_kernels.h"
 #include "loader/code_object.h"
 #include "loader/loader_test_support.h"
 #include "loader/yaml_subset.h"
@@ -243,16 +244,6 @@ TEST_P(EveryCodeObject, DescriptorFieldsMatchObjdumpDirectives) {
 // the work-group split bit and architected flat scratch (no private segment buffer).
 class EveryGfx942CodeObject : public ::testing::TestWithParam<fs::path> {};
 
-std::vector<fs::path> gfx942_code_objects() {
-  std::vector<fs::path> out;
-  const fs::path dir = fs::path(STROBE_BUILD_DIR) / "gfx942-kernels";
-  if (fs::is_directory(dir))
-    for (const auto& f : fs::recursive_directory_iterator(dir))
-      if (f.path().extension() == ".hsaco") out.push_back(f.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 TEST_P(EveryGfx942CodeObject, DescriptorFieldsMatchObjdumpDirectives) {
   const CodeObject co = CodeObject::load(GetParam().string(), Accept::Decodable);
   EXPECT_EQ(co.processor(), "gfx942");
@@ -280,7 +271,7 @@ std::string param_name(const ::testing::TestParamInfo<fs::path>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Build, EveryCodeObject, ::testing::ValuesIn(all_code_objects()), param_name);
-INSTANTIATE_TEST_SUITE_P(Build, EveryGfx942CodeObject, ::testing::ValuesIn(gfx942_code_objects()), param_name);
+INSTANTIATE_TEST_SUITE_P(Build, EveryGfx942CodeObject, ::testing::ValuesIn(strobe::testing::gfx942_code_objects()), param_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryGfx942CodeObject);  // a build without clang-19
 
 }  // namespace
