@@ -62,7 +62,9 @@ std::array<uint32_t, 4> private_segment_descriptor(const ScratchLayout& s) {
   return {uint32_t(s.base), w1, 0xFFFFFFFFu, w3};
 }
 
-uint32_t vgpr_count(const loader::KernelDescriptor& kd) { return (kd.vgpr_granules() + 1) * 4; }
+uint32_t vgpr_count(const loader::KernelDescriptor& kd, isa::Target target) {
+  return (kd.vgpr_granules() + 1) * (target == isa::Target::Gfx803 ? 4 : 8);
+}
 
 uint32_t vgprs_referenced(const isa::Program& p) {
   uint32_t top = 0;
@@ -77,13 +79,16 @@ uint32_t vgprs_referenced(const isa::Program& p) {
     see(in.data0, 4);
     see(in.data1, 4);
   }
-  return std::min<uint32_t>(top, 256 + 4);
+  // gfx803 has 256 VGPRs; gfx942 256 VGPRs and 256 AccVGPRs (rows 256..511).
+  return std::min<uint32_t>(top, (p.target == isa::Target::Gfx803 ? 256 : 512) + 4);
 }
 
 void init_wave(Wave& w, const Dispatch& d, const ScratchLayout& scratch, const WaveSlot& slot, uint32_t vgpr_storage) {
   const loader::KernelDescriptor& kd = d.kd;
   w.s.fill(0);
-  w.num_vgprs = vgpr_count(kd);
+  const isa::Target target = d.program ? d.program->target : isa::Target::Gfx803;
+  const bool gfx942 = target != isa::Target::Gfx803;
+  w.num_vgprs = vgpr_count(kd, target);
   w.num_sgprs = std::min<uint32_t>((kd.sgpr_granules() + 1) * 8, of::kSgprLast + 1);
   w.v.assign(size_t(std::max(w.num_vgprs, vgpr_storage)) * kWaveSize, 0);
   w.scc = 0;
@@ -136,10 +141,17 @@ void init_wave(Wave& w, const Dispatch& d, const ScratchLayout& scratch, const W
   if (n > of::kSgprLast + 1)
     throw InputError(fmt::format("kernel {}: {} initial SGPRs exceed the 102 available", d.kernel_name, n));
 
-  // FLAT_SCRATCH as the kernel prologue would set it from flat_scratch_init, so FLAT scratch
-  // accesses work even in kernels that never initialise it.
-  w.s[of::kFlatScrLo] = scratch.bytes_per_lane;
-  w.s[of::kFlatScrHi] = slot.scratch_wave_offset >> 8;
+  if (gfx942) {
+    // Architected flat scratch (AMDGPUUsage, gfx940): the hardware sets FLAT_SCRATCH to the
+    // wave's own private base, and SCRATCH/FLAT-private accesses are relative to it.
+    w.s[of::kFlatScrLo] = uint32_t(w.scratch_base);
+    w.s[of::kFlatScrHi] = uint32_t(w.scratch_base >> 32);
+  } else {
+    // FLAT_SCRATCH as the kernel prologue would set it from flat_scratch_init, so FLAT scratch
+    // accesses work even in kernels that never initialise it.
+    w.s[of::kFlatScrLo] = scratch.bytes_per_lane;
+    w.s[of::kFlatScrHi] = slot.scratch_wave_offset >> 8;
+  }
 
   // ---- work-item ids and EXEC ----
   const uint32_t sx = slot.workgroup_size[0], sy = slot.workgroup_size[1];
@@ -152,7 +164,15 @@ void init_wave(Wave& w, const Dispatch& d, const ScratchLayout& scratch, const W
   for (uint32_t l = 0; l < lanes; ++l) {
     uint32_t t = first + l;
     uint32_t ids[3] = {t % sx, (t / sx) % sy, t / (sx * sy)};
-    for (uint32_t r = 0; r < id_vgprs; ++r) w.vrow(r)[l] = ids[r];
+    if (gfx942) {
+      // Packed work-item IDs (gfx90a and later): X, Y and Z in bits 0-9, 10-19 and 20-29 of v0,
+      // each present only when enabled.
+      uint32_t v0 = 0;
+      for (uint32_t r = 0; r < id_vgprs; ++r) v0 |= ids[r] << (10 * r);
+      w.vrow(0)[l] = v0;
+    } else {
+      for (uint32_t r = 0; r < id_vgprs; ++r) w.vrow(r)[l] = ids[r];
+    }
   }
 }
 

@@ -60,8 +60,9 @@ struct WaveSlot {
   uint32_t scratch_wave_offset = 0;          ///< private segment wave byte offset
 };
 
-/// Number of VGPRs allocated per rsrc1 (granules of 4).
-uint32_t vgpr_count(const loader::KernelDescriptor& kd);
+/// Number of VGPRs allocated per rsrc1: granules of 4 on gfx803; on gfx942 granules of 8 of
+/// the unified file, AccVGPRs included.
+uint32_t vgpr_count(const loader::KernelDescriptor& kd, isa::Target target = isa::Target::Gfx803);
 
 /// Initialises `w` exactly as the SPI would: user and system SGPRs, work-item id VGPRs, EXEC,
 /// MODE, FLAT_SCRATCH. Throws InputError when the descriptor is inconsistent (too many user SGPRs).
@@ -70,7 +71,8 @@ uint32_t vgpr_count(const loader::KernelDescriptor& kd);
 void init_wave(Wave& w, const Dispatch& d, const ScratchLayout& scratch, const WaveSlot& slot,
                uint32_t vgpr_storage = 0);
 
-/// One past the highest VGPR any instruction of `p` names (0 if none).
+/// One past the highest VGPR row any instruction of `p` names (0 if none). AccVGPR aN is row
+/// 256 + N (wave.h's vgpr_index), so gfx942 code that uses AccVGPRs needs rows past 256.
 uint32_t vgprs_referenced(const isa::Program& p);
 
 }  // namespace strobe::emu

@@ -32,12 +32,18 @@ template <typename F>
   }
 }
 
+// The M0 clamp: gfx803 drops LDS accesses at or beyond M0; gfx9 and later no longer use M0
+// to bound LDS (only the allocation bounds it), and their kernels leave M0 unset.
+inline uint64_t m0_limit(const Wave& w, const isa::Inst& in) {
+  return in.target == isa::Target::Gfx803 ? w.m0() : ~uint64_t{0};
+}
+
 // LDS pointer for the common case (below both M0 and the allocation), else the checked path:
 // nullptr beyond M0, a fault beyond the allocation.
 [[gnu::always_inline]] inline uint8_t* lds_fast(const Wave& w, const isa::Inst& in, const ExecContext& ctx,
                                                 uint64_t limit, uint32_t addr, uint32_t n, int l) {
   if (uint64_t(addr) + n <= limit) [[likely]] return ctx.lds.data() + addr;
-  return lds_ptr(w, in, ctx, addr, n, l, w.m0());
+  return lds_ptr(w, in, ctx, addr, n, l, m0_limit(w, in));
 }
 
 // True when EXEC is full and every lane's (32-bit wrapped) address is in bounds: the caller may
@@ -59,7 +65,7 @@ inline void record_lanes(ExecContext& ctx, uint64_t exec, const uint32_t* a, uin
 template <unsigned Bytes, bool Signed>
 void ds_read(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(w.m0(), ctx.lds.size());
+  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(m0_limit(w, in), ctx.lds.size());
   const uint32_t* a = vreg(w, in.addr);
   const uint32_t off = in.offset;
   constexpr unsigned kDw = Bytes < 4 ? 1 : Bytes / 4;
@@ -90,7 +96,7 @@ void ds_read(Wave& w, const isa::Inst& in, ExecContext& ctx) {
 template <unsigned Bytes>
 void ds_write(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(w.m0(), ctx.lds.size());
+  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(m0_limit(w, in), ctx.lds.size());
   const uint32_t* a = vreg(w, in.addr);
   const uint32_t off = in.offset;
   constexpr unsigned kDw = Bytes < 4 ? 1 : Bytes / 4;
@@ -109,7 +115,7 @@ void ds_write(Wave& w, const isa::Inst& in, ExecContext& ctx) {
 template <unsigned Dw, unsigned Stride>
 void ds_read2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(w.m0(), ctx.lds.size());
+  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(m0_limit(w, in), ctx.lds.size());
   const uint32_t* a = vreg(w, in.addr);
   const uint32_t off[2] = {uint32_t(in.offset & 0xFF) * Dw * 4 * Stride, uint32_t(in.offset1) * Dw * 4 * Stride};
   uint32_t* d[2 * Dw];
@@ -141,7 +147,7 @@ void ds_read2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
 template <unsigned Dw, unsigned Stride>
 void ds_write2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(w.m0(), ctx.lds.size());
+  const uint64_t exec = w.exec(), limit = std::min<uint64_t>(m0_limit(w, in), ctx.lds.size());
   const uint32_t* a = vreg(w, in.addr);
   const uint32_t off[2] = {uint32_t(in.offset & 0xFF) * Dw * 4 * Stride, uint32_t(in.offset1) * Dw * 4 * Stride};
   const uint32_t* s[2 * Dw];
@@ -172,7 +178,7 @@ void set_lane_value(Wave& w, uint16_t code, int l, U v) {
 template <typename U, AtomicOp A, bool Rtn>
 void ds_atomic(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), m0 = w.m0();
+  const uint64_t exec = w.exec(), m0 = m0_limit(w, in);
   const uint32_t* a = vreg(w, in.addr);
   constexpr bool kTwoData = A == AtomicOp::CmpSwap || A == AtomicOp::Mskor || A == AtomicOp::Wrap;
   mem_info_begin(ctx, Space::Lds, sizeof(U), true, true);
@@ -196,7 +202,7 @@ void ds_atomic(Wave& w, const isa::Inst& in, ExecContext& ctx) {
 template <typename U, unsigned Stride>
 void ds_wrxchg2(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   reject_gds(w, in, ctx);
-  const uint64_t exec = w.exec(), m0 = w.m0();
+  const uint64_t exec = w.exec(), m0 = m0_limit(w, in);
   const uint32_t* a = vreg(w, in.addr);
   const uint32_t off[2] = {uint32_t((in.offset & 0xFF) * sizeof(U) * Stride), uint32_t(in.offset1 * sizeof(U) * Stride)};
   const uint16_t data[2] = {in.data0, in.data1};

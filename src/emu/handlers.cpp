@@ -29,7 +29,8 @@ void not_implemented(Wave& w, const isa::Inst& inst, ExecContext& ctx) {
     fault(w, inst, ctx, "execution ran past the last instruction of a function (no branch, return or s_endpgm)");
   if (inst.enc == isa::Encoding::Invalid || inst.op == isa::Op::INVALID)
     fault(w, inst, ctx, "undecodable instruction word");
-  fault(w, inst, ctx, fmt::format("not implemented: {} ({})", mnemonic(inst.op), encoding_name(inst.enc)));
+  fault(w, inst, ctx, fmt::format("not implemented: {} ({}){}", mnemonic(inst.op), encoding_name(inst.enc),
+                                  inst.target == isa::Target::Gfx942 ? " on gfx942" : ""));
 }
 
 HandlerTable build() {

@@ -70,6 +70,8 @@ SOP2_32(s_ashr_i32, uint32_t(int32_t(a) >> (b & 31)), SCC_NZ)
 SOP2_64_32(s_ashr_i64, uint64_t(int64_t(a) >> (b & 63)), SCC_NZ)
 SOP2_32(s_bfm_b32, ((1u << (a & 31)) - 1) << (b & 31), NO_SCC)
 SOP2_32(s_mul_i32, uint32_t(int64_t(int32_t(a)) * int32_t(b)), NO_SCC)
+SOP2_32(s_mul_hi_u32, uint32_t((uint64_t(a) * b) >> 32), NO_SCC)
+SOP2_32(s_mul_hi_i32, uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32), NO_SCC)
 SOP2_32(s_absdiff_i32, uint32_t(std::abs(int64_t(int32_t(a)) - int32_t(b))), SCC_NZ)
 
 void s_bfm_b64(Wave& w, const isa::Inst& in, ExecContext&) {
@@ -150,6 +152,8 @@ void register_salu_sop2(HandlerTable& t) {
   t.set(Op::S_BFM_B32, s_bfm_b32);
   t.set(Op::S_BFM_B64, s_bfm_b64);
   t.set(Op::S_MUL_I32, s_mul_i32);
+  t.set(Op::S_MUL_HI_U32, s_mul_hi_u32);
+  t.set(Op::S_MUL_HI_I32, s_mul_hi_i32);
   t.set(Op::S_BFE_U32, s_bfe<uint32_t, false>);
   t.set(Op::S_BFE_I32, s_bfe<uint32_t, true>);
   t.set(Op::S_BFE_U64, s_bfe<uint64_t, false>);

@@ -10,9 +10,12 @@ namespace strobe::emu {
 namespace {
 using isa::Op;
 
-// The byte offset: an unsigned 20-bit immediate or an SGPR, per the encoding's IMM bit.
+// The byte offset. gfx803: an unsigned 20-bit immediate or an SGPR, per the encoding's IMM bit.
+// gfx942: a signed 21-bit immediate (IMM), an SGPR (SOFFSET_EN or !IMM), or their sum.
 uint32_t smem_offset(const Wave& w, const isa::Inst& in) {
-  return in.smem_imm ? in.offset : (in.offset < 128 ? w.s[in.offset] : 0);
+  if (in.target == isa::Target::Gfx803) return in.smem_imm ? in.offset : (in.offset < 128 ? w.s[in.offset] : 0);
+  const uint32_t imm = in.smem_imm ? in.offset : 0;
+  return imm + (in.soffset < 128 ? w.s[in.soffset] : 0);
 }
 
 // s_load_dword*: sbase is an SGPR pair holding a byte address; the low two address bits are ignored.

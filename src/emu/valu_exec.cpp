@@ -120,6 +120,12 @@ void prepare(Wave& w, const isa::Inst& in, Frame& fr, const K kinds[3], const ui
       s.lo = blo;
       s.hi = bhi;
     }
+    if ((k == K::F16 || k == K::B16) && ((in.op_sel >> i) & 1) && in.enc == isa::Encoding::VOP3) {
+      // gfx9 VOP3 op_sel: a 16-bit operand comes from the high half of its dword.
+      uint32_t* b = fr.buf[i][0];
+      for (int l = 0; l < kWaveSize; ++l) b[l] = s.lo[l] >> 16;
+      s.lo = s.hi = b;
+    }
     s.and_m = ~0u;
     s.xor_m = 0;
     if (uint32_t sm = sign_mask(k)) {

@@ -137,7 +137,9 @@ inline void run_impl(Wave& w, const isa::Inst& in, const uint16_t codes[3], F&& 
   prepare(w, in, fr, kinds, codes);
   uint32_t* dlo = w.vrow(vgpr_index(in.dst));
   uint32_t* dhi = is64(D) ? dlo + kWaveSize : nullptr;
-  if (fr.all && !in.clamp && !in.omod && in.ext != isa::VopExt::SDWA) {
+  // gfx9 VOP3 op_sel bit 3: a 16-bit result goes to the high half, keeping the low one.
+  const bool hi16 = (D == K::B16 || D == K::F16) && (in.op_sel & 8) && in.enc == isa::Encoding::VOP3;
+  if (fr.all && !in.clamp && !in.omod && in.ext != isa::VopExt::SDWA && !hi16) {
     if constexpr (!Lane && !is64(D)) {
       // Every source is a full 64-lane row, so all 64 lanes are computed into a private row
       // (no aliasing with the sources, fixed trip count: the loop vectorises) and the lanes
@@ -159,6 +161,10 @@ inline void run_impl(Wave& w, const isa::Inst& in, const uint16_t codes[3], F&& 
     raw_t<D> r = raw_t<D>(call<Lane, A, B, C>(f, fr, l));
     if (mods) r = raw_t<D>(out_mods(r, D, in, w.mode));
     if constexpr (!is64(D)) {
+      if (hi16) {
+        dlo[l] = (dlo[l] & 0xFFFF) | (uint32_t(r) & 0xFFFF) << 16;
+        continue;
+      }
       if (sdwa) {
         if constexpr (D == K::B16 || D == K::F16) r &= 0xFFFF;
         dlo[l] = sdwa_dst(uint32_t(r), dlo[l], in.sdwa_dst_sel, in.sdwa_dst_unused);
@@ -184,6 +190,58 @@ inline void run_lane(Wave& w, const isa::Inst& in, F&& f) {
 template <K D, K A, K B = K::None, K C = K::None, class F>
 inline void run_codes(Wave& w, const isa::Inst& in, const uint16_t codes[3], F&& f) {
   detail::run_impl<D, A, B, C, false>(w, in, codes, f);
+}
+
+/// VOP3P packed math over N sources. Lane l's source i is one dword of two 16-bit elements or,
+/// with Wide, a dword pair of two 32-bit elements (gfx90a's packed f32). For result element h,
+/// source i's element is chosen by op_sel (h = 0) or op_sel_hi (h = 1) and, when `sign` is the
+/// element's sign bit (floats), negated by neg_lo (h = 0) or neg_hi (h = 1). `f(e0, e1, e2)`
+/// maps the elements to one result element. A scalar or constant source is its 32-bit value
+/// (the element in the low half) with a zero high half or dword, so code that wants a constant
+/// in both elements clears op_sel_hi, as LLVM does.
+template <bool Wide, int N, class F>
+inline void run_packed(Wave& w, const isa::Inst& in, OperandType t, uint32_t sign, F&& f) {
+  alignas(64) uint32_t buf[N][2][kWaveSize];
+  const uint32_t* rows[N][2];
+  for (int i = 0; i < N; ++i) {
+    const uint16_t code = in.src[i];
+    if (is_vgpr(code)) {
+      rows[i][0] = w.vrow(vgpr_index(code));
+      rows[i][1] = Wide ? rows[i][0] + kWaveSize : rows[i][0];
+      continue;
+    }
+    // An SGPR pair's second dword is the next SGPR; a constant's is zero.
+    const uint32_t lo = uint32_t(scalar_source(w, in, code, t));
+    const uint32_t hi = Wide && code < 127 ? w.s[code + 1] : 0;
+    for (int l = 0; l < kWaveSize; ++l) buf[i][0][l] = lo, buf[i][1][l] = hi;
+    rows[i][0] = buf[i][0];
+    rows[i][1] = Wide ? buf[i][1] : buf[i][0];
+  }
+  const uint32_t n = w.lane_count > kWaveSize ? kWaveSize : w.lane_count;
+  const uint64_t wmask = w.exec() & (n >= 64 ? ~0ull : (1ull << n) - 1);
+  uint32_t* d0 = w.vrow(vgpr_index(in.dst));
+  uint32_t* d1 = Wide ? d0 + kWaveSize : d0;
+  for (uint64_t m = wmask; m; m &= m - 1) {
+    const unsigned l = unsigned(std::countr_zero(m));
+    uint32_t out[2];
+    for (int h = 0; h < 2; ++h) {
+      uint32_t e[3] = {0, 0, 0};
+      const uint8_t sel = h ? in.op_sel_hi : in.op_sel, neg = h ? in.neg_hi : in.neg;
+      for (int i = 0; i < N; ++i) {
+        const unsigned half = (sel >> i) & 1;
+        uint32_t x = Wide ? rows[i][half][l] : (rows[i][0][l] >> (16 * half)) & 0xFFFF;
+        if ((neg >> i) & 1) x ^= sign;
+        e[i] = x;
+      }
+      out[h] = uint32_t(f(e[0], e[1], e[2]));
+    }
+    if constexpr (Wide) {
+      d0[l] = out[0];
+      d1[l] = out[1];
+    } else {
+      d0[l] = (out[0] & 0xFFFF) | out[1] << 16;
+    }
+  }
 }
 
 // Family registration (each in its own valu_*.cpp); register_valu() calls them all.

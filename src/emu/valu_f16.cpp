@@ -85,6 +85,65 @@ void mac_like16(Wave& w, const isa::Inst& in, ExecContext&) {
   });
 }
 
+/// v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16: an fma of f16 or f32 sources (op_sel_hi
+/// marks a source f16, op_sel picks its half; neg and abs apply to its sign bit), rounded once
+/// to f32 or to f16. The mixlo/mixhi forms write one half of the destination and keep the other.
+template <int Out>  // 0: f32, 1: f16 to the low half, 2: f16 to the high half
+void fma_mix(Wave& w, const isa::Inst& in, ExecContext&) {
+  const Mode16 m16(w.mode);
+  const bool flush32_in = flush_in32(w.mode), flush32_out = flush_out32(w.mode);
+  RoundGuard rg(round32(w.mode));
+  uint32_t bc[3][kWaveSize];
+  const uint32_t* rows[3];
+  for (int i = 0; i < 3; ++i) {
+    if (is_vgpr(in.src[i])) {
+      rows[i] = w.vrow(vgpr_index(in.src[i]));
+    } else {
+      const bool f16 = (in.op_sel_hi >> i) & 1;
+      const uint32_t v = uint32_t(scalar_source(w, in, in.src[i], f16 ? OperandType::F16 : OperandType::F32));
+      for (int l = 0; l < kWaveSize; ++l) bc[i][l] = v;
+      rows[i] = bc[i];
+    }
+  }
+  const uint32_t n = w.lane_count > kWaveSize ? kWaveSize : w.lane_count;
+  uint32_t* d = w.vrow(vgpr_index(in.dst));
+  for (uint64_t mk = w.exec() & (n >= 64 ? ~0ull : (1ull << n) - 1); mk; mk &= mk - 1) {
+    const unsigned l = unsigned(std::countr_zero(mk));
+    double x[3];
+    for (int i = 0; i < 3; ++i) {
+      uint32_t v = rows[i][l];
+      if ((in.op_sel_hi >> i) & 1) {
+        v = (v >> (16 * ((in.op_sel >> i) & 1))) & 0xFFFF;
+        if ((in.abs >> i) & 1) v &= 0x7FFF;
+        if ((in.neg >> i) & 1) v ^= 0x8000;
+        x[i] = m16.in(v);
+      } else {
+        if ((in.abs >> i) & 1) v &= 0x7FFFFFFFu;
+        if ((in.neg >> i) & 1) v ^= 0x80000000u;
+        x[i] = f32(flush32_in ? ftz32(v) : v);
+      }
+    }
+    const double r = add_rto(x[0] * x[1], x[2]);  // the f32 x f32 product is exact in double
+    if constexpr (Out == 0) {
+      uint32_t b = b32(float(r));
+      if (flush32_out) b = ftz32(b);
+      d[l] = uint32_t(out_mods(b, K::F32, in, w.mode));
+    } else {
+      const uint32_t h = uint32_t(out_mods(m16.out(r), K::F16, in, w.mode)) & 0xFFFF;
+      d[l] = Out == 1 ? (d[l] & 0xFFFF0000u) | h : (d[l] & 0xFFFFu) | h << 16;
+    }
+  }
+}
+
+/// Packed f16 math (VOP3P): each element through `f` on MODE-flushed doubles, clamped per CLAMP.
+template <int N, class F>
+void pk_f16(Wave& w, const isa::Inst& in, F f) {
+  const Mode16 m(w.mode);
+  run_packed<false, N>(w, in, OperandType::F16, 0x8000u, [&](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+    return uint32_t(out_mods(f(m, a, b, c), K::F16, in, w.mode));
+  });
+}
+
 }  // namespace
 
 void register_valu_f16(HandlerTable& t) {
@@ -112,6 +171,38 @@ void register_valu_f16(HandlerTable& t) {
   t.set(Op::V_MAC_F16, mac_like16<0>);
   t.set(Op::V_MADMK_F16, mac_like16<1>);
   t.set(Op::V_MADAK_F16, mac_like16<2>);
+  // gfx9 keeps gfx8's f16 multiply-adds under these names.
+  t.set(Op::V_MAD_LEGACY_F16, t.fn[size_t(Op::V_MAD_F16)]);
+  t.set(Op::V_FMA_LEGACY_F16, t.fn[size_t(Op::V_FMA_F16)]);
+  H(V_MED3_F16, const Mode16 m(w.mode);
+    run<K::F16, K::F16, K::F16, K::F16>(w, in, [m](uint32_t ab, uint32_t bb, uint32_t cb) -> uint32_t {
+      const uint32_t a = m.in_bits(ab), b = m.in_bits(bb), c = m.in_bits(cb);
+      return med3<uint32_t>(a, b, c, nan16(a) || nan16(b) || nan16(c),
+                            [&](uint32_t x, uint32_t y) { return min16(x, y, m.ieee); },
+                            [&](uint32_t x, uint32_t y) { return max16(x, y, m.ieee); });
+    }));
+  // D = {S1.f16, S0.f16}: the bits as they are (op_sel and neg/abs already applied).
+  H(V_PACK_B32_F16, run<K::B32, K::F16, K::F16>(w, in, [](uint32_t a, uint32_t b) -> uint32_t {
+      return (a & 0xFFFF) | (b & 0xFFFF) << 16;
+    }));
+  t.set(Op::V_FMA_MIX_F32, fma_mix<0>);
+  t.set(Op::V_FMA_MIXLO_F16, fma_mix<1>);
+  t.set(Op::V_FMA_MIXHI_F16, fma_mix<2>);
+  H(V_PK_ADD_F16, pk_f16<2>(w, in, [](const Mode16& m, uint32_t a, uint32_t b, uint32_t) {
+      return m.out(m.in(a) + m.in(b));
+    }));
+  H(V_PK_MUL_F16, pk_f16<2>(w, in, [](const Mode16& m, uint32_t a, uint32_t b, uint32_t) {
+      return m.out(m.in(a) * m.in(b));
+    }));
+  H(V_PK_FMA_F16, pk_f16<3>(w, in, [](const Mode16& m, uint32_t a, uint32_t b, uint32_t c) {
+      return m.out(add_rto(m.in(a) * m.in(b), m.in(c)));
+    }));
+  H(V_PK_MIN_F16, pk_f16<2>(w, in, [](const Mode16& m, uint32_t a, uint32_t b, uint32_t) {
+      return min16(m.in_bits(a), m.in_bits(b), m.ieee);
+    }));
+  H(V_PK_MAX_F16, pk_f16<2>(w, in, [](const Mode16& m, uint32_t a, uint32_t b, uint32_t) {
+      return max16(m.in_bits(a), m.in_bits(b), m.ieee);
+    }));
   H(V_DIV_FIXUP_F16, run<K::F16, K::F16, K::F16, K::F16>(w, in, [](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
       return div_fixup16(a, b, c);
     }));
@@ -141,6 +232,7 @@ void register_valu_f16(HandlerTable& t) {
       std::frexp(h2d(a), &e);
       return uint32_t(e) & 0xFFFF;
     }));
+  t.set(Op::V_DIV_FIXUP_LEGACY_F16, t.fn[size_t(Op::V_DIV_FIXUP_F16)]);
 }
 
 }  // namespace strobe::emu::valu

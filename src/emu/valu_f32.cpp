@@ -159,8 +159,8 @@ inline float mad(const Mode32& m, float a, float b, float c) { return m.in(m.out
 inline float mul_legacy(float a, float b) { return (a == 0 || b == 0) ? 0.0f : a * b; }
 
 /// v_mac_f32 / v_madmk_f32 / v_madak_f32: v_mad_f32 with the accumulator or a literal constant
-/// taking one source slot.
-template <int Form>  // 0 mac (src2 = dst), 1 madmk (S0 * K + S1), 2 madak (S0 * S1 + K)
+/// taking one source slot; with Fused, gfx9's v_fmac_f32 / v_fmamk_f32 / v_fmaak_f32 (one rounding).
+template <int Form, bool Fused = false>  // 0 mac (src2 = dst), 1 madmk (S0 * K + S1), 2 madak (S0 * S1 + K)
 void mac_like(Wave& w, const isa::Inst& in, ExecContext&) {
   using isa::opcode_field::kLiteral;
   uint16_t codes[3];
@@ -175,8 +175,42 @@ void mac_like(Wave& w, const isa::Inst& in, ExecContext&) {
   const Mode32 m(w.mode);
   RoundGuard rg(round32(w.mode));
   run_codes<K::F32, K::F32, K::F32, K::F32>(w, in, codes, [m](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
-    return m.out(mad(m, m.in(a), m.in(b), m.in(c)));
+    if constexpr (Fused) return m.out(std::fma(m.in(a), m.in(b), m.in(c)));
+    else return m.out(mad(m, m.in(a), m.in(b), m.in(c)));
   });
+}
+
+/// gfx90a's packed f32 math (VOP3P on register pairs): each element through `f` under MODE.
+template <int N, class F>
+void pk_f32(Wave& w, const isa::Inst& in, F f) {
+  const Mode32 m(w.mode);
+  RoundGuard rg(round32(w.mode));
+  run_packed<true, N>(w, in, OperandType::F32, 0x80000000u, [&](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+    return uint32_t(out_mods(m.out(f(m.in(a), m.in(b), m.in(c))), K::F32, in, w.mode));
+  });
+}
+
+/// v_pk_mov_b32: D[0] = S0's dword op_sel[0], D[1] = S1's dword op_sel[1] (register pairs or
+/// SGPR pairs; a constant's second dword is zero, as in run_packed).
+void pk_mov_b32(Wave& w, const isa::Inst& in, ExecContext&) {
+  uint32_t v[2][2] = {};  // scalar sources: [source][dword]
+  for (int i = 0; i < 2; ++i)
+    if (!is_vgpr(in.src[i])) {
+      v[i][0] = uint32_t(scalar_source(w, in, in.src[i], OperandType::B32));
+      v[i][1] = in.src[i] < 127 ? w.s[in.src[i] + 1] : 0;
+    }
+  const unsigned s0 = in.op_sel & 1, s1 = (in.op_sel >> 1) & 1;
+  const uint32_t* r0 = is_vgpr(in.src[0]) ? w.vrow(vgpr_index(in.src[0]) + s0) : nullptr;
+  const uint32_t* r1 = is_vgpr(in.src[1]) ? w.vrow(vgpr_index(in.src[1]) + s1) : nullptr;
+  uint32_t* d0 = w.vrow(vgpr_index(in.dst));
+  uint32_t* d1 = d0 + kWaveSize;
+  const uint32_t n = w.lane_count > kWaveSize ? kWaveSize : w.lane_count;
+  for (uint64_t m = w.exec() & (n >= 64 ? ~0ull : (1ull << n) - 1); m; m &= m - 1) {
+    const unsigned l = unsigned(std::countr_zero(m));
+    const uint32_t a = r0 ? r0[l] : v[0][s0], b = r1 ? r1[l] : v[1][s1];
+    d0[l] = a;
+    d1[l] = b;
+  }
 }
 
 }  // namespace
@@ -200,6 +234,13 @@ void register_valu_f32(HandlerTable& t) {
   t.set(Op::V_MAC_F32, mac_like<0>);
   t.set(Op::V_MADMK_F32, mac_like<1>);
   t.set(Op::V_MADAK_F32, mac_like<2>);
+  t.set(Op::V_FMAC_F32, mac_like<0, true>);
+  H(V_PK_ADD_F32, pk_f32<2>(w, in, [](float a, float b, float) { return a + b; }));
+  H(V_PK_MUL_F32, pk_f32<2>(w, in, [](float a, float b, float) { return a * b; }));
+  H(V_PK_FMA_F32, pk_f32<3>(w, in, [](float a, float b, float c) { return std::fma(a, b, c); }));
+  t.set(Op::V_PK_MOV_B32, pk_mov_b32);
+  t.set(Op::V_FMAMK_F32, mac_like<1, true>);
+  t.set(Op::V_FMAAK_F32, mac_like<2, true>);
   H(V_LDEXP_F32, const Mode32 m(w.mode); RoundGuard rg(round32(w.mode));
     run<K::F32, K::F32, K::B32>(w, in, [m](uint32_t ab, uint32_t e) -> uint32_t {
       return m.out(std::ldexp(m.in(ab), std::clamp(int32_t(e), -1000, 1000)));

@@ -144,6 +144,12 @@ void register_valu_f64(HandlerTable& t) {
     run<K::F64, K::F64, K::F64, K::F64>(w, in, [m](uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
       return m.out(std::fma(m.in(a), m.in(b), m.in(c)));
     }));
+  // gfx90a+: v_fmac_f64, the fma accumulating into its destination.
+  H(V_FMAC_F64, const Mode64 m(w.mode); RoundGuard rg(round64(w.mode));
+    const uint16_t codes[3] = {in.src[0], in.src[1], in.dst};
+    run_codes<K::F64, K::F64, K::F64, K::F64>(w, in, codes, [m](uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
+      return m.out(std::fma(m.in(a), m.in(b), m.in(c)));
+    }));
   H(V_LDEXP_F64, const Mode64 m(w.mode); RoundGuard rg(round64(w.mode));
     run<K::F64, K::F64, K::B32>(w, in, [m](uint64_t a, uint32_t e) -> uint64_t {
       return m.out(std::ldexp(m.in(a), std::clamp(int32_t(e), -4000, 4000)));

@@ -115,6 +115,39 @@ void mqsad_u32(Wave& w, const isa::Inst& in, ExecContext& ctx) {
   }
 }
 
+/// The sum of N products of Bits-wide lanes of a and b (signed or not), exact in 64 bits.
+template <int N, int Bits, bool Signed>
+inline int64_t dot(uint32_t a, uint32_t b) {
+  int64_t s = 0;
+  for (int k = 0; k < N; ++k) {
+    const uint32_t ua = (a >> (Bits * k)) & ((1u << Bits) - 1), ub = (b >> (Bits * k)) & ((1u << Bits) - 1);
+    if constexpr (Signed) {
+      const int32_t sa = int32_t(ua << (32 - Bits)) >> (32 - Bits), sb = int32_t(ub << (32 - Bits)) >> (32 - Bits);
+      s += int64_t(sa) * sb;
+    } else {
+      s += int64_t(ua) * ub;
+    }
+  }
+  return s;
+}
+
+/// The integer dot products: D = dot(S0, S1) + S2 (the VOP2 "c" forms accumulate into D), which
+/// CLAMP saturates to the result's range and which otherwise wraps. Only whole-dword operands
+/// (op_sel 0, op_sel_hi all ones, as compilers emit them) are executed.
+template <int N, int Bits, bool Signed, bool Acc>
+void dot_int(Wave& w, const isa::Inst& in, ExecContext& ctx) {
+  if (in.enc == isa::Encoding::VOP3P && (in.op_sel != 0 || (in.op_sel_hi & 3) != 3))
+    fault(w, in, ctx, std::string("not implemented: ") + op_text(in.op) + " with op_sel selecting halves");
+  const uint16_t codes[3] = {in.src[0], in.src[1], Acc ? in.dst : in.src[2]};
+  const bool sat = in.clamp;
+  run_codes<K::B32, K::B32, K::B32, K::B32>(w, in, codes, [sat](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+    const int64_t r = dot<N, Bits, Signed>(a, b) + (Signed ? int64_t(int32_t(c)) : int64_t(c));
+    if (!sat) return uint32_t(r);
+    return Signed ? uint32_t(int32_t(std::clamp<int64_t>(r, INT32_MIN, INT32_MAX)))
+                  : uint32_t(std::clamp<int64_t>(r, 0, UINT32_MAX));
+  });
+}
+
 }  // namespace
 
 void register_valu_int(HandlerTable& t) {
@@ -235,11 +268,99 @@ void register_valu_int(HandlerTable& t) {
       uint32_t r = (a & 0xFFFF) * (b & 0xFFFF) + (c & 0xFFFF);
       return s ? sat_u16(r) : r;
     }));
+  // ---- gfx9: adds without a carry, three-operand forms, 64-bit shift-add (gfx940)
+  H(V_ADD_NC_U32, const bool s = in.clamp; run<K::B32, K::B32, K::B32>(w, in, [s](uint32_t a, uint32_t b) -> uint32_t {
+      const uint64_t r = uint64_t(a) + b;
+      return s && r >> 32 ? ~0u : uint32_t(r);
+    }));
+  H(V_SUB_NC_U32, const bool s = in.clamp; run<K::B32, K::B32, K::B32>(w, in, [s](uint32_t a, uint32_t b) -> uint32_t {
+      return s && b > a ? 0u : a - b;
+    }));
+  H(V_SUBREV_NC_U32, const bool s = in.clamp; run<K::B32, K::B32, K::B32>(w, in, [s](uint32_t a, uint32_t b) -> uint32_t {
+      return s && a > b ? 0u : b - a;
+    }));
+  // Signed adds: clamp saturates to the signed range.
+  H(V_ADD_I32, const bool s = in.clamp; run<K::B32, K::B32, K::B32>(w, in, [s](uint32_t a, uint32_t b) -> uint32_t {
+      const int64_t r = int64_t(int32_t(a)) + int32_t(b);
+      return s ? uint32_t(int32_t(std::clamp<int64_t>(r, INT32_MIN, INT32_MAX))) : uint32_t(r);
+    }));
+  H(V_SUB_I32, const bool s = in.clamp; run<K::B32, K::B32, K::B32>(w, in, [s](uint32_t a, uint32_t b) -> uint32_t {
+      const int64_t r = int64_t(int32_t(a)) - int32_t(b);
+      return s ? uint32_t(int32_t(std::clamp<int64_t>(r, INT32_MIN, INT32_MAX))) : uint32_t(r);
+    }));
+  H(V_ADD_I16, const bool s = in.clamp; run<K::B16, K::B16, K::B16>(w, in, [s](uint32_t a, uint32_t b) -> uint32_t {
+      const int32_t r = int32_t(int16_t(a)) + int16_t(b);
+      return s ? sat_i16(r) : uint32_t(r) & 0xFFFF;
+    }));
+  H(V_SUB_I16, const bool s = in.clamp; run<K::B16, K::B16, K::B16>(w, in, [s](uint32_t a, uint32_t b) -> uint32_t {
+      const int32_t r = int32_t(int16_t(a)) - int16_t(b);
+      return s ? sat_i16(r) : uint32_t(r) & 0xFFFF;
+    }));
+  TRI32(V_ADD3_U32, a + b + c);
+  TRI32(V_XAD_U32, (a ^ b) + c);
+  TRI32(V_ADD_LSHL_U32, (a + b) << (c & 31));
+  TRI32(V_LSHL_ADD_U32, (a << (b & 31)) + c);
+  TRI32(V_LSHL_OR_B32, (a << (b & 31)) | c);
+  TRI32(V_AND_OR_B32, (a & b) | c);
+  TRI32(V_OR3_B32, a | b | c);
+  H(V_MED3_I16, run<K::B16, K::B16, K::B16, K::B16>(w, in, [](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+      const int16_t x = int16_t(a), y = int16_t(b), z = int16_t(c);
+      return uint32_t(std::max(std::min(x, y), std::min(std::max(x, y), z))) & 0xFFFF;
+    }));
+  H(V_MED3_U16, run<K::B16, K::B16, K::B16, K::B16>(w, in, [](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+      const uint32_t x = a & 0xFFFF, y = b & 0xFFFF, z = c & 0xFFFF;
+      return std::max(std::min(x, y), std::min(std::max(x, y), z));
+    }));
+  // MI300 ISA: D.u64 = (S0.u64 << S1.u[2:0]) + S2.u64 (shifts of 0..4 are the supported ones).
+  H(V_LSHL_ADD_U64, run<K::B64, K::B64, K::B32, K::B64>(w, in, [](uint64_t a, uint32_t b, uint64_t c) -> uint64_t {
+      return (a << (b & 7)) + c;
+    }));
   H(V_MAD_I16, const bool s = in.clamp;
     run<K::B16, K::B16, K::B16, K::B16>(w, in, [s](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
       int32_t r = int32_t(int16_t(a)) * int16_t(b) + int16_t(c);
       return s ? sat_i16(r) : uint32_t(r);
     }));
+  // ---- VOP3P packed 16-bit integer math; CLAMP saturates each element
+#define PK2(OP, ...)                                                                               \
+  H(OP, const bool s = in.clamp; (void)s;                                                          \
+    run_packed<false, 2>(w, in, OperandType::B16, 0, [s](uint32_t a, uint32_t b, uint32_t) -> uint32_t { \
+      return __VA_ARGS__;                                                                          \
+    }))
+  PK2(V_PK_ADD_U16, s ? sat_u16(a + b) : a + b);
+  PK2(V_PK_SUB_U16, s && b > a ? 0u : a - b);
+  PK2(V_PK_ADD_I16, s ? sat_i16(int32_t(int16_t(a)) + int16_t(b)) : a + b);
+  PK2(V_PK_SUB_I16, s ? sat_i16(int32_t(int16_t(a)) - int16_t(b)) : a - b);
+  PK2(V_PK_MUL_LO_U16, a * b);
+  PK2(V_PK_LSHLREV_B16, b << (a & 15));
+  PK2(V_PK_LSHRREV_B16, b >> (a & 15));
+  PK2(V_PK_ASHRREV_I16, uint32_t(int32_t(int16_t(b)) >> (a & 15)));
+  PK2(V_PK_MAX_U16, std::max(a, b));
+  PK2(V_PK_MIN_U16, std::min(a, b));
+  PK2(V_PK_MAX_I16, uint32_t(std::max(int16_t(a), int16_t(b))));
+  PK2(V_PK_MIN_I16, uint32_t(std::min(int16_t(a), int16_t(b))));
+#undef PK2
+  H(V_PK_MAD_U16, const bool s = in.clamp;
+    run_packed<false, 3>(w, in, OperandType::B16, 0, [s](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+      const uint32_t r = a * b + c;
+      return s ? sat_u16(r) : r;
+    }));
+  H(V_PK_MAD_I16, const bool s = in.clamp;
+    run_packed<false, 3>(w, in, OperandType::B16, 0, [s](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+      const int32_t r = int32_t(int16_t(a)) * int16_t(b) + int16_t(c);
+      return s ? sat_i16(r) : uint32_t(r);
+    }));
+  t.set(Op::V_DOT2_I32_I16, dot_int<2, 16, true, false>);
+  t.set(Op::V_DOT2_U32_U16, dot_int<2, 16, false, false>);
+  t.set(Op::V_DOT4_I32_I8, dot_int<4, 8, true, false>);
+  t.set(Op::V_DOT4_U32_U8, dot_int<4, 8, false, false>);
+  t.set(Op::V_DOT8_I32_I4, dot_int<8, 4, true, false>);
+  t.set(Op::V_DOT8_U32_U4, dot_int<8, 4, false, false>);
+  t.set(Op::V_DOT2C_I32_I16, dot_int<2, 16, true, true>);
+  t.set(Op::V_DOT4C_I32_I8, dot_int<4, 8, true, true>);
+  t.set(Op::V_DOT8C_I32_I4, dot_int<8, 4, true, true>);
+  // gfx9 keeps gfx8's 16-bit multiply-adds under these names (no op_sel).
+  t.set(Op::V_MAD_LEGACY_U16, t.fn[size_t(Op::V_MAD_U16)]);
+  t.set(Op::V_MAD_LEGACY_I16, t.fn[size_t(Op::V_MAD_I16)]);
 }
 
 }  // namespace strobe::emu::valu

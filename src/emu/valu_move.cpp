@@ -51,6 +51,15 @@ void register_valu_move(HandlerTable& t) {
   t.set(Op::V_MOV_B32, [](Wave& w, const isa::Inst& in, ExecContext&) {
     run<K::B32, K::F32>(w, in, [](uint32_t a) -> uint32_t { return a; });
   });
+  // gfx90a+: a 64-bit move, and moves into, out of and between AccVGPRs (AccVGPR aN is row
+  // 256 + N of the wave's register array, so they are plain moves here).
+  t.set(Op::V_MOV_B64, [](Wave& w, const isa::Inst& in, ExecContext&) {
+    run<K::B64, K::B64>(w, in, [](uint64_t a) -> uint64_t { return a; });
+  });
+  for (Op op : {Op::V_ACCVGPR_READ_B32, Op::V_ACCVGPR_WRITE_B32, Op::V_ACCVGPR_MOV_B32})
+    t.set(op, [](Wave& w, const isa::Inst& in, ExecContext&) {
+      run<K::B32, K::B32>(w, in, [](uint32_t a) -> uint32_t { return a; });
+    });
   t.set(Op::V_CNDMASK_B32, cndmask);
   t.set(Op::V_MOVRELS_B32, movrel<true, false>);
   t.set(Op::V_MOVRELD_B32, movrel<false, true>);

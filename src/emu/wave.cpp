@@ -1,6 +1,8 @@
 // Inline constants and scalar operand reads.
 #include "emu/wave.h"
 
+#include "emu/dispatch_abi.h"
+
 namespace strobe::emu {
 
 namespace of = isa::opcode_field;
@@ -42,6 +44,13 @@ uint64_t inline_constant(uint16_t code, OperandType t) {
 uint64_t scalar_source(const Wave& w, const isa::Inst& inst, uint16_t code, OperandType t) {
   const bool wide = t == OperandType::B64 || t == OperandType::F64;
   if (code < 128) return wide ? w.s64(code) : w.s[code];
+  if (code >= of::kSrcSharedBase && code <= of::kSrcPrivateLimit) {
+    // gfx9's aperture registers. Only a 64-bit read is meaningful (LLVM reads them with
+    // s_mov_b64 and uses the high half); a 32-bit read sees the low half.
+    const uint64_t base = code <= of::kSrcSharedLimit ? kSharedApertureBase : kPrivateApertureBase;
+    const uint64_t v = (code - of::kSrcSharedBase) % 2 ? base | 0xFFFFFFFFu : base;
+    return wide ? v : uint32_t(v);
+  }
   if (code <= of::kInvTwoPi) return inline_constant(code, t);
   switch (code) {
     case of::kLiteral:

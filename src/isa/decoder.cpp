@@ -129,6 +129,7 @@ Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address) {
 Program decode_program(std::span<const uint8_t> bytes, uint64_t base_address, std::span<const ByteRange> code,
                        Target target) {
   Program p;
+  p.target = target;
   p.base_address = base_address;
   const std::vector<uint32_t> dw = to_dwords(bytes);
   p.index_by_dword.assign(dw.size(), -1);

@@ -32,6 +32,7 @@ struct Program {
   std::vector<uint32_t> offsets;      ///< byte offset of insts[i] from base_address
   std::vector<int32_t> index_by_dword;///< dword offset -> instruction index, -1 inside an instruction or outside code
   std::vector<RefusedEntry> refused;  ///< checked on calls and jumps (s_swappc/s_setpc), usually empty
+  Target target = Target::Gfx803;     ///< the instruction set the code was decoded in
 
   /// Index of the instruction starting at `byte_offset`, or -1 if none starts there.
   int32_t index_at(uint64_t byte_offset) const {

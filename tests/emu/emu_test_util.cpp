@@ -14,14 +14,17 @@
 
 namespace strobe::emu::test {
 
-std::vector<uint8_t> assemble_bytes(const std::string& source) {
+std::vector<uint8_t> assemble_bytes(const std::string& source, isa::Target target) {
   static int counter = 0;
   std::string stem = "/tmp/strobe_emu_asm_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
   {
     std::ofstream(stem + ".s") << source << "\n";
   }
-  std::string cmd = "llvm-mc -arch=amdgcn -mcpu=gfx803 -filetype=obj " + stem + ".s -o " + stem +
-                    ".o 2>" + stem + ".err && llvm-objcopy -O binary --only-section=.text " + stem + ".o " + stem + ".bin";
+  const bool gfx942 = target == isa::Target::Gfx942;
+  std::string cmd = std::string(gfx942 ? "llvm-mc-19 -arch=amdgcn -mcpu=gfx942" : "llvm-mc -arch=amdgcn -mcpu=gfx803") +
+                    " -filetype=obj " + stem + ".s -o " + stem + ".o 2>" + stem + ".err && " +
+                    (gfx942 ? "llvm-objcopy-19" : "llvm-objcopy") + " -O binary --only-section=.text " + stem + ".o " +
+                    stem + ".bin";
   if (std::system(cmd.c_str()) != 0) {
     std::ifstream err(stem + ".err");
     throw std::runtime_error("llvm-mc failed: " + std::string(std::istreambuf_iterator<char>(err), {}));
@@ -32,13 +35,19 @@ std::vector<uint8_t> assemble_bytes(const std::string& source) {
   return bytes;
 }
 
-isa::Program assemble(const std::string& source) { return isa::decode_program(assemble_bytes(source), 0); }
+isa::Program assemble(const std::string& source, isa::Target target) {
+  const std::vector<uint8_t> bytes = assemble_bytes(source, target);
+  if (target == isa::Target::Gfx803) return isa::decode_program(bytes, 0);
+  const isa::ByteRange all{0, bytes.size()};
+  return isa::decode_program(bytes, 0, std::span<const isa::ByteRange>(&all, 1), target);
+}
 
 loader::KernelDescriptor make_kd(const KdSpec& s) {
   loader::KernelDescriptor kd;
   kd.group_segment_fixed_size = s.lds;
   kd.private_segment_fixed_size = s.private_bytes;
-  kd.compute_pgm_rsrc1 = ((s.vgprs + 3) / 4 - 1) | (12u << 6) | (s.float_mode << 12);
+  const uint32_t granule = s.target == isa::Target::Gfx803 ? 4 : 8;
+  kd.compute_pgm_rsrc1 = ((s.vgprs + granule - 1) / granule - 1) | (12u << 6) | (s.float_mode << 12);
   kd.compute_pgm_rsrc2 = uint32_t(s.scratch_offset) | (s.user_sgprs << 1) | uint32_t(s.wg_id_x) << 7 |
                          uint32_t(s.wg_id_y) << 8 | uint32_t(s.wg_id_z) << 9 | uint32_t(s.wg_info) << 10 |
                          (s.workitem_vgprs << 11);
@@ -48,7 +57,7 @@ loader::KernelDescriptor make_kd(const KdSpec& s) {
 
 AsmLaunch::AsmLaunch(const std::string& source, const KdSpec& kd, std::array<uint32_t, 3> grid,
                      std::array<uint32_t, 3> local, const std::vector<uint32_t>& kernarg)
-    : program(assemble(source)) {
+    : program(assemble(source, kd.target)) {
   d.kernel_name = "test_kernel";
   d.program = &program;
   d.kd = make_kd(kd);

@@ -16,10 +16,11 @@
 
 namespace strobe::emu::test {
 
-/// Assembles gfx803 source text (llvm-mc) into the bytes of its .text. Throws on assembler errors.
-std::vector<uint8_t> assemble_bytes(const std::string& source);
-/// Assembles gfx803 source text (llvm-mc) and decodes it at address 0. Throws on assembler errors.
-isa::Program assemble(const std::string& source);
+/// Assembles source text for `target` (gfx803: llvm-mc; gfx942: llvm-mc-19) into the bytes of
+/// its .text. Throws on assembler errors.
+std::vector<uint8_t> assemble_bytes(const std::string& source, isa::Target target = isa::Target::Gfx803);
+/// Assembles source text for `target` and decodes it at address 0. Throws on assembler errors.
+isa::Program assemble(const std::string& source, isa::Target target = isa::Target::Gfx803);
 
 /// A kernel descriptor for hand-written snippets.
 struct KdSpec {
@@ -31,6 +32,7 @@ struct KdSpec {
   uint32_t lds = 0;
   uint32_t private_bytes = 0;
   uint32_t float_mode = 0xC0;   ///< denormals on for f64/f16, round to nearest
+  isa::Target target = isa::Target::Gfx803;  ///< the snippet's instruction set (VGPR granule too)
 };
 loader::KernelDescriptor make_kd(const KdSpec& s);
 
