@@ -61,9 +61,17 @@ void Device::enable_timing(const timing::GpuConfig& cfg) {
   lds_limit_bytes_ = uint32_t(cfg.lds_bytes_per_cu);
 }
 
-Module& Device::load(const std::string& path) { return load(loader::CodeObject::load(path)); }
+Module& Device::load(const std::string& path) {
+  // A gfx803 device keeps the loader's own refusal of everything else; a gfx942 device reads
+  // what strobe decodes and refuses any other processor below.
+  return load(loader::CodeObject::load(
+      path, isa_ == isa::Target::Gfx803 ? loader::Accept::Executable : loader::Accept::Decodable));
+}
 
 Module& Device::load(loader::CodeObject co) {
+  if (emu::isa_target(co) != isa_)
+    throw InputError(fmt::format("{}: code object built for {}; the device simulates {}", co.name(), co.processor(),
+                                 isa::target_name(isa_)));
   uint64_t base = load_image(*memory_, co);
   modules_.push_back(std::make_unique<Module>(std::move(co), base));
   return *modules_.back();

@@ -175,6 +175,11 @@ class Device {
   void set_threads(uint32_t n);
   /// The threads set_threads() allowed.
   uint32_t threads() const { return threads_; }
+  /// Chooses the instruction set the device executes (default gfx803). Code objects loaded
+  /// afterwards must be built for it; set it before loading any.
+  void set_isa(isa::Target t) { isa_ = t; }
+  /// The instruction set the device executes.
+  isa::Target isa() const { return isa_; }
   /// Replaces where warnings go (default: standard error), e.g. to collect them in a test.
   void set_warning_sink(std::function<void(const std::string&)> sink) { warn_ = std::move(sink); }
 
@@ -190,6 +195,7 @@ class Device {
   uint64_t dispatch_count_ = 0;
   std::function<void(const std::string&)> warn_;
   uint32_t threads_ = 1;
+  isa::Target isa_ = isa::Target::Gfx803;
 };
 
 /// Size of the kernarg buffer for a segment of `bytes`: the HSA runtime hands out kernarg

@@ -10,7 +10,11 @@
 
 namespace strobe::workloads {
 
-std::string workload_kernel_dir() {
+std::string workload_kernel_dir(isa::Target isa) {
+  if (isa == isa::Target::Gfx942) {
+    if (const char* env = std::getenv("STROBE_GFX942_KERNEL_DIR"); env && *env) return std::string(env) + "/workloads";
+    return std::string(STROBE_GFX942_KERNEL_DIR) + "/workloads";
+  }
   if (const char* env = std::getenv("STROBE_KERNEL_DIR"); env && *env) return std::string(env) + "/workloads";
   return std::string(STROBE_KERNEL_DIR) + "/workloads";
 }
@@ -20,7 +24,7 @@ Context::Context(std::unique_ptr<LaunchBackend> backend) : backend_(std::move(ba
 Kernel Context::kernel(const std::string& file, const std::string& kernel) {
   auto it = modules_.find(file);
   if (it == modules_.end()) {
-    std::string path = workload_kernel_dir() + "/" + file + ".hsaco";
+    std::string path = workload_kernel_dir(dev_.isa()) + "/" + file + ".hsaco";
     if (!std::filesystem::exists(path))
       throw Error(ExitCode::Failure, fmt::format("workload kernel {} is missing (is the build complete?)", path));
     it = modules_.emplace(file, &dev_.load(path)).first;

@@ -70,7 +70,8 @@ class Context {
  public:
   explicit Context(std::unique_ptr<LaunchBackend> backend = std::make_unique<DeviceBackend>());
 
-  /// Kernel `kernel` of build/kernels/workloads/<file>.hsaco (loaded once per file).
+  /// Kernel `kernel` of <workload_kernel_dir>/<file>.hsaco for the device's instruction set
+  /// (loaded once per file).
   Kernel kernel(const std::string& file, const std::string& kernel);
 
   /// Launches `k` over `grid` work-items in groups of `local`; dimensions are 1 + the last
@@ -150,8 +151,10 @@ class Context {
   Phase phase_ = Phase::Setup;
 };
 
-/// Directory of the compiled workload kernels: $STROBE_KERNEL_DIR if set, else the build tree's.
-std::string workload_kernel_dir();
+/// Directory of the compiled workload kernels for `isa`: gfx803's is $STROBE_KERNEL_DIR if
+/// set, else the build tree's; gfx942's is $STROBE_GFX942_KERNEL_DIR if set, else the build
+/// tree's gfx942-kernels (built where clang-19 is installed).
+std::string workload_kernel_dir(isa::Target isa = isa::Target::Gfx803);
 
 /// The most device memory one run may allocate; larger sizes are rejected as bad input.
 inline constexpr uint64_t kMaxDeviceBytes = 8ull << 30;

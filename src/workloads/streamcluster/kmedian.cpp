@@ -40,11 +40,11 @@ void pspeedy(Clustering& c, Rng& rng) {
 
 }  // namespace
 
-float Clustering::dist(uint32_t a, uint32_t b) const {
+float Clustering::dist(uint32_t a, uint32_t b, bool fused) const {
   float s = 0.0f;
   for (uint32_t d = 0; d < dim; ++d) {
     float diff = coord[size_t(a) * dim + d] - coord[size_t(b) * dim + d];
-    s += diff * diff;
+    s = fused ? std::fma(diff, diff, s) : s + diff * diff;
   }
   return s;
 }
@@ -109,11 +109,11 @@ float apply_gain(Clustering& c, uint32_t x, const std::vector<int32_t>& center_t
 }
 
 void reference_pgain(const Clustering& c, uint32_t x, const std::vector<int32_t>& center_table,
-                     std::vector<float>& work_mem, std::vector<uint8_t>& switch_membership) {
+                     std::vector<float>& work_mem, std::vector<uint8_t>& switch_membership, bool fused) {
   const size_t stride = size_t(c.numcenters) + 1;
   work_mem.assign(c.num * stride, 0.0f), switch_membership.assign(c.num, 0);
   for (uint32_t i = 0; i < c.num; ++i) {
-    float x_cost = c.dist(i, x) * c.weight[i];
+    float x_cost = c.dist(i, x, fused) * c.weight[i];
     if (x_cost < c.cost[i]) switch_membership[i] = 1, work_mem[i * stride + stride - 1] = x_cost - c.cost[i];
     else work_mem[i * stride + center_table[c.assign[i]]] += c.cost[i] - x_cost;
   }

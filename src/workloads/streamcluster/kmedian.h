@@ -22,8 +22,10 @@ struct Clustering {
   int64_t numcenters = 0;
   float z = 0;  ///< the cost of opening a centre
 
-  /// Squared distance between points a and b, summed over the dimensions in order.
-  float dist(uint32_t a, uint32_t b) const;
+  /// Squared distance between points a and b, summed over the dimensions in order; `fused`
+  /// accumulates each square with one fma, as code for a target without an unfused multiply-add
+  /// (gfx942) computes it.
+  float dist(uint32_t a, uint32_t b, bool fused = false) const;
 };
 
 /// Rodinia's pkmedian up to its first local search: shuffle the points, open centres with
@@ -40,8 +42,9 @@ void number_centers(const Clustering& c, std::vector<int32_t>& center_table);
 float apply_gain(Clustering& c, uint32_t x, const std::vector<int32_t>& center_table, std::vector<float>& work_mem,
                  const std::vector<uint8_t>& switch_membership);
 
-/// What the kernel computes for candidate x, on the host: the work rows and switch flags.
+/// What the kernel computes for candidate x, on the host: the work rows and switch flags
+/// (`fused`: with the kernel's distance contracted into fmas, see Clustering::dist).
 void reference_pgain(const Clustering& c, uint32_t x, const std::vector<int32_t>& center_table,
-                     std::vector<float>& work_mem, std::vector<uint8_t>& switch_membership);
+                     std::vector<float>& work_mem, std::vector<uint8_t>& switch_membership, bool fused = false);
 
 }  // namespace strobe::workloads::streamcluster

@@ -1,0 +1,112 @@
+// Every suite benchmark run on gfx942 code (clang-19's build of the same kernels), functionally
+// and on the detailed timing model, and checked against its CPU reference. A benchmark either verifies or stops at the first
+// instruction strobe does not yet execute on gfx942 ("not implemented: ..."): a wrong result,
+// any other fault or a crash fails the test.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "runtime/device.h"
+#include "workloads/benchmark.h"
+#include "workloads/context.h"
+#include "workloads/runner.h"
+
+namespace strobe::workloads {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The quick-run assignments of every parameter of `b`.
+std::vector<std::string> small_params(const BenchmarkInfo& b) {
+  std::vector<std::string> out;
+  for (const ParamSpec& p : b.params) out.push_back(fmt::format("{}={}", p.name, p.small));
+  return out;
+}
+
+/// Runs `b` at its quick size on a gfx942 device with verification, functionally or (`timing`)
+/// on the default detailed timing model.
+RunOutcome run_gfx942(const BenchmarkInfo& b, bool timing) {
+  RunRequest req;
+  req.benchmark = b.name;
+  req.params = small_params(b);
+  req.verify = true;
+  req.prepare_device = [timing](runtime::Device& d) {
+    d.set_isa(isa::Target::Gfx942);
+    if (timing) d.enable_timing(timing::GpuConfig{});
+  };
+  return run_benchmark(std::move(req));
+}
+
+/// Runs every registered benchmark on gfx942; each must verify or stop at "not implemented".
+/// Prints which verified and where the others stopped.
+void survey(bool timing) {
+  if (!fs::exists(workload_kernel_dir(isa::Target::Gfx942)))
+    GTEST_SKIP() << "no clang-19 build: " << workload_kernel_dir(isa::Target::Gfx942) << " is missing";
+  std::vector<std::string> verified;
+  std::map<std::string, std::vector<std::string>> missing;  // "not implemented: X" -> benchmarks
+  for (const BenchmarkInfo* b : Registry::instance().all()) {
+    try {
+      RunOutcome out = run_gfx942(*b, timing);
+      EXPECT_TRUE(out.verified) << b->name;
+      for (const auto& m : out.context->device().modules())
+        EXPECT_EQ(m->code_object().processor(), "gfx942") << b->name << " ran " << m->code_object().name();
+      for (const LaunchStat& l : out.launches) {
+        EXPECT_GT(l.result.stats.wave_instructions, 0u) << b->name << " launch " << l.index;
+        if (timing) EXPECT_TRUE(l.result.timing && l.result.timing->cycles > 0) << b->name << " launch " << l.index;
+      }
+      verified.push_back(b->name);
+    } catch (const FaultError& e) {
+      const std::string what = e.what();
+      const size_t at = what.find("not implemented: ");
+      if (at == std::string::npos) {
+        ADD_FAILURE() << b->name << " faulted on gfx942: " << what;
+        continue;
+      }
+      missing[what.substr(at)].push_back(b->name);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << b->name << " failed on gfx942: " << e.what();
+    }
+  }
+  std::string gaps;
+  for (const auto& [why, names] : missing) gaps += fmt::format("\n  {}: {}", why, fmt::join(names, " "));
+  std::printf("GFX942 %s: %zu of %zu benchmarks verified: %s\nstopped:%s\n", timing ? "timing" : "functional",
+              verified.size(), Registry::instance().all().size(), fmt::format("{}", fmt::join(verified, " ")).c_str(),
+              gaps.c_str());
+  ::testing::Test::RecordProperty("verified", static_cast<int>(verified.size()));
+}
+
+TEST(Gfx942Functional, EverySuiteBenchmarkVerifiesOrStopsAtAnInstructionNotYetExecuted) { survey(false); }
+
+TEST(Gfx942Timing, EverySuiteBenchmarkVerifiesOnTheDetailedModelOrStopsAtAnInstructionNotYetExecuted) {
+  survey(true);
+}
+
+TEST(Gfx942Functional, CodeObjectForTheOtherTargetIsRefusedNamingBoth) {
+  if (!fs::exists(workload_kernel_dir(isa::Target::Gfx942))) GTEST_SKIP() << "no clang-19 build";
+  runtime::Device gfx942;
+  gfx942.set_isa(isa::Target::Gfx942);
+  try {
+    gfx942.load(workload_kernel_dir(isa::Target::Gfx803) + "/vecadd.hsaco");
+    FAIL() << "a gfx803 code object loaded on a gfx942 device";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("code object built for gfx803; the device simulates gfx942"),
+              std::string::npos)
+        << e.what();
+  }
+  runtime::Device gfx803;
+  try {
+    gfx803.load(workload_kernel_dir(isa::Target::Gfx942) + "/vecadd.hsaco");
+    FAIL() << "a gfx942 code object loaded on a gfx803 device";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("code object built for gfx942; strobe simulates gfx803"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace strobe::workloads
