@@ -60,11 +60,12 @@ void survey(bool timing) {
         if (timing) EXPECT_TRUE(l.result.timing && l.result.timing->cycles > 0) << b->name << " launch " << l.index;
       }
       verified.push_back(b->name);
-    } catch (const FaultError& e) {
+    } catch (const InputError& e) {
+      // The one refusal allowed: an operation gfx942 code uses that has no semantics yet.
       const std::string what = e.what();
       const size_t at = what.find("not implemented: ");
-      if (at == std::string::npos) {
-        ADD_FAILURE() << b->name << " faulted on gfx942: " << what;
+      if (at == std::string::npos || what.find(" on gfx942") == std::string::npos) {
+        ADD_FAILURE() << b->name << " was refused on gfx942: " << what;
         continue;
       }
       missing[what.substr(at)].push_back(b->name);
