@@ -62,6 +62,9 @@ FrameTarget resolve(const FrameSpec& s, bool all_warm) {
     t.warm = warm[0].first;
   }
   t.gpu = resolve_gpu_config(s.arch, s.sets);
+  if (timing::isa_of(t.gpu) == isa::Target::Gfx942)
+    throw NotImplementedError("gpu.isa gfx942 for graphics frames (RADV compiles them for gfx803); only the "
+                              "suite's benchmarks run on gfx942");
   if (s.warm_state != "history" && s.warm_state != "fitted" && s.warm_state != "none")
     throw InputError(fmt::format("--warm-state {}: expected history, fitted or none", s.warm_state));
   t.warm_state = s.warm_state;

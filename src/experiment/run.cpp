@@ -48,7 +48,10 @@ RunResult run(ValidatedRun& v, const LaunchCallback& on_launch) {
     req.memory_check = v.memory_check;
     req.threads = s.threads;
     req.on_launch = on_launch;
-    if (v.timing()) req.prepare_device = [&v](runtime::Device& dev) { dev.enable_timing(v.gpu); };
+    req.prepare_device = [&v](runtime::Device& dev) {
+      dev.set_isa(timing::isa_of(v.gpu));  // functional runs too execute the preset's instruction set
+      if (v.timing()) dev.enable_timing(v.gpu);
+    };
     r.outcome = workloads::run_benchmark(std::move(req));
   }
   r.report = run_report(r.outcome, s.mode, s.arch, s.sampling);

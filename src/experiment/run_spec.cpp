@@ -218,6 +218,17 @@ void check_capture_run(const RunSpec& spec) {
     throw InputError(fmt::format("--warm-state '{}': expected history, fitted or none", spec.warm_state));
 }
 
+/// gfx942 runs the suite's benchmarks, which the build compiles for it; captures hold gfx803
+/// code, OpenCL and HIP programs are compiled for gfx803, and graphics shaders by RADV for it.
+void require_suite_for_gfx942(const RunSpec& spec, const timing::GpuConfig& gpu) {
+  if (timing::isa_of(gpu) != isa::Target::Gfx942) return;
+  const char* what = spec.workload == Workload::Program ? "OpenCL and HIP programs (compiled for gfx803)"
+                     : spec.workload == Workload::Capture ? "captures (their code is gfx803's)"
+                     : spec.benchmark.rfind("gfx:", 0) == 0 ? "graphics frames (RADV compiles them for gfx803)"
+                                                            : nullptr;
+  if (what) throw NotImplementedError(fmt::format("gpu.isa gfx942 for {}; only the suite's benchmarks run on gfx942", what));
+}
+
 }  // namespace
 
 ValidatedRun validate(RunSpec spec, Spelling spelling) {
@@ -228,6 +239,7 @@ ValidatedRun validate(RunSpec spec, Spelling spelling) {
   // The configuration is resolved (arch and every --set checked) before anything runs, also
   // for a program: a bad one is then a usage error, not a platform failing inside the program.
   v.gpu = resolve_gpu_config(spec.arch, spec.sets);
+  require_suite_for_gfx942(spec, v.gpu);
   v.memory_check = emu::parse_memory_check(spec.memory_check);
   if (spec.threads > RunSpec::kMaxThreads)
     throw InputError(fmt::format("{} {}: at most {}", env(spelling) ? "STROBE_THREADS" : "--threads", spec.threads,
@@ -266,6 +278,7 @@ ValidatedCompare validate(CompareSpec spec) {
   ValidatedCompare v;
   v.methods = parse_methods(spec.run.sampling);
   v.gpu = resolve_gpu_config(spec.run.arch, spec.run.sets);
+  require_suite_for_gfx942(spec.run, v.gpu);
   sampling::check_sampling_sets(v.methods, spec.run.sampling_sets);
   v.warming = check_warming(spec.run, true, Spelling::CommandLine);
   if (spec.run.workload == Workload::Capture) check_capture_run(spec.run);

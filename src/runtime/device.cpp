@@ -58,6 +58,7 @@ void Device::enable_timing(const timing::GpuConfig& cfg) {
   timing::validate(cfg);
   gpu_ = std::make_unique<timing::Gpu>(cfg);
   gpu_->set_host_threads(threads_);
+  isa_ = timing::isa_of(cfg);
   lds_limit_bytes_ = uint32_t(cfg.lds_bytes_per_cu);
 }
 
@@ -218,6 +219,11 @@ LaunchResult Device::launch(Module& module, const std::string& kernel_name, cons
 }
 
 LaunchResult Device::run(emu::Dispatch d) {
+  // Every path (suite, captures, OpenCL, HIP) comes through here: code for the other
+  // instruction set is refused even where it was loaded before the device's set was chosen.
+  if (d.program && d.program->target != isa_)
+    throw InputError(fmt::format("kernel {}: code built for {}; the device simulates {}", d.kernel_name,
+                                 isa::target_name(d.program->target), isa::target_name(isa_)));
   d.dispatch_id = dispatch_count_++;
   d.lds_limit_bytes = std::min(d.lds_limit_bytes, lds_limit_bytes_);  // the configured CU's LDS
   LaunchResult r;

@@ -148,7 +148,8 @@ class Device {
   LaunchResult run(emu::Dispatch d);
 
   /// Switches the device to detailed timing on a GPU built from `cfg` (validated; InputError
-  /// names a bad key). Cache and DRAM state then persist across launches, as on hardware.
+  /// names a bad key), executing `cfg`'s instruction set (`gpu.isa`). Cache and DRAM state
+  /// then persist across launches, as on hardware.
   void enable_timing(const timing::GpuConfig& cfg);
   /// The timing model, or nullptr in functional mode.
   timing::Gpu* gpu() { return gpu_.get(); }

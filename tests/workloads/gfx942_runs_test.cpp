@@ -5,11 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.h"
 #include "common/error.h"
 #include "runtime/device.h"
 #include "workloads/benchmark.h"
@@ -36,8 +40,10 @@ RunOutcome run_gfx942(const BenchmarkInfo& b, bool timing) {
   req.params = small_params(b);
   req.verify = true;
   req.prepare_device = [timing](runtime::Device& d) {
-    d.set_isa(isa::Target::Gfx942);
-    if (timing) d.enable_timing(timing::GpuConfig{});
+    if (!timing) return d.set_isa(isa::Target::Gfx942);
+    timing::GpuConfig cfg;  // the default GPU, executing gfx942 (enable_timing takes gpu.isa)
+    cfg.isa = "gfx942";
+    d.enable_timing(cfg);
   };
   return run_benchmark(std::move(req));
 }
@@ -85,6 +91,35 @@ TEST(Gfx942Functional, EverySuiteBenchmarkVerifiesOrStopsAtAnInstructionNotYetEx
 
 TEST(Gfx942Timing, EverySuiteBenchmarkVerifiesOnTheDetailedModelOrStopsAtAnInstructionNotYetExecuted) {
   survey(true);
+}
+
+TEST(Gfx942Cli, APresetOrSetSelectsGfx942ForTheSuiteInEveryModeAndRefusesTheRest) {
+  if (!fs::exists(workload_kernel_dir(isa::Target::Gfx942))) GTEST_SKIP() << "no clang-19 build";
+  using clitest::CliResult;
+  using clitest::run_strobe;
+  const auto waves = [](const CliResult& r) { return nlohmann::json::parse(r.out).at("wave_instructions").get<uint64_t>(); };
+  const CliResult gfx803 = run_strobe("run vecadd --param n=4096 --mode timing --verify --json -");
+  const CliResult gfx942 = run_strobe("run vecadd --param n=4096 --mode timing --set gpu.isa=gfx942 --verify --json -");
+  ASSERT_EQ(gfx803.rc, 0) << gfx803.err;
+  ASSERT_EQ(gfx942.rc, 0) << gfx942.err;
+  EXPECT_EQ(nlohmann::json::parse(gfx942.out).at("config").at("gpu").at("isa"), "gfx942");
+  EXPECT_NE(waves(gfx942), waves(gfx803)) << "the same code ran twice: gfx942's is clang-19's other program";
+  // A preset file selects it for a functional run, which reads no other key of it.
+  const fs::path preset = fs::temp_directory_path() / "strobe_gfx942_preset.toml";
+  std::ofstream(preset) << "[gpu]\nisa = \"gfx942\"\n";
+  const CliResult functional = run_strobe("run vecadd --param n=4096 --arch " + preset.string() + " --verify --json -");
+  ASSERT_EQ(functional.rc, 0) << functional.err;
+  EXPECT_EQ(waves(functional), waves(gfx942));
+  const CliResult sampled = run_strobe("run hotspot --mode timing --sampling photon --set gpu.isa=gfx942 --verify");
+  EXPECT_EQ(sampled.rc, 0) << sampled.err;
+  fs::remove(preset);
+  // What is not built for gfx942 is refused before anything runs.
+  const CliResult frames = run_strobe("run gfx:glmark2-small --mode timing --set gpu.isa=gfx942");
+  EXPECT_EQ(frames.rc, 1);
+  EXPECT_NE(frames.err.find("not implemented: gpu.isa gfx942 for graphics frames"), std::string::npos) << frames.err;
+  const CliResult bad = run_strobe("run vecadd --mode timing --set gpu.isa=gfx90a");
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("gpu.isa=gfx90a: expected one of gfx803, gfx942"), std::string::npos) << bad.err;
 }
 
 TEST(Gfx942Functional, CodeObjectForTheOtherTargetIsRefusedNamingBoth) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "common/param_decl.h"
+#include "isa/inst.h"
 
 namespace strobe::timing {
 
@@ -28,6 +29,9 @@ struct GpuConfig {
 #undef STROBE_PLUGIN
 #undef STROBE_STR
 };
+
+/// The instruction set a configuration's GPU executes (`gpu.isa`).
+inline isa::Target isa_of(const GpuConfig& c) { return c.isa == "gfx942" ? isa::Target::Gfx942 : isa::Target::Gfx803; }
 
 /// Every parameter, in declaration order, as the one declaration type every setting shares
 /// (common/param_decl.h): the name is the dotted key.
