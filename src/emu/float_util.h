@@ -7,6 +7,7 @@
 #include <bit>
 #include <cfenv>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 
 namespace strobe::emu::fp {
@@ -89,6 +90,24 @@ inline float h2f(uint32_t h) {
   if (e == 0) return f32(s | b32(float(m) * 0x1p-24f));    // zero or subnormal: exact scaling
   return f32(s | ((e + 112) << 23) | (m << 13));
 }
+
+// ---------------------------------------------------------------- narrow matrix-core inputs
+/// Exact value of a bf16 bit pattern (the top half of an f32).
+inline double bf2d(uint32_t h) { return double(f32((h & 0xFFFF) << 16)); }
+/// Exact value of an 8-bit float with `mbits` mantissa bits and exponent bias `bias` in the
+/// "fnuz" encoding gfx942 uses for FP8 (E4M3, bias 8) and BF8 (E5M2, bias 16): no infinities,
+/// no negative zero, and 0x80 is the one NaN.
+inline double fnuz8_to_d(uint32_t x, int mbits, int bias) {
+  x &= 0xFF;
+  if (x == 0x80) return std::numeric_limits<double>::quiet_NaN();
+  const uint32_t e = (x & 0x7F) >> mbits, m = x & ((1u << mbits) - 1);
+  const double v = e == 0 ? std::ldexp(double(m), 1 - bias - mbits)
+                          : std::ldexp(double(m | (1u << mbits)), int(e) - bias - mbits);
+  return x & 0x80 ? -v : v;
+}
+/// FP8 (E4M3 fnuz) and BF8 (E5M2 fnuz) values.
+inline double fp8_to_d(uint32_t x) { return fnuz8_to_d(x, 3, 8); }
+inline double bf8_to_d(uint32_t x) { return fnuz8_to_d(x, 2, 16); }
 
 /// Rounds a double to f16 once, in rounding mode `rm` (Round). NaNs are quieted, payload kept.
 inline uint32_t d2h(double d, int rm = kRne) {

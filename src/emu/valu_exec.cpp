@@ -224,6 +224,7 @@ void register_valu(HandlerTable& t) {
   valu::register_valu_f16(t);
   valu::register_valu_convert(t);
   valu::register_valu_move(t);
+  valu::register_valu_mfma(t);
 }
 
 }  // namespace strobe::emu

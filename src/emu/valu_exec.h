@@ -251,5 +251,6 @@ void register_valu_f64(HandlerTable& t);
 void register_valu_f16(HandlerTable& t);
 void register_valu_convert(HandlerTable& t);
 void register_valu_move(HandlerTable& t);
+void register_valu_mfma(HandlerTable& t);  ///< gfx942 matrix cores (valu_mfma.cpp)
 
 }  // namespace strobe::emu::valu
