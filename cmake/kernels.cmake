@@ -54,6 +54,8 @@ endforeach()
 file(GLOB STROBE_DEVICE_LIB_FILES ${STROBE_DEVICE_LIBS}/*.bc)
 
 file(GLOB_RECURSE STROBE_KERNEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cl)
+# kernels/gfx942 uses gfx942's matrix cores, so it is built for gfx942 alone (below).
+list(FILTER STROBE_KERNEL_SOURCES EXCLUDE REGEX "/kernels/gfx942/")
 file(GLOB_RECURSE STROBE_KERNEL_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.h)
 set(STROBE_KERNEL_OUTPUTS)
 
@@ -93,6 +95,17 @@ foreach(src ${STROBE_KERNEL_SOURCES})
     list(APPEND STROBE_KERNEL_OUTPUTS ${CMAKE_BINARY_DIR}/gfx942-kernels/${stem}.hsaco)
   endif()
 endforeach()
+
+# Kernels only gfx942 can run: matrix-core microbenchmarks and GEMMs written with MFMA builtins.
+file(GLOB STROBE_GFX942_ONLY_KERNELS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/gfx942/*.cl)
+if(STROBE_CLANG19 AND STROBE_LLD19)
+  foreach(src ${STROBE_GFX942_ONLY_KERNELS})
+    get_filename_component(stem ${src} NAME_WE)
+    strobe_compile_kernel(${src} ${CMAKE_BINARY_DIR}/gfx942-kernels/gfx942/${stem}.hsaco ${STROBE_CLANG19} ${STROBE_LLD19}
+                          -mcpu=gfx942 ${STROBE_DEVICE_LIBS_GFX942})
+    list(APPEND STROBE_KERNEL_OUTPUTS ${CMAKE_BINARY_DIR}/gfx942-kernels/gfx942/${stem}.hsaco)
+  endforeach()
+endif()
 
 # Older code object versions, from the test kernels only: the loader must accept v2 and v3.
 file(GLOB STROBE_LEGACY_KERNELS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/tests/*.cl)

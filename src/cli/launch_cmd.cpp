@@ -146,7 +146,7 @@ void add_launch_command(CLI::App& app, Action& action) {
                   "dynamic shared memory (extern __shared__) is given at launch");
   cmd->add_option("--dump", o->dump, "Write each buffer argument after the run to DIR/arg<i>.bin");
   cmd->add_option("--mode", o->mode, "functional or timing (default functional)");
-  cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
+  cmd->add_option("--arch", o->arch, "GPU preset r9nano, mi100, mi300x, or FILE.toml (default r9nano)");
   cmd->add_option("--set", o->sets, "Override a GPU configuration parameter KEY=VALUE (repeatable)");
   cmd->add_option("--memory-check", o->memory_check,
                   "Accesses past the end of an allocation: page (default; as the hardware, allowed inside a mapped page with a "

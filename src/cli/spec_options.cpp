@@ -20,7 +20,7 @@ void add_param_option(CLI::App& cmd, experiment::RunSpec& spec) {
 }
 
 void add_arch_option(CLI::App& cmd, experiment::RunSpec& spec) {
-  cmd.add_option("--arch", spec.arch, "GPU preset r9nano, mi100, or FILE.toml (default r9nano)");
+  cmd.add_option("--arch", spec.arch, "GPU preset r9nano, mi100, mi300x, or FILE.toml (default r9nano)");
 }
 
 void add_set_option(CLI::App& cmd, experiment::RunSpec& spec, const std::string& help) {

@@ -144,6 +144,23 @@ void pk_f16(Wave& w, const isa::Inst& in, F f) {
   });
 }
 
+/// v_dot2_f32_f16, and v_dot2c_f32_f16 accumulating into D: S0.lo*S1.lo + S0.hi*S1.hi + S2 in
+/// f32. The f16 products are exact in double; both additions round to odd in double, so the one
+/// rounding to f32 at the end is correct unless the three terms span more than 53 bits.
+template <bool Acc>
+void dot2_f32_f16(Wave& w, const isa::Inst& in, ExecContext& ctx) {
+  if (in.enc == isa::Encoding::VOP3P && (in.op_sel != 0 || (in.op_sel_hi & 3) != 3 || (in.neg & 3) || (in.neg_hi & 3)))
+    fault(w, in, ctx, std::string("not implemented: ") + op_text(in.op) + " with op_sel or neg on its f16 sources");
+  const Mode16 m(w.mode);
+  const bool flush_in = flush_in32(w.mode), flush_out = flush_out32(w.mode);
+  const uint16_t codes[3] = {in.src[0], in.src[1], Acc ? in.dst : in.src[2]};
+  run_codes<K::F32, K::B32, K::B32, K::F32>(w, in, codes, [&](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+    const double p = add_rto(m.in(a & 0xFFFF) * m.in(b & 0xFFFF), m.in(a >> 16) * m.in(b >> 16));
+    const uint32_t r = b32(float(add_rto(p, double(f32(flush_in ? ftz32(c) : c)))));
+    return flush_out ? ftz32(r) : r;
+  });
+}
+
 }  // namespace
 
 void register_valu_f16(HandlerTable& t) {
@@ -186,6 +203,8 @@ void register_valu_f16(HandlerTable& t) {
       return (a & 0xFFFF) | (b & 0xFFFF) << 16;
     }));
   t.set(Op::V_FMA_MIX_F32, fma_mix<0>);
+  t.set(Op::V_DOT2_F32_F16, dot2_f32_f16<false>);
+  t.set(Op::V_DOT2C_F32_F16, dot2_f32_f16<true>);
   t.set(Op::V_FMA_MIXLO_F16, fma_mix<1>);
   t.set(Op::V_FMA_MIXHI_F16, fma_mix<2>);
   H(V_PK_ADD_F16, pk_f16<2>(w, in, [](const Mode16& m, uint32_t a, uint32_t b, uint32_t) {

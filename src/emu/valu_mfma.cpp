@@ -19,39 +19,31 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <utility>
 
 #include "emu/float_util.h"
 #include "emu/semantics.h"
 #include "emu/valu_exec.h"
 #include "emu/wave.h"
 #include "isa/inst.h"
+#include "isa/matrix_ops.h"
 
 namespace strobe::emu::valu {
 namespace {
 
-using isa::Op;
 
-/// An element type of A or B.
-enum class Elt : uint8_t { F32, XF32, F16, BF16, I8, F64, FP8, BF8 };
-/// The accumulator type of C and D.
-enum class Acc : uint8_t { F32, I32, F64 };
+using isa::MatrixType;
+using Elt = isa::MatrixType;
 
 constexpr int bits_of(Elt e) {
   switch (e) {
     case Elt::F64: return 64;
-    case Elt::F32: case Elt::XF32: return 32;
+    case Elt::F32: case Elt::XF32: case Elt::I32: return 32;
     case Elt::F16: case Elt::BF16: return 16;
     default: return 8;
   }
 }
-
-/// One instruction's shape: D is blocks x (m x n), A blocks x (m x k), B blocks x (k x n).
-struct Shape {
-  uint8_t m, n, k, blocks;
-  Elt a, b;
-  Acc acc;
-  bool sparse;  ///< SMFMAC: A is 4:2 compressed (k/2 values stored), src2 holds the indices
-};
 
 // The largest matrices any shape gathers (v_mfma_f32_32x32x1_2b_f32's D, the sparse 32x32x32's A).
 constexpr int kMaxElems = 2048;
@@ -138,17 +130,18 @@ Scratch& scratch() {
   return s;
 }
 
-template <const Shape& S>
+template <size_t I>
 void mfma(Wave& w, const isa::Inst& in, ExecContext& ctx) {
+  static constexpr const isa::MatrixShape& S = isa::kMatrixShapes[I];
   constexpr int M = S.m, N = S.n, K = S.k, B = S.blocks;
-  constexpr int abits = bits_of(S.a), bbits = bits_of(S.b), obits = S.acc == Acc::F64 ? 64 : 32;
+  constexpr int abits = bits_of(S.a), bbits = bits_of(S.b), obits = S.acc == MatrixType::F64 ? 64 : 32;
   constexpr int kstored = S.sparse ? K / 2 : K;  // A's inner dimension as held in registers
   constexpr int a_slots = slots_per_lane(M, kstored, B), b_slots = slots_per_lane(N, K, B);
   static_assert(B * M * K <= kMaxElems && B * K * N <= kMaxElems && B * M * N <= kMaxElems);
   for (int i = 0; i < 2; ++i)
     if (!is_vgpr(in.src[i])) unsupported(w, in, ctx, "an A or B matrix that is not in vector registers");
 
-  const bool f64 = S.acc == Acc::F64;
+  const bool f64 = S.acc == MatrixType::F64;
   const double neg_a = f64 && (in.blgp & 1) ? -1 : 1, neg_b = f64 && (in.blgp & 2) ? -1 : 1;
   const double neg_c = f64 && (in.blgp & 4) ? -1 : 1;
   const int blgp = f64 ? 0 : in.blgp;
@@ -209,14 +202,14 @@ void mfma(Wave& w, const isa::Inst& in, ExecContext& ctx) {
         for (int j = 0; j < N; ++j) {
           const InPos p = out_pos(b, i, j);
           const uint64_t raw = slot_bits(cr, obits, p.lane, p.slot);
-          C[(b * M + i) * N + j] = S.acc == Acc::F64 ? neg_c * fp::f64(raw)
-                                 : S.acc == Acc::I32 ? double(int32_t(raw)) : double(fp::f32(uint32_t(raw)));
+          C[(b * M + i) * N + j] = S.acc == MatrixType::F64 ? neg_c * fp::f64(raw)
+                                 : S.acc == MatrixType::I32 ? double(int32_t(raw)) : double(fp::f32(uint32_t(raw)));
         }
   } else {
-    const OperandType t = S.acc == Acc::F64 ? OperandType::F64 : S.acc == Acc::I32 ? OperandType::B32 : OperandType::F32;
+    const OperandType t = S.acc == MatrixType::F64 ? OperandType::F64 : S.acc == MatrixType::I32 ? OperandType::B32 : OperandType::F32;
     const uint64_t raw = scalar_source(w, in, csrc, t);
-    const double c = S.acc == Acc::F64 ? neg_c * fp::f64(raw)
-                   : S.acc == Acc::I32 ? double(int32_t(raw)) : double(fp::f32(uint32_t(raw)));
+    const double c = S.acc == MatrixType::F64 ? neg_c * fp::f64(raw)
+                   : S.acc == MatrixType::I32 ? double(int32_t(raw)) : double(fp::f32(uint32_t(raw)));
     std::fill(C, C + B * M * N, c);
   }
 
@@ -228,13 +221,13 @@ void mfma(Wave& w, const isa::Inst& in, ExecContext& ctx) {
         const double* bb = &Bm[b * K * N + j];
         const double c = C[(b * M + i) * N + j];
         const InPos p = out_pos(b, i, j);
-        if constexpr (S.acc == Acc::F64) {
+        if constexpr (S.acc == MatrixType::F64) {
           double d = c;
           for (int k = 0; k < K; ++k) d = std::fma(a[k], bb[k * N], d);
           const uint64_t r = fp::b64(d);
           dr[(2 * p.slot) * kWaveSize + p.lane] = uint32_t(r);
           dr[(2 * p.slot + 1) * kWaveSize + p.lane] = uint32_t(r >> 32);
-        } else if constexpr (S.acc == Acc::I32) {
+        } else if constexpr (S.acc == MatrixType::I32) {
           int64_t d = 0;
           for (int k = 0; k < K; ++k) d += int64_t(a[k]) * int64_t(bb[k * N]);
           dr[p.slot * kWaveSize + p.lane] = uint32_t(int64_t(c) + d);
@@ -246,65 +239,15 @@ void mfma(Wave& w, const isa::Inst& in, ExecContext& ctx) {
       }
 }
 
-#define STROBE_MFMA_SHAPES(X)                                                       \
-  X(V_MFMA_F32_16X16X8_XF32, 16, 16, 8, 1, XF32, XF32, F32, false)                  \
-  X(V_MFMA_F32_32X32X4_XF32, 32, 32, 4, 1, XF32, XF32, F32, false)                  \
-  X(V_MFMA_F32_32X32X1_2B_F32, 32, 32, 1, 2, F32, F32, F32, false)                  \
-  X(V_MFMA_F32_16X16X1_4B_F32, 16, 16, 1, 4, F32, F32, F32, false)                  \
-  X(V_MFMA_F32_4X4X1_16B_F32, 4, 4, 1, 16, F32, F32, F32, false)                    \
-  X(V_MFMA_F32_32X32X2_F32, 32, 32, 2, 1, F32, F32, F32, false)                     \
-  X(V_MFMA_F32_16X16X4_F32, 16, 16, 4, 1, F32, F32, F32, false)                     \
-  X(V_MFMA_F32_32X32X4_2B_F16, 32, 32, 4, 2, F16, F16, F32, false)                  \
-  X(V_MFMA_F32_16X16X4_4B_F16, 16, 16, 4, 4, F16, F16, F32, false)                  \
-  X(V_MFMA_F32_4X4X4_16B_F16, 4, 4, 4, 16, F16, F16, F32, false)                    \
-  X(V_MFMA_F32_32X32X8_F16, 32, 32, 8, 1, F16, F16, F32, false)                     \
-  X(V_MFMA_F32_16X16X16_F16, 16, 16, 16, 1, F16, F16, F32, false)                   \
-  X(V_MFMA_I32_32X32X4_2B_I8, 32, 32, 4, 2, I8, I8, I32, false)                     \
-  X(V_MFMA_I32_16X16X4_4B_I8, 16, 16, 4, 4, I8, I8, I32, false)                     \
-  X(V_MFMA_I32_4X4X4_16B_I8, 4, 4, 4, 16, I8, I8, I32, false)                       \
-  X(V_MFMA_I32_32X32X16_I8, 32, 32, 16, 1, I8, I8, I32, false)                      \
-  X(V_MFMA_I32_16X16X32_I8, 16, 16, 32, 1, I8, I8, I32, false)                      \
-  X(V_MFMA_F32_32X32X4_2B_BF16, 32, 32, 4, 2, BF16, BF16, F32, false)               \
-  X(V_MFMA_F32_16X16X4_4B_BF16, 16, 16, 4, 4, BF16, BF16, F32, false)               \
-  X(V_MFMA_F32_4X4X4_16B_BF16, 4, 4, 4, 16, BF16, BF16, F32, false)                 \
-  X(V_MFMA_F32_32X32X8_BF16, 32, 32, 8, 1, BF16, BF16, F32, false)                  \
-  X(V_MFMA_F32_16X16X16_BF16, 16, 16, 16, 1, BF16, BF16, F32, false)                \
-  X(V_SMFMAC_F32_16X16X32_F16, 16, 16, 32, 1, F16, F16, F32, true)                  \
-  X(V_SMFMAC_F32_32X32X16_F16, 32, 32, 16, 1, F16, F16, F32, true)                  \
-  X(V_SMFMAC_F32_16X16X32_BF16, 16, 16, 32, 1, BF16, BF16, F32, true)               \
-  X(V_SMFMAC_F32_32X32X16_BF16, 32, 32, 16, 1, BF16, BF16, F32, true)               \
-  X(V_SMFMAC_I32_16X16X64_I8, 16, 16, 64, 1, I8, I8, I32, true)                     \
-  X(V_SMFMAC_I32_32X32X32_I8, 32, 32, 32, 1, I8, I8, I32, true)                     \
-  X(V_MFMA_F64_16X16X4_F64, 16, 16, 4, 1, F64, F64, F64, false)                     \
-  X(V_MFMA_F64_4X4X4_4B_F64, 4, 4, 4, 4, F64, F64, F64, false)                      \
-  X(V_MFMA_F32_16X16X32_BF8_BF8, 16, 16, 32, 1, BF8, BF8, F32, false)               \
-  X(V_MFMA_F32_16X16X32_BF8_FP8, 16, 16, 32, 1, BF8, FP8, F32, false)               \
-  X(V_MFMA_F32_16X16X32_FP8_BF8, 16, 16, 32, 1, FP8, BF8, F32, false)               \
-  X(V_MFMA_F32_16X16X32_FP8_FP8, 16, 16, 32, 1, FP8, FP8, F32, false)               \
-  X(V_MFMA_F32_32X32X16_BF8_BF8, 32, 32, 16, 1, BF8, BF8, F32, false)               \
-  X(V_MFMA_F32_32X32X16_BF8_FP8, 32, 32, 16, 1, BF8, FP8, F32, false)               \
-  X(V_MFMA_F32_32X32X16_FP8_BF8, 32, 32, 16, 1, FP8, BF8, F32, false)               \
-  X(V_MFMA_F32_32X32X16_FP8_FP8, 32, 32, 16, 1, FP8, FP8, F32, false)               \
-  X(V_SMFMAC_F32_16X16X64_BF8_BF8, 16, 16, 64, 1, BF8, BF8, F32, true)              \
-  X(V_SMFMAC_F32_16X16X64_BF8_FP8, 16, 16, 64, 1, BF8, FP8, F32, true)              \
-  X(V_SMFMAC_F32_16X16X64_FP8_BF8, 16, 16, 64, 1, FP8, BF8, F32, true)              \
-  X(V_SMFMAC_F32_16X16X64_FP8_FP8, 16, 16, 64, 1, FP8, FP8, F32, true)              \
-  X(V_SMFMAC_F32_32X32X32_BF8_BF8, 32, 32, 32, 1, BF8, BF8, F32, true)              \
-  X(V_SMFMAC_F32_32X32X32_BF8_FP8, 32, 32, 32, 1, BF8, FP8, F32, true)              \
-  X(V_SMFMAC_F32_32X32X32_FP8_BF8, 32, 32, 32, 1, FP8, BF8, F32, true)              \
-  X(V_SMFMAC_F32_32X32X32_FP8_FP8, 32, 32, 32, 1, FP8, FP8, F32, true)
-
-#define STROBE_MFMA_SHAPE(op, m, n, kk, b, ta, tb, acc, sparse) \
-  constexpr Shape k##op{m, n, kk, b, Elt::ta, Elt::tb, Acc::acc, sparse};
-STROBE_MFMA_SHAPES(STROBE_MFMA_SHAPE)
-#undef STROBE_MFMA_SHAPE
-
 }  // namespace
 
+template <size_t... I>
+void register_all(HandlerTable& t, std::index_sequence<I...>) {
+  (t.set(isa::kMatrixShapes[I].op, &mfma<I>), ...);
+}
+
 void register_valu_mfma(HandlerTable& t) {
-#define STROBE_MFMA_REGISTER(op, ...) t.set(Op::op, &mfma<k##op>);
-  STROBE_MFMA_SHAPES(STROBE_MFMA_REGISTER)
-#undef STROBE_MFMA_REGISTER
+  register_all(t, std::make_index_sequence<std::size(isa::kMatrixShapes)>());
 }
 
 }  // namespace strobe::emu::valu

@@ -226,16 +226,39 @@ TEST(Gfx942Semantics, IntegerDotProductsSumSignedOrUnsignedLanesAndClamp) {
   }
 }
 
+TEST(Gfx942Semantics, FloatDotProductsSumBothHalvesIntoF32) {
+  AsmLaunch l(R"(
+    s_load_dwordx2 s[2:3], s[0:1], 0x0
+    v_mov_b32 v1, 0xc0003e00
+    v_mov_b32 v2, 0x34004000
+    v_mov_b32 v3, 0x41200000
+    v_mov_b32 v4, 1.0
+    v_dot2_f32_f16 v5, v1, v2, v3
+    v_dot2c_f32_f16 v4, v1, v2
+    v_dot2_f32_f16 v6, v1, v2, v3 neg_lo:[0,0,1]
+    v_lshlrev_b32 v10, 4, v0
+    s_waitcnt lgkmcnt(0)
+    global_store_dwordx3 v10, v[4:6], s[2:3]
+    s_endpgm
+  )", gfx942_kd(), {64, 1, 1}, {64, 1, 1});
+  const auto got = run_to_buffer(l, 64 * 4);
+  // {1.5, -2} . {2, 0.25} = 2.5
+  EXPECT_EQ(got[0], bits(3.5f)) << "v_dot2c accumulates into its destination (1 + 2.5)";
+  EXPECT_EQ(got[1], bits(12.5f)) << "2.5 + 10";
+  EXPECT_EQ(got[2], bits(-7.5f)) << "neg_lo on src2 negates C: 2.5 - 10";
+}
+
 TEST(Gfx942Semantics, AnInstructionWithoutSemanticsFaultsNamingItAndTheTarget) {
   AsmLaunch l(R"(
-    v_mfma_f32_4x4x1_16b_f32 v[0:3], v1, v2, v[0:3]
+    v_mov_b32 v0, 0
+    global_atomic_pk_add_f16 v0, v1, s[0:1]
     s_endpgm
   )", gfx942_kd(), {64, 1, 1}, {64, 1, 1});
   try {
     l.run();
-    FAIL() << "an MFMA ran without semantics";
+    FAIL() << "a packed f16 atomic ran without semantics";
   } catch (const InputError& e) {  // exit 2: the code asks for what strobe cannot run yet
-    EXPECT_NE(std::string(e.what()).find("not implemented: v_mfma_f32_4x4x1_16b_f32 (VOP3P) on gfx942"),
+    EXPECT_NE(std::string(e.what()).find("not implemented: global_atomic_pk_add_f16 (GLOBAL) on gfx942"),
               std::string::npos)
         << e.what();
   }

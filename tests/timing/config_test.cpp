@@ -42,6 +42,17 @@ TEST(GpuConfig, Mi100PresetLoadsWithItsGeometry) {
   EXPECT_EQ(c.valu_f64_cycles, 8);
 }
 
+TEST(GpuConfig, Mi300xPresetRunsGfx942CodeOnCdna3Geometry) {
+  GpuConfig c = load_config("mi300x");
+  EXPECT_EQ(c.name, "mi300x");
+  EXPECT_EQ(isa_of(c), isa::Target::Gfx942);
+  EXPECT_EQ(c.num_cus, 304);
+  EXPECT_EQ(c.vgprs_per_simd, 512);
+  EXPECT_EQ(c.wave_slots_per_simd, 8);
+  EXPECT_EQ(c.valu_f64_cycles, 4);
+  EXPECT_EQ(c.line_bytes, 128);
+}
+
 TEST(GpuConfig, EveryPresetIsValid) {
   auto names = preset_names();
   EXPECT_GE(names.size(), 2u);

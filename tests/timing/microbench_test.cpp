@@ -77,6 +77,33 @@ TEST(Microbench, StreamingReadsReachTheConfiguredDramBandwidth) {
   RecordProperty("dram_bytes_per_cycle", std::to_string(achieved));
 }
 
+/// DRAM bytes and cycles of stream_read (gfx942 code) on the MI300X preset, `per_item` 16-byte
+/// reads by each of 8 waves per CU.
+std::pair<double, double> mi300x_stream(uint32_t per_item) {
+  GpuConfig cfg = load_config("mi300x");
+  KernelHarness h("timing/stream", "stream_read", true);
+  const uint32_t items = uint32_t(cfg.num_cus) * 8 * 64;
+  const uint64_t in = h.zeros(uint64_t(items) * per_item * 16);
+  const uint64_t out = h.zeros(uint64_t(items) * 4);
+  Gpu gpu(cfg);
+  LaunchTiming t = gpu.run(h.dispatch(items, 256, {in, out, per_item}), h.mem);
+  EXPECT_GE(double(t.stats.get("dram.bytes")), double(items) * per_item * 16);
+  return {double(t.stats.get("dram.bytes")), double(t.cycles)};
+}
+
+TEST(Microbench, Mi300xStreamingReachesItsHbmBandwidth) {
+  // The difference of two sizes (20 and 40 MiB of reads) removes the launch, ramp-up and drain.
+  const auto [bytes1, cycles1] = mi300x_stream(8);
+  const auto [bytes2, cycles2] = mi300x_stream(16);
+  const GpuConfig cfg = load_config("mi300x");
+  const double peak = cfg.dram_bandwidth_gbs * 1000 / cfg.clock_mhz;  // bytes per cycle
+  const double achieved = (bytes2 - bytes1) / (cycles2 - cycles1);
+  EXPECT_GE(achieved, 0.90 * peak);
+  EXPECT_LE(achieved, 1.001 * peak);
+  RecordProperty("hbm_bytes_per_cycle", std::to_string(achieved));
+  RecordProperty("hbm_gbs", std::to_string(achieved * cfg.clock_mhz / 1000));
+}
+
 /// VALU lane-operations and cycles of fma_peak with `iters` loop iterations on a fresh GPU.
 std::pair<double, double> fma_run(const GpuConfig& cfg, uint32_t iters) {
   KernelHarness h("valu_peak", "fma_peak");
@@ -99,6 +126,40 @@ TEST(Microbench, FmaLoopReachesPeakVectorThroughput) {
   EXPECT_GE(achieved, 0.85 * peak);
   EXPECT_LE(achieved, peak);
   RecordProperty("valu_lanes_per_cycle", std::to_string(achieved));
+}
+
+/// FLOPs and cycles of mfma_f16_peak with one wave per SIMD, `iters` loop iterations.
+std::pair<double, double> mfma_run(const GpuConfig& cfg, uint32_t iters) {
+  KernelHarness h("gfx942/mfma_peak", "mfma_f16_peak", true);
+  const uint32_t waves = uint32_t(cfg.num_cus * cfg.simds_per_cu);
+  const uint64_t out = h.zeros(uint64_t(waves) * 64 * 4);
+  Gpu gpu(cfg);
+  LaunchTiming t = gpu.run(h.dispatch(waves * 64, 64, {out, iters}), h.mem);
+  // 16 v_mfma_f32_16x16x16_f16 per iteration, 2 x 16 x 16 x 16 FLOPs each.
+  return {double(waves) * iters * 16 * 8192, double(t.cycles)};
+}
+
+TEST(Microbench, MfmaLoopReachesMatrixCorePeak) {
+  GpuConfig cfg = r9nano({"gpu.num_cus=4", "gpu.isa=gfx942"});
+  const auto [flops1, cycles1] = mfma_run(cfg, 16);
+  const auto [flops2, cycles2] = mfma_run(cfg, 80);
+  const double achieved = (flops2 - flops1) / (cycles2 - cycles1);
+  // One 16-cycle v_mfma_f32_16x16x16_f16 per SIMD at a time: 2,048 FLOPs per CU per cycle.
+  const double peak = double(cfg.num_cus * cfg.simds_per_cu) * 8192 / 16;
+  EXPECT_GE(achieved, 0.9 * peak);
+  EXPECT_LE(achieved, peak);
+  RecordProperty("mfma_flops_per_cycle", std::to_string(achieved));
+}
+
+TEST(Microbench, MatrixCoreCyclesAreChargedPerSimd) {
+  GpuConfig cfg = r9nano({"gpu.num_cus=4", "gpu.isa=gfx942"});
+  KernelHarness h("gfx942/mfma_peak", "mfma_f16_peak", true);
+  const uint64_t out = h.zeros(64 * 4);
+  Gpu gpu(cfg);
+  LaunchTiming t = gpu.run(h.dispatch(64, 64, {out, 8}), h.mem);
+  // One wave: 8 x 16 MFMAs of 16 cycles each, on one SIMD's matrix core.
+  EXPECT_EQ(t.stats.sum("cu.", ".matrix_busy"), 8u * 16 * 16);
+  EXPECT_GE(t.cycles, 8u * 16 * 16);
 }
 
 /// LDS busy cycles and kernel cycles of lds_stride at `stride` (one work-group of 64).

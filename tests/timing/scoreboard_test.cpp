@@ -24,12 +24,14 @@ TEST(Scoreboard, CompletedWritesNoLongerDelayReadsAndFreeTheirEntries) {
   EXPECT_LE(sb.ready(RegRange{256 + 96 % 8, 1}, Cycle(100)), Cycle(100));
 }
 
-TEST(Scoreboard, RangesWrapAroundTheOperandSpace) {
+TEST(Scoreboard, AccVgprsAliasNeitherScalarRegistersNorVgprs) {
   Scoreboard sb;
-  sb.write(RegRange{511, 2}, Cycle(20), Cycle(0));  // v255 and, wrapped, code 0
-  EXPECT_EQ(sb.ready(RegRange{0, 1}, Cycle(0)), Cycle(20));
-  EXPECT_EQ(sb.ready(RegRange{510, 2}, Cycle(0)), Cycle(20));
-  EXPECT_LE(sb.ready(RegRange{1, 1}, Cycle(0)), Cycle(0));
+  sb.write(RegRange{512, 4}, Cycle(20), Cycle(0));  // a[0:3]
+  EXPECT_EQ(sb.ready(RegRange{514, 1}, Cycle(0)), Cycle(20));
+  EXPECT_EQ(sb.ready(RegRange{510, 4}, Cycle(0)), Cycle(20));  // v[254:255] and a[0:1]
+  EXPECT_LE(sb.ready(RegRange{0, 4}, Cycle(0)), Cycle(0));     // s[0:3]
+  EXPECT_LE(sb.ready(RegRange{256, 4}, Cycle(0)), Cycle(0));   // v[0:3]
+  EXPECT_LE(sb.ready(RegRange{516, 1}, Cycle(0)), Cycle(0));   // a4
 }
 
 TEST(Scoreboard, ClearForgetsEveryWrite) {

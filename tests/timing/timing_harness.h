@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "emu/code_object_program.h"
 #include "emu/dispatch.h"
 #include "emu/memory.h"
 #include "isa/program.h"
@@ -20,10 +21,14 @@ namespace strobe::timing::test {
 
 class KernelHarness {
  public:
-  KernelHarness(const std::string& file, const std::string& kernel)
-      : co_(loader::CodeObject::load(std::string(STROBE_BUILD_DIR) + "/kernels/timing/" + file + ".hsaco")),
+  /// `file` of build/kernels/timing (gfx803), or with `gfx942` of build/gfx942-kernels, where
+  /// `file` names its folder too ("timing/stream", "gfx942/mfma_peak").
+  KernelHarness(const std::string& file, const std::string& kernel, bool gfx942 = false)
+      : co_(loader::CodeObject::load(std::string(STROBE_BUILD_DIR) +
+                                         (gfx942 ? "/gfx942-kernels/" : "/kernels/timing/") + file + ".hsaco",
+                                     gfx942 ? loader::Accept::Decodable : loader::Accept::Executable)),
         k_(co_.kernel(kernel)),
-        prog_(isa::decode_program(co_.code(k_), k_.entry_address)) {}
+        prog_(emu::decode_code_object(co_, 0)) {}
 
   template <typename T>
   uint64_t upload(const std::vector<T>& v) {
@@ -49,7 +54,17 @@ class KernelHarness {
     std::vector<uint8_t> ka(std::max<uint32_t>(k_.kernarg_segment_size, 16), 0);
     size_t i = 0;
     for (const loader::KernelArg& a : k_.args) {
-      if (a.is_hidden()) continue;
+      if (a.is_hidden()) {
+        // Code object v5 (the gfx942 build) reads the grid's shape from hidden arguments.
+        using K = loader::ArgKind;
+        const uint64_t v = a.kind == K::HiddenBlockCountX ? grid / local
+                         : a.kind == K::HiddenBlockCountY || a.kind == K::HiddenBlockCountZ ? 1
+                         : a.kind == K::HiddenGroupSizeX ? local
+                         : a.kind == K::HiddenGroupSizeY || a.kind == K::HiddenGroupSizeZ ? 1
+                         : a.kind == K::HiddenGridDims ? 1 : 0;
+        std::memcpy(&ka[a.offset], &v, std::min<uint32_t>(a.size, 8));
+        continue;
+      }
       const uint64_t v = i < args.size() ? args[i] : 0;
       std::memcpy(&ka[a.offset], &v, std::min<uint32_t>(a.size, 8));
       ++i;

@@ -85,8 +85,8 @@ class Profiler {
 
 /// Whether `e` is a vector memory encoding (the timing model's IssueType::Vmem).
 constexpr bool is_vector_memory(isa::Encoding e) {
-  return e == isa::Encoding::FLAT || e == isa::Encoding::MUBUF || e == isa::Encoding::MTBUF ||
-         e == isa::Encoding::MIMG;
+  return e == isa::Encoding::FLAT || e == isa::Encoding::GLOBAL || e == isa::Encoding::SCRATCH ||
+         e == isa::Encoding::MUBUF || e == isa::Encoding::MTBUF || e == isa::Encoding::MIMG;
 }
 
 /// The dispatch-order index of `wg` (x fastest), as Executor::init_workgroup numbers groups.

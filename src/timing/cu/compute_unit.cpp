@@ -46,6 +46,7 @@ ComputeUnit::ComputeUnit(std::string name, uint32_t index, const CuParams& p, En
   stats.add(n + ".fetches", &c_.fetches);
   stats.add(n + ".lds_conflict_cycles", &c_.lds_conflict_cycles);
   stats.add(n + ".vmem_lines", &c_.vmem_lines);
+  stats.add(n + ".matrix_busy", &c_.matrix_busy);
   for (uint32_t simd = 0; simd < p_.res.simds; ++simd) {
     stats.add(fmt::format("{}.simd.{}.issued", n, simd), &c_.simd_issued[simd]);
     stats.add(fmt::format("{}.simd.{}.valu_busy", n, simd), &c_.simd_valu_busy[simd]);
@@ -206,6 +207,7 @@ bool ComputeUnit::evaluate(uint32_t s, Cycle now, bool& wants_fetch, IssueType& 
   }
   const Cycle unit = in.type == IssueType::Valu ? valu_free_[ws.simd] : unit_free_[size_t(in.type)];
   if (unit > now) return block(CpiReason::Issue, unit);
+  if (in.matrix && matrix_free_[ws.simd] > now) return block(CpiReason::Issue, matrix_free_[ws.simd]);
   ws.reason = CpiReason::Issue;
   set_wake(s, now + 1);
   type = in.type;
@@ -238,6 +240,10 @@ void ComputeUnit::issue(uint32_t s, Cycle now) {
       valu_free_[ws.simd] = now + uint64_t(in.busy);
       c_.busy[size_t(IssueType::Valu)] += in.busy;
       c_.simd_valu_busy[ws.simd] += in.busy;
+      if (in.matrix) {
+        matrix_free_[ws.simd] = now + uint64_t(in.matrix);
+        c_.matrix_busy += in.matrix;
+      }
       break;
     case IssueType::Scalar:
       unit_free_[size_t(IssueType::Scalar)] = now + uint64_t(in.busy);

@@ -177,6 +177,7 @@ class ComputeUnit : public Component {
   std::array<uint64_t, kMaxSimds> simd_mask_{};  // active slots per SIMD
   std::array<Cycle, kMaxSimds> simd_wake_{};     // per SIMD: earliest wake_ of its slots (exact unless dirty)
   std::array<Cycle, kMaxSimds> valu_free_{};
+  std::array<Cycle, kMaxSimds> matrix_free_{};  // per SIMD: when its matrix core takes the next MFMA
   std::array<Cycle, size_t(IssueType::COUNT)> unit_free_{};
   std::array<Cycle, kMaxSlots> wake_{};    // earliest cycle the wave's evaluation could change; never when free
   std::array<uint64_t, kMaxSlots> age_{};  // dispatch order; UINT64_MAX when the slot is free

@@ -1,5 +1,6 @@
 #include "timing/cu/inst_info.h"
 
+#include "isa/matrix_ops.h"
 #include "isa/op_traits.h"
 
 namespace strobe::timing {
@@ -76,7 +77,7 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
           o.special = sopp_special(tr.control);
         }
         break;
-      case E::VOP1: case E::VOP2: case E::VOPC: case E::VOP3: case E::VINTRP:
+      case E::VOP1: case E::VOP2: case E::VOPC: case E::VOP3: case E::VOP3P: case E::VINTRP:
         o.type = IssueType::Valu;
         o.busy = tr.has(isa::kF64)             ? t.valu_f64
                  : tr.has(isa::kTranscendental) ? t.valu_trans
@@ -85,12 +86,20 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
                  : tr.has(isa::kFma32)          ? t.valu_fma32
                                                 : t.valu;
         o.latency = o.busy;
+        if (const isa::MatrixShape* m = isa::matrix_shape(in.op)) {
+          // A matrix instruction issues in one VALU pass and then holds the SIMD's matrix core;
+          // independent VALU work issues meanwhile (CDNA3's co-execution), and D is readable
+          // when the matrix core is done.
+          o.busy = t.valu;
+          o.matrix = o.latency = m->cycles;
+        }
         break;
       case E::DS:
         o.type = IssueType::Lds;
         o.busy = 1;
         break;
-      case E::FLAT: case E::MUBUF: case E::MTBUF: case E::MIMG:
+      case E::FLAT: case E::GLOBAL: case E::SCRATCH: case E::MUBUF: case E::MTBUF: case E::MIMG:
+        // gfx9's GLOBAL and SCRATCH segments count in vmcnt only; FLAT also in lgkmcnt.
         o.type = IssueType::Vmem;
         o.busy = t.vmem;
         o.is_store = tr.access == isa::MemAccess::Store;
@@ -113,7 +122,11 @@ std::vector<InstInfo> build_inst_info(const isa::Program& p, const InstTimingPar
     if (in.enc == E::SMEM) {
       add(o.src, o.nsrc, 6, in.addr, 2);
     } else {
-      add(o.src, o.nsrc, 6, in.addr, in.enc == E::FLAT ? 2 : 1);
+      // A 64-bit VGPR address (FLAT; GLOBAL without an SGPR base), else a 32-bit offset.
+      const bool wide = in.enc == E::FLAT || (in.enc == E::GLOBAL && in.saddr == kNone);
+      add(o.src, o.nsrc, 6, in.addr, wide ? 2 : 1);
+      if (in.enc == E::GLOBAL) add(o.src, o.nsrc, 6, in.saddr, 2);
+      if (in.enc == E::SCRATCH) add(o.src, o.nsrc, 6, in.saddr, 1);
     }
     add(o.src, o.nsrc, 6, in.data0, in.dst_dwords);
     add(o.src, o.nsrc, 6, in.data1, in.dst_dwords);

@@ -17,7 +17,8 @@ enum class IssueType : uint8_t { Valu, Scalar, Vmem, Lds, Branch, Export, Intern
 /// cost because the model has no resource for it (s_setprio, s_sendmsg, s_trap, EXP, ...).
 enum class Special : uint8_t { None, Waitcnt, Nop, Sleep, Barrier, Endpgm, Untimed };
 
-/// Register range in the 9-bit operand encoding (scalar codes 0..255, VGPRs 256..511).
+/// Register range in the operand encoding (scalar codes 0..255, VGPRs 256..511, gfx942's
+/// AccVGPRs 512..767).
 struct RegRange {
   uint16_t first = 0;
   uint8_t count = 0;
@@ -32,6 +33,7 @@ struct InstInfo {
   bool ends_bb = false;         ///< ends a basic block: a branch, call, return, s_barrier or s_endpgm
   uint16_t busy = 1;            ///< cycles the unit stays occupied
   uint16_t latency = 1;         ///< cycles until an ALU result may be read
+  uint16_t matrix = 0;          ///< cycles a matrix instruction holds its SIMD's matrix core (0: none)
   uint16_t simm16 = 0;          ///< waitcnt fields, nop count, sleep count
   uint32_t offset = 0;          ///< byte offset of the instruction in the program
   uint8_t size = 4;             ///< bytes of the instruction

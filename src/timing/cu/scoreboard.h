@@ -1,5 +1,5 @@
-// A wave's register scoreboard: the ALU results still in flight, each a register range (9-bit
-// operand codes, scalar 0..255, VGPRs 256..511) with the cycle it becomes readable. Memory
+// A wave's register scoreboard: the ALU results still in flight, each a register range (operand
+// codes: scalar 0..255, VGPRs 256..511, AccVGPRs 512..767) with the cycle it becomes readable. Memory
 // results are ordered by s_waitcnt and never appear here.
 #pragma once
 
@@ -14,8 +14,8 @@ namespace strobe::timing {
 class Scoreboard {
  public:
   /// Writes in flight at once: an ALU unit stays occupied until its result is ready (occupancy
-  /// equals latency), so a wave has at most one VALU and one SALU instruction in flight, each
-  /// writing at most three ranges.
+  /// equals latency), so a wave has at most one VALU, one matrix and one SALU instruction in
+  /// flight, the ALU ones writing at most three ranges and the matrix one one.
   static constexpr uint32_t kCapacity = 8;
 
   /// Forgets every write (a new wave in the slot).
@@ -54,9 +54,10 @@ class Scoreboard {
     uint16_t first = 0;
     uint16_t count = 0;
   };
-  /// Circular ranges of the 512 operand codes overlap iff one starts inside the other.
+  /// Ranges of operand codes (below 768, at most 32 long, so never wrapping modulo 1024)
+  /// overlap iff one starts inside the other.
   static bool overlap(uint32_t a, uint32_t an, uint32_t b, uint32_t bn) {
-    return ((b - a) & 511) < an || ((a - b) & 511) < bn;
+    return ((b - a) & 1023) < an || ((a - b) & 1023) < bn;
   }
   std::array<Entry, kCapacity> entries_{};
   Cycle latest_{0};

@@ -66,6 +66,7 @@ struct CuCounters {
   std::array<uint64_t, size_t(IssueType::COUNT)> issued{};
   std::array<uint64_t, size_t(IssueType::COUNT)> busy{};
   uint64_t workgroups = 0, waves = 0, fetches = 0, lds_conflict_cycles = 0, vmem_lines = 0;
+  uint64_t matrix_busy = 0;  ///< cycles the SIMDs' matrix cores were busy, summed over SIMDs
   // Per SIMD, for utilisation maps: instructions its waves issued, and cycles its VALU was busy.
   std::array<uint64_t, WaveResources::kMaxSimds> simd_issued{}, simd_valu_busy{};
 };
