@@ -21,7 +21,7 @@ namespace strobe::cli {
 
 int run_main(int argc, char** argv) {
   experiment::bind_to_sweep_parent();  // a sweep's task ends with its sweep
-  CLI::App app{"strobe: a GCN3 (gfx803) GPU simulator with sampled simulation"};
+  CLI::App app{"strobe: an AMD GPU simulator (GCN3 gfx803, CDNA3 gfx942) with sampled simulation"};
   app.require_subcommand(1);
   // The build that made a result: evaluation scripts record it beside every run.
   app.set_version_flag("--version", std::string("strobe ") + build_commit());

@@ -197,7 +197,7 @@ report::RunReport program_report(const ProgramSettings& s, const std::vector<std
   rep.params = {{"argv", argv}};
   rep.launches = launches;
   report::attach_timing(rep, dev);
-  report::attach_host_threads(rep, dev);
+  report::attach_device(rep, dev);
   return rep;
 }
 

@@ -20,7 +20,7 @@ report::RunReport run_report(const workloads::RunOutcome& out, const std::string
   rep.params = out.params.to_json();
   for (const auto& l : out.launches) rep.launches.push_back(report::LaunchRecord{l.result, l.grid, l.local});
   report::attach_timing(rep, out.context->device());
-  report::attach_host_threads(rep, out.context->device());
+  report::attach_device(rep, out.context->device());
   return rep;
 }
 

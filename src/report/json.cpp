@@ -14,6 +14,7 @@ nlohmann::json to_json(const RunReport& r) {
   j["benchmark"] = r.benchmark;
   j["mode"] = r.mode;
   j["arch"] = r.arch;
+  j["isa"] = r.isa;
   j["sampling"] = r.sampling;
   j["verified"] = r.verified;
   j["wall_seconds"] = r.wall_seconds;

@@ -30,7 +30,10 @@ void attach_host_timeline(RunReport& r, const timing::CommandTimeline& t) {
                       {"launch_latency_seconds", double(t.launch_latency_ns()) * 1e-9}}}};
 }
 
-void attach_host_threads(RunReport& r, const runtime::Device& dev) { r.host_threads = dev.threads(); }
+void attach_device(RunReport& r, const runtime::Device& dev) {
+  r.host_threads = dev.threads();
+  r.isa = isa::target_name(dev.isa());
+}
 
 void attach_memory_digest(RunReport& r, runtime::Device& dev) {
   r.memory_digest = fmt::format("{:016x}", dev.memory().digest());

@@ -45,6 +45,7 @@ struct RunReport {
   /// Host threads a functional launch's work-groups could run on (wall times depend on it,
   /// results do not); omitted when 0.
   uint32_t host_threads = 0;
+  std::string isa = "gfx803";  ///< the instruction set the device executed (gpu.isa)
 };
 
 /// Fills `config` and `timing_summary` from the device's timing model (no-op in functional mode).
@@ -54,8 +55,8 @@ void attach_timing(RunReport& r, runtime::Device& dev);
 /// engine (kernels and blits, copies to and from the device) its commands, bytes and busy time.
 void attach_host_timeline(RunReport& r, const timing::CommandTimeline& t);
 
-/// Fills `host_threads` from the device.
-void attach_host_threads(RunReport& r, const runtime::Device& dev);
+/// Fills `host_threads` and `isa` from the device.
+void attach_device(RunReport& r, const runtime::Device& dev);
 
 /// Fills `memory_digest` with the digest of the device's memory (16 hex digits).
 void attach_memory_digest(RunReport& r, runtime::Device& dev);

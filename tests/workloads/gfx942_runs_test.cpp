@@ -110,6 +110,13 @@ TEST(Gfx942Cli, APresetOrSetSelectsGfx942ForTheSuiteInEveryModeAndRefusesTheRest
   const CliResult functional = run_strobe("run vecadd --param n=4096 --arch " + preset.string() + " --verify --json -");
   ASSERT_EQ(functional.rc, 0) << functional.err;
   EXPECT_EQ(waves(functional), waves(gfx942));
+  EXPECT_EQ(nlohmann::json::parse(functional.out).at("isa"), "gfx942") << "the report names the instruction set";
+  EXPECT_EQ(nlohmann::json::parse(gfx803.out).at("isa"), "gfx803");
+  // The MI300X preset runs gfx942 code.
+  const CliResult mi300x = run_strobe("run vecadd --param n=4096 --arch mi300x --mode timing --verify --json -");
+  ASSERT_EQ(mi300x.rc, 0) << mi300x.err;
+  EXPECT_EQ(nlohmann::json::parse(mi300x.out).at("isa"), "gfx942");
+  EXPECT_EQ(waves(mi300x), waves(gfx942));
   const CliResult sampled = run_strobe("run hotspot --mode timing --sampling photon --set gpu.isa=gfx942 --verify");
   EXPECT_EQ(sampled.rc, 0) << sampled.err;
   fs::remove(preset);
