@@ -192,6 +192,26 @@ inline void run_codes(Wave& w, const isa::Inst& in, const uint16_t codes[3], F&&
   detail::run_impl<D, A, B, C, false>(w, in, codes, f);
 }
 
+/// Resolves VOP3P source `i` of `in` into rows: rows[0] its (first) dword per lane and, with
+/// Wide, rows[1] the next register's. A scalar or constant source is broadcast into `buf`: its
+/// 32-bit value as operand type `t`, and for Wide the next SGPR's (a constant's second dword is
+/// zero). Every VOP3P handler resolves its sources here, so they agree on scalar operands.
+template <bool Wide>
+inline void packed_source(const Wave& w, const isa::Inst& in, int i, OperandType t, uint32_t (&buf)[2][kWaveSize],
+                          const uint32_t* rows[2]) {
+  const uint16_t code = in.src[i];
+  if (is_vgpr(code)) {
+    rows[0] = w.vrow(vgpr_index(code));
+    rows[1] = Wide ? rows[0] + kWaveSize : rows[0];
+    return;
+  }
+  const uint32_t lo = uint32_t(scalar_source(w, in, code, t));
+  const uint32_t hi = Wide && code < 127 ? w.s[code + 1] : 0;
+  for (int l = 0; l < kWaveSize; ++l) buf[0][l] = lo, buf[1][l] = hi;
+  rows[0] = buf[0];
+  rows[1] = Wide ? buf[1] : buf[0];
+}
+
 /// VOP3P packed math over N sources. Lane l's source i is one dword of two 16-bit elements or,
 /// with Wide, a dword pair of two 32-bit elements (gfx90a's packed f32). For result element h,
 /// source i's element is chosen by op_sel (h = 0) or op_sel_hi (h = 1) and, when `sign` is the
@@ -203,20 +223,7 @@ template <bool Wide, int N, class F>
 inline void run_packed(Wave& w, const isa::Inst& in, OperandType t, uint32_t sign, F&& f) {
   alignas(64) uint32_t buf[N][2][kWaveSize];
   const uint32_t* rows[N][2];
-  for (int i = 0; i < N; ++i) {
-    const uint16_t code = in.src[i];
-    if (is_vgpr(code)) {
-      rows[i][0] = w.vrow(vgpr_index(code));
-      rows[i][1] = Wide ? rows[i][0] + kWaveSize : rows[i][0];
-      continue;
-    }
-    // An SGPR pair's second dword is the next SGPR; a constant's is zero.
-    const uint32_t lo = uint32_t(scalar_source(w, in, code, t));
-    const uint32_t hi = Wide && code < 127 ? w.s[code + 1] : 0;
-    for (int l = 0; l < kWaveSize; ++l) buf[i][0][l] = lo, buf[i][1][l] = hi;
-    rows[i][0] = buf[i][0];
-    rows[i][1] = Wide ? buf[i][1] : buf[i][0];
-  }
+  for (int i = 0; i < N; ++i) packed_source<Wide>(w, in, i, t, buf[i], rows[i]);
   const uint32_t n = w.lane_count > kWaveSize ? kWaveSize : w.lane_count;
   const uint64_t wmask = w.exec() & (n >= 64 ? ~0ull : (1ull << n) - 1);
   uint32_t* d0 = w.vrow(vgpr_index(in.dst));

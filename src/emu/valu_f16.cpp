@@ -93,17 +93,13 @@ void fma_mix(Wave& w, const isa::Inst& in, ExecContext&) {
   const Mode16 m16(w.mode);
   const bool flush32_in = flush_in32(w.mode), flush32_out = flush_out32(w.mode);
   RoundGuard rg(round32(w.mode));
-  uint32_t bc[3][kWaveSize];
+  alignas(64) uint32_t bc[3][2][kWaveSize];
+  const uint32_t* src[3][2];
   const uint32_t* rows[3];
   for (int i = 0; i < 3; ++i) {
-    if (is_vgpr(in.src[i])) {
-      rows[i] = w.vrow(vgpr_index(in.src[i]));
-    } else {
-      const bool f16 = (in.op_sel_hi >> i) & 1;
-      const uint32_t v = uint32_t(scalar_source(w, in, in.src[i], f16 ? OperandType::F16 : OperandType::F32));
-      for (int l = 0; l < kWaveSize; ++l) bc[i][l] = v;
-      rows[i] = bc[i];
-    }
+    const bool f16 = (in.op_sel_hi >> i) & 1;  // the source's type decides its inline constants
+    packed_source<false>(w, in, i, f16 ? OperandType::F16 : OperandType::F32, bc[i], src[i]);
+    rows[i] = src[i][0];
   }
   const uint32_t n = w.lane_count > kWaveSize ? kWaveSize : w.lane_count;
   uint32_t* d = w.vrow(vgpr_index(in.dst));

@@ -193,21 +193,17 @@ void pk_f32(Wave& w, const isa::Inst& in, F f) {
 /// v_pk_mov_b32: D[0] = S0's dword op_sel[0], D[1] = S1's dword op_sel[1] (register pairs or
 /// SGPR pairs; a constant's second dword is zero, as in run_packed).
 void pk_mov_b32(Wave& w, const isa::Inst& in, ExecContext&) {
-  uint32_t v[2][2] = {};  // scalar sources: [source][dword]
-  for (int i = 0; i < 2; ++i)
-    if (!is_vgpr(in.src[i])) {
-      v[i][0] = uint32_t(scalar_source(w, in, in.src[i], OperandType::B32));
-      v[i][1] = in.src[i] < 127 ? w.s[in.src[i] + 1] : 0;
-    }
-  const unsigned s0 = in.op_sel & 1, s1 = (in.op_sel >> 1) & 1;
-  const uint32_t* r0 = is_vgpr(in.src[0]) ? w.vrow(vgpr_index(in.src[0]) + s0) : nullptr;
-  const uint32_t* r1 = is_vgpr(in.src[1]) ? w.vrow(vgpr_index(in.src[1]) + s1) : nullptr;
+  alignas(64) uint32_t buf[2][2][kWaveSize];
+  const uint32_t* src[2][2];
+  for (int i = 0; i < 2; ++i) packed_source<true>(w, in, i, OperandType::B32, buf[i], src[i]);
+  const uint32_t* r0 = src[0][in.op_sel & 1];
+  const uint32_t* r1 = src[1][(in.op_sel >> 1) & 1];
   uint32_t* d0 = w.vrow(vgpr_index(in.dst));
   uint32_t* d1 = d0 + kWaveSize;
   const uint32_t n = w.lane_count > kWaveSize ? kWaveSize : w.lane_count;
   for (uint64_t m = w.exec() & (n >= 64 ? ~0ull : (1ull << n) - 1); m; m &= m - 1) {
     const unsigned l = unsigned(std::countr_zero(m));
-    const uint32_t a = r0 ? r0[l] : v[0][s0], b = r1 ? r1[l] : v[1][s1];
+    const uint32_t a = r0[l], b = r1[l];
     d0[l] = a;
     d1[l] = b;
   }

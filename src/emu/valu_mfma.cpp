@@ -88,6 +88,7 @@ inline double value(Elt e, uint64_t raw) {
     case Elt::F16: return fp::h2d(uint32_t(raw));
     case Elt::BF16: return fp::bf2d(uint32_t(raw));
     case Elt::I8: return double(int8_t(raw));
+    case Elt::I32: return double(int32_t(raw));
     case Elt::FP8: return fp::fp8_to_d(uint32_t(raw));
     case Elt::BF8: return fp::bf8_to_d(uint32_t(raw));
   }
