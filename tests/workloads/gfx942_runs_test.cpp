@@ -117,6 +117,13 @@ TEST(Gfx942Cli, APresetOrSetSelectsGfx942ForTheSuiteInEveryModeAndRefusesTheRest
   ASSERT_EQ(mi300x.rc, 0) << mi300x.err;
   EXPECT_EQ(nlohmann::json::parse(mi300x.out).at("isa"), "gfx942");
   EXPECT_EQ(waves(mi300x), waves(gfx942));
+  // mm's matrix-core path (v_mfma_f32_16x16x4_f32) verifies; gfx803 has no matrix cores.
+  const CliResult mfma = run_strobe("run mm --param m=64 --param n=48 --param k=32 --param matrix_cores=1 --arch mi300x --mode timing --verify --json -");
+  ASSERT_EQ(mfma.rc, 0) << mfma.err;
+  EXPECT_EQ(nlohmann::json::parse(mfma.out).at("kernels").at(0).at("name"), "mm_mfma");
+  const CliResult no_mfma = run_strobe("run mm --param m=64 --param n=48 --param k=32 --param matrix_cores=1");
+  EXPECT_EQ(no_mfma.rc, 2);
+  EXPECT_NE(no_mfma.err.find("matrix_cores=1 needs gfx942's matrix cores"), std::string::npos) << no_mfma.err;
   const CliResult sampled = run_strobe("run hotspot --mode timing --sampling photon --set gpu.isa=gfx942 --verify");
   EXPECT_EQ(sampled.rc, 0) << sampled.err;
   fs::remove(preset);
