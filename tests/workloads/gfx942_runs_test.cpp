@@ -118,7 +118,7 @@ TEST(Gfx942Cli, APresetOrSetSelectsGfx942ForTheSuiteInEveryModeAndRefusesTheRest
   EXPECT_EQ(nlohmann::json::parse(mi300x.out).at("isa"), "gfx942");
   EXPECT_EQ(waves(mi300x), waves(gfx942));
   // mm's matrix-core path (v_mfma_f32_16x16x4_f32) verifies; gfx803 has no matrix cores.
-  const CliResult mfma = run_strobe("run mm --param m=64 --param n=48 --param k=32 --param matrix_cores=1 --arch mi300x --mode timing --verify --json -");
+  const CliResult mfma = run_strobe("run mm --param m=64 --param n=96 --param k=48 --param matrix_cores=1 --arch mi300x --mode timing --verify --json -");
   ASSERT_EQ(mfma.rc, 0) << mfma.err;
   EXPECT_EQ(nlohmann::json::parse(mfma.out).at("kernels").at(0).at("name"), "mm_mfma");
   const CliResult no_mfma = run_strobe("run mm --param m=64 --param n=48 --param k=32 --param matrix_cores=1");

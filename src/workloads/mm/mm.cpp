@@ -31,14 +31,16 @@ class MatMul : public Benchmark {
     da_ = ctx.upload(a_), db_ = ctx.upload(b_), dc_ = ctx.alloc<float>(size_t(m_) * n_);
     if (mfma_ && ctx.device().isa() != isa::Target::Gfx942)
       throw InputError("mm: matrix_cores=1 needs gfx942's matrix cores (gpu.isa=gfx942, or --arch mi300x)");
+    if (mfma_ && (m_ % 32 || n_ % 32))
+      throw InputError(fmt::format("mm: matrix_cores=1 computes 32x32 tiles; m={} and n={} must be multiples of 32", m_, n_));
     kernel_ = ctx.kernel("mm", mfma_ ? "mm_mfma" : "mm");
     ctx.expect_launches(1);
   }
 
   void run(Context& ctx) override {
     const std::vector<ArgValue> args = {buf(da_), buf(db_), buf(dc_), val(m_), val(n_), val(k_)};
-    // The matrix-core kernel is one 64-lane wave per 16x16 tile of C.
-    if (mfma_) ctx.launch(kernel_, {n_ / 16 * 64, m_ / 16, 1}, {64, 1, 1}, args);
+    // The matrix-core kernel is a work-group of four waves per 32x32 tile of C.
+    if (mfma_) ctx.launch(kernel_, {n_ / 32 * 256, m_ / 32, 1}, {256, 1, 1}, args);
     else ctx.launch(kernel_, {n_, m_, 1}, {16, 16, 1}, args);
   }
 
@@ -70,6 +72,6 @@ STROBE_BENCHMARK(MatMul, "mm", "Dense SGEMM C = A*B with 16x16 LDS tiles",
                   int_param(STROBE_FIELD(MatMulParams, n), 512, 16, 8192, "columns of B and C (multiple of 16)").with_small(48),
                   int_param(STROBE_FIELD(MatMulParams, k), 512, 16, 8192, "columns of A, rows of B (multiple of 16)").with_small(32),
                   int_param(STROBE_FIELD(MatMulParams, matrix_cores), 0, 0, 1,
-                            "1: gfx942's matrix cores, one wave per 16x16 tile of C (needs gpu.isa=gfx942)")});
+                            "1: gfx942's matrix cores, 32x32 tiles of C staged in LDS (needs gpu.isa=gfx942; m, n multiples of 32)")});
 
 }  // namespace strobe::workloads
